@@ -1,0 +1,435 @@
+// Command apibank is the playground's command line: it replays gold calls, scores prediction files,
+// computes ROUGE-L, validates and counts datasets. It runs the engine's WebAssembly module under
+// wazero by default (the same bytes the browser runs); --native runs the same engine in-process.
+//
+// Exit status: 0 ok, 1 bad input (each problem printed as file:line: what), 2 usage.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"apibank/dataset"
+	"apibank/score"
+)
+
+const usage = `usage: apibank <command> [flags]
+
+commands:
+  replay   [--data DIR] [--state fresh|replay] [--form text|native] [--json]
+           replay every gold call; per level: total, accepted
+  score    [--data DIR] --preds FILE [--level L] [--state fresh|replay] [--out FILE] [--json]
+           judge prediction JSONL {"level"?, "file", "id", "pred"}
+  rouge    --pairs FILE
+           ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
+  dataset stats [--data DIR] [--json]
+           counts of a dataset
+
+common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module)
+--data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
+without it the project's own builtin data is used.
+`
+
+// exitError carries an exit status.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func usageError(format string, a ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, a...)}
+}
+
+// errBadInput marks a run that finished but met bad input (already reported on stderr).
+var errBadInput = &exitError{code: 1}
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if err == nil {
+		return
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "apibank:", ee.msg)
+		}
+		if ee.code == 2 {
+			fmt.Fprint(os.Stderr, usage)
+		}
+		os.Exit(ee.code)
+	}
+	fmt.Fprintln(os.Stderr, "apibank:", err)
+	os.Exit(1)
+}
+
+// common are the flags every command takes.
+type common struct {
+	native bool
+	wasm   string
+	data   string
+	json   bool
+}
+
+func (c *common) register(fs *flag.FlagSet, data bool) {
+	fs.BoolVar(&c.native, "native", false, "run the engine in-process instead of under wazero")
+	fs.StringVar(&c.wasm, "wasm", "", "path of the engine module (default web/engine.wasm)")
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if data {
+		fs.StringVar(&c.data, "data", "", "folder in the original layout (default: builtin data)")
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	if len(args) == 0 {
+		return usageError("no command")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "replay":
+		return cmdReplay(rest, stdout)
+	case "score":
+		return cmdScore(rest, stdout)
+	case "rouge":
+		return cmdRouge(rest, stdout)
+	case "dataset":
+		if len(rest) == 0 || rest[0] != "stats" {
+			return usageError("dataset needs a subcommand: stats")
+		}
+		return cmdStats(rest[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError("unknown command %q", cmd)
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return usageError("%s: %v", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return usageError("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+func start(c common) (runner, bool, error) {
+	r, err := newRunner(c.native, c.wasm)
+	if err != nil {
+		return nil, false, err
+	}
+	bad, err := loadData(r, c.data)
+	if err != nil {
+		r.close()
+		return nil, false, err
+	}
+	return r, bad, nil
+}
+
+func cmdReplay(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
+	form := fs.String("form", "text", "how gold calls are written: text or native")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	r, bad, err := start(c)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var res struct {
+		State  string           `json:"state"`
+		Data   string           `json:"data"`
+		Levels []score.Replayed `json:"levels"`
+	}
+	if err := call(r, map[string]any{"op": "replay", "state": *state, "form": *form}, &res); err != nil {
+		return err
+	}
+	if c.json {
+		writeJSON(stdout, res)
+	} else {
+		fmt.Fprintf(stdout, "data: %s  state: %s  form: %s\n", res.Data, res.State, *form)
+		total, acc := 0, 0
+		for _, l := range res.Levels {
+			fmt.Fprintf(stdout, "%-22s total %4d  accepted %4d  (%.1f%%)\n", l.Level, l.Total, l.Accepted, pct(l.Accepted, l.Total))
+			total += l.Total
+			acc += l.Accepted
+		}
+		fmt.Fprintf(stdout, "%-22s total %4d  accepted %4d  (%.1f%%)\n", "all", total, acc, pct(acc, total))
+	}
+	if bad {
+		return errBadInput
+	}
+	return nil
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func cmdScore(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	preds := fs.String("preds", "", "prediction JSONL file")
+	level := fs.String("level", "", "level of lines without one: level-1-given-desc or level-2-toolsearcher")
+	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
+	out := fs.String("out", "", "write one JSONL verdict per prediction line here")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *preds == "" {
+		return usageError("score needs --preds FILE")
+	}
+	data, err := os.ReadFile(*preds)
+	if err != nil {
+		return err
+	}
+	r, bad, err := start(c)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var b struct {
+		Results []json.RawMessage   `json:"results"`
+		Errors  []dataset.LineError `json:"errors"`
+		Report  *score.Report       `json:"report"`
+	}
+	if err := call(r, map[string]any{"op": "score", "preds": string(data), "level": *level, "state": *state, "name": *preds}, &b); err != nil {
+		return err
+	}
+	for _, e := range b.Errors {
+		fmt.Fprintln(os.Stderr, e.Error())
+	}
+	if *out != "" {
+		if err := writeResults(*out, b.Results, b.Errors); err != nil {
+			return err
+		}
+	}
+	if c.json {
+		writeJSON(stdout, b.Report)
+	} else {
+		printReport(stdout, b.Report)
+	}
+	if bad || len(b.Errors) > 0 {
+		return errBadInput
+	}
+	return nil
+}
+
+// writeResults writes one line per prediction line, in input order: the verdict, or {"line", "error"}
+// for a line that could not be judged.
+func writeResults(path string, results []json.RawMessage, errs []dataset.LineError) error {
+	var buf bytes.Buffer
+	type lined struct {
+		line int
+		text []byte
+	}
+	var all []lined
+	for _, r := range results {
+		var l struct {
+			Line int `json:"line"`
+		}
+		_ = json.Unmarshal(r, &l)
+		all = append(all, lined{l.Line, compactResult(r)})
+	}
+	for _, e := range errs {
+		b, _ := json.Marshal(map[string]any{"line": e.Line, "error": e.Message})
+		all = append(all, lined{e.Line, b})
+	}
+	// Stable merge by line: results and errors are each already in line order.
+	for i := 1; i < len(all); i++ {
+		for j := i; j > 0 && all[j].line < all[j-1].line; j-- {
+			all[j], all[j-1] = all[j-1], all[j]
+		}
+	}
+	for _, l := range all {
+		buf.Write(l.text)
+		buf.WriteByte('\n')
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// compactResult keeps the verdict's fields in the documented order: level, file, id first.
+func compactResult(r json.RawMessage) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, r); err != nil {
+		return r
+	}
+	return b.Bytes()
+}
+
+func printReport(w io.Writer, r *score.Report) {
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "data: %s  state: %s\n", r.Data, r.State)
+	fmt.Fprintf(w, "%-22s %6s %8s %9s %8s %8s\n", "level", "calls", "correct", "accuracy", "replies", "rouge-l")
+	row := func(t score.Tally, name string) {
+		fmt.Fprintf(w, "%-22s %6d %8d %8.1f%% %8d %8.4f\n", name, t.Calls, t.Correct, 100*t.Accuracy, t.Replies, t.RougeL)
+	}
+	for _, l := range r.Levels {
+		row(l, l.Name)
+	}
+	row(r.Overall, "all")
+	if r.Overall.Special > 0 {
+		fmt.Fprintf(w, "special cases: %d of %d right\n", r.Overall.SpecialCorrect, r.Overall.Special)
+	}
+	var cats []string
+	for _, c := range r.Categories {
+		cats = append(cats, fmt.Sprintf("%s %d", c.Category, c.Count))
+	}
+	fmt.Fprintf(w, "categories: %s\n", strings.Join(cats, ", "))
+	fmt.Fprintln(w, "per tool:")
+	for _, t := range r.Tools {
+		fmt.Fprintf(w, "  %-26s %4d/%-4d %6.1f%%\n", t.Name, t.Correct, t.Calls, 100*t.Accuracy)
+	}
+	for _, c := range r.Ceiling {
+		fmt.Fprintf(w, "gold ceiling %s (%s, %s): %d/%d (%.1f%%)\n", c.Level, c.Form, r.State, c.Accepted, c.Total, pct(c.Accepted, c.Total))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+}
+
+func cmdRouge(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("rouge", flag.ContinueOnError)
+	var c common
+	c.register(fs, false)
+	pairs := fs.String("pairs", "", "JSONL file of {\"ref\", \"hyp\"}")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *pairs == "" {
+		return usageError("rouge needs --pairs FILE")
+	}
+	f, err := os.Open(*pairs)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	type pair struct {
+		Ref *string `json:"ref"`
+		Hyp *string `json:"hyp"`
+	}
+	var good []map[string]string
+	var slots []int // index into good, or -1 for a bad line
+	var msgs []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	line, bad := 0, false
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var p pair
+		if err := json.Unmarshal([]byte(text), &p); err != nil || p.Ref == nil || p.Hyp == nil {
+			why := "want {\"ref\": text, \"hyp\": text}"
+			if err != nil {
+				why = "not JSON: " + err.Error()
+			}
+			fmt.Fprintf(os.Stderr, "%s:%d: %s\n", *pairs, line, why)
+			slots = append(slots, -1)
+			msgs = append(msgs, fmt.Sprintf("line %d: %s", line, why))
+			bad = true
+			continue
+		}
+		slots = append(slots, len(good))
+		msgs = append(msgs, "")
+		good = append(good, map[string]string{"ref": *p.Ref, "hyp": *p.Hyp})
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %v", *pairs, line+1, err)
+	}
+	r, err := newRunner(c.native, c.wasm)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var res []struct {
+		F     *float64 `json:"f"`
+		Error string   `json:"error"`
+	}
+	if err := call(r, map[string]any{"op": "rouge", "pairs": good}, &res); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	for i, s := range slots {
+		var b []byte
+		switch {
+		case s < 0:
+			b, _ = json.Marshal(map[string]string{"error": msgs[i]})
+		case res[s].F != nil:
+			b, _ = json.Marshal(map[string]float64{"f": *res[s].F})
+		default:
+			b, _ = json.Marshal(map[string]string{"error": res[s].Error})
+		}
+		w.Write(b)
+		w.WriteByte('\n')
+	}
+	if bad {
+		return errBadInput
+	}
+	return nil
+}
+
+func cmdStats(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("dataset stats", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	r, bad, err := start(c)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var counts dataset.Counts
+	if err := call(r, map[string]any{"op": "stats"}, &counts); err != nil {
+		return err
+	}
+	if c.json {
+		writeJSON(stdout, counts)
+	} else {
+		fmt.Fprintf(stdout, "dialogues %d, api calls %d, tools covered %d of %d, special cases %d\n", counts.Dialogues, counts.APICalls, counts.ToolsCovered, counts.ToolsTotal, counts.SpecialCases)
+		for _, l := range []string{"1", "2", "3"} {
+			fmt.Fprintf(stdout, "level %s: dialogues %d, api calls %d\n", l, counts.Levels[l].Dialogues, counts.Levels[l].APICalls)
+		}
+	}
+	if bad {
+		return errBadInput
+	}
+	return nil
+}

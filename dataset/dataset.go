@@ -1,0 +1,301 @@
+// Package dataset holds API-Bank dialogues and the worlds they run in: the project's own builtin data
+// (embedded) and importers of the original's folder layout (lv1-lv2-samples/, lv3-samples/,
+// init_database/), which the CLI's --data flag and the browser's dropped folder both use.
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"apibank/tools"
+	"apibank/value"
+)
+
+// Level names, as the original's folders name them.
+const (
+	Level1 = "level-1-given-desc"
+	Level2 = "level-2-toolsearcher"
+	Level3 = "level-3"
+)
+
+// Levels lists the level names in order.
+var Levels = []string{Level1, Level2, Level3}
+
+// Role of a dialogue turn.
+const (
+	User = "User"
+	AI   = "AI"
+	API  = "API"
+)
+
+// Turn is one line of a dialogue file: a User or AI utterance, or an API call with its recorded result.
+type Turn struct {
+	// Role is User, AI or API.
+	Role string
+	// Text is the utterance (User and AI turns).
+	Text string
+	// Tool is the called tool's name (API turns: the line's api_name).
+	Tool string
+	// Params are the call's arguments as recorded (param_dict), typed JSON.
+	Params *value.Map
+	// Result is the recorded envelope {api_name, input, output, exception}.
+	Result *value.Map
+	// Line is the turn's 1-based line number in its file.
+	Line int
+}
+
+// Dialogue is one dialogue file.
+type Dialogue struct {
+	// Level is the level folder the file came from.
+	Level string
+	// File is the file's base name, as prediction files refer to it.
+	File string
+	// Turns are the dialogue's turns in order.
+	Turns []Turn
+	// Meta is the optional first-line header of our own files (special cases, derivations).
+	Meta *Meta
+}
+
+// Meta is the header line our own dialogue files may start with: {"role":"Meta", ...}. The original's
+// files have none. It records what a reader cannot see from the turns alone.
+type Meta struct {
+	// Special names the special case the dialogue tests: "missing_value", "no_tool" or "ambiguous";
+	// empty for ordinary dialogues.
+	Special string `json:"special,omitempty"`
+	// Derived lists argument values that the dialogue derives rather than quotes (such as "tomorrow"
+	// -> a date), with the rule used, for the grounding check.
+	Derived []Derivation `json:"derived,omitempty"`
+}
+
+// Derivation records one derived argument value.
+type Derivation struct {
+	Value string `json:"value"`
+	Rule  string `json:"rule"`
+}
+
+// Data is a loaded dataset: dialogues, level-3 scenes and the initial world.
+type Data struct {
+	// Name is "builtin" or the imported folder's name.
+	Name string
+	// Dialogues are the level 1-2 dialogues, sorted by level then file name.
+	Dialogues []*Dialogue
+	// Scenes are the level-3 scenes.
+	Scenes []*Scene
+	// Base is the initial world.
+	Base *tools.Base
+	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
+	Tables string
+}
+
+// Dialogue returns the dialogue of a level and file name.
+func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
+	for _, dl := range d.Dialogues {
+		if dl.File == file && (level == "" || dl.Level == level) {
+			return dl, true
+		}
+	}
+	return nil, false
+}
+
+// LineError is a problem in an input file, located by file and line (0 when it concerns the whole file).
+type LineError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func (e LineError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Message)
+}
+
+// ParseDialogue reads one dialogue file (JSONL). Bad lines are reported with their line number and
+// skipped; the rest of the file still loads.
+func ParseDialogue(level, name string, data []byte) (*Dialogue, []LineError) {
+	d := &Dialogue{Level: level, File: path.Base(name)}
+	var errs []LineError
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
+		}
+		v, err := value.Decode(text)
+		if err != nil {
+			bad("not JSON: %v", err)
+			continue
+		}
+		m, ok := v.(*value.Map)
+		if !ok {
+			bad("a turn must be a JSON object")
+			continue
+		}
+		role := m.String("role")
+		switch role {
+		case User, AI:
+			t, ok := m.Get("text")
+			s, isText := t.(string)
+			if !ok || !isText {
+				bad("%s turn without a text", role)
+				continue
+			}
+			d.Turns = append(d.Turns, Turn{Role: role, Text: s, Line: line})
+		case API:
+			name := m.String("api_name")
+			if name == "" {
+				bad("API turn without an api_name")
+				continue
+			}
+			params, _ := m.Get("param_dict")
+			pm, ok := params.(*value.Map)
+			if !ok {
+				bad("API turn without a param_dict object")
+				continue
+			}
+			res, _ := m.Get("result")
+			rm, ok := res.(*value.Map)
+			if !ok {
+				bad("API turn without a result object")
+				continue
+			}
+			d.Turns = append(d.Turns, Turn{Role: API, Tool: name, Params: pm, Result: rm, Line: line})
+		case "Meta":
+			if line != 1 || len(d.Turns) > 0 {
+				bad("a Meta line must be the first line")
+				continue
+			}
+			meta, err := parseMeta(m)
+			if err != nil {
+				bad("bad Meta line: %v", err)
+				continue
+			}
+			d.Meta = meta
+		default:
+			bad("unknown role %q (want User, AI or API)", role)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, LineError{File: name, Line: line + 1, Message: err.Error()})
+	}
+	return d, errs
+}
+
+func parseMeta(m *value.Map) (*Meta, error) {
+	meta := &Meta{Special: m.String("special")}
+	if d, ok := m.Get("derived"); ok {
+		list, ok := d.([]any)
+		if !ok {
+			return nil, fmt.Errorf("derived must be a list")
+		}
+		for _, e := range list {
+			em, ok := e.(*value.Map)
+			if !ok {
+				return nil, fmt.Errorf("derived items must be objects {value, rule}")
+			}
+			meta.Derived = append(meta.Derived, Derivation{Value: value.Str(mustGet(em, "value")), Rule: em.String("rule")})
+		}
+	}
+	return meta, nil
+}
+
+func mustGet(m *value.Map, k string) any {
+	v, _ := m.Get(k)
+	return v
+}
+
+// Files is a folder's content by slash-separated relative path, as the CLI reads it from disk and the
+// browser from a dropped folder.
+type Files map[string][]byte
+
+// Load reads a folder in the original layout: lv1-lv2-samples/<level>/*.jsonl, lv3-samples/*.txt and
+// init_database/*.json, found at any depth (so a parent folder works too). Problems are returned as
+// located errors; whatever loads is used. It fails only when nothing usable is found.
+func Load(name string, files Files) (*Data, []LineError, error) {
+	d := &Data{Name: name}
+	var errs []LineError
+	dbs := map[string]any{}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		data := files[p]
+		dir, base := path.Split(p)
+		dir = strings.TrimSuffix(dir, "/")
+		switch {
+		case strings.HasSuffix(base, ".jsonl") && (path.Base(dir) == Level1 || path.Base(dir) == Level2):
+			dl, e := ParseDialogue(path.Base(dir), p, data)
+			errs = append(errs, e...)
+			if len(dl.Turns) > 0 {
+				d.Dialogues = append(d.Dialogues, dl)
+			}
+		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
+			v, err := value.Decode(data)
+			if err != nil {
+				errs = append(errs, LineError{File: p, Line: jsonErrorLine(data, err), Message: "not JSON: " + err.Error()})
+				continue
+			}
+			dbs[strings.TrimSuffix(base, ".json")] = v
+		case strings.HasSuffix(base, ".txt") && path.Base(dir) == "lv3-samples":
+			sc, e := ParseScene(p, data)
+			errs = append(errs, e...)
+			if sc != nil {
+				d.Scenes = append(d.Scenes, sc)
+			}
+		}
+	}
+	if len(d.Dialogues) == 0 && len(d.Scenes) == 0 && len(dbs) == 0 {
+		return nil, errs, fmt.Errorf("%s: no API-Bank data found (expected lv1-lv2-samples/%s/*.jsonl, lv1-lv2-samples/%s/*.jsonl, lv3-samples/*.txt or init_database/*.json)", name, Level1, Level2)
+	}
+	sort.SliceStable(d.Dialogues, func(i, j int) bool {
+		a, b := d.Dialogues[i], d.Dialogues[j]
+		if a.Level != b.Level {
+			return a.Level < b.Level
+		}
+		return a.File < b.File
+	})
+	d.Tables = "world"
+	if harvestTables(dbs, d.Dialogues) {
+		d.Tables = "gold results"
+	}
+	d.Base = tools.NewBase(dbs)
+	return d, errs, nil
+}
+
+// jsonErrorLine finds the line of a JSON syntax error's offset, or 0.
+func jsonErrorLine(data []byte, err error) int {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
+		return 0
+	}
+	return bytes.Count(data[:se.Offset], []byte("\n")) + 1
+}
+
+// harvestTables fills missing Dictionary and Translate tables from the dialogues' gold results (see
+// tools.Harvest) and reports whether it did.
+func harvestTables(dbs map[string]any, ds []*Dialogue) bool {
+	var calls []tools.Recorded
+	for _, d := range ds {
+		for _, t := range d.Turns {
+			if t.Role == API && (t.Tool == "Dictionary" || t.Tool == "Translate") {
+				calls = append(calls, tools.Recorded{Tool: t.Tool, Params: t.Params, Result: t.Result})
+			}
+		}
+	}
+	return tools.Harvest(dbs, calls)
+}

@@ -1,0 +1,267 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"apibank/value"
+)
+
+// Scene is a level-3 task: one request that needs several tools, planned by the model. The original
+// ships eight as text files (lv3-samples/*.txt); ParseScene reads that format.
+type Scene struct {
+	// File is the scene's file name.
+	File string
+	// Name is the scene's title.
+	Name string
+	// Utterance is the user's first (and only) request.
+	Utterance string
+	// KeyInfo are the facts the user knows and gives when asked, one per line.
+	KeyInfo []string
+	// Calls is the gold call list, in order.
+	Calls []SceneCall
+}
+
+// SceneCall is one gold call of a scene. Result is the recorded envelope when the scene has one (our
+// own scenes do; the original's text files do not).
+type SceneCall struct {
+	Tool   string
+	Params *value.Map
+	Result *value.Map
+	Line   int
+}
+
+// ParseScene reads a scene in the original's text layout: "Scene: ...", "First Utterance: ...", a
+// "Key Info:" block, and a block headed "GT API Call:", "API Call:" or "API Calls:" with one call per
+// line written as Name(key="value", n=1, list=["a"], obj={"k": 1}).
+func ParseScene(name string, data []byte) (*Scene, []LineError) {
+	sc := &Scene{File: path.Base(name)}
+	var errs []LineError
+	section := ""
+	s := bufio.NewScanner(bytes.NewReader(data))
+	s.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	line := 0
+	for s.Scan() {
+		line++
+		text := strings.TrimSpace(strings.TrimPrefix(s.Text(), "\ufeff"))
+		head := strings.TrimSpace(strings.TrimPrefix(text, "- "))
+		lower := strings.ToLower(head)
+		switch {
+		case text == "":
+			continue
+		case strings.HasPrefix(lower, "scene:"):
+			sc.Name = strings.TrimSpace(head[len("scene:"):])
+			continue
+		case strings.HasPrefix(lower, "first utter"):
+			if i := strings.Index(head, ":"); i >= 0 {
+				sc.Utterance = strings.TrimSpace(head[i+1:])
+			}
+			continue
+		case strings.HasPrefix(lower, "key info"):
+			section = "info"
+			continue
+		case strings.HasSuffix(lower, "api call:") || strings.HasSuffix(lower, "api calls:"):
+			section = "calls"
+			continue
+		}
+		switch section {
+		case "info":
+			sc.KeyInfo = append(sc.KeyInfo, text)
+		case "calls":
+			c, err := parsePyCall(text)
+			if err != nil {
+				errs = append(errs, LineError{File: name, Line: line, Message: err.Error()})
+				continue
+			}
+			c.Line = line
+			sc.Calls = append(sc.Calls, c)
+		}
+	}
+	if sc.Utterance == "" {
+		errs = append(errs, LineError{File: name, Message: "no \"First Utterance:\" line"})
+	}
+	if len(sc.Calls) == 0 {
+		errs = append(errs, LineError{File: name, Message: "no gold API calls (expected a \"GT API Call:\" block)"})
+		return nil, errs
+	}
+	return sc, errs
+}
+
+// parsePyCall reads Name(key=literal, ...) where literals are Python/JSON values.
+func parsePyCall(text string) (SceneCall, error) {
+	open := strings.IndexByte(text, '(')
+	if open <= 0 || !strings.HasSuffix(text, ")") {
+		return SceneCall{}, fmt.Errorf("not a call: %q (want Name(key=value, ...))", text)
+	}
+	name := strings.TrimSpace(text[:open])
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return SceneCall{}, fmt.Errorf("bad tool name %q", name)
+		}
+	}
+	p := &litParser{s: text[open+1 : len(text)-1]}
+	args := value.NewMap(4)
+	for {
+		p.skip()
+		if p.done() {
+			break
+		}
+		key := p.ident()
+		if key == "" {
+			return SceneCall{}, fmt.Errorf("expected a parameter name at %q", p.rest())
+		}
+		p.skip()
+		if !p.eat('=') {
+			return SceneCall{}, fmt.Errorf("expected '=' after %s", key)
+		}
+		v, err := p.literal()
+		if err != nil {
+			return SceneCall{}, fmt.Errorf("parameter %s: %v", key, err)
+		}
+		args.Set(key, v)
+		p.skip()
+		if !p.eat(',') && !p.done() {
+			return SceneCall{}, fmt.Errorf("expected ',' at %q", p.rest())
+		}
+	}
+	return SceneCall{Tool: name, Params: args}, nil
+}
+
+// litParser reads Python literals: quoted strings (either quote), numbers, True/False/None, lists
+// and dicts.
+type litParser struct {
+	s string
+	i int
+}
+
+func (p *litParser) done() bool   { return p.i >= len(p.s) }
+func (p *litParser) rest() string { return p.s[p.i:] }
+func (p *litParser) skip() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+func (p *litParser) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+func (p *litParser) ident() string {
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			p.i++
+			continue
+		}
+		break
+	}
+	return p.s[start:p.i]
+}
+
+func (p *litParser) literal() (any, error) {
+	p.skip()
+	if p.done() {
+		return nil, fmt.Errorf("missing value")
+	}
+	switch c := p.s[p.i]; {
+	case c == '"' || c == '\'':
+		p.i++
+		var b strings.Builder
+		for p.i < len(p.s) {
+			ch := p.s[p.i]
+			if ch == '\\' && p.i+1 < len(p.s) {
+				b.WriteByte(p.s[p.i+1])
+				p.i += 2
+				continue
+			}
+			if ch == c {
+				p.i++
+				return b.String(), nil
+			}
+			b.WriteByte(ch)
+			p.i++
+		}
+		return nil, fmt.Errorf("unterminated string")
+	case c == '[':
+		p.i++
+		list := []any{}
+		for {
+			p.skip()
+			if p.eat(']') {
+				return list, nil
+			}
+			v, err := p.literal()
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+			p.skip()
+			if !p.eat(',') {
+				p.skip()
+				if p.eat(']') {
+					return list, nil
+				}
+				return nil, fmt.Errorf("expected ',' or ']' in a list")
+			}
+		}
+	case c == '{':
+		p.i++
+		m := value.NewMap(2)
+		for {
+			p.skip()
+			if p.eat('}') {
+				return m, nil
+			}
+			k, err := p.literal()
+			if err != nil {
+				return nil, err
+			}
+			p.skip()
+			if !p.eat(':') {
+				return nil, fmt.Errorf("expected ':' in a dict")
+			}
+			v, err := p.literal()
+			if err != nil {
+				return nil, err
+			}
+			m.Set(value.Str(k), v)
+			p.skip()
+			if !p.eat(',') {
+				p.skip()
+				if p.eat('}') {
+					return m, nil
+				}
+				return nil, fmt.Errorf("expected ',' or '}' in a dict")
+			}
+		}
+	default:
+		start := p.i
+		for p.i < len(p.s) && !strings.ContainsRune(",)]} ", rune(p.s[p.i])) {
+			p.i++
+		}
+		word := p.s[start:p.i]
+		switch word {
+		case "True", "true":
+			return true, nil
+		case "False", "false":
+			return false, nil
+		case "None", "null":
+			return nil, nil
+		}
+		if n, err := strconv.ParseInt(word, 10, 64); err == nil {
+			return n, nil
+		}
+		if f, err := strconv.ParseFloat(word, 64); err == nil {
+			return f, nil
+		}
+		return nil, fmt.Errorf("bad value %q", word)
+	}
+}

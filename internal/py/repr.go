@@ -1,0 +1,65 @@
+package py
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// isPrintable reports Python's str.isprintable for one character: every character except those of
+// categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs, with the ASCII space counted printable. That is
+// unicode.IsPrint (letters, marks, numbers, punctuation, symbols, and U+0020), restricted to the
+// characters Unicode 14.0 assigns.
+func isPrintable(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 0x20 <= r && r < 0x7F
+	}
+	return unicode.IsPrint(r) && !unassigned14(r)
+}
+
+// Repr returns Python's repr(s): the text in single quotes, or in double quotes when it contains a
+// single quote and no double quote; backslash, the chosen quote, \n, \r and \t are escaped with a
+// backslash and other non-printable characters as \xNN, \uNNNN or \UNNNNNNNN (lower-case hex).
+// Tools show it in messages (missing-key errors, strptime errors), so it must match byte for byte.
+// An invalid UTF-8 byte, which a Python string cannot hold, is shown as U+FFFD.
+func Repr(s string) string {
+	quote := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		quote = '"'
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(quote)
+	const hex = "0123456789abcdef"
+	for _, r := range s {
+		switch {
+		case r == rune(quote) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(byte(r))
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case isPrintable(r):
+			b.WriteRune(r)
+		case r <= 0xFF:
+			b.WriteString(`\x`)
+			b.WriteByte(hex[r>>4])
+			b.WriteByte(hex[r&0xF])
+		case r <= 0xFFFF:
+			b.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte(hex[r>>shift&0xF])
+			}
+		default:
+			b.WriteString(`\U`)
+			for shift := 28; shift >= 0; shift -= 4 {
+				b.WriteByte(hex[r>>shift&0xF])
+			}
+		}
+	}
+	b.WriteByte(quote)
+	return b.String()
+}

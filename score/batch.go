@@ -1,0 +1,225 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"sort"
+
+	"apibank/call"
+	"apibank/dataset"
+	"apibank/value"
+)
+
+// Prediction is one line of a prediction file: {"level"?, "file", "id", "pred"}, the format the
+// original's evaluator_by_json.py reads.
+type Prediction struct {
+	Level string
+	File  string
+	ID    int
+	Pred  string
+	// Line is the prediction's 1-based line in its file.
+	Line int
+}
+
+// ParsePredictions reads prediction JSONL. level, when not empty, is used for lines without a level.
+// Bad lines are reported with their line number and left out; the others are returned in order.
+func ParsePredictions(name string, data []byte, level string) ([]Prediction, []dataset.LineError) {
+	var preds []Prediction
+	var errs []dataset.LineError
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
+		}
+		v, err := value.Decode(text)
+		if err != nil {
+			bad("not JSON: %v", err)
+			continue
+		}
+		m, ok := v.(*value.Map)
+		if !ok {
+			bad("a prediction must be a JSON object {\"file\", \"id\", \"pred\"}")
+			continue
+		}
+		p := Prediction{Level: level, Line: line}
+		if lv, ok := m.Get("level"); ok {
+			s, isText := lv.(string)
+			if !isText {
+				bad("level must be a text")
+				continue
+			}
+			p.Level = s
+		}
+		f, _ := m.Get("file")
+		p.File, ok = f.(string)
+		if !ok || p.File == "" {
+			bad("missing \"file\"")
+			continue
+		}
+		idv, ok := m.Get("id")
+		id, isInt := value.Int(idv)
+		if !ok || !isInt || id < 0 {
+			bad("\"id\" must be a non-negative integer")
+			continue
+		}
+		p.ID = int(id)
+		pv, ok := m.Get("pred")
+		switch x := pv.(type) {
+		case string:
+			p.Pred = x
+		case nil:
+			if !ok {
+				bad("missing \"pred\"")
+				continue
+			}
+		default:
+			// A native call given as a JSON object rather than as text.
+			p.Pred = string(value.Marshal(x))
+		}
+		preds = append(preds, p)
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, dataset.LineError{File: name, Line: line + 1, Message: err.Error()})
+	}
+	return preds, errs
+}
+
+// Result is the judgement of one prediction line, in the CLI's --out format.
+type Result struct {
+	Level string `json:"level"`
+	File  string `json:"file"`
+	ID    int    `json:"id"`
+	// Line is the prediction's line in its file.
+	Line int `json:"line,omitempty"`
+	// Kind is "call" or "reply".
+	Kind string `json:"kind"`
+	*CallVerdict
+	*ReplyVerdict
+	// Special is the special case of the dialogue, if any.
+	Special string `json:"special,omitempty"`
+}
+
+// Index finds samples by level, file and id.
+type Index struct {
+	data    *dataset.Data
+	samples map[key]Sample
+	byFile  map[string][]string // file -> levels that have it
+	// Errors are problems found while building samples (an API turn that ends a dialogue).
+	Errors []dataset.LineError
+}
+
+type key struct {
+	level, file string
+	id          int
+}
+
+// NewIndex builds the samples of every dialogue of data.
+func NewIndex(data *dataset.Data) *Index {
+	ix := &Index{data: data, samples: map[key]Sample{}, byFile: map[string][]string{}}
+	for _, d := range data.Dialogues {
+		ss, err := Samples(d)
+		if err != nil {
+			ix.Errors = append(ix.Errors, dataset.LineError{File: d.File, Message: err.Error()})
+		}
+		for _, s := range ss {
+			ix.samples[key{d.Level, d.File, s.ID}] = s
+		}
+		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+	}
+	return ix
+}
+
+// All returns every sample, by level, file and id.
+func (ix *Index) All() []Sample {
+	out := make([]Sample, 0, len(ix.samples))
+	for _, s := range ix.samples {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Dialogue.Level != b.Dialogue.Level {
+			return a.Dialogue.Level < b.Dialogue.Level
+		}
+		if a.Dialogue.File != b.Dialogue.File {
+			return a.Dialogue.File < b.Dialogue.File
+		}
+		return a.ID < b.ID
+	})
+	return out
+}
+
+// Find returns the sample a prediction refers to, or an error that says why there is none.
+func (ix *Index) Find(level, file string, id int) (Sample, error) {
+	levels := ix.byFile[file]
+	if len(levels) == 0 {
+		return Sample{}, fmt.Errorf("no dialogue file %q in %s", file, ix.data.Name)
+	}
+	if level == "" {
+		if len(levels) > 1 {
+			return Sample{}, fmt.Errorf("file %q is in several levels (%v): give the level", file, levels)
+		}
+		level = levels[0]
+	}
+	s, ok := ix.samples[key{level, file, id}]
+	if !ok {
+		return Sample{}, fmt.Errorf("no sample %d in %s/%s", id, level, file)
+	}
+	return s, nil
+}
+
+// Batch is the outcome of scoring a prediction file.
+type Batch struct {
+	Results []Result            `json:"results"`
+	Errors  []dataset.LineError `json:"errors"`
+	Report  *Report             `json:"report"`
+}
+
+// Score judges every prediction in order with a fresh Scorer in mode and returns the per-line
+// results, the lines that could not be judged, and the report (with the gold ceiling in that mode).
+func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name string) *Batch {
+	s := New(data, mode)
+	b := &Batch{Results: make([]Result, 0, len(preds))}
+	for _, p := range preds {
+		sm, err := ix.Find(p.Level, p.File, p.ID)
+		if err != nil {
+			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line, Message: err.Error()})
+			continue
+		}
+		r := Result{Level: sm.Dialogue.Level, File: p.File, ID: p.ID, Line: p.Line}
+		if sm.Dialogue.Meta != nil {
+			r.Special = sm.Dialogue.Meta.Special
+		}
+		switch sm.Kind {
+		case KindCall:
+			v := s.Call(sm, p.Pred)
+			r.Kind, r.CallVerdict = KindCall, &v
+		case KindReply:
+			v := s.Reply(sm, p.Pred)
+			r.Kind, r.ReplyVerdict = KindReply, &v
+		default:
+			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
+				Message: fmt.Sprintf("sample %d of %s has a User turn as gold; the original never scores it", p.ID, p.File)})
+			continue
+		}
+		b.Results = append(b.Results, r)
+	}
+	b.Report = NewReport(data, ix, b.Results, mode)
+	return b
+}
+
+// GoldText renders a gold API turn as the original prompts render past calls, the text form of a
+// perfect prediction.
+func GoldText(t *dataset.Turn) string { return call.Format(t.Tool, t.Params) }
+
+// GoldNative renders a gold API turn as a native tool call.
+func GoldNative(t *dataset.Turn) string {
+	return string(value.Marshal(value.MapOf("name", t.Tool, "arguments", t.Params)))
+}

@@ -1,0 +1,277 @@
+package score
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"apibank/call"
+	"apibank/dataset"
+	"apibank/rouge"
+	"apibank/tools"
+	"apibank/value"
+)
+
+// Verdict categories. The first ten are the original evaluator's, in its order of checks; the others
+// are ours, for cases where the original evaluator itself crashes or has no name for the outcome.
+const (
+	Correct               = "CORRECT"
+	NoAPICall             = "NO_API_CALL"
+	FailedParseAPICall    = "FAILED_PARSE_API_CALL"
+	APINameMismatch       = "API_NAME_MISMATCH"
+	InvalidInputParameter = "INVALID_INPUT_PARAMETER"
+	MissInputArgument     = "MISS_INPUT_ARGUMENT"
+	KeyError              = "KEY_ERROR"
+	HasException          = "HAS_EXCEPTION"
+	OutputMismatch        = "OUTPUT_MISMATCH"
+	InputMismatch         = "INPUT_MISMATCH"
+
+	// InvalidParameterType: a value the declared type rejects ("invalid parameter type", int() of an
+	// unreadable digit). The original evaluator stops its whole run on these.
+	InvalidParameterType = "INVALID_PARAMETER_TYPE"
+	// ToolError: the tool raised out of the call instead of answering (the original's run stops).
+	ToolError = "TOOL_ERROR"
+	// CheckError: the correctness check itself raised (the original's run stops).
+	CheckError = "CHECK_ERROR"
+	// Incorrect: wrong, with no difference in exception, output or input (the original leaves these
+	// without a category).
+	Incorrect = "INCORRECT"
+	// PrematureCall: the model called a tool where the gold answer is to reply (ask for a missing
+	// value, say no tool fits, ask which was meant).
+	PrematureCall = "PREMATURE_CALL"
+)
+
+// Categories lists every category in report order.
+var Categories = []string{Correct, NoAPICall, FailedParseAPICall, APINameMismatch, InvalidInputParameter,
+	MissInputArgument, KeyError, HasException, OutputMismatch, InputMismatch,
+	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall}
+
+// Mode is how the world is set up for a call sample.
+type Mode string
+
+const (
+	// Fresh runs every call against the initial world, as the original evaluator does.
+	Fresh Mode = "fresh"
+	// Replay runs a call against the world advanced by the dialogue's gold calls before it.
+	Replay Mode = "replay"
+)
+
+// ParseMode reads a mode name; "" gives def.
+func ParseMode(s string, def Mode) (Mode, error) {
+	switch Mode(s) {
+	case "":
+		return def, nil
+	case Fresh, Replay:
+		return Mode(s), nil
+	}
+	return "", errors.New("state must be fresh or replay, not " + strconv.Quote(s))
+}
+
+// CallVerdict is the judgement of one call prediction.
+type CallVerdict struct {
+	Category string `json:"category"`
+	Correct  bool   `json:"correct"`
+	// Tool is the gold call's tool.
+	Tool string `json:"tool"`
+	// Form is how the prediction was written (text or native), empty when no call was found.
+	Form string `json:"form,omitempty"`
+	// Called is the tool name the prediction called, when one was found.
+	Called string `json:"called,omitempty"`
+	// Result is the envelope the predicted call produced, when it ran.
+	Result *value.Map `json:"result,omitempty"`
+	// Error is the error text when the call or the check raised.
+	Error string `json:"error,omitempty"`
+}
+
+// ReplyVerdict is the judgement of one reply prediction.
+type ReplyVerdict struct {
+	// RougeL is the ROUGE-L F score rounded to 4 decimals as the original rounds it; 0 when the
+	// prediction is empty or has no sentence.
+	RougeL float64 `json:"rouge_l"`
+	// Error is the ROUGE error ("Hypothesis is empty.") when one was raised and scored 0.
+	Error string `json:"error,omitempty"`
+}
+
+// Scorer judges predictions against one dataset in one state mode. It keeps the original's
+// per-run state: gold envelopes that checks mutate stay mutated for later predictions of the same
+// gold turn, as in one run of the original evaluator (see RATIONALE.md). Use a new Scorer per batch.
+type Scorer struct {
+	data  *dataset.Data
+	mode  Mode
+	golds map[*dataset.Turn]*value.Map
+	// replays caches, per dialogue, the world after each prefix of its gold calls.
+	replays map[*dataset.Dialogue][]*tools.World
+}
+
+// New returns a scorer for data in mode.
+func New(data *dataset.Data, mode Mode) *Scorer {
+	return &Scorer{data: data, mode: mode, golds: map[*dataset.Turn]*value.Map{}, replays: map[*dataset.Dialogue][]*tools.World{}}
+}
+
+// Mode returns the scorer's state mode.
+func (s *Scorer) Mode() Mode { return s.mode }
+
+// world returns the world a call sample's prediction runs in: a copy the caller may change.
+func (s *Scorer) world(sm Sample) *tools.World {
+	if s.mode != Replay {
+		return s.data.Base.NewWorld()
+	}
+	return s.replayed(sm.Dialogue, sm.Gold).Clone()
+}
+
+// replayed returns the world after every gold call of d before turn index pos (shared: clone it).
+func (s *Scorer) replayed(d *dataset.Dialogue, pos int) *tools.World {
+	states, ok := s.replays[d]
+	if !ok {
+		cat := Catalog(d.Level)
+		w := s.data.Base.NewWorld()
+		states = make([]*tools.World, len(d.Turns)+1)
+		states[0] = w
+		for i, t := range d.Turns {
+			if t.Role == dataset.API {
+				w = w.Clone()
+				// A gold call that raises leaves the world as it was.
+				_, _ = cat.CallNative(w, t.Tool, t.Params)
+			}
+			states[i+1] = w
+		}
+		s.replays[d] = states
+	}
+	return states[pos]
+}
+
+// gold returns the run's copy of a gold envelope (checks may mutate it, see Scorer).
+func (s *Scorer) gold(t *dataset.Turn) *value.Map {
+	g, ok := s.golds[t]
+	if !ok {
+		g, _ = value.Clone(t.Result).(*value.Map)
+		s.golds[t] = g
+	}
+	return g
+}
+
+// Call judges a prediction for a call sample, following the original evaluator's order of checks.
+func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
+	gt := sm.GoldTurn()
+	v := CallVerdict{Tool: gt.Tool}
+	if gt.Role != dataset.API {
+		// Our special cases: the right answer was not to call.
+		if c, ok := call.Find(pred); ok {
+			v.Category, v.Form, v.Called = PrematureCall, string(c.Form), c.Name
+			return v
+		}
+		v.Category, v.Correct = Correct, true
+		return v
+	}
+	c, ok := call.Find(pred)
+	if !ok {
+		v.Category = NoAPICall
+		return v
+	}
+	v.Form, v.Called = string(c.Form), c.Name
+	if c.Name != gt.Tool {
+		v.Category, v.Error = APINameMismatch, c.Name
+		return v
+	}
+	cat := Catalog(sm.Dialogue.Level)
+	w := s.world(sm)
+	var env *value.Map
+	var err error
+	if c.Form == call.Native {
+		env, err = cat.CallNative(w, c.Name, c.Args)
+	} else {
+		env, err = cat.Call(w, c.Name, c.Args)
+	}
+	if err != nil {
+		v.Error = err.Error()
+		v.Category = callErrorCategory(err)
+		return v
+	}
+	v.Result = env
+	tool, _ := cat.Lookup(gt.Tool)
+	gold := s.gold(gt)
+	if gold == nil {
+		v.Category, v.Error = KeyError, "'result'"
+		return v
+	}
+	respCopy, _ := value.Clone(env).(*value.Map)
+	okCheck, err := tool.Check(respCopy, gold)
+	// The verdict shows the response as the check left it (the original prints it after the check's
+	// in-place changes).
+	v.Result = respCopy
+	if err != nil {
+		v.Error = err.Error()
+		var te *tools.Error
+		switch {
+		case errors.As(err, &te) && te.Kind == tools.Key:
+			v.Category = KeyError
+		case errors.As(err, &te) && te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
+			v.Category = APINameMismatch
+		default:
+			v.Category = CheckError
+		}
+		return v
+	}
+	if okCheck {
+		v.Category, v.Correct = Correct, true
+		return v
+	}
+	exc, _ := respCopy.Get("exception")
+	out, _ := respCopy.Get("output")
+	in, _ := respCopy.Get("input")
+	gout, _ := gold.Get("output")
+	gin, _ := gold.Get("input")
+	switch {
+	case exc != nil:
+		v.Category = HasException
+	case !value.Equal(out, gout):
+		v.Category = OutputMismatch
+	case !value.Equal(in, gin):
+		v.Category = InputMismatch
+	default:
+		v.Category = Incorrect
+	}
+	return v
+}
+
+// callErrorCategory maps an error raised out of a call to the original evaluator's category, or to
+// ours where the original's run would stop.
+func callErrorCategory(err error) string {
+	var te *tools.Error
+	if !errors.As(err, &te) {
+		return ToolError
+	}
+	switch {
+	case te.Kind == tools.Assertion && strings.Contains(te.Text, "invalid parameter name"):
+		return InvalidInputParameter
+	case te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
+		return APINameMismatch
+	case te.Kind == tools.Assertion && strings.Contains(te.Text, "invalid parameter type"):
+		return InvalidParameterType
+	case strings.Contains(te.Text, "missing") && strings.Contains(te.Text, "required positional argument"):
+		return MissInputArgument
+	case te.Kind == tools.Value && strings.HasPrefix(te.Text, "invalid literal for int()"):
+		return InvalidParameterType
+	}
+	return ToolError
+}
+
+// Reply judges a prediction for a reply sample: ROUGE-L F against the gold text, rounded to 4
+// decimals; an empty prediction scores 0, and so does one ROUGE rejects (the original would stop).
+func (s *Scorer) Reply(sm Sample, pred string) ReplyVerdict {
+	if pred == "" {
+		return ReplyVerdict{}
+	}
+	f, err := rouge.L(pred, sm.GoldTurn().Text)
+	if err != nil {
+		return ReplyVerdict{Error: err.Error()}
+	}
+	return ReplyVerdict{RougeL: Round4(f)}
+}
+
+// Round4 rounds as Python's round(x, 4): to the nearest 4-decimal value of the exact binary number,
+// ties to even.
+func Round4(f float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 4, 64), 64)
+	return r
+}

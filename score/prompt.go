@@ -1,0 +1,177 @@
+package score
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"apibank/call"
+	"apibank/dataset"
+	"apibank/tools"
+	"apibank/value"
+)
+
+// Prompt is what a model gets for a sample, in both forms: a single text in the original's call
+// format, and chat messages with function-calling tool schemas.
+type Prompt struct {
+	// Text is the whole prompt for text-format models.
+	Text string `json:"text"`
+	// Messages are chat messages (system, user, assistant with tool_calls, tool) for native models.
+	Messages []*value.Map `json:"messages"`
+	// Tools are the function schemas offered to native models.
+	Tools []*value.Map `json:"tools"`
+	// Expect says what the answer should be: "call" or "reply".
+	Expect string `json:"expect"`
+	// Gold is the expected answer: the call in text form, or the reply text.
+	Gold string `json:"gold"`
+	// GoldNative is the expected call as a native call, for call samples.
+	GoldNative string `json:"gold_native,omitempty"`
+}
+
+// offered returns the tools a sample's prompt describes: at level 1 every tool the dialogue uses; at
+// levels 2 and 3 only ToolSearcher (the model must find the others).
+func offered(sm Sample) []*tools.Tool {
+	cat := Catalog(sm.Dialogue.Level)
+	if sm.Dialogue.Level != dataset.Level1 {
+		t, _ := cat.Lookup("ToolSearcher")
+		return []*tools.Tool{t}
+	}
+	names := map[string]bool{}
+	for _, t := range sm.Dialogue.Turns {
+		if t.Role == dataset.API {
+			names[t.Tool] = true
+		}
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	var out []*tools.Tool
+	for _, n := range list {
+		if t, ok := cat.Lookup(n); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// BuildPrompt returns the prompt of a sample.
+func BuildPrompt(sm Sample) Prompt {
+	ts := offered(sm)
+	expectCall := sm.Kind == KindCall
+	p := Prompt{Expect: KindReply}
+	gt := sm.GoldTurn()
+	if expectCall {
+		p.Expect = KindCall
+		p.Gold = GoldText(gt)
+		p.GoldNative = GoldNative(gt)
+	} else {
+		p.Gold = gt.Text
+	}
+
+	var b strings.Builder
+	b.WriteString("You are an AI assistant that can use tools to help a user. Read the conversation and the tool descriptions below.\n")
+	if expectCall {
+		b.WriteString("Answer with the single tool call the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
+	} else {
+		b.WriteString("Answer with the AI's next message to the user, in plain words. Do not call a tool.\n")
+	}
+	b.WriteString("\nTools:\n")
+	for _, t := range ts {
+		b.Write(value.Marshal(t.Entry()))
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nConversation:\n")
+	for _, t := range sm.Dialogue.Turns[:sm.History] {
+		switch t.Role {
+		case dataset.API:
+			out, _ := t.Result.Get("output")
+			exc, _ := t.Result.Get("exception")
+			b.WriteString("API: " + call.Format(t.Tool, t.Params) + " Response: ")
+			if exc != nil {
+				b.WriteString("error: " + value.Str(exc))
+			} else {
+				b.WriteString(value.Str(out))
+			}
+		default:
+			b.WriteString(t.Role + ": " + t.Text)
+		}
+		b.WriteByte('\n')
+	}
+	if expectCall {
+		b.WriteString("\nThe AI's next tool call:\n")
+	} else {
+		b.WriteString("\nThe AI's next message:\n")
+	}
+	p.Text = b.String()
+
+	system := "You are an AI assistant that can use tools to help a user. "
+	if expectCall {
+		system += "Call the one tool the conversation needs next."
+	} else {
+		system += "Reply to the user in plain words; do not call a tool."
+	}
+	p.Messages = append(p.Messages, value.MapOf("role", "system", "content", system))
+	calls := 0
+	for _, t := range sm.Dialogue.Turns[:sm.History] {
+		switch t.Role {
+		case dataset.User:
+			p.Messages = append(p.Messages, value.MapOf("role", "user", "content", t.Text))
+		case dataset.AI:
+			p.Messages = append(p.Messages, value.MapOf("role", "assistant", "content", t.Text))
+		case dataset.API:
+			calls++
+			id := "call_" + strconv.Itoa(calls)
+			fn := value.MapOf("name", t.Tool, "arguments", string(value.Marshal(t.Params)))
+			tc := value.MapOf("id", id, "type", "function", "function", fn)
+			p.Messages = append(p.Messages, value.MapOf("role", "assistant", "content", nil, "tool_calls", []any{tc}))
+			content := value.MapOf()
+			out, _ := t.Result.Get("output")
+			exc, _ := t.Result.Get("exception")
+			content.Set("output", out)
+			content.Set("exception", exc)
+			p.Messages = append(p.Messages, value.MapOf("role", "tool", "tool_call_id", id, "content", string(value.Marshal(content))))
+		}
+	}
+	for _, t := range ts {
+		p.Tools = append(p.Tools, Schema(t))
+	}
+	return p
+}
+
+// Schema returns a tool's function-calling schema {"type":"function","function":{name, description,
+// parameters}} with JSON Schema types for the declared ones.
+func Schema(t *tools.Tool) *value.Map {
+	props := value.NewMap(len(t.Params))
+	var required []any
+	for _, p := range t.Params {
+		prop := value.NewMap(3)
+		switch p.Type {
+		case "int":
+			prop.Set("type", "integer")
+		case "float":
+			prop.Set("type", "number")
+		case "bool":
+			prop.Set("type", "boolean")
+		case "list":
+			prop.Set("type", "array")
+		case "list(str)":
+			prop.Set("type", "array")
+			prop.Set("items", value.MapOf("type", "string"))
+		default:
+			prop.Set("type", "string")
+		}
+		prop.Set("description", p.Description)
+		props.Set(p.Name, prop)
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	params := value.MapOf("type", "object", "properties", props)
+	if required == nil {
+		required = []any{}
+	}
+	params.Set("required", required)
+	return value.MapOf("type", "function", "function", value.MapOf("name", t.Name, "description", t.Description, "parameters", params))
+}

@@ -1,0 +1,197 @@
+package score
+
+import (
+	"sort"
+
+	"apibank/call"
+	"apibank/dataset"
+)
+
+// Report sums up a batch of results: accuracy per level, per category and per tool, mean ROUGE-L,
+// and the gold ceiling (what the gold calls themselves score in the same mode).
+type Report struct {
+	// State is the state mode the calls ran in.
+	State Mode `json:"state"`
+	// Data names the dataset.
+	Data string `json:"data"`
+	// Notes explain where the numbers cannot match the original (offline tables, ToolSearcher).
+	Notes []string `json:"notes,omitempty"`
+	// Overall sums every level.
+	Overall Tally `json:"overall"`
+	// Levels has one tally per level present, in level order.
+	Levels []Tally `json:"levels"`
+	// Categories counts call verdicts per category, in the original's order then ours.
+	Categories []Count `json:"categories"`
+	// Tools tallies call verdicts per gold tool, by name.
+	Tools []Tally `json:"tools"`
+	// Forms counts call predictions per form (text, native; "none" when no call was found).
+	Forms map[string]int `json:"forms"`
+	// Ceiling is the gold replay of every level present, in the same mode: the best a model can score.
+	Ceiling []Replayed `json:"ceiling"`
+}
+
+// Tally counts call verdicts and reply scores for a level, a tool, or everything.
+type Tally struct {
+	Name string `json:"name,omitempty"`
+	// Calls is the number of call predictions judged; Correct how many were right.
+	Calls   int `json:"calls"`
+	Correct int `json:"correct"`
+	// Accuracy is Correct/Calls (0 when there are none).
+	Accuracy float64 `json:"accuracy"`
+	// Replies is the number of reply predictions scored; RougeL their mean ROUGE-L.
+	Replies int     `json:"replies"`
+	RougeL  float64 `json:"rouge_l"`
+	// Special counts call predictions of special-case samples; SpecialCorrect the right ones
+	// (reported apart from call accuracy).
+	Special        int `json:"special,omitempty"`
+	SpecialCorrect int `json:"special_correct,omitempty"`
+
+	rougeSum float64
+}
+
+func (t *Tally) add(r Result) {
+	switch {
+	case r.CallVerdict != nil && r.CallVerdict.Tool == "":
+		t.Special++
+		if r.CallVerdict.Correct {
+			t.SpecialCorrect++
+		}
+	case r.CallVerdict != nil:
+		t.Calls++
+		if r.CallVerdict.Correct {
+			t.Correct++
+		}
+	case r.ReplyVerdict != nil:
+		t.Replies++
+		t.rougeSum += r.ReplyVerdict.RougeL
+	}
+}
+
+func (t *Tally) finish() {
+	if t.Calls > 0 {
+		t.Accuracy = float64(t.Correct) / float64(t.Calls)
+	}
+	if t.Replies > 0 {
+		t.RougeL = t.rougeSum / float64(t.Replies)
+	}
+}
+
+// Count is the number of verdicts of one category.
+type Count struct {
+	Category string `json:"category"`
+	Count    int    `json:"count"`
+}
+
+// NewReport sums results. The gold ceiling is computed for the levels present.
+func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Report {
+	rep := &Report{State: mode, Data: data.Name, Forms: map[string]int{}}
+	levels := map[string]*Tally{}
+	toolTally := map[string]*Tally{}
+	cats := map[string]int{}
+	for _, r := range results {
+		rep.Overall.add(r)
+		lt := levels[r.Level]
+		if lt == nil {
+			lt = &Tally{Name: r.Level}
+			levels[r.Level] = lt
+		}
+		lt.add(r)
+		if r.CallVerdict != nil {
+			cats[r.CallVerdict.Category]++
+			form := r.CallVerdict.Form
+			if form == "" {
+				form = "none"
+			}
+			rep.Forms[form]++
+			name := r.CallVerdict.Tool
+			if name == "" {
+				name = "(no call)"
+			}
+			tt := toolTally[name]
+			if tt == nil {
+				tt = &Tally{Name: name}
+				toolTally[name] = tt
+			}
+			tt.add(r)
+		}
+	}
+	rep.Overall.finish()
+	native := rep.Forms[string(call.Native)] > rep.Forms[string(call.Text)]
+	for _, l := range dataset.Levels {
+		if t, ok := levels[l]; ok {
+			t.finish()
+			rep.Levels = append(rep.Levels, *t)
+			rep.Ceiling = append(rep.Ceiling, Ceiling(data, mode, l, native))
+		}
+	}
+	for _, c := range Categories {
+		if n := cats[c]; n > 0 {
+			rep.Categories = append(rep.Categories, Count{Category: c, Count: n})
+		}
+	}
+	for _, t := range toolTally {
+		t.finish()
+		rep.Tools = append(rep.Tools, *t)
+	}
+	sort.Slice(rep.Tools, func(i, j int) bool { return rep.Tools[i].Name < rep.Tools[j].Name })
+	rep.Notes = notes(data)
+	return rep
+}
+
+// notes are the caveats every report on a dataset carries.
+func notes(data *dataset.Data) []string {
+	n := []string{
+		"ToolSearcher calls are judged by the tool names they return: the original compares whole outputs made by a sentence-embedding model over older descriptions, which no offline run can reproduce.",
+	}
+	if data.Tables == "gold results" {
+		n = append(n, "Dictionary and Translate answer from tables built from the dataset's own recorded gold results (the original calls web services).")
+	}
+	return n
+}
+
+// Replayed is the outcome of replaying a level's gold calls: one verdict per API turn.
+type Replayed struct {
+	Level string `json:"level"`
+	// Form is how the gold calls were written: text or native.
+	Form     string `json:"form"`
+	Total    int    `json:"total"`
+	Accepted int    `json:"accepted"`
+	// Rejected lists the turns not accepted, with their verdicts.
+	Rejected []Result `json:"rejected,omitempty"`
+}
+
+// Ceiling replays every gold API turn of a level once, with a fresh Scorer in mode: rendered in the
+// original text format as its prompts render past calls, or as native calls when native is true.
+func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed {
+	rep := Replayed{Level: level, Form: string(call.Text)}
+	if native {
+		rep.Form = string(call.Native)
+	}
+	s := New(data, mode)
+	for _, d := range data.Dialogues {
+		if d.Level != level {
+			continue
+		}
+		k := 0
+		for p := range d.Turns {
+			t := &d.Turns[p]
+			if t.Role != dataset.API {
+				continue
+			}
+			sm := Sample{Dialogue: d, ID: 2 * k, Kind: KindCall, Gold: p, History: p, API: k}
+			k++
+			pred := GoldText(t)
+			if native {
+				pred = GoldNative(t)
+			}
+			v := s.Call(sm, pred)
+			rep.Total++
+			if v.Correct {
+				rep.Accepted++
+			} else {
+				rep.Rejected = append(rep.Rejected, Result{Level: level, File: d.File, ID: sm.ID, Kind: KindCall, CallVerdict: &v})
+			}
+		}
+	}
+	return rep
+}

@@ -1,0 +1,278 @@
+package tools
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"apibank/internal/py"
+	"apibank/value"
+)
+
+// Ctx is what a tool's behaviour sees while it runs: the world and its own declaration.
+type Ctx struct {
+	w    *World
+	tool *Tool
+}
+
+// Call runs the named tool in world w with the given arguments, exactly as the original's api_call
+// does for arguments that come from its text parser: each argument, in the map's order, must be a
+// declared parameter and is converted by its declared type (see convert); missing required
+// parameters fail the call; then the tool runs and answers an envelope {api_name, input, output,
+// exception}. Errors that the original raises out of api_call instead of answering an envelope
+// (unknown tool, invalid parameter name or type, missing arguments, a few uncaught tool errors) are
+// returned as *Error with the original's text; the world is then unchanged.
+func (c *Catalog) Call(w *World, name string, args *value.Map) (*value.Map, error) {
+	return c.call(w, name, args, false)
+}
+
+// CallNative is Call for native tool calls, whose arguments are typed JSON: it differs only in that a
+// JSON true for a bool parameter means true (the original's conversion accepts only the text "True").
+func (c *Catalog) CallNative(w *World, name string, args *value.Map) (*value.Map, error) {
+	return c.call(w, name, args, true)
+}
+
+func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*value.Map, error) {
+	t, ok := c.Lookup(name)
+	if !ok {
+		return nil, escape(Plain, "invalid tool name.")
+	}
+	converted := value.NewMap(args.Len())
+	for _, k := range args.Keys() {
+		p, ok := t.Param(k)
+		if !ok {
+			return nil, escape(Assertion, "invalid parameter name. parameter: "+k)
+		}
+		v, _ := args.Get(k)
+		cv, err := convert(p.Type, v, native)
+		if err != nil {
+			return nil, err
+		}
+		converted.Set(k, cv)
+	}
+	in := value.NewMap(len(t.Params))
+	var missing []string
+	for _, k := range t.order() {
+		if v, ok := converted.Get(k); ok {
+			in.Set(k, v)
+			continue
+		}
+		p, _ := t.Param(k)
+		if p.Required {
+			missing = append(missing, k)
+			continue
+		}
+		if !p.Loose {
+			in.Set(k, nil)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, escape(Type, missingText(t.Name, missing))
+	}
+	for _, k := range converted.Keys() {
+		if !in.Has(k) {
+			v, _ := converted.Get(k)
+			in.Set(k, v)
+		}
+	}
+	out, err := t.run(&Ctx{w: w, tool: t}, in)
+	env := value.NewMap(4)
+	if !t.Bare {
+		env.Set("api_name", t.Name)
+	}
+	if len(t.Params) == 0 {
+		env.Set("input", nil)
+	} else {
+		env.Set("input", in)
+	}
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return nil, e
+		}
+		env.Set("output", nil)
+		env.Set("exception", err.Error())
+		return env, nil
+	}
+	env.Set("output", out)
+	env.Set("exception", nil)
+	return env, nil
+}
+
+// missingText is Python's message for a call that lacks required positional arguments.
+func missingText(tool string, names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "'" + n + "'"
+	}
+	var list string
+	switch len(quoted) {
+	case 1:
+		list = quoted[0]
+	case 2:
+		list = quoted[0] + " and " + quoted[1]
+	default:
+		list = strings.Join(quoted[:len(quoted)-1], ", ") + ", and " + quoted[len(quoted)-1]
+	}
+	plural := "s"
+	if len(names) == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf("%s.call() missing %d required positional argument%s: %s", tool, len(names), plural, list)
+}
+
+// convert applies the original's conversion by declared type: int accepts only digit-only text
+// (then int()), float only text that is digit-only once its first '.' is removed (then float()),
+// bool is true only for the text "True", and str and list types pass through unchanged (so a list
+// written in a call's text stays text).
+func convert(typ string, v any, native bool) (any, error) {
+	switch typ {
+	case "int":
+		if s, ok := v.(string); ok {
+			if !py.IsDigit(s) {
+				return nil, escape(Assertion, "invalid parameter type. parameter: "+s)
+			}
+			n, err := py.Atoi(s)
+			if err != nil {
+				return nil, escape(Value, err.Error())
+			}
+			return n, nil
+		}
+		return pyInt(v)
+	case "float":
+		if s, ok := v.(string); ok {
+			if !py.IsDigit(strings.Replace(s, ".", "", 1)) {
+				return nil, escape(Assertion, "invalid parameter type.")
+			}
+			return parseFloat(s)
+		}
+		if f, ok := value.Float(v); ok {
+			return f, nil
+		}
+		return nil, escape(Type, fmt.Sprintf("float() argument must be a string or a real number, not '%s'", pyTypeName(v)))
+	case "bool":
+		if native {
+			if b, ok := v.(bool); ok {
+				return b, nil
+			}
+		}
+		s, ok := v.(string)
+		return ok && s == "True", nil
+	case "str", "list", "list(str)":
+		return v, nil
+	}
+	return nil, escape(Assertion, "invalid parameter type.")
+}
+
+// pyInt is Python's int() of a non-text value.
+func pyInt(v any) (any, error) {
+	switch n := v.(type) {
+	case int64:
+		return n, nil
+	case bool:
+		if n {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case float64:
+		if n != n || n > 9.2e18 || n < -9.2e18 {
+			return nil, escape(Value, "cannot convert float NaN or infinity to integer")
+		}
+		return int64(n), nil
+	}
+	return nil, escape(Type, fmt.Sprintf("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyTypeName(v)))
+}
+
+// parseFloat is Python's float() of a text that passed the digit test: digits of any script.
+func parseFloat(s string) (any, error) {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '.' {
+			b.WriteRune(r)
+			continue
+		}
+		if !unicode.IsDigit(r) {
+			return nil, escape(Value, "could not convert string to float: "+py.Repr(s))
+		}
+		b.WriteByte(byte('0' + digitValue(r)))
+	}
+	f, err := strconv.ParseFloat(b.String(), 64)
+	if err != nil {
+		return nil, escape(Value, "could not convert string to float: "+py.Repr(s))
+	}
+	return f, nil
+}
+
+// digitValue returns the value of a Unicode decimal digit. Decimal digits come in contiguous runs
+// of ten starting at zero (a Unicode stability guarantee), so the value is the count of digits before
+// r in its run of runs, modulo ten.
+func digitValue(r rune) int {
+	n := 0
+	for unicode.IsDigit(r - rune(n+1)) {
+		n++
+	}
+	return n % 10
+}
+
+// pyTypeName is Python's type name of a JSON-like value, for error texts.
+func pyTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case int64, int:
+		return "int"
+	case float64:
+		return "float"
+	case string:
+		return "str"
+	case []any:
+		return "list"
+	case value.Tuple:
+		return "tuple"
+	case *value.Map:
+		return "dict"
+	}
+	return "object"
+}
+
+// read returns a database of the running tool's world, for reading only.
+func (c *Ctx) read(name string) any { return c.w.read(name) }
+
+// write returns the running tool's world's own copy of a database, for changing it.
+func (c *Ctx) write(name string) any { return c.w.write(name) }
+
+// table returns a database that is an object (the usual shape), for reading only.
+func (c *Ctx) table(name string) *value.Map {
+	m, _ := c.w.read(name).(*value.Map)
+	if m == nil {
+		return value.NewMap(0)
+	}
+	return m
+}
+
+// writeTable returns the world's own copy of an object database, for changing it.
+func (c *Ctx) writeTable(name string) *value.Map {
+	m, _ := c.w.write(name).(*value.Map)
+	if m == nil {
+		m = value.NewMap(0)
+		c.w.own[name] = m
+	}
+	return m
+}
+
+// user resolves a token to its username as CheckToken does: the first account, in file order, whose
+// token equals the text exactly. It fails with "The token is invalid.".
+func (c *Ctx) user(token any) (string, error) {
+	accounts := c.table("Account")
+	for _, name := range accounts.Keys() {
+		rec, _ := accounts.Get(name)
+		if m, ok := rec.(*value.Map); ok {
+			if t, ok := m.Get("token"); ok && value.Equal(t, token) {
+				return name, nil
+			}
+		}
+	}
+	return "", fail("The token is invalid.")
+}

@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"math/rand/v2"
+	"sort"
+	"sync"
+
+	"apibank/value"
+)
+
+// Base is an immutable set of initial databases, as the original's init_database folder holds them
+// (file stem -> parsed JSON), plus the tables Dictionary and Translate answer from. Worlds made from
+// one Base share it and copy a database only when they first write it, so a fresh world costs
+// microseconds even with the large read-only databases (Wiki, ImageCaptioning, SearchEngine).
+type Base struct {
+	dbs map[string]any
+
+	indexOnce sync.Once
+	idx       *indexes
+}
+
+// NewBase returns a Base over the given databases. The Base takes ownership: callers must not modify
+// the values afterwards. Databases a tool needs but dbs lacks start empty.
+func NewBase(dbs map[string]any) *Base {
+	if dbs == nil {
+		dbs = map[string]any{}
+	}
+	return &Base{dbs: dbs}
+}
+
+// Names returns the names of the databases the base holds, sorted.
+func (b *Base) Names() []string {
+	names := make([]string, 0, len(b.dbs))
+	for n := range b.dbs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Database returns the initial content of a database (read-only) and whether the base has it.
+func (b *Base) Database(name string) (any, bool) {
+	v, ok := b.dbs[name]
+	return v, ok
+}
+
+// World is one evolving state of the databases: a session's sandbox, a fresh state for one evaluated
+// call, or the state a replay has advanced. It is not safe for concurrent use.
+type World struct {
+	base *Base
+	// own holds the databases this world has written (copied from the base on first write).
+	own map[string]any
+	// pcg is the state of the generator that draws the random ids and tokens some tools create;
+	// seeded, so runs are reproducible.
+	pcg *rand.PCG
+	rng *rand.Rand
+}
+
+// seed is the fixed seed of every new world's generator.
+const seed = 0x41504942616e6b // "APIBank"
+
+// NewWorld returns a world in the base's initial state.
+func (b *Base) NewWorld() *World {
+	p := rand.NewPCG(seed, seed)
+	return &World{base: b, pcg: p, rng: rand.New(p)}
+}
+
+// Base returns the base the world started from.
+func (w *World) Base() *Base { return w.base }
+
+// Clone returns an independent copy of the world: later writes to either are not seen by the other.
+func (w *World) Clone() *World {
+	c := &World{base: w.base, own: make(map[string]any, len(w.own))}
+	for k, v := range w.own {
+		c.own[k] = value.Clone(v)
+	}
+	// Copy the generator's state so the clone continues the same sequence.
+	p := *w.pcg
+	c.pcg = &p
+	c.rng = rand.New(c.pcg)
+	return c
+}
+
+// read returns the current content of a database for reading only. Callers must not modify it;
+// use write for that.
+func (w *World) read(name string) any {
+	if v, ok := w.own[name]; ok {
+		return v
+	}
+	if v, ok := w.base.dbs[name]; ok {
+		return v
+	}
+	if _, ok := defaults[name]; ok {
+		// Literal tables of the original's tools: materialise once per world.
+		return w.write(name)
+	}
+	return value.NewMap(0)
+}
+
+// write returns the world's own, modifiable copy of a database, copying it from the base (or from
+// the tool's literal default table) on first use.
+func (w *World) write(name string) any {
+	if v, ok := w.own[name]; ok {
+		return v
+	}
+	var v any
+	if b, ok := w.base.dbs[name]; ok {
+		v = value.Clone(b)
+	} else if f, ok := defaults[name]; ok {
+		v = f()
+	} else {
+		v = value.NewMap(0)
+	}
+	if w.own == nil {
+		w.own = map[string]any{}
+	}
+	w.own[name] = v
+	return v
+}
+
+// Database returns the current content of a database, as a deep copy the caller may keep.
+func (w *World) Database(name string) any { return value.Clone(w.read(name)) }
+
+// Changed returns the names of the databases this world has written since it started, sorted.
+func (w *World) Changed() []string {
+	names := make([]string, 0, len(w.own))
+	for n := range w.own {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// defaults are the literal tables of tools that keep in-memory data instead of a database file
+// (OpenBankAccount, the lv3 tools), keyed by the database name the world keeps them under.
+var defaults = map[string]func() any{}

@@ -1,0 +1,253 @@
+// Package value holds the JSON-like values that API-Bank's tools read, write and compare, with the
+// semantics of the original Python runtime: insertion-ordered objects, integers distinct from floats
+// (but equal when their values are), and Python's == as the one equality.
+//
+// A value is one of: nil (JSON null, Python None), bool, int64 (Python int), float64, string,
+// []any (a list), Tuple (a Python tuple: encoded as a JSON array, never equal to a list),
+// *Map (an object), or *Opaque (a Python object such as an exception stored as a value, equal only
+// to itself).
+package value
+
+import (
+	"math"
+)
+
+// Map is a JSON object that keeps its keys in insertion order, as Python dicts do. The order decides
+// how results print; equality ignores it.
+type Map struct {
+	keys []string
+	vals map[string]any
+}
+
+// NewMap returns an empty map with room for n keys.
+func NewMap(n int) *Map {
+	return &Map{keys: make([]string, 0, n), vals: make(map[string]any, n)}
+}
+
+// MapOf builds a map from alternating keys and values, in that order: MapOf("a", 1, "b", "x").
+// It panics on an odd count or a non-string key: it is meant for literals in code.
+func MapOf(kv ...any) *Map {
+	if len(kv)%2 != 0 {
+		panic("value.MapOf: odd number of arguments")
+	}
+	m := NewMap(len(kv) / 2)
+	for i := 0; i < len(kv); i += 2 {
+		m.Set(kv[i].(string), kv[i+1])
+	}
+	return m
+}
+
+// Len returns the number of keys.
+func (m *Map) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.keys)
+}
+
+// Keys returns the keys in insertion order. The slice is the map's own: do not modify it.
+func (m *Map) Keys() []string {
+	if m == nil {
+		return nil
+	}
+	return m.keys
+}
+
+// Get returns the value under key and whether it is present.
+func (m *Map) Get(key string) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.vals[key]
+	return v, ok
+}
+
+// Has reports whether key is present.
+func (m *Map) Has(key string) bool {
+	_, ok := m.Get(key)
+	return ok
+}
+
+// String returns the text under key, or "" when it is absent or not a string.
+func (m *Map) String(key string) string {
+	v, _ := m.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
+// Set stores v under key; a new key goes to the end, an existing one keeps its place (as in Python).
+func (m *Map) Set(key string, v any) {
+	if _, ok := m.vals[key]; !ok {
+		m.keys = append(m.keys, key)
+	}
+	m.vals[key] = v
+}
+
+// Delete removes key, keeping the order of the others. It reports whether the key was present.
+func (m *Map) Delete(key string) bool {
+	if _, ok := m.vals[key]; !ok {
+		return false
+	}
+	delete(m.vals, key)
+	for i, k := range m.keys {
+		if k == key {
+			m.keys = append(m.keys[:i:i], m.keys[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
+// Tuple is a Python tuple. It encodes as a JSON array but, as in Python, never equals a list.
+type Tuple []any
+
+// Opaque is a Python object stored as a value, such as the exception object ModifyAgenda returns as
+// its output. It prints as its Text and, like a Python object without __eq__, equals only itself.
+type Opaque struct {
+	Text string
+}
+
+// Equal reports whether a and b are equal under Python's == on JSON-like values: objects regardless of
+// key order, lists element-wise, 2 == 2.0, true == 1, false == 0, null only to null, tuples only to
+// tuples, opaque objects only to themselves.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool, int64, int, float64:
+		xf, xi, xok := number(a)
+		yf, yi, yok := number(b)
+		if !xok || !yok {
+			return false
+		}
+		if xi && yi {
+			return toInt(a) == toInt(b)
+		}
+		return xf == yf
+	case []any:
+		y, ok := b.([]any)
+		return ok && equalSlices(x, y)
+	case Tuple:
+		y, ok := b.(Tuple)
+		return ok && equalSlices(x, y)
+	case *Map:
+		y, ok := b.(*Map)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for _, k := range x.keys {
+			yv, ok := y.vals[k]
+			if !ok || !Equal(x.vals[k], yv) {
+				return false
+			}
+		}
+		return true
+	case *Opaque:
+		y, ok := b.(*Opaque)
+		return ok && x == y
+	}
+	return false
+}
+
+func equalSlices(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !Equal(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// number returns v as a float, whether it is integral-typed (bool or int), and whether it is a number.
+func number(v any) (f float64, integral bool, ok bool) {
+	switch n := v.(type) {
+	case bool:
+		if n {
+			return 1, true, true
+		}
+		return 0, true, true
+	case int64:
+		return float64(n), true, true
+	case int:
+		return float64(n), true, true
+	case float64:
+		return n, false, true
+	}
+	return 0, false, false
+}
+
+func toInt(v any) int64 {
+	switch n := v.(type) {
+	case bool:
+		if n {
+			return 1
+		}
+		return 0
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	}
+	return 0
+}
+
+// Clone returns a deep copy of v: maps, lists and tuples are copied, scalars and opaque objects shared.
+func Clone(v any) any {
+	switch x := v.(type) {
+	case *Map:
+		if x == nil {
+			return x
+		}
+		m := &Map{keys: make([]string, len(x.keys)), vals: make(map[string]any, len(x.keys))}
+		copy(m.keys, x.keys)
+		for k, e := range x.vals {
+			m.vals[k] = Clone(e)
+		}
+		return m
+	case []any:
+		if x == nil {
+			return x
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Clone(e)
+		}
+		return out
+	case Tuple:
+		out := make(Tuple, len(x))
+		for i, e := range x {
+			out[i] = Clone(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Float converts a number value (bool, int or float) to float64; ok is false for anything else.
+func Float(v any) (float64, bool) {
+	f, _, ok := number(v)
+	return f, ok
+}
+
+// Int converts an integral value (bool or int, or a float with an integral value) to int64.
+func Int(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n == math.Trunc(n) && !math.IsInf(n, 0) {
+			return int64(n), true
+		}
+		return 0, false
+	}
+	f, integral, ok := number(v)
+	if !ok || !integral {
+		return 0, false
+	}
+	_ = f
+	return toInt(v), true
+}
