@@ -92,12 +92,16 @@ func ParseScene(name string, data []byte) (*Scene, []LineError) {
 	return sc, errs
 }
 
-// parsePyCall reads Name(key=literal, ...) where literals are Python/JSON values.
+// parsePyCall reads Name(key=literal, ...) where literals are Python/JSON values; a bare word is
+// taken as text. A comment after the call (": what it does", as some original scenes have) is
+// ignored.
 func parsePyCall(text string) (SceneCall, error) {
 	open := strings.IndexByte(text, '(')
-	if open <= 0 || !strings.HasSuffix(text, ")") {
+	end := closingParen(text, open)
+	if open <= 0 || end < 0 || !(strings.TrimSpace(text[end+1:]) == "" || strings.HasPrefix(strings.TrimSpace(text[end+1:]), ":")) {
 		return SceneCall{}, fmt.Errorf("not a call: %q (want Name(key=value, ...))", text)
 	}
+	text = text[:end+1]
 	name := strings.TrimSpace(text[:open])
 	for _, r := range name {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
@@ -262,6 +266,42 @@ func (p *litParser) literal() (any, error) {
 		if f, err := strconv.ParseFloat(word, 64); err == nil {
 			return f, nil
 		}
-		return nil, fmt.Errorf("bad value %q", word)
+		if word == "" {
+			return nil, fmt.Errorf("missing value")
+		}
+		return word, nil
 	}
+}
+
+// closingParen returns the index of the ')' that closes the '(' at open, skipping quoted text, or -1.
+func closingParen(text string, open int) int {
+	if open < 0 {
+		return -1
+	}
+	depth := 0
+	var quote byte
+	for i := open; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				if c == ')' {
+					return i
+				}
+				return -1
+			}
+		}
+	}
+	return -1
 }

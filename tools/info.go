@@ -96,17 +96,17 @@ func infoText(v any, method string) (string, error) {
 	if s, ok := v.(string); ok {
 		return s, nil
 	}
-	return "", fail(noAttr(v, method))
+	return "", fail(infoNoAttr(v, method))
 }
 
-// noAttr is Python's AttributeError text for a missing attribute of v's type.
-func noAttr(v any, attr string) string {
+// infoNoAttr is Python's AttributeError text for a missing attribute of v's type.
+func infoNoAttr(v any, attr string) string {
 	return "'" + pyTypeName(v) + "' object has no attribute '" + attr + "'"
 }
 
-// subscript reads key from v as Python's v[key] does for a str key: a missing key of a dict is a
+// infoSubscript reads key from v as Python's v[key] does for a str key: a missing key of a dict is a
 // KeyError, other types fail with their TypeError text.
-func subscript(v any, key string) (any, error) {
+func infoSubscript(v any, key string) (any, error) {
 	switch x := v.(type) {
 	case *value.Map:
 		e, ok := x.Get(key)
@@ -122,9 +122,9 @@ func subscript(v any, key string) (any, error) {
 	return nil, escape(Type, "'"+pyTypeName(v)+"' object is not subscriptable")
 }
 
-// pyIter lists what Python's iteration over v yields: a list's or tuple's elements, a text's
+// infoIter lists what Python's iteration over v yields: a list's or tuple's elements, a text's
 // characters, an object's keys; other types raise "'int' object is not iterable" (kind Type).
-func pyIter(v any) ([]any, error) {
+func infoIter(v any) ([]any, error) {
 	var items []any
 	switch x := v.(type) {
 	case []any:
@@ -145,9 +145,9 @@ func pyIter(v any) ([]any, error) {
 	return items, nil
 }
 
-// asFailure turns an escaping *Error into a plain tool failure with the same text, for code the
+// infoFailure turns an escaping *Error into a plain tool failure with the same text, for code the
 // original runs inside the tool's try block.
-func asFailure(err error) error {
+func infoFailure(err error) error {
 	if e, ok := err.(*Error); ok {
 		return fail(e.Text)
 	}
@@ -304,9 +304,9 @@ func queryHistoryToday() *Tool {
 			for _, r := range list {
 				var fields [3]string
 				for i, k := range []string{"Title", "Date", "Description"} {
-					f, err := subscript(r, k)
+					f, err := infoSubscript(r, k)
 					if err != nil {
-						return nil, asFailure(err)
+						return nil, infoFailure(err)
 					}
 					s, err := infoText(f, "strip")
 					if err != nil {
@@ -327,7 +327,7 @@ func queryHistoryToday() *Tool {
 func historyCheckDate(v any) (string, bool, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", false, escape(Attribute, noAttr(v, "strip"))
+		return "", false, escape(Attribute, infoNoAttr(v, "strip"))
 	}
 	d, err := historyDate(s)
 	return d, err == nil, nil
@@ -372,11 +372,11 @@ func queryHistoryCheck(r, g *value.Map) (bool, error) {
 func stockKey(code, date any) (c string, d string, dateOK bool, err error) {
 	cs, ok := code.(string)
 	if !ok {
-		return "", "", false, escape(Attribute, noAttr(code, "upper"))
+		return "", "", false, escape(Attribute, infoNoAttr(code, "upper"))
 	}
 	ds, ok := date.(string)
 	if !ok {
-		return "", "", false, escape(Attribute, noAttr(date, "strip"))
+		return "", "", false, escape(Attribute, infoNoAttr(date, "strip"))
 	}
 	d, nerr := py.Norm(ds, py.D)
 	return py.Strip(py.Upper(cs)), d, nerr == nil, nil
@@ -397,12 +397,12 @@ func queryStock() *Tool {
 			dv, _ := in.Get("date")
 			code, ok := cv.(string)
 			if !ok {
-				return nil, fail(noAttr(cv, "upper"))
+				return nil, fail(infoNoAttr(cv, "upper"))
 			}
 			code = py.Strip(py.Upper(code))
 			ds, ok := dv.(string)
 			if !ok {
-				return nil, fail(noAttr(dv, "strip"))
+				return nil, fail(infoNoAttr(dv, "strip"))
 			}
 			date, derr := py.Norm(ds, py.D)
 			if code == "" {
@@ -531,17 +531,17 @@ func searchEngineCheck(r, g *value.Map) (bool, error) {
 // sortedByText is Python's sorted(results, key=lambda x: x['title']+x['abstract'], reverse=True):
 // stable, descending by code point order of the concatenated texts.
 func sortedByText(v any) ([]any, error) {
-	items, err := pyIter(v)
+	items, err := infoIter(v)
 	if err != nil {
 		return nil, err
 	}
 	keys := make([]string, len(items))
 	for i, it := range items {
-		t, err := subscript(it, "title")
+		t, err := infoSubscript(it, "title")
 		if err != nil {
 			return nil, err
 		}
-		a, err := subscript(it, "abstract")
+		a, err := infoSubscript(it, "abstract")
 		if err != nil {
 			return nil, err
 		}
@@ -584,13 +584,13 @@ func wiki() *Tool {
 			if !ok {
 				return nil, fail("Keyword not found.")
 			}
-			url, err := subscript(rec, "url")
+			url, err := infoSubscript(rec, "url")
 			if err != nil {
-				return nil, asFailure(err)
+				return nil, infoFailure(err)
 			}
-			sum, err := subscript(rec, "summary")
+			sum, err := infoSubscript(rec, "summary")
 			if err != nil {
-				return nil, asFailure(err)
+				return nil, infoFailure(err)
 			}
 			return value.MapOf("url", value.Clone(url), "summary", value.Clone(sum)), nil
 		},

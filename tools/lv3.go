@@ -66,8 +66,8 @@ const (
 	lv3Watched = "lv3.WatchedMovies"
 )
 
-// strs makes a list value of texts.
-func strs(s ...string) []any {
+// lv3Strs makes a list value of texts.
+func lv3Strs(s ...string) []any {
 	out := make([]any, len(s))
 	for i, x := range s {
 		out[i] = x
@@ -161,11 +161,11 @@ func init() {
 	}
 	defaults[lv3Genres] = func() any {
 		return value.MapOf(
-			"Action", strs("The Dark Knight", "The Matrix", "The Lord of the Rings"),
-			"Comedy", strs("The Hangover", "Knives Out", "Deadpool"),
-			"Drama", strs("The Shawshank Redemption", "Forrest Gump", "Joker"),
-			"Romance", strs("Titanic", "La La Land", "The Notebook"),
-			"Thriller", strs("Inception", "Parasite", "Get Out"),
+			"Action", lv3Strs("The Dark Knight", "The Matrix", "The Lord of the Rings"),
+			"Comedy", lv3Strs("The Hangover", "Knives Out", "Deadpool"),
+			"Drama", lv3Strs("The Shawshank Redemption", "Forrest Gump", "Joker"),
+			"Romance", lv3Strs("Titanic", "La La Land", "The Notebook"),
+			"Thriller", lv3Strs("Inception", "Parasite", "Get Out"),
 		)
 	}
 	defaults[lv3Restaurants] = func() any {
@@ -178,13 +178,13 @@ func init() {
 		}
 	}
 	defaults[lv3Organizations] = func() any {
-		return value.MapOf("Alibaba", strs("John", "Mary", "Peter"), "Tencent", strs("Tom", "Jerry"),
-			"Baidu", strs("Jack", "Rose"), "ByteDance", strs("Bob", "Alice"), "JD", strs("Mike", "Jane"))
+		return value.MapOf("Alibaba", lv3Strs("John", "Mary", "Peter"), "Tencent", lv3Strs("Tom", "Jerry"),
+			"Baidu", lv3Strs("Jack", "Rose"), "ByteDance", lv3Strs("Bob", "Alice"), "JD", lv3Strs("Mike", "Jane"))
 	}
 	defaults[lv3UserMeetings] = func() any {
 		meeting := func(id int64, name, time, room string, who ...string) *value.Map {
 			return value.MapOf("meeting_id", id, "meeting_name", name, "meeting_time", time,
-				"meeting_location", room, "meeting_attendees", strs(who...))
+				"meeting_location", room, "meeting_attendees", lv3Strs(who...))
 		}
 		three := func() []any {
 			return []any{
@@ -204,9 +204,9 @@ func init() {
 			"Mike", "Working from office", "Jane", "Working from office")
 	}
 	defaults[lv3Preferences] = func() any {
-		return value.MapOf("John", strs("Action", "Comedy", "Drama"), "Mary", strs("Comedy", "Drama", "Romance"),
-			"Peter", strs("Action", "Drama", "Thriller"), "Tom", strs("Action", "Comedy", "Drama"),
-			"Jerry", strs("Comedy", "Drama", "Romance"))
+		return value.MapOf("John", lv3Strs("Action", "Comedy", "Drama"), "Mary", lv3Strs("Comedy", "Drama", "Romance"),
+			"Peter", lv3Strs("Action", "Drama", "Thriller"), "Tom", lv3Strs("Action", "Comedy", "Drama"),
+			"Jerry", lv3Strs("Comedy", "Drama", "Romance"))
 	}
 	defaults[lv3Posts] = func() any {
 		m := value.NewMap(5)
@@ -216,8 +216,8 @@ func init() {
 		return m
 	}
 	defaults[lv3Watched] = func() any {
-		a := func() []any { return strs("The Matrix", "The Lord of the Rings", "The Dark Knight") }
-		b := func() []any { return strs("The Lord of the Rings", "The Dark Knight", "The Matrix") }
+		a := func() []any { return lv3Strs("The Matrix", "The Lord of the Rings", "The Dark Knight") }
+		b := func() []any { return lv3Strs("The Lord of the Rings", "The Dark Knight", "The Matrix") }
 		return value.MapOf("John", a(), "Peter", a(), "Jerry", a(), "Mary", b(), "Tom", b())
 	}
 }
@@ -256,9 +256,9 @@ func lv3Time(v any, layout py.Layout) (py.Time, error) {
 	return py.Strptime(s, layout)
 }
 
-// sameSub compares one field of both envelopes' field (output['hotels']), raising as Python's
+// lv3SameSub compares one field of both envelopes' field (output['hotels']), raising as Python's
 // subscription does when a side is null or lacks the key.
-func sameSub(field, key string) cond {
+func lv3SameSub(field, key string) cond {
 	return func(r, g *value.Map) (bool, error) {
 		var vals [2]any
 		for i, env := range []*value.Map{r, g} {
@@ -266,7 +266,7 @@ func sameSub(field, key string) cond {
 			if err != nil {
 				return false, err
 			}
-			if vals[i], err = subscript(v, key); err != nil {
+			if vals[i], err = infoSubscript(v, key); err != nil {
 				return false, err
 			}
 		}
@@ -277,7 +277,7 @@ func sameSub(field, key string) cond {
 // lv3Default is the check of most level-3 tools: equal api_name asserted, then the default check.
 var lv3Default = all(assertSameName, defaultCheck)
 
-// lv3Users' lookup: the first user whose username and password both equal the given ones.
+// lv3User returns the first user whose username and password both equal the call's (nil if none).
 func lv3User(users []any, in *value.Map) *value.Map {
 	name, _ := in.Get("username")
 	pw, _ := in.Get("password")
@@ -379,13 +379,13 @@ func clothingRecommendation() *Tool {
 			var out []any
 			switch {
 			case t < 10:
-				out = strs("Warm coat", "Hat", "Gloves")
+				out = lv3Strs("Warm coat", "Hat", "Gloves")
 			case t < 20:
-				out = strs("Light jacket", "Long-sleeved shirt")
+				out = lv3Strs("Light jacket", "Long-sleeved shirt")
 			case t < 30:
-				out = strs("T-shirt", "Shorts")
+				out = lv3Strs("T-shirt", "Shorts")
 			default:
-				out = strs("Sun hat", "Sunglasses", "Loose-fitting clothes")
+				out = lv3Strs("Sun hat", "Sunglasses", "Loose-fitting clothes")
 			}
 			if h > 70 {
 				out = append(out, "Umbrella", "Waterproof shoes")
@@ -511,13 +511,13 @@ func geocoding() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			lat, err := subscript(p, "latitude")
+			lat, err := infoSubscript(p, "latitude")
 			if err != nil {
-				return nil, asFailure(err)
+				return nil, infoFailure(err)
 			}
-			lon, err := subscript(p, "longitude")
+			lon, err := infoSubscript(p, "longitude")
 			if err != nil {
-				return nil, asFailure(err)
+				return nil, infoFailure(err)
 			}
 			return value.MapOf("latitude", lat, "longitude", lon), nil
 		},
@@ -647,7 +647,7 @@ func hotelAvailability() *Tool {
 			return value.MapOf("hotels", out), nil
 		},
 		check: all(assertSameName, sameIn("destination", nil), sameIn("check_in_date", nil),
-			sameIn("check_out_date", nil), sameSub("output", "hotels")),
+			sameIn("check_out_date", nil), lv3SameSub("output", "hotels")),
 	}
 }
 
@@ -690,9 +690,9 @@ func movieRecommendations() *Tool {
 		run: func(c *Ctx, in *value.Map) (any, error) {
 			v, _ := in.Get("preferences")
 			// A text (what the call parser always gives) is iterated character by character.
-			prefs, err := pyIter(v)
+			prefs, err := infoIter(v)
 			if err != nil {
-				return nil, asFailure(err)
+				return nil, infoFailure(err)
 			}
 			genres := c.table(lv3Genres)
 			out := []any{}
@@ -831,7 +831,7 @@ func taxCalculator() *Tool {
 			tax := float64(s * rate) // rounded on its own, as Python does (no fused multiply-add)
 			return value.MapOf("salary_after_tax", s-tax), nil
 		},
-		check: all(assertSameName, sameIn("salary", nil), sameSub("output", "salary_after_tax"), sameException),
+		check: all(assertSameName, sameIn("salary", nil), lv3SameSub("output", "salary_after_tax"), sameException),
 	}
 }
 

@@ -43,7 +43,7 @@ func QueryTokens(keyword string) []string {
 var commonAbbrevs = map[string]bool{
 	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "sr": true,
 	"jr": true, "st": true, "vs": true, "etc": true, "inc": true, "ltd": true,
-	"co": true, "corp": true, "no": true, "vol": true, "fig": true,
+	"co": true, "corp": true, "vol": true, "fig": true,
 	"approx": true, "dept": true, "est": true, "gov": true, "jan": true,
 	"feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
 	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true,
