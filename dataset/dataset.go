@@ -60,6 +60,9 @@ type Dialogue struct {
 	Turns []Turn
 	// Meta is the optional first-line header of our own files (special cases, derivations).
 	Meta *Meta
+
+	// fill accepts API turns whose result is null (to be filled by running the calls).
+	fill bool
 }
 
 // Meta is the header line our own dialogue files may start with: {"role":"Meta", ...}. The original's
@@ -68,6 +71,9 @@ type Meta struct {
 	// Special names the special case the dialogue tests: "missing_value", "no_tool" or "ambiguous";
 	// empty for ordinary dialogues.
 	Special string `json:"special,omitempty"`
+	// Line is, in a special-case dialogue, the file line of the AI turn that is the right answer
+	// where a model might wrongly call a tool.
+	Line int `json:"line,omitempty"`
 	// Derived lists argument values that the dialogue derives rather than quotes (such as "tomorrow"
 	// -> a date), with the rule used, for the grounding check.
 	Derived []Derivation `json:"derived,omitempty"`
@@ -120,7 +126,16 @@ func (e LineError) Error() string {
 // ParseDialogue reads one dialogue file (JSONL). Bad lines are reported with their line number and
 // skipped; the rest of the file still loads.
 func ParseDialogue(level, name string, data []byte) (*Dialogue, []LineError) {
-	d := &Dialogue{Level: level, File: path.Base(name)}
+	return parseDialogue(&Dialogue{Level: level, File: path.Base(name)}, name, data)
+}
+
+// ParseDraft is ParseDialogue for a dialogue being written: API turns may have "result": null, to be
+// filled by running the calls (see score.Fill).
+func ParseDraft(level, name string, data []byte) (*Dialogue, []LineError) {
+	return parseDialogue(&Dialogue{Level: level, File: path.Base(name), fill: true}, name, data)
+}
+
+func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineError) {
 	var errs []LineError
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
@@ -166,9 +181,9 @@ func ParseDialogue(level, name string, data []byte) (*Dialogue, []LineError) {
 				bad("API turn without a param_dict object")
 				continue
 			}
-			res, _ := m.Get("result")
+			res, present := m.Get("result")
 			rm, ok := res.(*value.Map)
-			if !ok {
+			if !ok && !(res == nil && present && d.fill) {
 				bad("API turn without a result object")
 				continue
 			}
@@ -191,11 +206,44 @@ func ParseDialogue(level, name string, data []byte) (*Dialogue, []LineError) {
 	if err := sc.Err(); err != nil {
 		errs = append(errs, LineError{File: name, Line: line + 1, Message: err.Error()})
 	}
+	if d.Meta != nil && d.Meta.Special != "" && d.SpecialTurn() < 0 {
+		errs = append(errs, LineError{File: name, Line: 1, Message: fmt.Sprintf("special case: line %d is not an AI turn", d.Meta.Line)})
+		d.Meta = nil
+	}
 	return d, errs
+}
+
+// SpecialTurn returns the index of the turn a special-case dialogue's Meta points at (an AI turn),
+// or -1.
+func (d *Dialogue) SpecialTurn() int {
+	if d.Meta == nil || d.Meta.Special == "" {
+		return -1
+	}
+	for i, t := range d.Turns {
+		if t.Line == d.Meta.Line && t.Role == AI {
+			return i
+		}
+	}
+	return -1
 }
 
 func parseMeta(m *value.Map) (*Meta, error) {
 	meta := &Meta{Special: m.String("special")}
+	switch meta.Special {
+	case "", "missing_value", "no_tool", "ambiguous":
+	default:
+		return nil, fmt.Errorf("special must be missing_value, no_tool or ambiguous, not %q", meta.Special)
+	}
+	if l, ok := m.Get("line"); ok {
+		n, isInt := value.Int(l)
+		if !isInt || n < 1 {
+			return nil, fmt.Errorf("line must be a positive line number")
+		}
+		meta.Line = int(n)
+	}
+	if meta.Special != "" && meta.Line == 0 {
+		return nil, fmt.Errorf("a special case needs \"line\": the line of the AI turn that answers instead of a call")
+	}
 	if d, ok := m.Get("derived"); ok {
 		list, ok := d.([]any)
 		if !ok {
@@ -222,7 +270,8 @@ func mustGet(m *value.Map, k string) any {
 type Files map[string][]byte
 
 // Load reads a folder in the original layout: lv1-lv2-samples/<level>/*.jsonl, lv3-samples/*.txt and
-// init_database/*.json, found at any depth (so a parent folder works too). Problems are returned as
+// init_database/*.json, plus our own level-3 scenes, level-3/*.json; found at any depth (so a parent
+// folder works too). Problems are returned as
 // located errors; whatever loads is used. It fails only when nothing usable is found.
 func Load(name string, files Files) (*Data, []LineError, error) {
 	d := &Data{Name: name}
@@ -251,6 +300,12 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 				continue
 			}
 			dbs[strings.TrimSuffix(base, ".json")] = v
+		case strings.HasSuffix(base, ".json") && path.Base(dir) == Level3:
+			sc, e := ParseSceneJSON(p, data, false)
+			errs = append(errs, e...)
+			if sc != nil {
+				d.Scenes = append(d.Scenes, sc)
+			}
 		case strings.HasSuffix(base, ".txt") && path.Base(dir) == "lv3-samples":
 			sc, e := ParseScene(p, data)
 			errs = append(errs, e...)

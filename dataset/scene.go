@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"apibank/tools"
 	"apibank/value"
 )
 
@@ -25,6 +26,9 @@ type Scene struct {
 	KeyInfo []string
 	// Calls is the gold call list, in order.
 	Calls []SceneCall
+	// Catalog is the tool catalog the scene's calls use: "lv3_apis" for our scenes; the original's
+	// sample scenes call the levels 1-2 tools, so they get "apis".
+	Catalog string
 }
 
 // SceneCall is one gold call of a scene. Result is the recorded envelope when the scene has one (our
@@ -89,7 +93,89 @@ func ParseScene(name string, data []byte) (*Scene, []LineError) {
 		errs = append(errs, LineError{File: name, Message: "no gold API calls (expected a \"GT API Call:\" block)"})
 		return nil, errs
 	}
+	sc.Catalog = sceneCatalog(sc.Calls)
 	return sc, errs
+}
+
+// sceneCatalog picks the catalog whose tools declare every call's parameters: lv3_apis when it
+// does, else apis.
+func sceneCatalog(calls []SceneCall) string {
+	for _, c := range calls {
+		t, ok := tools.LV3.Lookup(c.Tool)
+		if !ok {
+			return tools.APIs.Name
+		}
+		for _, k := range c.Params.Keys() {
+			if _, ok := t.Param(k); !ok {
+				return tools.APIs.Name
+			}
+		}
+	}
+	return tools.LV3.Name
+}
+
+// ParseSceneJSON reads a scene in our own format, one JSON object a file:
+//
+//	{"scene": title, "utterance": the request, "key_info": [facts the user gives when asked],
+//	 "calls": [{"api_name", "param_dict", "result"}], "catalog"?: "lv3_apis" | "apis"}
+//
+// Results may be null in a draft (fill them by running the calls).
+func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) {
+	bad := func(format string, a ...any) []LineError {
+		return []LineError{{File: name, Line: 1, Message: fmt.Sprintf(format, a...)}}
+	}
+	v, err := value.Decode(data)
+	if err != nil {
+		return nil, bad("not JSON: %v", err)
+	}
+	m, ok := v.(*value.Map)
+	if !ok {
+		return nil, bad("a scene must be a JSON object")
+	}
+	sc := &Scene{File: path.Base(name), Name: m.String("scene"), Utterance: m.String("utterance"), Catalog: m.String("catalog")}
+	if sc.Utterance == "" {
+		return nil, bad("missing \"utterance\"")
+	}
+	if ki, ok := m.Get("key_info"); ok {
+		list, ok := ki.([]any)
+		if !ok {
+			return nil, bad("key_info must be a list of texts")
+		}
+		for _, e := range list {
+			sc.KeyInfo = append(sc.KeyInfo, value.Str(e))
+		}
+	}
+	calls, _ := m.Get("calls")
+	list, ok := calls.([]any)
+	if !ok || len(list) == 0 {
+		return nil, bad("calls must be a non-empty list")
+	}
+	for i, e := range list {
+		cm, ok := e.(*value.Map)
+		if !ok {
+			return nil, bad("call %d is not an object", i+1)
+		}
+		c := SceneCall{Tool: cm.String("api_name"), Line: i + 1}
+		pd, _ := cm.Get("param_dict")
+		c.Params, ok = pd.(*value.Map)
+		if c.Tool == "" || !ok {
+			return nil, bad("call %d needs api_name and a param_dict object", i+1)
+		}
+		res, _ := cm.Get("result")
+		c.Result, ok = res.(*value.Map)
+		if !ok && !(draft && res == nil) {
+			return nil, bad("call %d has no result object", i+1)
+		}
+		sc.Calls = append(sc.Calls, c)
+	}
+	switch sc.Catalog {
+	case "":
+		sc.Catalog = sceneCatalog(sc.Calls)
+	case tools.APIs.Name, tools.LV3.Name:
+	default:
+		return nil, bad("catalog must be apis or lv3_apis")
+	}
+	return sc, nil
 }
 
 // parsePyCall reads Name(key=literal, ...) where literals are Python/JSON values; a bare word is

@@ -30,18 +30,20 @@ const Version = 1
 //	replay    state, form                   replay every gold call; per level total and accepted
 //	rouge     pairs                         ROUGE-L F of {ref, hyp} pairs
 //	stats                                   counts of the loaded dataset
+//	fill      files                         write the results of draft dialogues' gold calls by running them
+//	validate                                verify the loaded data: format, execution, grounding, coverage
 type Request struct {
-	V       int             `json:"v"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Op      string          `json:"op"`
-	Name    string          `json:"name,omitempty"`
+	V       int               `json:"v"`
+	ID      json.RawMessage   `json:"id,omitempty"`
+	Op      string            `json:"op"`
+	Name    string            `json:"name,omitempty"`
 	Files   map[string]string `json:"files,omitempty"`
-	Builtin bool            `json:"builtin,omitempty"`
-	Catalog string          `json:"catalog,omitempty"`
-	Level   string          `json:"level,omitempty"`
-	File    string          `json:"file,omitempty"`
-	Sample  *int            `json:"sample,omitempty"`
-	Form    string          `json:"form,omitempty"`
+	Builtin bool              `json:"builtin,omitempty"`
+	Catalog string            `json:"catalog,omitempty"`
+	Level   string            `json:"level,omitempty"`
+	File    string            `json:"file,omitempty"`
+	Sample  *int              `json:"sample,omitempty"`
+	Form    string            `json:"form,omitempty"`
 	// Call is the sandbox call: the text form as a JSON string, or a native call object.
 	Call      json.RawMessage `json:"call,omitempty"`
 	Preds     string          `json:"preds,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"apibank/score"
 	"apibank/tools"
 	"apibank/value"
+	"apibank/verify"
 )
 
 // Session is one engine instance's state: the loaded dataset (builtin until a load) and the sandbox
@@ -25,6 +26,8 @@ type Session struct {
 	history []SandboxCall
 	// builtinErr says why the builtin data could not be loaded ("" normally).
 	builtinErr string
+	// loadErrs are the problems met loading the current data.
+	loadErrs []dataset.LineError
 }
 
 // SandboxCall is one call made in the sandbox, kept so a host can show (and restore) the history.
@@ -121,6 +124,10 @@ func (s *Session) dispatch(r *Request) (result any, e *Error) {
 		return rougeAll(r.Pairs), nil
 	case "stats":
 		return dataset.Stats(s.data), nil
+	case "fill":
+		return s.fill(r)
+	case "validate":
+		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case "":
 		return nil, badRequest("missing op")
 	}
@@ -196,6 +203,7 @@ func (s *Session) load(r *Request) (any, *Error) {
 		}
 	}
 	s.use(d)
+	s.loadErrs = errs
 	errs = append(errs, s.index.Errors...)
 	res := LoadResult{Name: d.Name, Dialogues: map[string]int{}, Scenes: len(d.Scenes), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
 	for _, dl := range d.Dialogues {
@@ -441,4 +449,40 @@ func (s *Session) prompt(r *Request) (any, *Error) {
 		return nil, badRequest(fmt.Sprintf("sample %d of %s has a User turn as gold: nothing to predict", sm.ID, d.File))
 	}
 	return score.BuildPrompt(sm), nil
+}
+
+// FillResult answers a fill request: the files with their gold results written, and the problems.
+type FillResult struct {
+	Files  map[string]string   `json:"files"`
+	Errors []dataset.LineError `json:"errors"`
+}
+
+func (s *Session) fill(r *Request) (any, *Error) {
+	if len(r.Files) == 0 {
+		return nil, badRequest("fill needs files (path -> content)")
+	}
+	res := FillResult{Files: map[string]string{}, Errors: []dataset.LineError{}}
+	names := make([]string, 0, len(r.Files))
+	for p := range r.Files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		out, errs := score.Fill(s.data.Base, p, []byte(r.Files[p]))
+		res.Errors = append(res.Errors, errs...)
+		if errs == nil {
+			res.Files[p] = string(out)
+		}
+	}
+	return res, nil
+}
+
+// targets are the coverage goals validate checks: the paper's sizes for our builtin data; none for an
+// imported folder (coverage is then reported only through stats).
+func (s *Session) targets() *verify.Targets {
+	if s.data.Name == dataset.BuiltinName {
+		t := verify.PaperTargets
+		return &t
+	}
+	return nil
 }

@@ -198,9 +198,9 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 			r.Special = sm.Dialogue.Meta.Special
 		}
 		switch sm.Kind {
-		case KindCall:
+		case KindCall, KindSpecial:
 			v := s.Call(sm, p.Pred)
-			r.Kind, r.CallVerdict = KindCall, &v
+			r.Kind, r.CallVerdict = sm.Kind, &v
 		case KindReply:
 			v := s.Reply(sm, p.Pred)
 			r.Kind, r.ReplyVerdict = KindReply, &v

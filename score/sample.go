@@ -19,6 +19,9 @@ const (
 	KindReply = "reply"
 	// KindSkip is a sample whose gold is a User turn: the original builds it but never scores it.
 	KindSkip = "skip"
+	// KindSpecial is a special case's sample: the gold is an AI turn (ask for a missing value, say no
+	// tool fits, ask which was meant) where a model might call a tool. A call is PREMATURE_CALL.
+	KindSpecial = "special"
 )
 
 // Sample is one thing to predict: for the k-th API turn at position p of a dialogue, id 2k predicts the
@@ -65,6 +68,11 @@ func Samples(d *dataset.Dialogue) ([]Sample, error) {
 			err = fmt.Errorf("%s: the API turn on line %d ends the dialogue, so it has no reply sample", d.File, t.Line)
 		}
 		k++
+	}
+	// A special case's extra sample: the AI turn that is the right answer instead of a call, numbered
+	// after the original's samples so their ids stay as the original numbers them.
+	if p := d.SpecialTurn(); p >= 0 {
+		out = append(out, Sample{Dialogue: d, ID: 2 * k, Kind: KindSpecial, Gold: p, History: p, API: k})
 	}
 	return out, err
 }

@@ -14,10 +14,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"apibank/dataset"
+	"apibank/engine"
 	"apibank/score"
+	"apibank/verify"
 )
 
 const usage = `usage: apibank <command> [flags]
@@ -29,8 +32,15 @@ commands:
            judge prediction JSONL {"level"?, "file", "id", "pred"}
   rouge    --pairs FILE
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
+  validate [--data DIR] [--json]
+           verify a dataset: format, execution (gold calls reproduce their results), grounding
+           (argument values come from the dialogue), and for the builtin data coverage
   dataset stats [--data DIR] [--json]
            counts of a dataset
+  dataset fill [--data DIR] FILE...
+           write the results of draft dialogues' gold calls (result: null) by running them in
+           order in the world of DIR (default: builtin); FILEs are in level-1-given-desc/,
+           level-2-toolsearcher/ (JSONL) or level-3/ (JSON scenes) folders; rewritten in place
 
 common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module)
 --data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
@@ -105,11 +115,16 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 		return cmdScore(rest, stdout)
 	case "rouge":
 		return cmdRouge(rest, stdout)
+	case "validate":
+		return cmdValidate(rest, stdout)
 	case "dataset":
-		if len(rest) == 0 || rest[0] != "stats" {
-			return usageError("dataset needs a subcommand: stats")
+		switch {
+		case len(rest) > 0 && rest[0] == "stats":
+			return cmdStats(rest[1:], stdout)
+		case len(rest) > 0 && rest[0] == "fill":
+			return cmdFill(rest[1:], stdout)
 		}
-		return cmdStats(rest[1:], stdout)
+		return usageError("dataset needs a subcommand: stats or fill")
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -429,6 +444,84 @@ func cmdStats(args []string, stdout io.Writer) error {
 		}
 	}
 	if bad {
+		return errBadInput
+	}
+	return nil
+}
+
+func cmdFill(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("dataset fill", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return usageError("dataset fill: %v", err)
+	}
+	if fs.NArg() == 0 {
+		return usageError("dataset fill needs files")
+	}
+	files := map[string]string{}
+	for _, f := range fs.Args() {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(f)] = string(b)
+	}
+	r, bad, err := start(c)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var res engine.FillResult
+	if err := call(r, map[string]any{"op": "fill", "files": files}, &res); err != nil {
+		return err
+	}
+	for _, e := range res.Errors {
+		fmt.Fprintln(os.Stderr, e.Error())
+	}
+	for p, text := range res.Files {
+		if err := os.WriteFile(filepath.FromSlash(p), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "filled %d of %d files\n", len(res.Files), len(files))
+	if bad || len(res.Errors) > 0 {
+		return errBadInput
+	}
+	return nil
+}
+
+func cmdValidate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	r, _, err := start(c)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var rep verify.Report
+	if err := call(r, map[string]any{"op": "validate"}, &rep); err != nil {
+		return err
+	}
+	if c.json {
+		writeJSON(stdout, rep)
+	} else {
+		for _, f := range rep.Failures {
+			fmt.Fprintf(stdout, "%s:%d: %s: %s\n", f.File, f.Line, f.Check, f.Why)
+		}
+		for _, k := range []string{verify.Format, verify.Execution, verify.Grounding, verify.Coverage} {
+			if t, ok := rep.Checks[k]; ok {
+				fmt.Fprintf(stdout, "%-10s passed %5d  failed %4d\n", k, t.Passed, t.Failed)
+			}
+		}
+		fmt.Fprintf(stdout, "ok: %v\n", rep.OK)
+	}
+	if !rep.OK {
 		return errBadInput
 	}
 	return nil

@@ -146,7 +146,7 @@ func readFolder(dir string) (map[string]string, error) {
 		}
 		parent := filepath.Base(filepath.Dir(p))
 		ext := filepath.Ext(p)
-		if !(ext == ".jsonl" && strings.HasPrefix(parent, "level-")) && !(ext == ".txt" && parent == "lv3-samples") && !(ext == ".json" && parent == "init_database") {
+		if !(ext == ".jsonl" && strings.HasPrefix(parent, "level-")) && !(ext == ".txt" && parent == "lv3-samples") && !(ext == ".json" && (parent == "init_database" || parent == "level-3")) {
 			return nil
 		}
 		b, err := os.ReadFile(p)

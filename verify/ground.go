@@ -1,0 +1,415 @@
+package verify
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"apibank/dataset"
+	"apibank/internal/py"
+	"apibank/value"
+)
+
+// Grounding rules (a value is grounded when one holds; ToolSearcher's keywords are exempt, being the
+// model's own summary, and a Calculator formula is grounded when every number in it is):
+//   - text: it occurs in the evidence after lowercasing and collapsing whitespace (empty text is
+//     trivially grounded), also with spaces removed ("JohnDoe" said as "John Doe"); free text of three
+//     or more words when every word of four letters or more occurs (paraphrased topics);
+//   - a date (YYYY-MM-DD, with or without a time): the evidence has the ISO date, or the month (name,
+//     abbreviation or number) and the day in a usual order ("March 16", "16th of March", "3/16"); the
+//     year must occur in the evidence unless it is 2023, the benchmark's current year;
+//   - a time (HH:MM[:SS]): the evidence has it as 24-hour "7:00"/"07:00", 12-hour "7 am"/"7:00 pm",
+//     "noon" or "midnight" (seconds other than :00 must occur verbatim);
+//   - a number: its decimal text occurs as a word, or (up to twenty) its English word;
+//   - a boolean: the evidence says on/off, yes/no, true/false, enable/disable;
+//   - lists and objects: every element or member value is grounded;
+//   - anything the dialogue's Meta line declares derived, with its rule.
+// Evidence for a call is every earlier User and AI text and every earlier API output; for a scene,
+// the utterance, the key facts and earlier outputs.
+
+// evidence is normalised text a call's values may come from.
+type evidence struct {
+	text    string
+	derived map[string]bool
+}
+
+func normalize(s string) string {
+	return strings.Join(py.Fields(py.Lower(s)), " ")
+}
+
+func (e *evidence) add(s string) {
+	e.text += " " + normalize(s) + " "
+}
+
+// grounded reports whether v is grounded, and if not, the first value that is not.
+func (e *evidence) grounded(v any) (bool, string) {
+	if e.derived[value.Str(v)] {
+		return true, ""
+	}
+	switch x := v.(type) {
+	case nil:
+		return true, ""
+	case bool:
+		return e.hasWord("on", "off", "yes", "no", "true", "false", "enable", "disable", "activate", "deactivate"), "True/False"
+	case int64:
+		return e.number(float64(x), strconv.FormatInt(x, 10)), strconv.FormatInt(x, 10)
+	case float64:
+		return e.number(x, py.FloatRepr(x)), py.FloatRepr(x)
+	case string:
+		return e.textGrounded(x), x
+	case []any:
+		for _, el := range x {
+			if ok, bad := e.grounded(el); !ok {
+				return false, bad
+			}
+		}
+		return true, ""
+	case *value.Map:
+		for _, k := range x.Keys() {
+			el, _ := x.Get(k)
+			if ok, bad := e.grounded(el); !ok {
+				return false, bad
+			}
+		}
+		return true, ""
+	}
+	return false, value.Str(v)
+}
+
+var (
+	dateRe = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$`)
+	timeRe = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?$`)
+	mdRe   = regexp.MustCompile(`^(\d{1,2})-(\d{1,2})$`)
+)
+
+func (e *evidence) textGrounded(s string) bool {
+	n := normalize(s)
+	if n == "" || strings.Contains(e.text, n) {
+		return true
+	}
+	if s == "True" || s == "False" {
+		ok, _ := e.grounded(s == "True")
+		return ok
+	}
+	if names, ok := languages[n]; ok {
+		return e.hasWord(names...)
+	}
+	if strings.Contains(strings.ReplaceAll(e.text, " ", ""), strings.ReplaceAll(n, " ", "")) {
+		// "JohnDoe" said as "John Doe".
+		return true
+	}
+	if strings.HasPrefix(n, "[") && strings.HasSuffix(n, "]") {
+		// A list written as text: each quoted element must be grounded.
+		for _, el := range strings.Split(strings.Trim(n, "[]"), ",") {
+			if el = strings.Trim(strings.TrimSpace(el), `'"`); el != "" && !e.textGrounded(el) {
+				return false
+			}
+		}
+		return true
+	}
+	if m := dateRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		if !e.date(y, mo, d) {
+			return false
+		}
+		if m[4] == "" {
+			return true
+		}
+		h, _ := strconv.Atoi(m[4])
+		mi, _ := strconv.Atoi(m[5])
+		return e.time(h, mi, m[6])
+	}
+	if m := timeRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		h, _ := strconv.Atoi(m[1])
+		mi, _ := strconv.Atoi(m[2])
+		return e.time(h, mi, m[3])
+	}
+	if m := mdRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		mo, _ := strconv.Atoi(m[1])
+		d, _ := strconv.Atoi(m[2])
+		return e.date(2023, mo, d)
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+		return e.number(f, strings.TrimSpace(s))
+	}
+	return e.paraphrase(n)
+}
+
+// paraphrase accepts free text (a meeting topic, a reminder) of three or more words whose every
+// content word (four letters or more) occurs in the evidence: users name things loosely and the
+// tools' checks compare such fields by word overlap.
+func (e *evidence) paraphrase(n string) bool {
+	words := py.Fields(strings.Map(func(r rune) rune {
+		if strings.ContainsRune(".,;:!?\"'()", r) {
+			return ' '
+		}
+		return r
+	}, n))
+	if len(words) < 3 {
+		return false
+	}
+	content := 0
+	for _, w := range words {
+		if len([]rune(w)) < 4 {
+			continue
+		}
+		content++
+		if !e.hasPhrase(w) && !e.hasPhrase(strings.TrimSuffix(w, "s")) {
+			return false
+		}
+	}
+	return content > 0
+}
+
+// formulaGrounded checks a Calculator formula: every number in it must be grounded.
+func (e *evidence) formulaGrounded(f string) bool {
+	for _, num := range regexp.MustCompile(`\d+(?:\.\d+)?`).FindAllString(f, -1) {
+		v, _ := strconv.ParseFloat(num, 64)
+		if !e.number(v, num) {
+			return false
+		}
+	}
+	return true
+}
+
+// languages maps language codes to the names a user would say.
+var languages = map[string][]string{
+	"en": {"english"}, "fr": {"french"}, "es": {"spanish"}, "de": {"german"}, "it": {"italian"},
+	"pt": {"portuguese"}, "ja": {"japanese"}, "ko": {"korean"}, "zh-cn": {"chinese", "mandarin"},
+	"zh-tw": {"traditional chinese"}, "ru": {"russian"}, "ar": {"arabic"}, "hi": {"hindi"}, "nl": {"dutch"},
+	"sv": {"swedish"}, "tr": {"turkish"}, "pl": {"polish"}, "el": {"greek"}, "sw": {"swahili"},
+}
+
+var months = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+
+func (e *evidence) date(y, mo, d int) bool {
+	if mo < 1 || mo > 12 {
+		return false
+	}
+	iso := fmt.Sprintf("%04d-%02d-%02d", y, mo, d)
+	if strings.Contains(e.text, iso) {
+		return true
+	}
+	if y != 2023 && !strings.Contains(e.text, strconv.Itoa(y)) {
+		return false
+	}
+	name, abbr := months[mo-1], months[mo-1][:3]
+	days := []string{strconv.Itoa(d), strconv.Itoa(d) + ordinal(d), fmt.Sprintf("%02d", d)}
+	for _, m := range []string{name, abbr, abbr + "."} {
+		for _, day := range days {
+			for _, form := range []string{m + " " + day, day + " " + m, day + " of " + m, m + " the " + day} {
+				if e.hasPhrase(form) {
+					return true
+				}
+			}
+		}
+	}
+	for _, form := range []string{
+		fmt.Sprintf("%d/%d", mo, d), fmt.Sprintf("%02d/%02d", mo, d), fmt.Sprintf("%d-%d", mo, d), fmt.Sprintf("%02d-%02d", mo, d),
+		fmt.Sprintf("%d.%d.", d, mo), fmt.Sprintf("%d/%d/%d", mo, d, y), fmt.Sprintf("%04d/%02d/%02d", y, mo, d),
+	} {
+		if strings.Contains(e.text, form) {
+			return true
+		}
+	}
+	return false
+}
+
+func ordinal(d int) string {
+	switch {
+	case d%100 >= 11 && d%100 <= 13:
+		return "th"
+	case d%10 == 1:
+		return "st"
+	case d%10 == 2:
+		return "nd"
+	case d%10 == 3:
+		return "rd"
+	}
+	return "th"
+}
+
+func (e *evidence) time(h, mi int, sec string) bool {
+	if sec != "" && sec != "00" && !strings.Contains(e.text, fmt.Sprintf("%02d:%02d:%s", h, mi, sec)) {
+		return false
+	}
+	forms := []string{fmt.Sprintf("%d:%02d", h, mi), fmt.Sprintf("%02d:%02d", h, mi), fmt.Sprintf("%02d%02d", h, mi)}
+	h12 := h % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	suffix := []string{"am", "a.m."}
+	if h >= 12 {
+		suffix = []string{"pm", "p.m."}
+	}
+	for _, s := range suffix {
+		forms = append(forms, fmt.Sprintf("%d:%02d %s", h12, mi, s), fmt.Sprintf("%d:%02d%s", h12, mi, s))
+		if mi == 0 {
+			forms = append(forms, fmt.Sprintf("%d %s", h12, s), fmt.Sprintf("%d%s", h12, s))
+		}
+	}
+	if mi == 0 {
+		forms = append(forms, fmt.Sprintf("%d o'clock", h12))
+		if mi == 0 && h == 12 {
+			forms = append(forms, "noon", "midday")
+		}
+		if h == 0 {
+			forms = append(forms, "midnight")
+		}
+	}
+	if mi == 30 {
+		forms = append(forms, fmt.Sprintf("half past %d", h12))
+	}
+	for _, f := range forms {
+		if e.hasPhrase(f) {
+			return true
+		}
+	}
+	return false
+}
+
+var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
+
+func (e *evidence) number(f float64, text string) bool {
+	if e.hasPhrase(text) {
+		return true
+	}
+	if f == float64(int64(f)) {
+		n := int64(f)
+		if e.hasPhrase(strconv.FormatInt(n, 10)) || e.hasPhrase(addThousands(n)) {
+			return true
+		}
+		if n >= 0 && n <= 20 && e.hasWord(numberWords[n]) {
+			return true
+		}
+		if n == 1 && e.hasWord("a", "an", "single") {
+			return true
+		}
+		if n == 2 && e.hasWord("couple", "pair", "both") {
+			return true
+		}
+		if n == 0 && e.hasWord("no", "none", "without") {
+			return true
+		}
+	}
+	return false
+}
+
+func addThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre > 0 {
+		b.WriteString(s[:pre])
+	}
+	for i := pre; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// hasPhrase reports whether phrase occurs in the evidence not glued to letters or digits on either side.
+func (e *evidence) hasPhrase(phrase string) bool {
+	p := normalize(phrase)
+	if p == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(e.text[i:], p)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(p)
+		if !isWordByte(e.text, start-1) && !isWordByte(e.text, end) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordByte(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+func (e *evidence) hasWord(words ...string) bool {
+	for _, w := range words {
+		if e.hasPhrase(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func derivedSet(m *dataset.Meta) map[string]bool {
+	set := map[string]bool{}
+	if m != nil {
+		for _, d := range m.Derived {
+			set[d.Value] = true
+		}
+	}
+	return set
+}
+
+// checkGrounding checks every argument of every gold call of a dialogue.
+func checkGrounding(dl *dataset.Dialogue, report func(ok bool, line int, why string)) {
+	ev := &evidence{derived: derivedSet(dl.Meta)}
+	for _, t := range dl.Turns {
+		if t.Role != dataset.API {
+			ev.add(t.Text)
+			continue
+		}
+		report(callGrounded(ev, t.Tool, t.Params, t.Line))
+		if t.Result != nil {
+			out, _ := t.Result.Get("output")
+			ev.add(value.Str(out))
+		}
+	}
+}
+
+func callGrounded(ev *evidence, tool string, params *value.Map, line int) (bool, int, string) {
+	for _, k := range params.Keys() {
+		v, _ := params.Get(k)
+		switch {
+		case tool == "ToolSearcher" && k == "keywords":
+			// The search words are the model's own summary of the need, not a value to quote.
+			continue
+		case tool == "Calculator" && k == "formula":
+			if f, ok := v.(string); ok && ev.formulaGrounded(f) {
+				continue
+			}
+		}
+		if ok, bad := ev.grounded(v); !ok {
+			return false, line, fmt.Sprintf("%s argument %s=%q is not found earlier in the dialogue or an earlier API output, and not declared derived", tool, k, bad)
+		}
+	}
+	return true, line, ""
+}
+
+func checkSceneGrounding(sc *dataset.Scene, report func(ok bool, line int, why string)) {
+	ev := &evidence{derived: map[string]bool{}}
+	ev.add(sc.Utterance)
+	for _, k := range sc.KeyInfo {
+		ev.add(k)
+	}
+	for _, c := range sc.Calls {
+		report(callGrounded(ev, c.Tool, c.Params, c.Line))
+		if c.Result != nil {
+			out, _ := c.Result.Get("output")
+			ev.add(value.Str(out))
+		}
+	}
+}
