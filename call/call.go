@@ -6,9 +6,11 @@ package call
 
 import (
 	"errors"
-	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"apibank/internal/py"
 	"apibank/value"
 )
 
@@ -36,58 +38,153 @@ type Call struct {
 	Raw string
 }
 
-// Python's \w (str patterns) is Unicode: letters and numbers of any script plus '_'; \s is Python's
-// whitespace. Go's \w and \s are ASCII-only, so the classes are spelled out.
-const (
-	word  = `[\p{L}\p{N}_]`
-	space = `[\t\n\x0b\x0c\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
-)
-
-var (
-	// callPattern is the original's \[(\w+)\((.*)\)\]: '.' stops at a newline, the run is greedy.
-	callPattern = regexp.MustCompile(`\[(` + word + `+)\((.*)\)\]`)
-	// paramPattern is the original's three alternatives, tried in this order at each position:
-	// name='value' (shortest, either quote), name=[...] (greedy), name=word.
-	paramPattern = regexp.MustCompile(
-		`(` + word + `+)` + space + `*=` + space + `*['"](.+?)['"]` +
-			`|(` + word + `+)` + space + `*=` + space + `*(\[.*\])` +
-			`|(` + word + `+)` + space + `*=` + space + `*(` + word + `+)`)
-)
-
-// Extract returns the leftmost text call in output, exactly as the original's get_api_call: from '['
-// to the last ")]" on that line that completes a match. ok is false when there is none.
+// Extract returns the leftmost text call in output, exactly as the original's get_api_call, whose
+// pattern is \[(\w+)\((.*)\)\]: a '[', a run of word characters (Python's Unicode \w), a '(', then
+// the greediest run of non-newline characters that ends with ")]". So the match runs from the '[' to
+// the last ")]" on that line. ok is false when there is none. (The scan is hand-written; a test checks
+// it against the regular expression on many inputs.)
 func Extract(output string) (string, bool) {
-	loc := callPattern.FindStringIndex(output)
-	if loc == nil {
+	start, _, _, end := find(output)
+	if start < 0 {
 		return "", false
 	}
-	return output[loc[0]:loc[1]], true
+	return output[start:end], true
+}
+
+// find locates the leftmost call: the '[' at start, the name in [start+1, paren), the parameter text
+// in [paren+1, end-2), end just past the ")]".
+func find(s string) (start, paren, params, end int) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '[' {
+			continue
+		}
+		j := wordEnd(s, i+1)
+		if j == i+1 || j >= len(s) || s[j] != '(' {
+			continue
+		}
+		line := len(s)
+		if k := strings.IndexByte(s[j+1:], '\n'); k >= 0 {
+			line = j + 1 + k
+		}
+		if k := strings.LastIndex(s[j+1:line], ")]"); k >= 0 {
+			return i, j, j + 1, j + 1 + k + 2
+		}
+	}
+	return -1, -1, -1, -1
+}
+
+// isWord reports whether r is in Python's Unicode \w: letters and numbers of any script, and '_'.
+func isWord(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// isSpace reports whether r is in Python's Unicode \s.
+func isSpace(r rune) bool { return py.IsSpace(r) }
+
+// wordEnd returns the end of the run of word characters starting at i.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isWord(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// spaceEnd returns the end of the run of whitespace starting at i.
+func spaceEnd(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return i
 }
 
 // ErrNoCall is returned by Parse when the text holds no call.
 var ErrNoCall = errors.New("no API call found")
 
 // Parse parses a text call as the original's parse_api_call: the name, then the parameter text
-// scanned for name='value', name=[...] and name=word, later duplicates overwriting earlier values
-// but keeping their first position.
+// scanned left to right for non-overlapping matches of three alternatives, tried in this order at each
+// position: name='value' (either quote, the shortest value of at least one character, ending at the
+// first quote of either kind), name=[...] (up to the last ']' on the line, brackets kept), and
+// name=word. Later duplicates overwrite earlier values but keep their first position.
 func Parse(text string) (*Call, error) {
-	m := callPattern.FindStringSubmatchIndex(text)
-	if m == nil {
+	start, paren, params, end := find(text)
+	if start < 0 {
 		return nil, ErrNoCall
 	}
-	c := &Call{Name: text[m[2]:m[3]], Args: value.NewMap(4), Form: Text, Raw: text[m[0]:m[1]]}
-	params := text[m[4]:m[5]]
-	for _, p := range paramPattern.FindAllStringSubmatch(params, -1) {
-		switch {
-		case p[1] != "":
-			c.Args.Set(p[1], p[2])
-		case p[3] != "":
-			c.Args.Set(p[3], p[4])
-		default:
-			c.Args.Set(p[5], p[6])
+	c := &Call{Name: text[start+1 : paren], Args: value.NewMap(4), Form: Text, Raw: text[start:end]}
+	p := text[params : end-2]
+	for i := 0; i < len(p); {
+		name, val, next, ok := param(p, i)
+		if ok {
+			c.Args.Set(name, val)
+			i = next
+			continue
 		}
+		if next > i {
+			i = next
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(p[i:])
+		i += n
 	}
 	return c, nil
+}
+
+// param tries the three alternatives at position i. On failure, next is where the scan may resume
+// (past a word that cannot start a match anywhere inside it) or i.
+func param(s string, i int) (name, val string, next int, ok bool) {
+	we := wordEnd(s, i)
+	if we == i {
+		return "", "", i, false
+	}
+	name = s[i:we]
+	j := spaceEnd(s, we)
+	if j >= len(s) || s[j] != '=' {
+		// Every later start inside this word sees the same text after it: skip the word.
+		return "", "", we, false
+	}
+	j = spaceEnd(s, j+1)
+	if j < len(s) {
+		switch s[j] {
+		case '\'', '"':
+			// (.+?) then a quote: at least one non-newline character, then the first quote.
+			v := j + 1
+			if v < len(s) && s[v] != '\n' {
+				_, n := utf8.DecodeRuneInString(s[v:])
+				for k := v + n; k < len(s); {
+					c := s[k]
+					if c == '\n' {
+						break
+					}
+					if c == '\'' || c == '"' {
+						return name, s[v:k], k + 1, true
+					}
+					_, n := utf8.DecodeRuneInString(s[k:])
+					k += n
+				}
+			}
+		case '[':
+			line := len(s)
+			if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+				line = j + k
+			}
+			if k := strings.LastIndexByte(s[j+1:line], ']'); k >= 0 {
+				e := j + 1 + k + 1
+				return name, s[j:e], e, true
+			}
+		}
+	}
+	if e := wordEnd(s, j); e > j {
+		return name, s[j:e], e, true
+	}
+	return "", "", we, false
 }
 
 // Find returns the call in a model's output: a native call when the output is a function-calling

@@ -15,11 +15,13 @@ var builtinFS embed.FS
 var (
 	builtinOnce sync.Once
 	builtinData *Data
+	builtinErrs []LineError
 	builtinErr  error
 )
 
 // Builtin returns the project's own dataset, embedded in the binary: written by us from scratch, in the
-// original's layout. It is parsed once and shared (Data is read-only; worlds copy on write).
+// original's layout. It is parsed once and shared (Data is read-only; worlds copy on write). Files
+// with problems are reported by BuiltinErrors; the rest loads.
 func Builtin() (*Data, error) {
 	builtinOnce.Do(func() {
 		files := Files{}
@@ -37,11 +39,14 @@ func Builtin() (*Data, error) {
 		if builtinErr != nil {
 			return
 		}
-		var errs []LineError
-		builtinData, errs, builtinErr = Load(BuiltinName, files)
-		if builtinErr == nil && len(errs) > 0 {
-			builtinErr = errs[0]
-		}
+		builtinData, builtinErrs, builtinErr = Load(BuiltinName, files)
 	})
 	return builtinData, builtinErr
+}
+
+// BuiltinErrors returns the problems met loading the builtin data: none in a release (the tests
+// require it), but a dataset author sees them in validate while writing.
+func BuiltinErrors() []LineError {
+	_, _ = Builtin()
+	return builtinErrs
 }

@@ -6,7 +6,6 @@ package dataset
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -334,7 +333,7 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 
 // jsonErrorLine finds the line of a JSON syntax error's offset, or 0.
 func jsonErrorLine(data []byte, err error) int {
-	var se *json.SyntaxError
+	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
 		return 0
 	}

@@ -48,6 +48,7 @@ func New() *Session {
 		d = &dataset.Data{Name: dataset.BuiltinName, Base: tools.NewBase(nil), Tables: "world"}
 	}
 	s.use(d)
+	s.loadErrs = dataset.BuiltinErrors()
 	return s
 }
 
@@ -184,6 +185,7 @@ func (s *Session) load(r *Request) (any, *Error) {
 			return nil, &Error{Code: "internal", Message: err.Error()}
 		}
 		d = b
+		errs = dataset.BuiltinErrors()
 	} else {
 		if len(r.Files) == 0 {
 			return nil, badRequest("load needs files (path -> content) or builtin: true")

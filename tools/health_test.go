@@ -6,14 +6,6 @@ import (
 	"apibank/value"
 )
 
-// healthRegister registers an appointment in w and returns the new id.
-func healthRegister(t *testing.T, w *World, args string) string {
-	t.Helper()
-	env := homeDo(t, w, homeStep{tool: "AppointmentRegistration", args: args, out: ""})
-	return ""
-	_ = env
-}
-
 func TestHealthAppointmentRegistration(t *testing.T) {
 	base := homeBase(t)
 	w := base.NewWorld()
@@ -38,19 +30,13 @@ func TestHealthAppointmentRegistration(t *testing.T) {
 
 	// A second registration draws the generator's next id; a base where the first draw is taken
 	// redraws and gets that same next id.
-	env2 := homeDo(t, w, homeStep{tool: "AppointmentRegistration", args: `{"patient_name": "Ann", "date": "2022-06-01", "doctor_name": "Dr. Who"}`, out: ""})
-	_ = env2
-	second := homeDB(w, "Appointments", "")
-	_ = second
-	var id2 string
-	for _, k := range w.Database("Appointments").(*value.Map).Keys() {
-		if rec := homeDB(w, "Appointments", k).(*value.Map); rec.String("patient_name") == "Ann" {
-			id2 = k
-		}
+	env2, err := APIs.CallNative(w, "AppointmentRegistration", value.MapOf("patient_name", "Ann", "date", "2022-06-01", "doctor_name", "Dr. Who"))
+	out2, _ := env2.Get("output")
+	id2, _ := out2.(string)
+	if err != nil || len(id2) != 8 || id2 == id {
+		t.Fatalf("second id %q (first %q): %v", id2, id, err)
 	}
-	if id2 == "" || id2 == id {
-		t.Fatalf("second id %q (first %q)", id2, id)
-	}
+	homeWantDB(t, w, "Appointments", id2, `{"patient_name": "Ann", "date": "2022-06-01", "doctor_name": "Dr. Who"}`)
 	dbs := map[string]any{}
 	for _, name := range base.Names() {
 		v, _ := base.Database(name)
@@ -242,6 +228,12 @@ func TestHealthData(t *testing.T) {
 	} {
 		homeRun(t, s)
 	}
+	// Of several records at the same time, the last one is updated.
+	dup := homeJSON(t, `{"U": [{"time": "2023-01-01 00:00:00", "a": 1}, {"time": "2023-01-01 00:00:00", "a": 2}]}`)
+	w = NewBase(map[string]any{"HealthData": dup}).NewWorld()
+	homeDo(t, w, homeStep{tool: "RecordHealthData", args: rec(`"u"`, `"2023-1-1 0:00:00"`, `[{"name": "a", "value": 3}]`), out: `"success"`})
+	homeWantDB(t, w, "HealthData", "U", `[{"time": "2023-01-01 00:00:00", "a": 1}, {"time": "2023-01-01 00:00:00", "a": 3}]`)
+
 	env := homeDo(t, homeBase(t).NewWorld(), homeStep{tool: "RecordHealthData", args: rec(`"A1"`, `"2023-04-01 08:00:00"`, ``), exc: "The health data cannot be empty."})
 	if in, _ := env.Get("input"); !value.Equal(in, homeJSON(t, `{"user_id": "A1", "time": "2023-04-01 08:00:00", "health_data": null}`)) {
 		t.Errorf("RecordHealthData input %s", value.Repr(in))

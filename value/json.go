@@ -3,104 +3,13 @@ package value
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"apibank/internal/py"
 )
-
-// Decode parses one JSON text into a value, keeping object key order and telling integers (no '.',
-// 'e' or 'E' in the literal, as Python's json module decides) from floats. Text after the value is an
-// error.
-func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
-}
-
-// DecodeString is Decode for a string.
-func DecodeString(s string) (any, error) { return Decode([]byte(s)) }
-
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, errors.New("unexpected end of JSON input")
-		}
-		return nil, err
-	}
-	return fromToken(dec, tok)
-}
-
-func fromToken(dec *json.Decoder, tok json.Token) (any, error) {
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			m := NewMap(4)
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("object key is not a string")
-				}
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				m.Set(key, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return m, nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return list, nil
-		}
-		return nil, fmt.Errorf("unexpected %q", rune(t))
-	case json.Number:
-		s := string(t)
-		if !strings.ContainsAny(s, ".eE") {
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return n, nil
-			}
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, err
-		}
-		return f, nil
-	case string, bool, nil:
-		return t, nil
-	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
-}
 
 // Marshal encodes v as compact JSON. Object keys keep their order, floats print as Python's repr
 // (9.0 stays 9.0, so an integer and a float stay distinguishable), non-finite floats as the texts
@@ -158,13 +67,13 @@ func Append(b *bytes.Buffer, v any) {
 			return
 		}
 		b.WriteByte('{')
-		for i, k := range x.keys {
+		for i, e := range x.entries {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			appendString(b, k)
+			appendString(b, e.key)
 			b.WriteByte(':')
-			Append(b, x.vals[k])
+			Append(b, e.val)
 		}
 		b.WriteByte('}')
 	case *Opaque:

@@ -65,13 +65,13 @@ func writeRepr(b *strings.Builder, v any) {
 		b.WriteByte(')')
 	case *Map:
 		b.WriteByte('{')
-		for i, k := range x.Keys() {
+		for i, e := range x.entries {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(py.Repr(k))
+			b.WriteString(py.Repr(e.key))
 			b.WriteString(": ")
-			writeRepr(b, x.vals[k])
+			writeRepr(b, e.val)
 		}
 		b.WriteByte('}')
 	case *Opaque:

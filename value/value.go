@@ -13,15 +13,24 @@ import (
 )
 
 // Map is a JSON object that keeps its keys in insertion order, as Python dicts do. The order decides
-// how results print; equality ignores it.
+// how results print; equality ignores it. Small maps (most records and envelopes) are searched
+// linearly; an index is built only past indexAt keys, which keeps allocation low on the hot path.
 type Map struct {
-	keys []string
-	vals map[string]any
+	entries []entry
+	index   map[string]int
 }
+
+type entry struct {
+	key string
+	val any
+}
+
+// indexAt is the size past which a map keeps a key index.
+const indexAt = 12
 
 // NewMap returns an empty map with room for n keys.
 func NewMap(n int) *Map {
-	return &Map{keys: make([]string, 0, n), vals: make(map[string]any, n)}
+	return &Map{entries: make([]entry, 0, n)}
 }
 
 // MapOf builds a map from alternating keys and values, in that order: MapOf("a", 1, "b", "x").
@@ -42,31 +51,62 @@ func (m *Map) Len() int {
 	if m == nil {
 		return 0
 	}
-	return len(m.keys)
+	return len(m.entries)
 }
 
-// Keys returns the keys in insertion order. The slice is the map's own: do not modify it.
+// Keys returns the keys in insertion order.
 func (m *Map) Keys() []string {
 	if m == nil {
 		return nil
 	}
-	return m.keys
+	keys := make([]string, len(m.entries))
+	for i, e := range m.entries {
+		keys[i] = e.key
+	}
+	return keys
+}
+
+// Each calls f for every key and value in order, until f returns false. Unlike Keys it allocates
+// nothing.
+func (m *Map) Each(f func(key string, v any) bool) {
+	if m == nil {
+		return
+	}
+	for _, e := range m.entries {
+		if !f(e.key, e.val) {
+			return
+		}
+	}
+}
+
+func (m *Map) find(key string) int {
+	if m == nil {
+		return -1
+	}
+	if m.index != nil {
+		if i, ok := m.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range m.entries {
+		if m.entries[i].key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // Get returns the value under key and whether it is present.
 func (m *Map) Get(key string) (any, bool) {
-	if m == nil {
-		return nil, false
+	if i := m.find(key); i >= 0 {
+		return m.entries[i].val, true
 	}
-	v, ok := m.vals[key]
-	return v, ok
+	return nil, false
 }
 
 // Has reports whether key is present.
-func (m *Map) Has(key string) bool {
-	_, ok := m.Get(key)
-	return ok
-}
+func (m *Map) Has(key string) bool { return m.find(key) >= 0 }
 
 // String returns the text under key, or "" when it is absent or not a string.
 func (m *Map) String(key string) string {
@@ -77,23 +117,35 @@ func (m *Map) String(key string) string {
 
 // Set stores v under key; a new key goes to the end, an existing one keeps its place (as in Python).
 func (m *Map) Set(key string, v any) {
-	if _, ok := m.vals[key]; !ok {
-		m.keys = append(m.keys, key)
+	if i := m.find(key); i >= 0 {
+		m.entries[i].val = v
+		return
 	}
-	m.vals[key] = v
+	m.entries = append(m.entries, entry{key, v})
+	switch {
+	case m.index != nil:
+		m.index[key] = len(m.entries) - 1
+	case len(m.entries) > indexAt:
+		m.reindex()
+	}
+}
+
+func (m *Map) reindex() {
+	m.index = make(map[string]int, len(m.entries))
+	for i, e := range m.entries {
+		m.index[e.key] = i
+	}
 }
 
 // Delete removes key, keeping the order of the others. It reports whether the key was present.
 func (m *Map) Delete(key string) bool {
-	if _, ok := m.vals[key]; !ok {
+	i := m.find(key)
+	if i < 0 {
 		return false
 	}
-	delete(m.vals, key)
-	for i, k := range m.keys {
-		if k == key {
-			m.keys = append(m.keys[:i:i], m.keys[i+1:]...)
-			break
-		}
+	m.entries = append(m.entries[:i], m.entries[i+1:]...)
+	if m.index != nil {
+		m.reindex()
 	}
 	return true
 }
@@ -138,9 +190,19 @@ func Equal(a, b any) bool {
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		for _, k := range x.keys {
-			yv, ok := y.vals[k]
-			if !ok || !Equal(x.vals[k], yv) {
+		if x == nil || y == nil {
+			return x == y
+		}
+		for i, e := range x.entries {
+			// Same key order is the common case: try the same position first.
+			if i < len(y.entries) && y.entries[i].key == e.key {
+				if !Equal(e.val, y.entries[i].val) {
+					return false
+				}
+				continue
+			}
+			yv, ok := y.Get(e.key)
+			if !ok || !Equal(e.val, yv) {
 				return false
 			}
 		}
@@ -204,10 +266,12 @@ func Clone(v any) any {
 		if x == nil {
 			return x
 		}
-		m := &Map{keys: make([]string, len(x.keys)), vals: make(map[string]any, len(x.keys))}
-		copy(m.keys, x.keys)
-		for k, e := range x.vals {
-			m.vals[k] = Clone(e)
+		m := &Map{entries: make([]entry, len(x.entries))}
+		for i, e := range x.entries {
+			m.entries[i] = entry{e.key, Clone(e.val)}
+		}
+		if x.index != nil {
+			m.reindex()
 		}
 		return m
 	case []any:

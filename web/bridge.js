@@ -28,6 +28,82 @@
 
   const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0 };
 
+  // What survives a reload of this tab: the sandbox calls and which data is active live in
+  // sessionStorage (per tab: another tab has its own); an imported folder, too big for it, lives in
+  // IndexedDB under a key kept in sessionStorage.
+  const SESSION_KEY = "apibank.engine";
+  let importedText = null; // the last imported folder's load request (kept while builtin is active)
+  let importedName = "";
+
+  function sessionSave() {
+    try {
+      sessionStorage.setItem(SESSION_KEY, JSON.stringify({ sandbox, imported: importedName, active: loadText ? "imported" : "builtin", key: tabKey }));
+    } catch (err) {
+      console.warn("apibank: could not save the sandbox history:", err.message);
+    }
+  }
+
+  let tabKey = "";
+  function sessionLoad() {
+    try {
+      return JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
+    } catch (err) {
+      return null;
+    }
+  }
+
+  function idb() {
+    return new Promise((resolve, reject) => {
+      const open = indexedDB.open("apibank", 1);
+      open.onupgradeneeded = () => open.result.createObjectStore("imports");
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+  }
+
+  async function idbPut(key, value) {
+    const db = await idb();
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction("imports", "readwrite");
+      const store = tx.objectStore("imports");
+      store.put(value, key);
+      // Keep only the three most recent imports.
+      const all = store.getAll();
+      const keys = store.getAllKeys();
+      keys.onsuccess = () => {
+        all.onsuccess = () => {
+          const items = keys.result.map((k, i) => ({ k, at: (all.result[i] || {}).at || 0 })).sort((a, b) => b.at - a.at);
+          for (const old of items.slice(3)) store.delete(old.k);
+        };
+      };
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }
+
+  async function idbGet(key) {
+    const db = await idb();
+    const v = await new Promise((resolve, reject) => {
+      const req = db.transaction("imports").objectStore("imports").get(key);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return v;
+  }
+
+  async function idbClear() {
+    const db = await idb();
+    await new Promise((resolve) => {
+      const tx = db.transaction("imports", "readwrite");
+      tx.objectStore("imports").clear();
+      tx.oncomplete = resolve;
+      tx.onerror = resolve;
+    });
+    db.close();
+  }
+
   function setStatus(patch) {
     Object.assign(status, patch);
     for (const cb of listeners) {
@@ -105,6 +181,14 @@
       case "load":
         loadText = req.builtin ? null : reqText;
         sandbox = [];
+        if (!req.builtin && reqText !== importedText) {
+          importedText = reqText;
+          importedName = resp.result.name;
+          tabKey = "import-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+          idbPut(tabKey, { text: reqText, name: importedName, at: Date.now() }).catch((err) =>
+            console.warn("apibank: the imported folder is not kept for a reload:", err.message)
+          );
+        }
         break;
       case "reset":
         sandbox = [];
@@ -112,7 +196,10 @@
       case "call":
         sandbox.push(reqText);
         break;
+      default:
+        return;
     }
+    if (!restoring) sessionSave();
   }
 
   function send(r) {
@@ -177,7 +264,28 @@
     });
   }
 
+  // fromSession restores, after a reload, the state this tab saved.
+  async function fromSession() {
+    const saved = sessionLoad();
+    if (!saved) return;
+    sandbox = Array.isArray(saved.sandbox) ? saved.sandbox : [];
+    tabKey = saved.key || "";
+    if (tabKey) {
+      try {
+        const rec = await idbGet(tabKey);
+        if (rec && rec.text) {
+          importedText = rec.text;
+          importedName = rec.name || "";
+          if (saved.active === "imported") loadText = rec.text;
+        }
+      } catch (err) {
+        console.warn("apibank: the imported folder could not be read back:", err.message);
+      }
+    }
+  }
+
   async function start() {
+    await fromSession();
     try {
       module = await compile();
     } catch (err) {
@@ -204,8 +312,125 @@
         worker.postMessage({ type: "trap", id });
       }
     },
-    /** saved reports what a restart would restore: whether a folder is loaded, how many sandbox calls. */
-    saved: () => ({ imported: loadText !== null, sandboxCalls: sandbox.length }),
+    /** saved reports what a restart would restore and the name of the folder imported in this tab. */
+    saved: () => ({ imported: loadText !== null, sandboxCalls: sandbox.length, importedName }),
+    /** loadImported loads again the folder imported in this tab; resolves like request. */
+    loadImported() {
+      if (!importedText) return Promise.resolve({ ok: false, error: "no folder was imported in this tab: import one first" });
+      return request(importedText);
+    },
+    /** clearSaved forgets this tab's saved sandbox history and every imported folder kept for reloads. */
+    clearSaved() {
+      try {
+        sessionStorage.removeItem(SESSION_KEY);
+      } catch (err) {}
+      sandbox = [];
+      idbClear().catch(() => {});
+    },
+  };
+
+  // Files: what the Import and Score pages read from a file input or a drop. Text files come as
+  // text, zips as bytes. A drop is read here, in the event itself (the browser forbids reading it
+  // later), then the element gets an "apibank-drop" event and the page takes the files.
+  const TEXT = /\.(jsonl|json|txt)$/i;
+  const ZIP = /\.zip$/i;
+
+  async function readFile(file, path) {
+    if (ZIP.test(path)) return { path, bytes: new Uint8Array(await file.arrayBuffer()) };
+    if (TEXT.test(path)) return { path, text: await file.text() };
+    return null;
+  }
+
+  async function fromList(list) {
+    const out = [];
+    for (const f of Array.from(list || [])) {
+      const r = await readFile(f, f.webkitRelativePath || f.name);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  function entryFile(entry) {
+    return new Promise((resolve, reject) => entry.file(resolve, reject));
+  }
+
+  function readDir(reader) {
+    return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+  }
+
+  async function walk(entry, out) {
+    if (entry.isFile) {
+      const path = entry.fullPath.replace(/^\//, "");
+      const r = await readFile(await entryFile(entry), path);
+      if (r) out.push(r);
+      return;
+    }
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await readDir(reader);
+      if (batch.length === 0) break;
+      for (const e of batch) await walk(e, out);
+    }
+  }
+
+  let lastDrop = Promise.resolve([]);
+  document.addEventListener("dragover", (ev) => {
+    if (ev.target.closest && ev.target.closest("[data-drop]")) ev.preventDefault();
+  });
+  document.addEventListener("drop", (ev) => {
+    const target = ev.target.closest && ev.target.closest("[data-drop]");
+    if (!target) return;
+    ev.preventDefault();
+    const items = Array.from(ev.dataTransfer.items || []);
+    const entries = items.map((it) => (it.webkitGetAsEntry ? it.webkitGetAsEntry() : null)).filter(Boolean);
+    const files = Array.from(ev.dataTransfer.files || []);
+    lastDrop = (async () => {
+      const out = [];
+      if (entries.length > 0) {
+        for (const e of entries) await walk(e, out);
+        return out;
+      }
+      return fromList(files);
+    })();
+    target.dispatchEvent(new CustomEvent("apibank-drop"));
+  });
+
+  window.apibankFiles = {
+    /** fromInput reads the files of an <input type=file> (a folder's with webkitdirectory). */
+    fromInput: (input) => fromList(input.files),
+    /** takeDrop returns the files of the last drop on a [data-drop] element. */
+    takeDrop: () => lastDrop,
+  };
+
+  /** apibankCopy puts text on the clipboard, falling back to a selection copy; it never throws. */
+  window.apibankCopy = (text) => {
+    const fallback = () => {
+      const ta = document.createElement("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
+      document.body.appendChild(ta);
+      ta.select();
+      try {
+        document.execCommand("copy");
+      } catch (err) {}
+      ta.remove();
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(fallback);
+    else fallback();
+  };
+
+  /** apibankDownload saves text as a file. */
+  window.apibankDownload = (name, mime, text) => {
+    const url = URL.createObjectURL(new Blob([text], { type: mime }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
   };
 
   start();

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"apibank/dataset"
 	"apibank/engine"
 	"apibank/host"
 )
@@ -123,52 +122,19 @@ func call(r runner, req map[string]any, out any) error {
 	return json.Unmarshal(env.Result, out)
 }
 
-// readFolder reads the files of a folder in the original layout that the engine loads: dialogue
-// JSONL, level-3 scene texts and init_database JSON, keyed by slash-separated relative path.
-func readFolder(dir string) (map[string]string, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder", dir)
-	}
-	files := map[string]string{}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != dir {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		parent := filepath.Base(filepath.Dir(p))
-		ext := filepath.Ext(p)
-		if !(ext == ".jsonl" && strings.HasPrefix(parent, "level-")) && !(ext == ".txt" && parent == "lv3-samples") && !(ext == ".json" && (parent == "init_database" || parent == "level-3")) {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	return files, err
-}
-
 // loadData loads --data DIR into the engine (nothing to do for the builtin data). Problems in files are
 // printed as file:line: what; it reports whether there were any.
 func loadData(r runner, dir string) (bool, error) {
 	if dir == "" {
 		return false, nil
 	}
-	files, err := readFolder(dir)
+	raw, err := dataset.ReadDir(dir)
 	if err != nil {
 		return false, err
+	}
+	files := make(map[string]string, len(raw))
+	for p, b := range raw {
+		files[p] = string(b)
 	}
 	var res engine.LoadResult
 	if err := call(r, map[string]any{"op": "load", "name": filepath.Base(filepath.Clean(dir)), "files": files}, &res); err != nil {

@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// DataSwitch chooses the dataset the tab uses: the builtin data or a folder imported in this tab
+// (data-testid dataset-select).
+type DataSwitch struct {
+	app.Compo
+	current  string
+	imported string
+	busy     bool
+	err      string
+}
+
+// OnMount reads which data the engine holds.
+func (c *DataSwitch) OnMount(ctx app.Context) {
+	c.sync(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { c.sync(ctx) })
+}
+
+func (c *DataSwitch) sync(ctx app.Context) {
+	refresh(ctx, tab.DataName, func(name string, err error) {
+		if err != nil {
+			c.err = err.Error()
+			return
+		}
+		c.current = name
+		if n, ok := tab.Engine.(interface{ ImportedName() string }); ok && tab.Imported() == "" {
+			tab.SetImported(n.ImportedName())
+		}
+		c.imported = tab.Imported()
+	})
+}
+
+// Render draws the select.
+func (c *DataSwitch) Render() app.UI {
+	opts := []string{"builtin"}
+	if c.imported != "" && c.imported != "builtin" {
+		opts = append(opts, c.imported)
+	}
+	if c.current != "" && c.current != "builtin" && c.current != c.imported {
+		opts = append(opts, c.current)
+	}
+	return app.Div().Class("data-switch").Body(
+		app.Label().Body(
+			app.Span().Text("Data "),
+			app.Select().DataSet("testid", "dataset-select").Disabled(c.busy).
+				OnChange(c.onChange).Body(
+				app.Range(opts).Slice(func(i int) app.UI {
+					label := opts[i]
+					if label != "builtin" {
+						label = "imported: " + label
+					}
+					return app.Option().Value(opts[i]).Selected(opts[i] == c.current).Text(label)
+				}),
+			),
+		),
+		app.If(c.err != "", func() app.UI { return app.Span().Class("error small").Text(c.err) }),
+	)
+}
+
+func (c *DataSwitch) onChange(ctx app.Context, e app.Event) {
+	name := ctx.JSSrc().Get("value").String()
+	c.busy, c.err = true, ""
+	refresh(ctx, func() (LoadResult, error) { return tab.SwitchTo(name) }, func(r LoadResult, err error) {
+		c.busy = false
+		if err != nil {
+			c.err = err.Error()
+			return
+		}
+		c.current = r.Name
+		ctx.NewAction(dataChanged)
+	})
+}
+
+// EngineBadge shows the state of this tab's engine worker.
+type EngineBadge struct {
+	app.Compo
+	state    string
+	restarts int
+	lastErr  string
+}
+
+type statusSource interface {
+	Status() EngineStatus
+	Watch(func(EngineStatus))
+}
+
+// OnMount follows the worker's state.
+func (c *EngineBadge) OnMount(ctx app.Context) {
+	src, ok := tab.Engine.(statusSource)
+	if !ok {
+		if tab.Engine != nil {
+			c.state = "ready"
+		}
+		return
+	}
+	c.set(src.Status())
+	src.Watch(func(s EngineStatus) {
+		ctx.Dispatch(func(app.Context) { c.set(s) })
+	})
+}
+
+func (c *EngineBadge) set(s EngineStatus) {
+	c.state, c.restarts, c.lastErr = s.State, s.Restarts, s.LastError
+}
+
+// Render draws the badge.
+func (c *EngineBadge) Render() app.UI {
+	state := c.state
+	if state == "" {
+		state = "starting"
+	}
+	label := "Engine " + state
+	if c.restarts > 0 {
+		label += fmt.Sprintf(" · restarted %d×", c.restarts)
+	}
+	return app.Span().Class("badge badge-"+state).DataSet("testid", "engine-status").
+		DataSet("state", state).Title(c.lastErr).Aria("live", "polite").Text(label)
+}
+
+// Footer holds "Clear my data" and what the site keeps.
+type Footer struct {
+	app.Compo
+	msg string
+}
+
+// Render draws the footer.
+func (c *Footer) Render() app.UI {
+	return app.Footer().Class("foot").Body(
+		app.P().Body(
+			app.Text("Everything runs in this tab: your predictions and results never leave your browser. "),
+			app.Text("Saved here: "+Size(tab.Store.Used())+". "),
+			app.Button().Class("link-button").DataSet("testid", "clear-data").Text("Clear my data").OnClick(c.clear),
+		),
+		note(c.msg),
+		app.P().Class("small").Body(
+			app.Text("After API-Bank (Li et al., EMNLP 2023). "),
+			app.Text("Works offline after the first visit."),
+		),
+	)
+}
+
+func (c *Footer) clear(ctx app.Context, e app.Event) {
+	tab.Store.Clear()
+	c.msg = "Your saved predictions, results, classroom progress and sandbox history are cleared."
+	ctx.NewAction(dataCleared)
+}
+
+// dataCleared is the action sent after "Clear my data".
+const dataCleared = "apibank/data-cleared"

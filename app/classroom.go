@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// hints turn a verdict category into advice for a student.
+var hints = map[string]string{
+	"CORRECT":                 "Right: the call does what the dialogue needs.",
+	"NO_API_CALL":             "No call found. Write it as [ToolName(key='value', other='value')], brackets included.",
+	"FAILED_PARSE_API_CALL":   "The call could not be read. Check the brackets, the parentheses and the key='value' pairs.",
+	"API_NAME_MISMATCH":       "Wrong tool. Re-read what the user asks for: which tool does exactly that?",
+	"INVALID_INPUT_PARAMETER": "One of the argument names is not a parameter of this tool. Check the tool's description.",
+	"MISS_INPUT_ARGUMENT":     "An argument is missing. Look at the tool's parameters: every required one needs a value.",
+	"KEY_ERROR":               "An argument name does not fit the tool. Check its spelling against the description.",
+	"HAS_EXCEPTION":           "The tool raised an error with your arguments. A value is wrong or badly formatted (a token? a date?).",
+	"OUTPUT_MISMATCH":         "The call ran but did something else than the dialogue needs. A value differs from what the user said.",
+	"INPUT_MISMATCH":          "Right tool, but an argument's value differs from the one the dialogue gives.",
+	"INVALID_PARAMETER_TYPE":  "A value has the wrong type for its parameter (a number where text is expected, or the reverse).",
+	"TOOL_ERROR":              "The tool could not run with these arguments. Check each value's format.",
+	"CHECK_ERROR":             "The result could not be compared with the expected one. Check the values' formats.",
+	"INCORRECT":               "Not quite: compare each argument with what the user said.",
+	"PREMATURE_CALL":          "Don't call a tool yet: the right move here is to reply (ask for what is missing, or say no tool fits).",
+}
+
+// Hint returns the advice for a verdict category.
+func Hint(category string) string {
+	if h, ok := hints[category]; ok {
+		return h
+	}
+	return "Not right yet (" + category + "). Compare your call with the dialogue."
+}
+
+// Progress is a student's record on one exercise.
+type Progress struct {
+	Attempts int  `json:"attempts"`
+	Solved   bool `json:"solved"`
+}
+
+func exerciseKey(s SampleView) string { return s.Level + "/" + s.File + "#" + strconv.Itoa(s.ID) }
+
+// ClassroomPage turns a level's call samples into exercises: the student writes the call and gets an
+// instant verdict with a hint; progress over the set is kept.
+type ClassroomPage struct {
+	app.Compo
+	data      string
+	level     string
+	exercises []SampleView
+	index     int
+	dlg       *Dialogue
+	tools     json.RawMessage
+	verdict   *Verdict
+	progress  map[string]Progress
+	answer    string
+	err       string
+	saveErr   string
+}
+
+func progressKey(data string) string { return "classroom/" + data }
+
+// OnMount loads the exercises.
+func (p *ClassroomPage) OnMount(ctx app.Context) {
+	p.level = Levels[0]
+	p.load(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.progress = map[string]Progress{} })
+}
+
+func (p *ClassroomPage) load(ctx app.Context) {
+	level := p.level
+	type loaded struct {
+		data string
+		ex   []SampleView
+	}
+	refresh(ctx, func() (loaded, error) {
+		name, err := tab.DataName()
+		if err != nil {
+			return loaded{}, err
+		}
+		ss, err := tab.Samples(level)
+		if err != nil {
+			return loaded{}, err
+		}
+		var ex []SampleView
+		for _, s := range ss {
+			if s.Kind == "call" {
+				ex = append(ex, s)
+			}
+		}
+		return loaded{name, ex}, nil
+	}, func(l loaded, err error) {
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		p.data, p.exercises, p.index = l.data, l.ex, 0
+		p.progress = map[string]Progress{}
+		_ = tab.Store.Get(progressKey(l.data), &p.progress)
+		// Start at the first exercise not solved yet.
+		for i, s := range p.exercises {
+			if !p.progress[exerciseKey(s)].Solved {
+				p.index = i
+				break
+			}
+		}
+		p.open(ctx)
+	})
+}
+
+// open fetches the current exercise's dialogue and tools.
+func (p *ClassroomPage) open(ctx app.Context) {
+	p.verdict, p.answer, p.dlg = nil, "", nil
+	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
+		el.Set("value", "")
+	}
+	if p.index >= len(p.exercises) {
+		return
+	}
+	s := p.exercises[p.index]
+	type loaded struct {
+		d     *Dialogue
+		tools json.RawMessage
+	}
+	refresh(ctx, func() (loaded, error) {
+		d, err := tab.Dialogue(s.Level, s.File)
+		if err != nil {
+			return loaded{}, err
+		}
+		pr, err := tab.Prompt(s.Level, s.File, s.ID)
+		return loaded{d, pr.Tools}, err
+	}, func(l loaded, err error) {
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		p.dlg, p.tools = l.d, l.tools
+	})
+}
+
+// Render draws the page.
+func (p *ClassroomPage) Render() app.UI {
+	solved := 0
+	for _, s := range p.exercises {
+		if p.progress[exerciseKey(s)].Solved {
+			solved++
+		}
+	}
+	total := len(p.exercises)
+	return shell("/classroom", "Classroom",
+		app.P().Text("Each exercise is a dialogue that stops where the assistant must call a tool. Write that call; the tool runs and you get a verdict with a hint."),
+		app.Div().Class("row").Body(
+			levelSelect(p.level, false, func(v string) { p.level = v }),
+			app.Button().Text("Load the exercises").OnClick(func(ctx app.Context, e app.Event) { p.load(ctx) }),
+		),
+		app.Div().Class("progress").Body(
+			app.Progress().Max(max(total, 1)).Value(solved).Aria("label", "exercises solved"),
+			app.Span().DataSet("testid", "classroom-progress").Text(fmt.Sprintf(" %d of %d solved", solved, total)),
+		),
+		errorBox(p.err),
+		note(p.saveErr),
+		app.If(total == 0 && p.err == "", func() app.UI { return note("No call samples at this level.") }),
+		app.If(total > 0 && p.index < total, func() app.UI { return p.exercise() }),
+	)
+}
+
+func (p *ClassroomPage) exercise() app.UI {
+	s := p.exercises[p.index]
+	var turns []app.UI
+	if p.dlg != nil {
+		gold, _ := p.dlg.GoldTurn(s.ID)
+		for _, t := range p.dlg.Turns {
+			if t.Line >= gold.Line {
+				break
+			}
+			if t.Role == "API" {
+				turns = append(turns, app.Div().Class("turn turn-API").Body(app.Span().Class("who").Text("API"), app.Code().Text(t.APIName+" "+string(t.Params)),
+					app.Details().Body(app.Summary().Text("result"), app.Pre().Text(Pretty(t.Result)))))
+				continue
+			}
+			turns = append(turns, app.Div().Class("turn turn-"+t.Role).Body(app.Span().Class("who").Text(t.Role), app.P().Text(t.Text)))
+		}
+	}
+	pr := p.progress[exerciseKey(s)]
+	return app.Section().Class("card").Body(
+		app.H2().Text(fmt.Sprintf("Exercise %d of %d · %s", p.index+1, len(p.exercises), s.File)),
+		app.Div().Class("chat").Body(turns...),
+		app.Details().Body(app.Summary().Text("Tools you can use"), app.Pre().Class("prompt-text").Text(Pretty(p.tools))),
+		app.Label().For("classroom-input").Class("block").Text("Your call"),
+		app.Textarea().ID("classroom-input").DataSet("testid", "classroom-input").Rows(2).Spellcheck(false).
+			Placeholder("[ToolName(key='value')]").Text(p.answer).
+			OnChange(func(ctx app.Context, e app.Event) { p.answer = ctx.JSSrc().Get("value").String() }),
+		app.Div().Class("row").Body(
+			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check").OnClick(p.check),
+			app.Button().DataSet("testid", "classroom-prev").Text("Previous").Disabled(p.index == 0).OnClick(func(ctx app.Context, e app.Event) { p.index--; p.open(ctx) }),
+			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
+			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
+		),
+		app.If(p.verdict != nil, func() app.UI {
+			v := p.verdict
+			cls := "bad"
+			if v.Correct {
+				cls = "good"
+			}
+			return app.Div().Class("hint "+cls).DataSet("testid", "classroom-verdict").DataSet("category", v.Category).Aria("live", "polite").Body(
+				app.Strong().Text(v.Category+". "), app.Span().DataSet("testid", "classroom-hint").Text(Hint(v.Category)),
+			)
+		}),
+		app.P().Class("small").Text(fmt.Sprintf("Attempts: %d%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved])),
+	)
+}
+
+func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
+	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
+		p.answer = el.Get("value").String()
+	}
+	s := p.exercises[p.index]
+	line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": p.answer})
+	refresh(ctx, func() (Batch, error) { return tab.Score(string(line), "", "") }, func(b Batch, err error) {
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		if len(b.Results) == 0 {
+			if len(b.Errors) > 0 {
+				p.err = b.Errors[0].Message
+			}
+			return
+		}
+		v := b.Results[0]
+		p.verdict, p.err = &v, ""
+		k := exerciseKey(s)
+		pr := p.progress[k]
+		pr.Attempts++
+		pr.Solved = pr.Solved || v.Correct
+		p.progress[k] = pr
+		p.saveErr = ""
+		if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
+			p.saveErr = err.Error()
+		}
+	})
+}

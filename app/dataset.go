@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Filter selects dialogues by level, tool, special case and text.
+type Filter struct {
+	Level   string
+	Tool    string
+	Special string // "" any, "none" ordinary only, or a special case name
+	Text    string
+}
+
+// Apply returns the dialogues that pass the filter, in order.
+func (f Filter) Apply(ds []DialogueSummary) []DialogueSummary {
+	q := strings.ToLower(strings.TrimSpace(f.Text))
+	var out []DialogueSummary
+	for _, d := range ds {
+		if f.Level != "" && d.Level != f.Level {
+			continue
+		}
+		if f.Tool != "" && !contains(d.Tools, f.Tool) {
+			continue
+		}
+		switch f.Special {
+		case "":
+		case "none":
+			if d.Special != "" {
+				continue
+			}
+		default:
+			if d.Special != f.Special {
+				continue
+			}
+		}
+		if q != "" && !strings.Contains(strings.ToLower(d.File+" "+d.First+" "+strings.Join(d.Tools, " ")), q) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// toolsAndSpecials lists the tools and special cases that occur, sorted.
+func toolsAndSpecials(ds []DialogueSummary) (tools, specials []string) {
+	ts, ss := map[string]bool{}, map[string]bool{}
+	for _, d := range ds {
+		for _, t := range d.Tools {
+			ts[t] = true
+		}
+		if d.Special != "" {
+			ss[d.Special] = true
+		}
+	}
+	for t := range ts {
+		tools = append(tools, t)
+	}
+	for s := range ss {
+		specials = append(specials, s)
+	}
+	sort.Strings(tools)
+	sort.Strings(specials)
+	return tools, specials
+}
+
+// DatasetPage browses the loaded dialogues.
+type DatasetPage struct {
+	app.Compo
+	all    []DialogueSummary
+	filter Filter
+	err    string
+	loaded bool
+}
+
+// OnMount fetches the dialogues.
+func (p *DatasetPage) OnMount(ctx app.Context) {
+	p.load(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
+}
+
+func (p *DatasetPage) load(ctx app.Context) {
+	refresh(ctx, tab.Dialogues, func(ds []DialogueSummary, err error) {
+		p.loaded = true
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		p.all, p.err = ds, ""
+	})
+}
+
+// Render draws the filters and the list.
+func (p *DatasetPage) Render() app.UI {
+	tools, specials := toolsAndSpecials(p.all)
+	shown := p.filter.Apply(p.all)
+	return shell("/dataset", "Dataset",
+		app.Div().Class("row filters").Body(
+			levelSelect(p.filter.Level, true, func(v string) { p.filter.Level = v }),
+			app.Label().Class("field").Body(
+				app.Span().Text("Tool "),
+				app.Select().DataSet("testid", "tool-select").OnChange(func(ctx app.Context, e app.Event) {
+					p.filter.Tool = ctx.JSSrc().Get("value").String()
+				}).Body(
+					app.Option().Value("").Text("any"),
+					app.Range(tools).Slice(func(i int) app.UI {
+						return app.Option().Value(tools[i]).Selected(tools[i] == p.filter.Tool).Text(tools[i])
+					}),
+				),
+			),
+			app.Label().Class("field").Body(
+				app.Span().Text("Special case "),
+				app.Select().DataSet("testid", "special-select").OnChange(func(ctx app.Context, e app.Event) {
+					p.filter.Special = ctx.JSSrc().Get("value").String()
+				}).Body(
+					app.Option().Value("").Text("any"),
+					app.Option().Value("none").Selected(p.filter.Special == "none").Text("none (ordinary)"),
+					app.Range(specials).Slice(func(i int) app.UI {
+						return app.Option().Value(specials[i]).Selected(specials[i] == p.filter.Special).Text(specials[i])
+					}),
+				),
+			),
+			app.Label().Class("field grow").Body(
+				app.Span().Text("Search "),
+				app.Input().Type("search").DataSet("testid", "dataset-search").Value(p.filter.Text).Placeholder("words in the first request, tool, file").
+					OnInput(func(ctx app.Context, e app.Event) { p.filter.Text = ctx.JSSrc().Get("value").String() }),
+			),
+		),
+		errorBox(p.err),
+		app.P().Class("small").DataSet("testid", "dataset-count").Text(fmt.Sprintf("%d of %d dialogues", len(shown), len(p.all))),
+		app.If(p.loaded && len(p.all) == 0 && p.err == "", func() app.UI {
+			return note("This dataset has no level-1 or level-2 dialogues yet.")
+		}),
+		app.Ul().Class("dialogues").Body(app.Range(shown).Slice(func(i int) app.UI {
+			d := shown[i]
+			return app.Li().DataSet("testid", "dialogue-row").Body(
+				app.A().Href("/sample?"+url.Values{"level": {d.Level}, "file": {d.File}}.Encode()).Body(app.Strong().Text(d.File)),
+				app.Span().Class("meta").Text(fmt.Sprintf(" · %s · %d turns · %d calls · %s", LevelLabel(d.Level), d.Turns, d.Calls, strings.Join(d.Tools, ", "))),
+				app.If(d.Special != "", func() app.UI { return app.Span().Class("tag").Text(d.Special) }),
+				app.P().Class("first").Text(truncate(d.First, 200)),
+			)
+		})),
+	)
+}

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Stats is the answer to stats.
+type Stats struct {
+	Dialogues    int `json:"dialogues"`
+	APICalls     int `json:"api_calls"`
+	ToolsTotal   int `json:"tools_total"`
+	ToolsCovered int `json:"tools_covered"`
+	Special      int `json:"special_cases"`
+}
+
+// Home says what API-Bank measures and where to start.
+type Home struct {
+	app.Compo
+	stats *Stats
+	err   string
+}
+
+// OnMount asks for the loaded dataset's counts.
+func (h *Home) OnMount(ctx app.Context) {
+	h.load(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { h.load(ctx) })
+}
+
+func (h *Home) load(ctx app.Context) {
+	refresh(ctx, func() (Stats, error) { return call[Stats](tab.Engine, Request{Op: "stats"}) }, func(s Stats, err error) {
+		if err != nil {
+			h.err = err.Error()
+			return
+		}
+		h.stats, h.err = &s, ""
+	})
+}
+
+// Render draws the page.
+func (h *Home) Render() app.UI {
+	return shell("/", "How well does a language model use tools?",
+		app.P().Class("lead").Text("API-Bank gives a model a conversation and a set of tools, and asks it for the next tool call. "+
+			"Here the tools really run: a predicted call is executed against a small world of accounts, meetings, alarms and more, "+
+			"and judged by what it does, not by how it is spelled. Replies after a call are scored with ROUGE-L."),
+		app.H2().Text("Three levels"),
+		app.Ol().Class("levels").Body(
+			app.Li().Body(app.Strong().Text("Call. "), app.Text("The tools are described in the prompt; the model picks one and fills its arguments from the conversation.")),
+			app.Li().Body(app.Strong().Text("Retrieve+Call. "), app.Text("Only a ToolSearcher is given: the model must first search for the right tool, then call it.")),
+			app.Li().Body(app.Strong().Text("Plan+Retrieve+Call. "), app.Text("One request needs several steps: the model plans, finds each tool and calls them in turn.")),
+		),
+		app.H2().Text("Where to start"),
+		app.Ul().Class("start").Body(
+			app.Li().Body(app.A().Href("/dataset").Text("Browse the dataset"), app.Text(" and open a sample to see the exact prompt a model gets.")),
+			app.Li().Body(app.A().Href("/score").Text("Paste and score"), app.Text(" a model's predictions (JSONL with file, id, pred) and see a verdict for each.")),
+			app.Li().Body(app.A().Href("/sandbox").Text("Try the tools"), app.Text(" in a sandbox world of your own.")),
+			app.Li().Body(app.A().Href("/classroom").Text("Practise in the classroom"), app.Text(": write the call yourself and get a hint.")),
+			app.Li().Body(app.A().Href("/import").Text("Import the original benchmark's folder"), app.Text(" and use it like the builtin data.")),
+		),
+		errorBox(h.err),
+		app.If(h.stats != nil, func() app.UI {
+			s := h.stats
+			return app.P().Class("stats").Text(fmt.Sprintf("Loaded: %d dialogues, %d API calls, %d of %d tools covered, %d special cases.",
+				s.Dialogues, s.APICalls, s.ToolsCovered, s.ToolsTotal, s.Special))
+		}),
+	)
+}

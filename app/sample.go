@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// SamplePage shows a dialogue as a chat and, for one of its samples, the exact prompt a model gets
+// in both forms, with the gold answer hidden until asked.
+type SamplePage struct {
+	app.Compo
+	level, file string
+	id          int
+	dlg         *Dialogue
+	samples     []SampleView
+	prompt      *Prompt
+	showGold    bool
+	err         string
+	copied      string
+}
+
+// OnNav reads the sample from the URL (?level=&file=&id=) and fetches it.
+func (p *SamplePage) OnNav(ctx app.Context) {
+	q := ctx.Page().URL().Query()
+	p.level, p.file = q.Get("level"), q.Get("file")
+	p.id, _ = strconv.Atoi(q.Get("id"))
+	p.load(ctx)
+}
+
+// OnMount refetches when the data changes.
+func (p *SamplePage) OnMount(ctx app.Context) {
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) {
+		p.file, p.dlg, p.prompt = "", nil, nil
+		p.load(ctx)
+	})
+}
+
+type sampleData struct {
+	level, file string
+	dlg         *Dialogue
+	samples     []SampleView
+	prompt      *Prompt
+	id          int
+}
+
+func (p *SamplePage) load(ctx app.Context) {
+	level, file, id := p.level, p.file, p.id
+	refresh(ctx, func() (sampleData, error) {
+		if file == "" {
+			ds, err := tab.Dialogues()
+			if err != nil || len(ds) == 0 {
+				return sampleData{}, err
+			}
+			level, file = ds[0].Level, ds[0].File
+		}
+		d, err := tab.Dialogue(level, file)
+		if err != nil {
+			return sampleData{}, err
+		}
+		ss, err := call[[]SampleView](tab.Engine, Request{Op: "samples", Level: d.Level, File: d.File})
+		if err != nil {
+			return sampleData{}, err
+		}
+		sd := sampleData{level: d.Level, file: d.File, dlg: d, id: id}
+		for _, s := range ss {
+			if s.Kind == "call" || s.Kind == "reply" {
+				sd.samples = append(sd.samples, s)
+			}
+		}
+		valid := false
+		for _, s := range sd.samples {
+			valid = valid || s.ID == id
+		}
+		if !valid && len(sd.samples) > 0 {
+			sd.id = sd.samples[0].ID
+		}
+		if len(sd.samples) > 0 {
+			pr, err := tab.Prompt(d.Level, d.File, sd.id)
+			if err != nil {
+				return sd, err
+			}
+			sd.prompt = &pr
+		}
+		return sd, nil
+	}, func(sd sampleData, err error) {
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		p.err = ""
+		p.level, p.file, p.dlg, p.samples, p.prompt, p.id = sd.level, sd.file, sd.dlg, sd.samples, sd.prompt, sd.id
+		p.showGold = false
+	})
+}
+
+func (p *SamplePage) choose(ctx app.Context, id int) {
+	p.id = id
+	ctx.Navigate(sampleURL(p.level, p.file, id))
+}
+
+// Render draws the page.
+func (p *SamplePage) Render() app.UI {
+	if p.dlg == nil {
+		return shell("/sample", "Sample", errorBox(p.err),
+			app.If(p.err == "", func() app.UI {
+				return app.P().Body(app.Text("Choose a dialogue in the "), app.A().Href("/dataset").Text("dataset"), app.Text("."))
+			}))
+	}
+	gold := -1
+	if t, ok := p.dlg.GoldTurn(p.id); ok {
+		gold = t.Line
+	}
+	return shell("/sample", p.file,
+		app.P().Class("small").Text(LevelLabel(p.level)),
+		errorBox(p.err),
+		app.Nav().Class("samples").Aria("label", "Samples of this dialogue").Body(
+			app.Range(p.samples).Slice(func(i int) app.UI {
+				s := p.samples[i]
+				label := fmt.Sprintf("#%d %s", s.ID, s.Kind)
+				if s.Tool != "" {
+					label += " · " + s.Tool
+				}
+				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) })
+				if s.ID == p.id {
+					b = b.Class("chip active").Aria("pressed", "true")
+				}
+				return b
+			}),
+		),
+		app.Div().Class("two").Body(
+			app.Section().Class("chat").Aria("label", "Dialogue").Body(p.chat(gold)...),
+			app.Section().Class("prompt").Aria("label", "Prompt").Body(p.promptView()),
+		),
+	)
+}
+
+func (p *SamplePage) chat(goldLine int) []app.UI {
+	var out []app.UI
+	for _, t := range p.dlg.Turns {
+		if goldLine > 0 && t.Line >= goldLine && !p.showGold {
+			out = append(out, app.Div().Class("turn hidden-gold").Body(
+				app.Span().Text("The rest of the dialogue is hidden: it holds the answer. "),
+				app.Button().DataSet("testid", "show-gold").Text("Show the gold answer").OnClick(func(ctx app.Context, e app.Event) { p.showGold = true }),
+			))
+			break
+		}
+		cls := "turn turn-" + t.Role
+		if t.Line == goldLine {
+			cls += " gold"
+		}
+		switch t.Role {
+		case "API":
+			out = append(out, app.Div().Class(cls).Body(
+				app.Span().Class("who").Text("API"),
+				app.Code().Text(t.APIName+" "+string(t.Params)),
+				app.Details().Body(app.Summary().Text("result"), app.Pre().Text(Pretty(t.Result))),
+			))
+		default:
+			out = append(out, app.Div().Class(cls).DataSet("testid", "turn").Body(
+				app.Span().Class("who").Text(t.Role),
+				app.P().Text(t.Text),
+			))
+		}
+	}
+	return out
+}
+
+func (p *SamplePage) promptView() app.UI {
+	if p.prompt == nil {
+		return app.P().Text("…")
+	}
+	pr := p.prompt
+	native, _ := json.MarshalIndent(struct {
+		Messages json.RawMessage `json:"messages"`
+		Tools    json.RawMessage `json:"tools"`
+	}{pr.Messages, pr.Tools}, "", "  ")
+	return app.Div().Body(
+		app.H2().Text("What the model gets"),
+		app.P().Class("small").Text("Expected: a "+pr.Expect+"."),
+		app.H3().Text("Original text format"),
+		copyButton("Copy the text prompt", pr.Text, &p.copied),
+		app.Pre().Class("prompt-text").DataSet("testid", "prompt-text").Text(pr.Text),
+		app.H3().Text("Native tool calling (messages and tools)"),
+		copyButton("Copy the messages", string(native), &p.copied),
+		app.Pre().Class("prompt-text").DataSet("testid", "prompt-native").Text(string(native)),
+		app.H3().Text("Gold answer"),
+		app.If(!p.showGold, func() app.UI {
+			return app.Button().DataSet("testid", "reveal-gold").Text("Show the gold answer").OnClick(func(ctx app.Context, e app.Event) { p.showGold = true })
+		}).Else(func() app.UI {
+			return app.Div().Body(
+				app.Pre().DataSet("testid", "gold").Text(pr.Gold),
+				app.If(pr.GoldNative != "", func() app.UI { return app.Pre().Text(pr.GoldNative) }),
+			)
+		}),
+		note(p.copied),
+	)
+}
+
+// copyButton copies text to the clipboard (through web/bridge.js's apibankCopy).
+func copyButton(label, text string, msg *string) app.UI {
+	return app.Button().Class("small-button").Text(label).OnClick(func(ctx app.Context, e app.Event) {
+		if f := app.Window().Get("apibankCopy"); f.Truthy() {
+			f.Invoke(text)
+			*msg = "Copied."
+		}
+	})
+}

@@ -1,0 +1,490 @@
+package ui
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// SavedBatch is a scored batch as the tab keeps it (and exports it): where the predictions came
+// from, the engine's answer, and the prediction text of each line for side-by-side views.
+type SavedBatch struct {
+	// Format tags our export files.
+	Format string `json:"format"`
+	// Data is the dataset the batch was scored against.
+	Data string `json:"data"`
+	// Source says where the predictions came from: "paste", "file", "sample", or later "model".
+	Source Source `json:"source"`
+	Batch  Batch  `json:"batch"`
+	// Preds are the prediction texts by input line.
+	Preds map[int]string `json:"preds,omitempty"`
+}
+
+// Source describes where predictions came from. Model and Provider are for the later runs of a model
+// from the tab (never an API key: keys stay in the tab and out of every saved or exported file).
+type Source struct {
+	Kind     string `json:"kind"`
+	Name     string `json:"name,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Provider string `json:"provider,omitempty"`
+}
+
+// batchFormat tags exported result files.
+const batchFormat = "apibank-playground/results@1"
+
+func batchKey(data string) string { return "results/" + data }
+
+// predsByLine reads the "pred" of each JSONL line for display; lines that are not JSON are skipped
+// (the engine reports them).
+func predsByLine(text string) map[int]string {
+	out := map[int]string{}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		var p struct {
+			Pred json.RawMessage `json:"pred"`
+		}
+		if json.Unmarshal(sc.Bytes(), &p) != nil || len(p.Pred) == 0 {
+			continue
+		}
+		var s string
+		if json.Unmarshal(p.Pred, &s) == nil {
+			out[n] = s
+		} else {
+			out[n] = string(p.Pred)
+		}
+	}
+	return out
+}
+
+// ScorePage is "Paste and score": one box per sample, a bulk box and a file drop for prediction
+// JSONL, a verdict per line, and the overall numbers.
+type ScorePage struct {
+	app.Compo
+	data      string
+	bulk      string
+	level     string
+	state     string
+	busy      bool
+	err       string
+	saveNote  string
+	saved     *SavedBatch
+	dialogues []DialogueSummary
+	oneFile   string
+	oneSample string
+	samples   []SampleView
+	oneText   string
+	one       *SavedBatch
+	oneErr    string
+	ms        float64
+}
+
+type pageState struct {
+	Bulk  string `json:"bulk"`
+	Level string `json:"level"`
+	State string `json:"state"`
+}
+
+// OnMount restores the page's saved input and the last results.
+func (p *ScorePage) OnMount(ctx app.Context) {
+	p.load(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.saved, p.bulk, p.one = nil, "", nil })
+}
+
+func (p *ScorePage) load(ctx app.Context) {
+	type loaded struct {
+		name string
+		ds   []DialogueSummary
+	}
+	refresh(ctx, func() (loaded, error) {
+		name, err := tab.DataName()
+		if err != nil {
+			return loaded{}, err
+		}
+		ds, err := tab.Dialogues()
+		return loaded{name, ds}, err
+	}, func(l loaded, err error) {
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		name := l.name
+		p.data, p.dialogues = name, l.ds
+		var st pageState
+		_ = tab.Store.Get("score/input/"+name, &st)
+		p.bulk, p.level, p.state = st.Bulk, st.Level, st.State
+		var sb SavedBatch
+		p.saved = nil
+		if tab.Store.Get(batchKey(name), &sb) == nil && sb.Format == batchFormat {
+			p.saved = &sb
+		}
+	})
+}
+
+// Render draws the page.
+func (p *ScorePage) Render() app.UI {
+	return shell("/score", "Paste and score",
+		app.P().Text("Predictions are JSONL, one line a sample: {\"file\": ..., \"id\": ..., \"pred\": ...} (\"level\" optional), "+
+			"the format of the original's evaluator. Sample 2k predicts the k-th API call of a dialogue, 2k+1 the AI reply after it. "+
+			"A prediction is a call in the original text form [ToolName(key='value')] or a native call {\"name\", \"arguments\"}."),
+		p.renderOne(),
+		app.Section().Class("card").Aria("labelledby", "bulk-h").Body(
+			app.H2().ID("bulk-h").Text("Many samples"),
+			app.Div().Class("row").Body(
+				levelSelect(p.level, true, func(v string) { p.level = v }),
+				app.Label().Class("field").Body(
+					app.Span().Text("World "),
+					app.Select().DataSet("testid", "state-select").OnChange(func(ctx app.Context, e app.Event) {
+						p.state = ctx.JSSrc().Get("value").String()
+					}).Body(
+						app.Option().Value("").Selected(p.state == "").Text("default (replay for builtin data, fresh for imported)"),
+						app.Option().Value("fresh").Selected(p.state == "fresh").Text("fresh: every call against the initial world"),
+						app.Option().Value("replay").Selected(p.state == "replay").Text("replay: after the dialogue's earlier gold calls"),
+					),
+				),
+			),
+			app.Label().For("bulk").Class("block").Text("Prediction JSONL (paste, or drop a file on the box)"),
+			app.Textarea().ID("bulk").DataSet("testid", "bulk-predictions").Rows(10).Spellcheck(false).
+				Placeholder(`{"file": "AddAlarm-level-1-1.jsonl", "id": 0, "pred": "[AddAlarm(token='…', time='…')]"}`).
+				Text(p.bulk).
+				OnChange(func(ctx app.Context, e app.Event) { p.bulk = ctx.JSSrc().Get("value").String() }).
+				On("dragover", func(ctx app.Context, e app.Event) { e.PreventDefault() }).
+				OnDrop(p.onDrop),
+			app.Div().Class("row").Body(
+				app.Button().DataSet("testid", "score-button").Class("primary").Disabled(p.busy).
+					Text(map[bool]string{true: "Scoring…", false: "Score"}[p.busy]).OnClick(p.onScore),
+				app.Label().Class("file-button").Body(
+					app.Span().Text("Open a file…"),
+					app.Input().Type("file").Accept(".jsonl,.json,.txt").DataSet("testid", "predictions-file").OnChange(p.onFile),
+				),
+			),
+			errorBox(p.err),
+			note(p.saveNote),
+		),
+		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.ms) }),
+	)
+}
+
+func (p *ScorePage) renderOne() app.UI {
+	files := p.dialogues
+	return app.Section().Class("card").Aria("labelledby", "one-h").Body(
+		app.H2().ID("one-h").Text("One sample"),
+		app.Div().Class("row").Body(
+			app.Label().Class("field").Body(
+				app.Span().Text("Dialogue "),
+				app.Select().DataSet("testid", "one-dialogue").OnChange(p.onOneFile).Body(
+					app.Option().Value("").Text("choose…"),
+					app.Range(files).Slice(func(i int) app.UI {
+						d := files[i]
+						v := d.Level + "/" + d.File
+						return app.Option().Value(v).Selected(v == p.oneFile).Text(d.File + " (" + LevelLabel(d.Level) + ")")
+					}),
+				),
+			),
+			app.Label().Class("field").Body(
+				app.Span().Text("Sample "),
+				app.Select().DataSet("testid", "one-sample").OnChange(func(ctx app.Context, e app.Event) {
+					p.oneSample = ctx.JSSrc().Get("value").String()
+				}).Body(
+					app.Range(p.samples).Slice(func(i int) app.UI {
+						s := p.samples[i]
+						v := strconv.Itoa(s.ID)
+						label := fmt.Sprintf("%d · %s", s.ID, s.Kind)
+						if s.Tool != "" {
+							label += " · " + s.Tool
+						}
+						return app.Option().Value(v).Selected(v == p.oneSample).Text(label)
+					}),
+				),
+			),
+		),
+		app.Label().For("one-pred").Class("block").Text("Your prediction"),
+		app.Textarea().ID("one-pred").DataSet("testid", "one-prediction").Rows(2).Spellcheck(false).Text(p.oneText).
+			OnChange(func(ctx app.Context, e app.Event) { p.oneText = ctx.JSSrc().Get("value").String() }),
+		app.Button().DataSet("testid", "one-score").Text("Score this sample").Disabled(p.oneFile == "" || p.oneSample == "").OnClick(p.onScoreOne),
+		errorBox(p.oneErr),
+		app.If(p.one != nil, func() app.UI { return verdictTable(p.one) }),
+	)
+}
+
+func (p *ScorePage) onOneFile(ctx app.Context, e app.Event) {
+	p.oneFile = ctx.JSSrc().Get("value").String()
+	p.samples, p.oneSample = nil, ""
+	level, file, _ := strings.Cut(p.oneFile, "/")
+	if file == "" {
+		return
+	}
+	refresh(ctx, func() ([]SampleView, error) { return call[[]SampleView](tab.Engine, Request{Op: "samples", Level: level, File: file}) },
+		func(ss []SampleView, err error) {
+			if err != nil {
+				p.oneErr = err.Error()
+				return
+			}
+			for _, s := range ss {
+				if s.Kind == "call" || s.Kind == "reply" {
+					p.samples = append(p.samples, s)
+				}
+			}
+			if len(p.samples) > 0 {
+				p.oneSample = strconv.Itoa(p.samples[0].ID)
+			}
+		})
+}
+
+func (p *ScorePage) onScoreOne(ctx app.Context, e app.Event) {
+	level, file, _ := strings.Cut(p.oneFile, "/")
+	id, _ := strconv.Atoi(p.oneSample)
+	text := app.Window().GetElementByID("one-pred").Get("value").String()
+	line, _ := json.Marshal(map[string]any{"level": level, "file": file, "id": id, "pred": text})
+	p.oneErr = ""
+	refresh(ctx, func() (Batch, error) { return tab.Score(string(line), "", p.state) }, func(b Batch, err error) {
+		if err != nil {
+			p.oneErr = err.Error()
+			return
+		}
+		p.one = &SavedBatch{Format: batchFormat, Data: p.data, Source: Source{Kind: "sample"}, Batch: b, Preds: map[int]string{1: text}}
+	})
+}
+
+func (p *ScorePage) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	files := e.Get("dataTransfer").Get("files")
+	if files.Get("length").Int() == 0 {
+		return
+	}
+	p.readFile(ctx, files.Index(0))
+}
+
+func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if files.Get("length").Int() == 0 {
+		return
+	}
+	p.readFile(ctx, files.Index(0))
+}
+
+func (p *ScorePage) readFile(ctx app.Context, f app.Value) {
+	name := f.Get("name").String()
+	f.Call("text").Then(func(v app.Value) {
+		ctx.Dispatch(func(ctx app.Context) {
+			p.bulk = v.String()
+			app.Window().GetElementByID("bulk").Set("value", p.bulk)
+			p.saveNote = "Read " + name + " (" + Size(len(p.bulk)) + "). Press Score."
+		})
+	})
+}
+
+func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
+	if el := app.Window().GetElementByID("bulk"); el.Truthy() {
+		p.bulk = el.Get("value").String()
+	}
+	if strings.TrimSpace(p.bulk) == "" {
+		p.err = "Paste prediction JSONL first (one {\"file\", \"id\", \"pred\"} object a line)."
+		return
+	}
+	p.busy, p.err, p.saveNote = true, "", ""
+	bulk, level, state, data := p.bulk, p.level, p.state, p.data
+	refresh(ctx, func() (Batch, error) { return tab.Score(bulk, level, state) }, func(b Batch, err error) {
+		p.busy = false
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		p.saved = &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"}, Batch: b, Preds: predsByLine(bulk)}
+		p.saveNote = p.persist()
+	})
+}
+
+// persist saves the input and results; it returns a message when they could not be saved.
+func (p *ScorePage) persist() string {
+	if err := tab.Store.Set(batchKey(p.data), p.saved); err != nil {
+		return err.Error()
+	}
+	if err := tab.Store.Set("score/input/"+p.data, pageState{Bulk: p.bulk, Level: p.level, State: p.state}); err != nil {
+		return "Results saved; the pasted text is not: " + err.Error()
+	}
+	return ""
+}
+
+// batchView shows a batch's numbers, its line errors and its verdicts.
+func batchView(sb *SavedBatch, ms float64) app.UI {
+	r := sb.Batch.Report
+	acc := "—"
+	if r.Overall.Calls > 0 {
+		acc = Percent(r.Overall.Accuracy)
+	}
+	rouge := "—"
+	if r.Overall.Replies > 0 {
+		rouge = Round4(r.Overall.RougeL)
+	}
+	return app.Section().Class("card").Aria("labelledby", "res-h").Body(
+		app.H2().ID("res-h").Text("Verdicts"),
+		app.Div().Class("numbers").Body(
+			app.Div().Class("number").Body(
+				app.Span().Class("big").DataSet("testid", "accuracy").Text(acc),
+				app.Span().Text(fmt.Sprintf(" call accuracy (%d of %d calls)", r.Overall.Correct, r.Overall.Calls)),
+			),
+			app.Div().Class("number").Body(
+				app.Span().Class("big").DataSet("testid", "rouge-l").Text(rouge),
+				app.Span().Text(fmt.Sprintf(" mean ROUGE-L (%d replies)", r.Overall.Replies)),
+			),
+			app.If(r.Overall.Special > 0, func() app.UI {
+				return app.Div().Class("number").Body(app.Span().Class("big").Text(fmt.Sprintf("%d/%d", r.Overall.SpecialCorrect, r.Overall.Special)),
+					app.Span().Text(" special cases right (not in the accuracy)"))
+			}),
+		),
+		app.P().Class("small").Text(fmt.Sprintf("Data: %s · world: %s · %d lines scored, %d not.", sb.Data, r.State, len(sb.Batch.Results), len(sb.Batch.Errors))),
+		app.If(len(sb.Batch.Errors) > 0, func() app.UI {
+			return app.Div().Class("line-errors").Body(
+				app.H3().Text("Lines not scored"),
+				app.Ul().Body(app.Range(sb.Batch.Errors).Slice(func(i int) app.UI {
+					le := sb.Batch.Errors[i]
+					return app.Li().DataSet("testid", "line-error").DataSet("line", le.Line).Body(
+						app.Strong().Text(fmt.Sprintf("line %d: ", le.Line)), app.Text(le.Message))
+				})),
+			)
+		}),
+		verdictTable(sb),
+	)
+}
+
+// verdictTable lists the verdicts, each with a side-by-side of expected and got on demand.
+func verdictTable(sb *SavedBatch) app.UI {
+	rows := sb.Batch.Results
+	return app.Table().Class("verdicts").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Scope("col").Text("line"), app.Th().Scope("col").Text("sample"), app.Th().Scope("col").Text("verdict"),
+			app.Th().Scope("col").Text("expected and got"),
+		)),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+			v := rows[i]
+			cat, label := v.Category, v.Category
+			if v.Kind == "reply" {
+				cat = "REPLY"
+				label = "ROUGE-L " + Round4(deref(v.RougeL))
+			}
+			cls := "bad"
+			if v.Correct || (v.Kind == "reply" && deref(v.RougeL) > 0) {
+				cls = "good"
+			}
+			return app.Tr().DataSet("testid", "verdict-row").DataSet("category", cat).DataSet("line", v.Line).
+				DataSet("file", v.File).DataSet("id", v.ID).Body(
+				app.Td().Text(v.Line),
+				app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
+				app.Td().Body(app.Span().Class("verdict "+cls).Text(label)),
+				app.Td().Body(&Compare{V: v, Pred: sb.Preds[v.Line]}),
+			)
+		})),
+	)
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+func sampleURL(level, file string, id int) string {
+	return "/sample?" + url.Values{"level": {level}, "file": {file}, "id": {strconv.Itoa(id)}}.Encode()
+}
+
+// Compare shows, when opened, what the gold turn expected next to what the prediction produced.
+type Compare struct {
+	app.Compo
+	V    Verdict
+	Pred string
+	open bool
+	gold *Turn
+	err  string
+}
+
+// Render draws the toggle and, when open, the two columns.
+func (c *Compare) Render() app.UI {
+	return app.Div().Body(
+		app.Button().Class("link-button").Aria("expanded", c.open).Text(map[bool]string{true: "hide", false: "compare"}[c.open]).OnClick(c.toggle),
+		app.If(c.open, func() app.UI {
+			if c.err != "" {
+				return errorBox(c.err)
+			}
+			if c.gold == nil {
+				return app.P().Text("…")
+			}
+			return app.Div().Class("compare").Body(
+				app.Div().Body(app.H4().Text("expected"), expectedView(c.V, *c.gold)),
+				app.Div().Body(app.H4().Text("got"), gotView(c.V, c.Pred)),
+			)
+		}),
+	)
+}
+
+func (c *Compare) toggle(ctx app.Context, e app.Event) {
+	c.open = !c.open
+	if !c.open || c.gold != nil {
+		return
+	}
+	v := c.V
+	refresh(ctx, func() (*Turn, error) {
+		d, err := tab.Dialogue(v.Level, v.File)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := d.GoldTurn(v.ID)
+		if !ok {
+			return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
+		}
+		return &t, nil
+	}, func(t *Turn, err error) {
+		if err != nil {
+			c.err = err.Error()
+			return
+		}
+		c.gold = t
+	})
+}
+
+func expectedView(v Verdict, t Turn) app.UI {
+	if v.Kind == "reply" {
+		return app.Pre().Text(t.Text)
+	}
+	var env struct {
+		Input     json.RawMessage `json:"input"`
+		Output    json.RawMessage `json:"output"`
+		Exception json.RawMessage `json:"exception"`
+	}
+	_ = json.Unmarshal(t.Result, &env)
+	return app.Dl().Body(
+		app.Dt().Text("call"), app.Dd().Body(app.Code().Text(t.APIName+" "+string(t.Params))),
+		app.Dt().Text("input"), app.Dd().Body(app.Pre().Text(Pretty(env.Input))),
+		app.Dt().Text("output"), app.Dd().Body(app.Pre().Text(Pretty(env.Output))),
+		app.Dt().Text("exception"), app.Dd().Body(app.Pre().Text(Pretty(env.Exception))),
+	)
+}
+
+func gotView(v Verdict, pred string) app.UI {
+	if v.Kind == "reply" {
+		return app.Pre().Text(pred)
+	}
+	var env struct {
+		Input     json.RawMessage `json:"input"`
+		Output    json.RawMessage `json:"output"`
+		Exception json.RawMessage `json:"exception"`
+	}
+	_ = json.Unmarshal(v.Result, &env)
+	return app.Dl().Body(
+		app.Dt().Text("call"), app.Dd().Body(app.Code().Text(pred)),
+		app.Dt().Text("input"), app.Dd().Body(app.Pre().Text(Pretty(env.Input))),
+		app.Dt().Text("output"), app.Dd().Body(app.Pre().Text(Pretty(env.Output))),
+		app.Dt().Text("exception"), app.Dd().Body(app.Pre().Text(Pretty(env.Exception))),
+		app.If(v.Error != "", func() app.UI { return app.Dt().Text("error") }),
+		app.If(v.Error != "", func() app.UI { return app.Dd().Text(v.Error) }),
+	)
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// page is one entry of the navigation.
+type page struct {
+	Path, Label string
+	// Soon marks a page announced but not built yet (shown disabled).
+	Soon bool
+}
+
+// Pages lists the navigation in order. "Run a model" is the place of the later issue that runs a
+// model from the tab with the user's own API key.
+var Pages = []page{
+	{"/", "Home", false},
+	{"/dataset", "Dataset", false},
+	{"/sample", "Sample", false},
+	{"/score", "Paste & score", false},
+	{"/results", "Results", false},
+	{"/sandbox", "Sandbox", false},
+	{"/classroom", "Classroom", false},
+	{"/import", "Import", false},
+	{"/run", "Run a model (soon)", true},
+}
+
+// Routes registers every page with go-app. The wasm main and the server both call it, so both know
+// the same pages.
+func Routes() {
+	app.Route("/", func() app.Composer { return &Home{} })
+	app.Route("/dataset", func() app.Composer { return &DatasetPage{} })
+	app.Route("/sample", func() app.Composer { return &SamplePage{} })
+	app.Route("/score", func() app.Composer { return &ScorePage{} })
+	app.Route("/results", func() app.Composer { return &ResultsPage{} })
+	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
+	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
+	app.Route("/import", func() app.Composer { return &ImportPage{} })
+}
+
+// shell wraps a page's content with the header, navigation and footer every page shares.
+func shell(current, title string, content ...app.UI) app.UI {
+	return app.Div().Class("shell").Body(
+		app.A().Class("skip").Href("#main").Text("Skip to content"),
+		app.Header().Class("top").Body(
+			app.Div().Class("brand").Body(
+				app.A().Href("/").Body(app.Strong().Text("API-Bank")),
+				app.Span().Class("brand-sub").Text(" Playground"),
+			),
+			&DataSwitch{},
+			&EngineBadge{},
+		),
+		app.Nav().Class("nav").Aria("label", "Pages").Body(
+			app.Ul().Body(
+				app.Range(Pages).Slice(func(i int) app.UI {
+					p := Pages[i]
+					if p.Soon {
+						return app.Li().Body(
+							app.Span().Class("nav-soon").Aria("disabled", "true").
+								Title("Running a model with your own API key comes in a later version").Text(p.Label),
+						)
+					}
+					a := app.A().Href(p.Path).Text(p.Label)
+					if p.Path == current {
+						a = a.Aria("current", "page").Class("active")
+					}
+					return app.Li().Body(a)
+				}),
+			),
+		),
+		app.Main().ID("main").Class("main").Body(
+			app.H1().Text(title),
+			app.Div().Body(content...),
+		),
+		&Footer{},
+	)
+}
+
+// errorBox shows an error, or nothing.
+func errorBox(err string) app.UI {
+	if err == "" {
+		return nil
+	}
+	return app.P().Class("error").Aria("live", "polite").Attr("role", "alert").Text(err)
+}
+
+// note shows a neutral message, or nothing.
+func note(msg string) app.UI {
+	if msg == "" {
+		return nil
+	}
+	return app.P().Class("note").Aria("live", "polite").Text(msg)
+}
+
+// levelSelect is the level filter every page uses (data-testid level-select).
+func levelSelect(value string, withAll bool, onChange func(string)) app.UI {
+	opts := []string{}
+	if withAll {
+		opts = append(opts, "")
+	}
+	opts = append(opts, Levels...)
+	return app.Label().Class("field").Body(
+		app.Span().Text("Level "),
+		app.Select().DataSet("testid", "level-select").OnChange(func(ctx app.Context, e app.Event) {
+			onChange(ctx.JSSrc().Get("value").String())
+		}).Body(
+			app.Range(opts).Slice(func(i int) app.UI {
+				return app.Option().Value(opts[i]).Selected(opts[i] == value).Text(LevelLabel(opts[i]))
+			}),
+		),
+	)
+}

@@ -1,0 +1,211 @@
+// Package ui is the playground's user interface (the folder app/): go-app components for every page,
+// over this tab's engine. It holds no benchmark logic: every number it shows comes from an engine
+// request. The GOOS=js main in wasm/app starts it in the browser; cmd/server pre-renders the same
+// pages and serves them.
+package ui
+
+import (
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Tab is what the pages of one browser tab share: its engine, its saved data, and caches of what
+// the engine has loaded.
+type Tab struct {
+	// Engine answers engine requests; nil while none runs (on the server's pre-render).
+	Engine Engine
+	// Store keeps the user's work across reloads.
+	Store Store
+
+	mu        sync.Mutex
+	data      string // the loaded dataset's name ("" until known)
+	dialogues []DialogueSummary
+	byKey     map[string]*Dialogue
+	samples   map[string][]SampleView
+	imported  string // the name of the imported folder this tab can switch back to
+}
+
+// tab is this process's tab: one per browser tab (the wasm program), one for the server's pre-render.
+var tab = &Tab{Store: NewMemoryStore()}
+
+// Use sets the engine and store the pages use. The wasm main calls it once at start; tests call it
+// with an in-process engine.
+func Use(e Engine, s Store) {
+	tab = &Tab{Engine: e, Store: s}
+}
+
+// Current returns the tab the pages use.
+func Current() *Tab { return tab }
+
+// dataChanged is the action sent when the tab loads another dataset: pages refetch what they show.
+const dataChanged = "apibank/data-changed"
+
+// DataName returns the loaded dataset's name, asking the engine the first time.
+func (t *Tab) DataName() (string, error) {
+	t.mu.Lock()
+	name := t.data
+	t.mu.Unlock()
+	if name != "" {
+		return name, nil
+	}
+	h, err := call[Hello](t.Engine, Request{Op: "hello"})
+	if err != nil {
+		return "", err
+	}
+	t.mu.Lock()
+	t.data = h.Data
+	t.mu.Unlock()
+	return h.Data, nil
+}
+
+// Imported returns the name of the folder imported in this tab ("" when none).
+func (t *Tab) Imported() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.imported
+}
+
+// Load loads a folder (path -> text) or, with files nil, the builtin data; on success the pages'
+// caches are dropped.
+func (t *Tab) Load(name string, files map[string]string) (LoadResult, error) {
+	req := Request{Op: "load", Name: name, Files: files, Builtin: files == nil}
+	res, err := call[LoadResult](t.Engine, req)
+	if err != nil {
+		return res, err
+	}
+	t.mu.Lock()
+	t.data, t.dialogues, t.byKey, t.samples = res.Name, nil, nil, nil
+	if files != nil {
+		t.imported = res.Name
+	}
+	t.mu.Unlock()
+	return res, nil
+}
+
+// SwitchTo loads the builtin data (name "builtin") or the folder imported earlier in this tab.
+func (t *Tab) SwitchTo(name string) (LoadResult, error) {
+	if name == "builtin" || name == "" {
+		return t.Load("builtin", nil)
+	}
+	if sw, ok := t.Engine.(interface{ LoadImported() ([]byte, error) }); ok {
+		raw, err := sw.LoadImported()
+		if err != nil {
+			return LoadResult{}, err
+		}
+		var res LoadResult
+		if err := jsonUnmarshal(raw, &res); err != nil {
+			return res, err
+		}
+		t.mu.Lock()
+		t.data, t.dialogues, t.byKey, t.samples = res.Name, nil, nil, nil
+		t.mu.Unlock()
+		return res, nil
+	}
+	return LoadResult{}, errImportAgain
+}
+
+// SetImported records the name of a folder the engine restored on its own (after a reload).
+func (t *Tab) SetImported(name string) {
+	t.mu.Lock()
+	t.imported = name
+	t.mu.Unlock()
+}
+
+// Dialogues returns the loaded dialogues, cached.
+func (t *Tab) Dialogues() ([]DialogueSummary, error) {
+	t.mu.Lock()
+	ds := t.dialogues
+	t.mu.Unlock()
+	if ds != nil {
+		return ds, nil
+	}
+	ds, err := call[[]DialogueSummary](t.Engine, Request{Op: "dialogues"})
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.dialogues = ds
+	t.mu.Unlock()
+	return ds, nil
+}
+
+// Dialogue returns one dialogue, cached.
+func (t *Tab) Dialogue(level, file string) (*Dialogue, error) {
+	key := level + "/" + file
+	t.mu.Lock()
+	d := t.byKey[key]
+	t.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	got, err := call[Dialogue](t.Engine, Request{Op: "dialogue", Level: level, File: file})
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if t.byKey == nil {
+		t.byKey = map[string]*Dialogue{}
+	}
+	t.byKey[key] = &got
+	t.mu.Unlock()
+	return &got, nil
+}
+
+// Samples returns the samples of a level ("" for all), cached.
+func (t *Tab) Samples(level string) ([]SampleView, error) {
+	t.mu.Lock()
+	ss, ok := t.samples[level]
+	t.mu.Unlock()
+	if ok {
+		return ss, nil
+	}
+	ss, err := call[[]SampleView](t.Engine, Request{Op: "samples", Level: level})
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if t.samples == nil {
+		t.samples = map[string][]SampleView{}
+	}
+	t.samples[level] = ss
+	t.mu.Unlock()
+	return ss, nil
+}
+
+// Score judges prediction JSONL against the loaded data.
+func (t *Tab) Score(preds, level, state string) (Batch, error) {
+	return call[Batch](t.Engine, Request{Op: "score", Preds: preds, Level: level, State: state, Name: "predictions"})
+}
+
+// Prompt returns a sample's prompt in both forms.
+func (t *Tab) Prompt(level, file string, id int) (Prompt, error) {
+	return call[Prompt](t.Engine, Request{Op: "prompt", Level: level, File: file, Sample: &id})
+}
+
+// Call runs a sandbox call (text form, or native JSON) in this tab's world.
+func (t *Tab) Call(text, catalog string) (CallResult, error) {
+	return call[CallResult](t.Engine, Request{Op: "call", Call: jsonString(text), Catalog: catalog})
+}
+
+// World returns the sandbox's databases and history.
+func (t *Tab) World() (World, error) {
+	return call[World](t.Engine, Request{Op: "world"})
+}
+
+// Reset puts the sandbox back to the initial world.
+func (t *Tab) Reset() error {
+	_, err := call[map[string]bool](t.Engine, Request{Op: "reset"})
+	return err
+}
+
+// refresh runs load in the background and hands its outcome to done on the UI goroutine.
+func refresh[T any](ctx app.Context, load func() (T, error), done func(T, error)) {
+	if tab.Engine == nil {
+		return
+	}
+	ctx.Async(func() {
+		v, err := load()
+		ctx.Dispatch(func(app.Context) { done(v, err) })
+	})
+}

@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+var errImportAgain = errors.New("the imported folder is not kept in this tab any more: import it again")
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// LevelLabel names a level folder in plain words.
+func LevelLabel(level string) string {
+	switch level {
+	case "level-1-given-desc":
+		return "Level 1 · Call"
+	case "level-2-toolsearcher":
+		return "Level 2 · Retrieve+Call"
+	case "level-3":
+		return "Level 3 · Plan+Retrieve+Call"
+	case "":
+		return "All levels"
+	}
+	return level
+}
+
+// Levels are the level folders the UI offers, in order.
+var Levels = []string{"level-1-given-desc", "level-2-toolsearcher"}
+
+// Percent formats a ratio as a percentage with one decimal: 0.5 -> "50.0%".
+func Percent(r float64) string { return fmt.Sprintf("%.1f%%", r*100) }
+
+// Round4 formats a ROUGE-L score with four decimals, as the original reports it.
+func Round4(f float64) string { return fmt.Sprintf("%.4f", f) }
+
+// truncate shortens s to n runes for lists.
+func truncate(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func errorAs(err error, target any) bool { return errors.As(err, target) }

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// do sends a request and decodes the response.
+func do(t *testing.T, s *Session, req string) Response {
+	t.Helper()
+	var r Response
+	out := s.Handle([]byte(req))
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("response to %s is not JSON: %v\n%s", req, err, out)
+	}
+	return r
+}
+
+func TestHandleErrors(t *testing.T) {
+	s := New()
+	tests := []struct {
+		name, req, code, contains string
+	}{
+		{"not JSON", `{"v":1,`, "bad_request", "not a JSON object"},
+		{"wrong version", `{"v":2,"op":"hello"}`, "bad_request", "version 2"},
+		{"missing op", `{"v":1}`, "bad_request", "missing op"},
+		{"unknown op", `{"v":1,"op":"frobnicate"}`, "bad_request", `unknown op "frobnicate"`},
+		{"unknown catalog", `{"v":1,"op":"catalog","catalog":"nope"}`, "bad_request", "unknown catalog"},
+		{"load without files", `{"v":1,"op":"load"}`, "bad_request", "needs files"},
+		{"load of a wrong folder", `{"v":1,"op":"load","files":{"notes/readme.txt":"hi"}}`, "bad_request", "no API-Bank data found"},
+		{"dialogue not found", `{"v":1,"op":"dialogue","file":"nope.jsonl"}`, "not_found", "nope.jsonl"},
+		{"prompt without sample", `{"v":1,"op":"prompt","file":"x.jsonl"}`, "bad_request", "missing sample"},
+		{"call without call", `{"v":1,"op":"call"}`, "bad_request", "missing call"},
+		{"call without a call in it", `{"v":1,"op":"call","call":"hello there"}`, "bad_request", "no call found"},
+		{"bad state", `{"v":1,"op":"score","preds":"","state":"sideways"}`, "bad_request", "fresh or replay"},
+		{"bad form", `{"v":1,"op":"replay","form":"xml"}`, "bad_request", "text or native"},
+		{"fill without files", `{"v":1,"op":"fill"}`, "bad_request", "needs files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := do(t, s, tt.req)
+			if r.OK || r.Error == nil || r.Error.Code != tt.code || !strings.Contains(r.Error.Message, tt.contains) {
+				t.Errorf("got ok=%v error=%+v; want %s containing %q", r.OK, r.Error, tt.code, tt.contains)
+			}
+		})
+	}
+}
+
+func TestIDEchoed(t *testing.T) {
+	r := do(t, New(), `{"v":1,"id":"req-7","op":"hello"}`)
+	if !r.OK || string(r.ID) != `"req-7"` {
+		t.Fatalf("id not echoed: %+v", r)
+	}
+}
+
+// TestPanicRecovered: a panic inside an op (here: a session used before any data was set) is
+// answered as an internal error, and the same session keeps working afterwards.
+func TestPanicRecovered(t *testing.T) {
+	s := &Session{}
+	r := do(t, s, `{"v":1,"op":"stats"}`)
+	if r.OK || r.Error == nil || r.Error.Code != "internal" {
+		t.Fatalf("want an internal error, got %+v", r)
+	}
+	if r := do(t, s, `{"v":1,"op":"load","builtin":true}`); !r.OK {
+		t.Fatalf("load after a panic failed: %+v", r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"stats"}`); !r.OK {
+		t.Fatalf("stats after recovery failed: %+v", r.Error)
+	}
+}
+
+// TestSandbox: calls change the session's world, reset restores it, and two sessions never share it.
+func TestSandbox(t *testing.T) {
+	a, b := New(), New()
+	tok := sandboxToken(t, a)
+	add := `{"v":1,"op":"call","call":"[AddAlarm(token='` + tok + `', time='2023-05-01 06:30:00')]"}`
+	if r := do(t, a, add); !r.OK {
+		t.Fatalf("AddAlarm: %+v", r.Error)
+	}
+	alarms := func(s *Session) string {
+		r := do(t, s, `{"v":1,"op":"world","databases":["Alarm"]}`)
+		b, _ := json.Marshal(r.Result)
+		return string(b)
+	}
+	if !strings.Contains(alarms(a), "2023-05-01 06:30:00") {
+		t.Fatalf("the alarm is not in session a's world: %s", alarms(a))
+	}
+	if strings.Contains(alarms(b), "2023-05-01 06:30:00") {
+		t.Fatalf("session b sees session a's alarm")
+	}
+	if r := do(t, a, `{"v":1,"op":"reset"}`); !r.OK {
+		t.Fatalf("reset: %+v", r.Error)
+	}
+	if strings.Contains(alarms(a), "2023-05-01 06:30:00") {
+		t.Fatalf("reset did not restore the initial world")
+	}
+}
+
+// sandboxToken logs in the first account of the builtin world through the sandbox.
+func sandboxToken(t *testing.T, s *Session) string {
+	t.Helper()
+	r := do(t, s, `{"v":1,"op":"world","databases":["Account"]}`)
+	var w struct {
+		Databases struct {
+			Account map[string]struct{ Password, Token string }
+		}
+	}
+	b, _ := json.Marshal(r.Result)
+	if err := json.Unmarshal(b, &w); err != nil || len(w.Databases.Account) == 0 {
+		t.Fatalf("no accounts in the builtin world: %v %s", err, b)
+	}
+	for name, acct := range w.Databases.Account {
+		call := `{"v":1,"op":"call","call":{"name":"GetUserToken","arguments":{"username":` + quote(name) + `,"password":` + quote(acct.Password) + `}}}`
+		r := do(t, s, call)
+		if !r.OK {
+			t.Fatalf("GetUserToken: %+v", r.Error)
+		}
+		if !strings.Contains(mustJSON(r.Result), acct.Token) {
+			t.Fatalf("GetUserToken did not return the token: %s", mustJSON(r.Result))
+		}
+		return acct.Token
+	}
+	return ""
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestScoreLineErrors: malformed prediction lines are reported with their line numbers, the rest is
+// scored.
+func TestScoreLineErrors(t *testing.T) {
+	s := New()
+	preds := strings.Join([]string{
+		`{"file": "nope.jsonl", "id": 0, "pred": "[GetToday()]"}`,
+		`not json at all`,
+		`{"id": 0, "pred": "x"}`,
+		`{"file": "a.jsonl", "id": -1, "pred": "x"}`,
+	}, "\n")
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "score", "preds": preds})
+	r := do(t, s, string(req))
+	if !r.OK {
+		t.Fatalf("score: %+v", r.Error)
+	}
+	var b struct {
+		Errors []struct {
+			Line    int
+			Message string
+		}
+	}
+	raw, _ := json.Marshal(r.Result)
+	_ = json.Unmarshal(raw, &b)
+	want := map[int]string{1: "no dialogue file", 2: "not JSON", 3: `missing "file"`, 4: "non-negative"}
+	if len(b.Errors) != len(want) {
+		t.Fatalf("errors = %+v, want one for each of lines 1-4", b.Errors)
+	}
+	for _, e := range b.Errors {
+		if !strings.Contains(e.Message, want[e.Line]) {
+			t.Errorf("line %d: %q, want it to contain %q", e.Line, e.Message, want[e.Line])
+		}
+	}
+}
+
+func TestRouge(t *testing.T) {
+	r := do(t, New(), `{"v":1,"op":"rouge","pairs":[{"ref":"the cat is on the mat","hyp":"the cat sat on the mat"},{"ref":"x","hyp":""}]}`)
+	if !r.OK {
+		t.Fatal(r.Error)
+	}
+	got := mustJSON(r.Result)
+	want := `[{"f":0.7999999950000002},{"error":"Hypothesis is empty."}]`
+	if got != want {
+		t.Errorf("rouge = %s, want %s", got, want)
+	}
+}
+
+func FuzzHandle(f *testing.F) {
+	for _, seed := range []string{
+		`{"v":1,"op":"hello"}`,
+		`{"v":1,"op":"call","call":"[GetToday()]"}`,
+		`{"v":1,"op":"call","call":{"name":"Calculator","arguments":{"formula":"(1+2)*3"}}}`,
+		`{"v":1,"op":"score","preds":"{\"file\":\"x\",\"id\":0,\"pred\":\"[A(b='c')]\"}"}`,
+		`{"v":1,"op":"rouge","pairs":[{"ref":"a. b","hyp":"b"}]}`,
+		`{"v":1,"op":"load","files":{"init_database/Account.json":"{}"}}`,
+		`{"v":1,"op":"world","databases":["Alarm"]}`,
+		`{"v":1,"op":"prompt","file":"x","sample":0}`,
+		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s := New()
+	f.Fuzz(func(t *testing.T, req []byte) {
+		out := s.Handle(req)
+		var r Response
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("response is not JSON: %v\n%s", err, out)
+		}
+		if r.V != Version || r.OK == (r.Error != nil) {
+			t.Fatalf("malformed response %s", out)
+		}
+		if r.Error != nil && r.Error.Code == "internal" {
+			t.Fatalf("internal error (a recovered panic) for %q: %s", req, r.Error.Message)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"apibank/dataset"
+)
+
+// BenchmarkScoreOracleWazero scores all oracle predictions (one engine op) under wazero: the same
+// work as engine.BenchmarkScoreOracleNative, through the WebAssembly module.
+func BenchmarkScoreOracleWazero(b *testing.B) {
+	dir := filepath.Join("..", "..", "shared", "apibank")
+	preds, err := os.ReadFile(filepath.Join(dir, "oracle", "verdicts.jsonl"))
+	if err != nil {
+		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
+	}
+	files, err := dataset.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := map[string]string{}
+	for p, c := range files {
+		m[p] = string(c)
+	}
+	load, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "files": m})
+	score, _ := json.Marshal(map[string]any{"v": 1, "op": "score", "preds": string(preds), "state": "fresh"})
+	n := 0
+	for _, c := range preds {
+		if c == '\n' {
+			n++
+		}
+	}
+	rt := newRuntime(b)
+	ctx := context.Background()
+	s, err := rt.NewSession(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Handle(ctx, load); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Handle(ctx, score); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "verdicts/s")
+}
+
+// BenchmarkInstantiate measures a new session: instantiating the compiled module and initialising it.
+func BenchmarkInstantiate(b *testing.B) {
+	rt := newRuntime(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := rt.NewSession(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close(ctx)
+	}
+}
+
+// BenchmarkCompile measures compiling the module (done once per process).
+func BenchmarkCompile(b *testing.B) {
+	wasm := loadWasm(b)
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		rt, err := New(ctx, wasm, Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt.Close(ctx)
+	}
+}

@@ -1,0 +1,351 @@
+package value
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// SyntaxError is a JSON syntax error at a byte offset of the input.
+type SyntaxError struct {
+	Offset int64
+	msg    string
+}
+
+func (e *SyntaxError) Error() string { return e.msg }
+
+// Decode parses one JSON text into a value, as Python's json.loads does: object keys keep their order
+// (a repeated key keeps its first place and its last value), a number without '.', 'e' or 'E' is an
+// integer (beyond int64 it becomes a float), NaN, Infinity and -Infinity are accepted, and invalid
+// UTF-8 becomes U+FFFD. Text after the value is an error.
+//
+// It is a hand-written parser: decoding is on the hot path of every load and every prediction line,
+// and encoding/json's token API allocates several times more.
+func Decode(data []byte) (any, error) {
+	d := decoder{data: data}
+	d.skip()
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.skip()
+	if d.pos < len(d.data) {
+		return nil, d.errorf("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// DecodeString is Decode for a string.
+func DecodeString(s string) (any, error) { return Decode([]byte(s)) }
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 10000
+
+type decoder struct {
+	data []byte
+	pos  int
+	buf  []byte
+}
+
+func (d *decoder) errorf(format string, a ...any) error {
+	return &SyntaxError{Offset: int64(d.pos), msg: fmt.Sprintf(format, a...) + fmt.Sprintf(" (offset %d)", d.pos)}
+}
+
+func (d *decoder) skip() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, d.errorf("JSON nested too deeply")
+	}
+	if d.pos >= len(d.data) {
+		return nil, d.errorf("unexpected end of JSON input")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		return d.string()
+	case c == '-' || (c >= '0' && c <= '9'):
+		if d.literal("-Infinity") {
+			return math.Inf(-1), nil
+		}
+		return d.number()
+	case c == 't':
+		if d.literal("true") {
+			return true, nil
+		}
+	case c == 'f':
+		if d.literal("false") {
+			return false, nil
+		}
+	case c == 'n':
+		if d.literal("null") {
+			return nil, nil
+		}
+	case c == 'N':
+		if d.literal("NaN") {
+			return math.NaN(), nil
+		}
+	case c == 'I':
+		if d.literal("Infinity") {
+			return math.Inf(1), nil
+		}
+	}
+	return nil, d.errorf("invalid character %q looking for a value", d.data[d.pos])
+}
+
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.pos++ // '{'
+	m := NewMap(4)
+	d.skip()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, nil
+	}
+	for {
+		d.skip()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			if d.pos >= len(d.data) {
+				return nil, d.errorf("unexpected end of JSON input")
+			}
+			return nil, d.errorf("object key must be a string")
+		}
+		key, err := d.string()
+		if err != nil {
+			return nil, err
+		}
+		d.skip()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.errorf("expected ':' after an object key")
+		}
+		d.pos++
+		d.skip()
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m.Set(key, v)
+		d.skip()
+		if d.pos >= len(d.data) {
+			return nil, d.errorf("unexpected end of JSON input")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, nil
+		default:
+			return nil, d.errorf("expected ',' or '}' in an object")
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	d.pos++ // '['
+	list := []any{}
+	d.skip()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return list, nil
+	}
+	for {
+		d.skip()
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		d.skip()
+		if d.pos >= len(d.data) {
+			return nil, d.errorf("unexpected end of JSON input")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return list, nil
+		default:
+			return nil, d.errorf("expected ',' or ']' in an array")
+		}
+	}
+}
+
+func (d *decoder) string() (string, error) {
+	d.pos++ // opening quote
+	start := d.pos
+	// Fast path: no escapes, valid UTF-8, no control characters.
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			if utf8.Valid(s) {
+				return string(s), nil
+			}
+			return string([]rune(string(s))), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		d.pos++
+	}
+	d.buf = append(d.buf[:0], d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			if utf8.Valid(d.buf) {
+				return string(d.buf), nil
+			}
+			return string([]rune(string(d.buf))), nil
+		case c < 0x20:
+			return "", d.errorf("control character in a string")
+		case c != '\\':
+			d.buf = append(d.buf, c)
+			d.pos++
+			continue
+		}
+		if d.pos+1 >= len(d.data) {
+			break
+		}
+		e := d.data[d.pos+1]
+		d.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			d.buf = append(d.buf, e)
+		case 'b':
+			d.buf = append(d.buf, '\b')
+		case 'f':
+			d.buf = append(d.buf, '\f')
+		case 'n':
+			d.buf = append(d.buf, '\n')
+		case 'r':
+			d.buf = append(d.buf, '\r')
+		case 't':
+			d.buf = append(d.buf, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return "", d.errorf("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				// A pair makes one character; a lone surrogate becomes U+FFFD.
+				save := d.pos
+				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+					d.pos += 2
+					if r2, ok := d.hex4(); ok {
+						if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
+							d.buf = utf8.AppendRune(d.buf, c)
+							continue
+						}
+					}
+				}
+				d.pos = save
+				r = utf8.RuneError
+			}
+			d.buf = utf8.AppendRune(d.buf, r)
+		default:
+			d.pos -= 2
+			return "", d.errorf("invalid escape \\%c", e)
+		}
+	}
+	return "", d.errorf("unterminated string")
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.data[d.pos : d.pos+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	d.pos += 4
+	return r, true
+}
+
+func (d *decoder) number() (any, error) {
+	start := d.pos
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	intStart := d.pos
+	if digits() == 0 {
+		return nil, d.errorf("invalid number")
+	}
+	if d.data[intStart] == '0' && d.pos-intStart > 1 {
+		d.pos = intStart + 1
+		return nil, d.errorf("invalid number: leading zero")
+	}
+	isFloat := false
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		isFloat = true
+		d.pos++
+		if digits() == 0 {
+			return nil, d.errorf("invalid number: no digits after '.'")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		isFloat = true
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if digits() == 0 {
+			return nil, d.errorf("invalid number: no digits in the exponent")
+		}
+	}
+	text := string(d.data[start:d.pos])
+	if !isFloat {
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return n, nil
+		}
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && f == 0 {
+		return nil, d.errorf("invalid number %s", text)
+	}
+	return f, nil
+}

@@ -1,0 +1,120 @@
+package value
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+func TestDecodeMarshal(t *testing.T) {
+	tests := []struct{ in, out string }{
+		{`{"b": 1, "a": [1.0, 2e3, -0, "x"], "c": null, "d": true}`, `{"b":1,"a":[1.0,2000.0,0,"x"],"c":null,"d":true}`},
+		{`{"k": 1, "k": 2, "j": 3}`, `{"k":2,"j":3}`},
+		{`"caf\u00e9 \ud83d\ude00 \ud800 \n\t\"\\\/"`, `"café 😀 ` + "\ufffd" + ` \n\t\"\\/"`},
+		{`123456789012345678901234567890`, `1.2345678901234568e+29`},
+		{`[NaN, Infinity, -Infinity]`, `["NaN","Infinity","-Infinity"]`},
+		{` [ ] `, `[]`},
+		{`{"html": "<a href='x'>&</a>"}`, `{"html":"<a href='x'>&</a>"}`},
+	}
+	for _, tt := range tests {
+		v, err := DecodeString(tt.in)
+		if err != nil {
+			t.Errorf("Decode(%s): %v", tt.in, err)
+			continue
+		}
+		if got := string(Marshal(v)); got != tt.out {
+			t.Errorf("Decode(%s) -> %s, want %s", tt.in, got, tt.out)
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, in := range []string{``, `{`, `{"a" 1}`, `[1,]`, `01`, `1.`, `"abc`, `"\x"`, `{"a":1} x`, `tru`, "\"a\x01\"", `{1:2}`} {
+		if _, err := DecodeString(in); err == nil {
+			t.Errorf("Decode(%q) succeeded", in)
+		} else if _, ok := err.(*SyntaxError); !ok {
+			t.Errorf("Decode(%q): error %T is not a *SyntaxError", in, err)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	m1, _ := DecodeString(`{"a": 1, "b": [1, 2.0, {"c": true}]}`)
+	m2, _ := DecodeString(`{"b": [1.0, 2, {"c": 1}], "a": 1.0}`)
+	op := &Opaque{Text: "Error"}
+	tests := []struct {
+		a, b any
+		want bool
+	}{
+		{m1, m2, true},
+		{int64(2), 2.0, true},
+		{true, int64(1), true},
+		{false, 0.0, true},
+		{nil, nil, true},
+		{nil, int64(0), false},
+		{"1", int64(1), false},
+		{[]any{int64(1)}, Tuple{int64(1)}, false},
+		{Tuple{int64(1)}, Tuple{1.0}, true},
+		{op, op, true},
+		{op, &Opaque{Text: "Error"}, false},
+		{[]any{}, []any{int64(1)}, false},
+		{math.NaN(), math.NaN(), false},
+	}
+	for _, tt := range tests {
+		if got := Equal(tt.a, tt.b); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", Marshal(tt.a), Marshal(tt.b), got, tt.want)
+		}
+	}
+}
+
+func TestRepr(t *testing.T) {
+	v, _ := DecodeString(`{"name": "it's", "n": [1, 2.5, null, true], "t": "x"}`)
+	m := v.(*Map)
+	m.Set("pair", Tuple{int64(1)})
+	want := `{'name': "it's", 'n': [1, 2.5, None, True], 't': 'x', 'pair': (1,)}`
+	if got := Repr(m); got != want {
+		t.Errorf("Repr = %s, want %s", got, want)
+	}
+	if Str("plain") != "plain" {
+		t.Error("Str of a string must be the string itself")
+	}
+}
+
+func TestMapOrderAndDelete(t *testing.T) {
+	m := MapOf("a", int64(1), "b", int64(2), "c", int64(3))
+	m.Set("a", int64(9))
+	m.Delete("b")
+	m.Set("b", int64(4))
+	if got := string(Marshal(m)); got != `{"a":9,"c":3,"b":4}` {
+		t.Errorf("order = %s", got)
+	}
+	c := Clone(m).(*Map)
+	c.Set("d", int64(5))
+	if m.Has("d") {
+		t.Error("Clone shares its map with the original")
+	}
+	b, _ := json.Marshal(struct{ M *Map }{m})
+	if string(b) != `{"M":{"a":9,"c":3,"b":4}}` {
+		t.Errorf("MarshalJSON = %s", b)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00"`, `1e400`, `[`, `-`, `{"a":"\u0000"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := DecodeString(s)
+		if err != nil {
+			return
+		}
+		// What decodes re-encodes to JSON that decodes to an equal value (NaN aside).
+		again, err := Decode(Marshal(v))
+		if err != nil {
+			t.Fatalf("re-decode of %s: %v", Marshal(v), err)
+		}
+		if !json.Valid(Marshal(again)) {
+			t.Fatalf("Marshal produced invalid JSON: %s", Marshal(again))
+		}
+	})
+}
