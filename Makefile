@@ -10,8 +10,12 @@ all: wasm
 # The engine module: the same bytes the browser tab and wazero run.
 wasm: $(ENGINE)
 
-$(ENGINE): $(shell find . -name '*.go' -not -path './node_modules/*' -not -name '*_test.go') $(shell find dataset/builtin -type f) go.mod
+$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod
 	$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $@ ./wasm/engine
+
+# The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).
+dataset/builtin.pack: $(shell find dataset/builtin -type f)
+	$(GO) generate ./dataset
 
 # Until the browser playground lands, the main job replays the builtin gold calls under wazero.
 run: wasm

@@ -83,7 +83,7 @@ type ScorePage struct {
 	oneText   string
 	one       *SavedBatch
 	oneErr    string
-	ms        float64
+	runs      int
 }
 
 type pageState struct {
@@ -169,7 +169,7 @@ func (p *ScorePage) Render() app.UI {
 			errorBox(p.err),
 			note(p.saveNote),
 		),
-		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.ms) }),
+		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.runs) }),
 	)
 }
 
@@ -299,6 +299,7 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 			return
 		}
 		p.saved = &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"}, Batch: b, Preds: predsByLine(bulk)}
+		p.runs++
 		p.saveNote = p.persist()
 	})
 }
@@ -315,7 +316,7 @@ func (p *ScorePage) persist() string {
 }
 
 // batchView shows a batch's numbers, its line errors and its verdicts.
-func batchView(sb *SavedBatch, ms float64) app.UI {
+func batchView(sb *SavedBatch, run int) app.UI {
 	r := sb.Batch.Report
 	acc := "—"
 	if r.Overall.Calls > 0 {
@@ -325,7 +326,7 @@ func batchView(sb *SavedBatch, ms float64) app.UI {
 	if r.Overall.Replies > 0 {
 		rouge = Round4(r.Overall.RougeL)
 	}
-	return app.Section().Class("card").Aria("labelledby", "res-h").Body(
+	return app.Section().Class("card").Aria("labelledby", "res-h").DataSet("testid", "verdicts").DataSet("run", run).Body(
 		app.H2().ID("res-h").Text("Verdicts"),
 		app.Div().Class("numbers").Body(
 			app.Div().Class("number").Body(

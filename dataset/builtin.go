@@ -1,16 +1,19 @@
 package dataset
 
 import (
-	"embed"
-	"io/fs"
+	_ "embed"
 	"sync"
 )
 
 // BuiltinName is the name of the project's own dataset.
 const BuiltinName = "builtin"
 
-//go:embed all:builtin
-var builtinFS embed.FS
+//go:generate go run ./internal/pack builtin builtin.pack
+
+// builtinPack is the builtin folder packed by `go generate` (see Pack).
+//
+//go:embed builtin.pack
+var builtinPack []byte
 
 var (
 	builtinOnce sync.Once
@@ -20,23 +23,13 @@ var (
 )
 
 // Builtin returns the project's own dataset, embedded in the binary: written by us from scratch, in the
-// original's layout. It is parsed once and shared (Data is read-only; worlds copy on write). Files
-// with problems are reported by BuiltinErrors; the rest loads.
+// original's layout (the dataset/builtin folder). It is parsed once and shared (Data is read-only;
+// worlds copy on write). Files with problems are reported by BuiltinErrors; the rest loads.
 func Builtin() (*Data, error) {
 	builtinOnce.Do(func() {
-		files := Files{}
-		builtinErr = fs.WalkDir(builtinFS, "builtin", func(p string, de fs.DirEntry, err error) error {
-			if err != nil || de.IsDir() {
-				return err
-			}
-			b, err := builtinFS.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			files[p] = b
-			return nil
-		})
-		if builtinErr != nil {
+		files, err := Unpack(builtinPack)
+		if err != nil {
+			builtinErr = err
 			return
 		}
 		builtinData, builtinErrs, builtinErr = Load(BuiltinName, files)

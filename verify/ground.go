@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -77,11 +76,63 @@ func (e *evidence) grounded(v any) (bool, string) {
 	return false, value.Str(v)
 }
 
-var (
-	dateRe = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$`)
-	timeRe = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?$`)
-	mdRe   = regexp.MustCompile(`^(\d{1,2})-(\d{1,2})$`)
-)
+// numbers splits s into its runs of ASCII digits and the separators between them, e.g.
+// "2023-03-16 07:00" -> [2023 03 16 07 00] and ["-", "-", " ", ":"]; ok is false when s has other
+// characters, starts or ends with a separator.
+func numbers(s string) (nums []string, seps []string, ok bool) {
+	i := 0
+	for i < len(s) {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return nil, nil, false
+		}
+		nums = append(nums, s[i:j])
+		if j == len(s) {
+			return nums, seps, true
+		}
+		k := j
+		for k < len(s) && (s[k] < '0' || s[k] > '9') {
+			k++
+		}
+		if k == len(s) {
+			return nil, nil, false
+		}
+		seps = append(seps, s[j:k])
+		i = k
+	}
+	return nil, nil, false
+}
+
+// dateParts reads YYYY-MM-DD[ HH:MM[:SS]], HH:MM[:SS] or MM-DD.
+func dateParts(s string) (kind string, p []int, sec string) {
+	nums, seps, ok := numbers(s)
+	if !ok {
+		return "", nil, ""
+	}
+	for _, n := range nums {
+		v, _ := strconv.Atoi(n)
+		p = append(p, v)
+	}
+	join := strings.Join(seps, "|")
+	switch {
+	case len(nums[0]) == 4 && join == "-|-":
+		return "date", p, ""
+	case len(nums[0]) == 4 && (join == "-|-| |:" || join == "-|-|T|:"):
+		return "datetime", p, ""
+	case len(nums[0]) == 4 && (join == "-|-| |:|:" || join == "-|-|T|:|:"):
+		return "datetime", p, nums[5]
+	case len(nums) == 2 && join == ":":
+		return "time", p, ""
+	case len(nums) == 3 && join == ":|:":
+		return "time", p, nums[2]
+	case len(nums) == 2 && join == "-" && len(nums[0]) <= 2:
+		return "monthday", p, ""
+	}
+	return "", nil, ""
+}
 
 func (e *evidence) textGrounded(s string) bool {
 	n := normalize(s)
@@ -108,29 +159,15 @@ func (e *evidence) textGrounded(s string) bool {
 		}
 		return true
 	}
-	if m := dateRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		mo, _ := strconv.Atoi(m[2])
-		d, _ := strconv.Atoi(m[3])
-		if !e.date(y, mo, d) {
-			return false
-		}
-		if m[4] == "" {
-			return true
-		}
-		h, _ := strconv.Atoi(m[4])
-		mi, _ := strconv.Atoi(m[5])
-		return e.time(h, mi, m[6])
-	}
-	if m := timeRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
-		h, _ := strconv.Atoi(m[1])
-		mi, _ := strconv.Atoi(m[2])
-		return e.time(h, mi, m[3])
-	}
-	if m := mdRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
-		mo, _ := strconv.Atoi(m[1])
-		d, _ := strconv.Atoi(m[2])
-		return e.date(2023, mo, d)
+	switch kind, p, sec := dateParts(strings.TrimSpace(s)); kind {
+	case "date":
+		return e.date(p[0], p[1], p[2])
+	case "datetime":
+		return e.date(p[0], p[1], p[2]) && e.time(p[3], p[4], sec)
+	case "time":
+		return e.time(p[0], p[1], sec)
+	case "monthday":
+		return e.date(2023, p[0], p[1])
 	}
 	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
 		return e.number(f, strings.TrimSpace(s))
@@ -166,7 +203,11 @@ func (e *evidence) paraphrase(n string) bool {
 
 // formulaGrounded checks a Calculator formula: every number in it must be grounded.
 func (e *evidence) formulaGrounded(f string) bool {
-	for _, num := range regexp.MustCompile(`\d+(?:\.\d+)?`).FindAllString(f, -1) {
+	for _, num := range strings.FieldsFunc(f, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) {
+		num = strings.Trim(num, ".")
+		if num == "" {
+			continue
+		}
 		v, _ := strconv.ParseFloat(num, 64)
 		if !e.number(v, num) {
 			return false

@@ -10,7 +10,8 @@
 //               {type: "crash", id, message, log}   the instance trapped or exited; this worker is done
 //               {type: "log", fd, line}             a line the engine wrote to stdout or stderr
 "use strict";
-importScripts("wasi.js");
+// The page passes the shim's hashed URL (?wasi=...) so it is cached with the worker.
+importScripts(new URL(self.location.href).searchParams.get("wasi") || "wasi.js");
 
 let engine = null;
 let dead = null;

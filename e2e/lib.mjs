@@ -1,0 +1,195 @@
+// Shared harness of the browser tests, the benchmark and the screenshots: it starts cmd/server on a
+// free port, launches Debian's Chromium through playwright-core with a fresh profile, and offers
+// helpers to open pages and collect console errors.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const shared = path.resolve(root, "..", "shared", "apibank");
+export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+export const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** serverBinary builds cmd/server once per run (the Makefile has already built web/). */
+let built = null;
+export function serverBinary() {
+  if (built) return built;
+  for (const f of ["app.wasm", "engine.wasm"]) {
+    if (!existsSync(path.join(root, "web", f))) throw new Error(`web/${f} is missing: run make app wasm (make test does)`);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-bin-"));
+  built = path.join(dir, "server");
+  execFileSync("go", ["build", "-o", built, "./cmd/server"], { cwd: root, stdio: "inherit" });
+  return built;
+}
+
+/** startServer runs cmd/server on a free port and resolves {url, stop}. */
+export async function startServer() {
+  const bin = serverBinary();
+  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--web", path.join(root, "web")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr.on("data", (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("server did not start in 20 s: " + stderr)), 20000);
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/(http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ""));
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once("exit", resolve);
+        proc.kill("SIGTERM");
+      }),
+  };
+}
+
+/** launch starts Chromium with a fresh profile directory; close() removes it. */
+export async function launch() {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`${chromiumPath} is missing: install Debian's chromium (.ci/run does: apt-get install -y chromium)`);
+  }
+  const profile = mkdtempSync(path.join(tmpdir(), "apibank-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+    headless: true,
+    viewport: { width: 1200, height: 900 },
+    acceptDownloads: true,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** watch records a page's console errors, uncaught exceptions and dialogs (alert). */
+export function watch(page) {
+  const errors = [];
+  const dialogs = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push("console: " + m.text());
+  });
+  page.on("pageerror", (e) => errors.push("pageerror: " + e.message));
+  page.on("dialog", async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  return { errors, dialogs };
+}
+
+/** ready waits until go-app has rendered the page and this tab's engine answers. */
+export async function ready(page) {
+  await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 30000 });
+  await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 30000 });
+}
+
+/** open navigates to a path and waits for ready. */
+export async function open(page, base, p) {
+  await page.goto(base + p);
+  await ready(page);
+}
+
+/** engineRequest sends a protocol request from the page through the tab's bridge. */
+export async function engineRequest(page, req) {
+  const r = await page.evaluate(async (text) => window.apibankEngine.request(text), JSON.stringify(Object.assign({ v: 1 }, req)));
+  if (!r.ok) throw new Error(r.error);
+  const resp = JSON.parse(r.text);
+  if (!resp.ok) throw new Error(resp.error.message);
+  return resp.result;
+}
+
+/** pyStr renders a JSON value as Python's str() does, for the text form of gold calls. */
+export function pyStr(v) {
+  if (typeof v === "string") return v;
+  return pyRepr(v);
+}
+
+function pyRepr(v) {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(v);
+  if (typeof v === "string") return v.includes("'") && !v.includes('"') ? `"${v}"` : `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  if (Array.isArray(v)) return "[" + v.map(pyRepr).join(", ") + "]";
+  return "{" + Object.entries(v).map(([k, x]) => pyRepr(k) + ": " + pyRepr(x)).join(", ") + "}";
+}
+
+/** goldText is a gold API turn in the original text form: [Name(key='value', ...)]. */
+export function goldText(turn) {
+  const args = Object.entries(turn.param_dict || {}).map(([k, v]) => `${k}='${pyStr(v)}'`);
+  return `[${turn.api_name}(${args.join(", ")})]`;
+}
+
+/**
+ * goldPredictions makes the gold prediction lines of dialogues (one per call sample, and the gold
+ * reply for each reply sample) straight from their turns, numbered as the original numbers samples.
+ */
+export function goldPredictions(dialogues, { replies = true } = {}) {
+  const lines = [];
+  for (const d of dialogues) {
+    let k = 0;
+    d.turns.forEach((t, i) => {
+      if (t.role !== "API") return;
+      lines.push({ level: d.level, file: d.file, id: 2 * k, pred: goldText(t), tool: t.api_name, turn: t });
+      const next = d.turns[i + 1];
+      if (replies && next && next.role === "AI") lines.push({ level: d.level, file: d.file, id: 2 * k + 1, pred: next.text });
+      k++;
+    });
+  }
+  return lines;
+}
+
+/** jsonl writes prediction lines as the original's format. */
+export function jsonl(lines) {
+  return lines.map((l) => JSON.stringify({ level: l.level, file: l.file, id: l.id, pred: l.pred })).join("\n") + "\n";
+}
+
+/** cli runs the project's CLI and returns its stdout; exit status 1 (bad input lines) is expected. */
+export function cli(args) {
+  try {
+    return execFileSync("go", ["run", "./cmd/apibank", ...args], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (err) {
+    if (err.status === 1 && err.stdout) return err.stdout;
+    throw new Error(`apibank ${args.join(" ")}: ${err.stderr || err.message}`);
+  }
+}
+
+/** pasteAndScore fills the bulk box, scores it, and waits for this run's verdicts. */
+export async function pasteAndScore(page, text) {
+  const runs = () => page.evaluate(() => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0));
+  const before = await runs();
+  await page.getByTestId("bulk-predictions").fill(text);
+  await page.getByTestId("score-button").click();
+  await page.waitForFunction((n) => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0) > n, before, { timeout: 60000 });
+}
+
+/** verdicts reads the verdict rows: line -> category ("REPLY" for reply samples). */
+export async function verdicts(page) {
+  return page.$$eval("[data-testid=verdict-row]", (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.category]));
+}
