@@ -21,6 +21,13 @@ func parseNative(output string) (*Call, bool) {
 	if s == "" || (s[0] != '{' && s[0] != '[') {
 		return nil, false
 	}
+	if s[0] == '[' {
+		// A JSON list of calls starts with '[' then '{'; a text call starts with '[' then a name.
+		rest := strings.TrimLeft(s[1:], " \t\r\n")
+		if rest == "" || rest[0] != '{' {
+			return nil, false
+		}
+	}
 	v, err := value.DecodeString(s)
 	if err != nil {
 		return nil, false

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 )
 
 // Pack writes files as one gzip stream of (path, content) records, each a uvarint length followed by
@@ -75,9 +76,9 @@ func ReadFS(fsys fs.FS, root string) (Files, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		rel := p[len(root):]
-		if len(rel) > 0 && rel[0] == '/' {
-			rel = rel[1:]
+		rel := p
+		if root != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		}
 		files[rel] = b
 		return nil

@@ -63,26 +63,22 @@ func (s *Session) use(d *dataset.Data) {
 // a bad_request error, and a panic inside an operation is recovered and answered as an internal
 // error, leaving the session usable.
 func (s *Session) Handle(req []byte) []byte {
-	var r Request
-	if err := json.Unmarshal(req, &r); err != nil {
-		return encode(Response{V: Version, Error: badRequest("request is not a JSON object of the engine protocol: " + err.Error())})
+	r, err := decodeRequest(req)
+	if err != nil {
+		resp := Response{V: Version, Error: badRequest("request is not a JSON object of the engine protocol: " + err.Error())}
+		if r != nil {
+			resp.ID = r.ID
+		}
+		return encode(resp)
 	}
 	resp := Response{V: Version, ID: r.ID}
-	result, err := s.dispatch(&r)
-	if err != nil {
-		resp.Error = err
+	result, e := s.dispatch(r)
+	if e != nil {
+		resp.Error = e
 	} else {
 		resp.OK, resp.Result = true, result
 	}
 	return encode(resp)
-}
-
-func encode(r Response) []byte {
-	b, err := json.Marshal(r)
-	if err != nil {
-		b, _ = json.Marshal(Response{V: Version, ID: r.ID, Error: &Error{Code: "internal", Message: "response not encodable: " + err.Error()}})
-	}
-	return b
 }
 
 func (s *Session) dispatch(r *Request) (result any, e *Error) {
@@ -410,7 +406,7 @@ func (s *Session) replay(r *Request) (any, *Error) {
 			}
 		}
 		if has {
-			levels = append(levels, score.Ceiling(s.data, mode, l, native))
+			levels = append(levels, s.index.Ceiling(mode, l, native))
 		}
 	}
 	return map[string]any{"state": mode, "data": s.data.Name, "levels": levels}, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -76,6 +77,9 @@ func (r *Runtime) NewSession(ctx context.Context) (*Session, error) {
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	if r.stderr != nil {
 		cfg = cfg.WithStderr(r.stderr)
+	}
+	if a := memoryAllocator(); a != nil {
+		ctx = experimental.WithMemoryAllocator(ctx, a)
 	}
 	mod, err := r.rt.InstantiateModule(ctx, r.compiled, cfg)
 	if err != nil {

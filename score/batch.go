@@ -114,6 +114,28 @@ type Index struct {
 	byFile  map[string][]string // file -> levels that have it
 	// Errors are problems found while building samples (an API turn that ends a dialogue).
 	Errors []dataset.LineError
+	// ceilings caches gold replays: they depend only on the data, mode, level and form.
+	ceilings map[ceilingKey]Replayed
+}
+
+type ceilingKey struct {
+	mode   Mode
+	level  string
+	native bool
+}
+
+// Ceiling returns the gold replay of a level (see the function Ceiling), computed once per index.
+func (ix *Index) Ceiling(mode Mode, level string, native bool) Replayed {
+	k := ceilingKey{mode, level, native}
+	if r, ok := ix.ceilings[k]; ok {
+		return r
+	}
+	if ix.ceilings == nil {
+		ix.ceilings = map[ceilingKey]Replayed{}
+	}
+	r := Ceiling(ix.data, mode, level, native)
+	ix.ceilings[k] = r
+	return r
 }
 
 type key struct {

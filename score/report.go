@@ -121,7 +121,7 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 		if t, ok := levels[l]; ok {
 			t.finish()
 			rep.Levels = append(rep.Levels, *t)
-			rep.Ceiling = append(rep.Ceiling, Ceiling(data, mode, l, native))
+			rep.Ceiling = append(rep.Ceiling, ix.Ceiling(mode, l, native))
 		}
 	}
 	for _, c := range Categories {

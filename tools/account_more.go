@@ -213,7 +213,7 @@ func registerUser() *Tool {
 			}
 			tok := make([]byte, 18)
 			for i := range tok {
-				tok[i] = acctTokenAlphabet[c.w.rng.IntN(len(acctTokenAlphabet))]
+				tok[i] = acctTokenAlphabet[c.w.rng().IntN(len(acctTokenAlphabet))]
 			}
 			token := py.Lower(string(tok))
 			pw, _ := in.Get("password")

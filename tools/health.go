@@ -93,9 +93,9 @@ func appointmentRegistration() *Tool {
 					return nil, fail("This patient has already been registered in this day.")
 				}
 			}
-			id := strconv.Itoa(10000000 + c.w.rng.IntN(90000000))
+			id := strconv.Itoa(10000000 + c.w.rng().IntN(90000000))
 			for db.Has(id) {
-				id = strconv.Itoa(10000000 + c.w.rng.IntN(90000000))
+				id = strconv.Itoa(10000000 + c.w.rng().IntN(90000000))
 			}
 			c.writeTable("Appointments").Set(id, value.MapOf("patient_name", patient, "date", date, "doctor_name", doctor))
 			return id, nil

@@ -51,9 +51,9 @@ type World struct {
 	// own holds the databases this world has written (copied from the base on first write).
 	own map[string]any
 	// pcg is the state of the generator that draws the random ids and tokens some tools create;
-	// seeded, so runs are reproducible.
+	// seeded, so runs are reproducible. It is made on first use (most worlds never draw).
 	pcg *rand.PCG
-	rng *rand.Rand
+	rnd *rand.Rand
 }
 
 // seed is the fixed seed of every new world's generator.
@@ -61,8 +61,18 @@ const seed = 0x41504942616e6b // "APIBank"
 
 // NewWorld returns a world in the base's initial state.
 func (b *Base) NewWorld() *World {
-	p := rand.NewPCG(seed, seed)
-	return &World{base: b, pcg: p, rng: rand.New(p)}
+	return &World{base: b}
+}
+
+// rng returns the world's random generator, made on first use.
+func (w *World) rng() *rand.Rand {
+	if w.rnd == nil {
+		if w.pcg == nil {
+			w.pcg = rand.NewPCG(seed, seed)
+		}
+		w.rnd = rand.New(w.pcg)
+	}
+	return w.rnd
 }
 
 // Base returns the base the world started from.
@@ -75,9 +85,10 @@ func (w *World) Clone() *World {
 		c.own[k] = value.Clone(v)
 	}
 	// Copy the generator's state so the clone continues the same sequence.
-	p := *w.pcg
-	c.pcg = &p
-	c.rng = rand.New(c.pcg)
+	if w.pcg != nil {
+		p := *w.pcg
+		c.pcg = &p
+	}
 	return c
 }
 

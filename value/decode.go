@@ -47,6 +47,8 @@ type decoder struct {
 	data []byte
 	pos  int
 	buf  []byte
+	// keys interns object keys: the same few keys repeat across records.
+	keys map[string]string
 }
 
 func (d *decoder) errorf(format string, a ...any) error {
@@ -131,7 +133,7 @@ func (d *decoder) object(depth int) (any, error) {
 			}
 			return nil, d.errorf("object key must be a string")
 		}
-		key, err := d.string()
+		key, err := d.key()
 		if err != nil {
 			return nil, err
 		}
@@ -191,6 +193,29 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, d.errorf("expected ',' or ']' in an array")
 		}
 	}
+}
+
+// key reads an object key, sharing one copy of each distinct short key.
+func (d *decoder) key() (string, error) {
+	start := d.pos + 1
+	end := start
+	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 {
+		end++
+	}
+	if end < len(d.data) && d.data[end] == '"' && end-start <= 32 {
+		if k, ok := d.keys[string(d.data[start:end])]; ok {
+			d.pos = end + 1
+			return k, nil
+		}
+	}
+	k, err := d.string()
+	if err == nil && len(k) <= 32 {
+		if d.keys == nil {
+			d.keys = map[string]string{}
+		}
+		d.keys[k] = k
+	}
+	return k, err
 }
 
 func (d *decoder) string() (string, error) {

@@ -106,6 +106,9 @@ func appendList(b *bytes.Buffer, x []any) {
 
 const hexDigits = "0123456789abcdef"
 
+// AppendString writes s as a JSON string (as Append does, without boxing s in an interface).
+func AppendString(b *bytes.Buffer, s string) { appendString(b, s) }
+
 func appendString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {

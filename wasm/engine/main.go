@@ -13,6 +13,9 @@ import (
 	"apibank/engine"
 )
 
+// memoryLimit is the heap size at which the collector runs (see handle).
+const memoryLimit = 192 << 20
+
 // session is this instance's engine session: one instance per tab or host session.
 var session *engine.Session
 
@@ -47,9 +50,11 @@ func handle(ptr, size uint32) uint64 {
 		req = req[:size]
 	}
 	if session == nil {
-		// The instance is single-threaded, so the collector cannot run beside the work: a larger heap
-		// goal trades memory (a few tens of MB) for far fewer stop-the-world cycles over the loaded data.
-		debug.SetGCPercent(400)
+		// The instance is single-threaded, so the collector cannot run beside the work, and marking the
+		// loaded data over and over dominated the time of a batch. Collect only when the heap nears a
+		// memory limit instead: fewer, larger cycles for a bounded footprint.
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(memoryLimit)
 		session = engine.New()
 	}
 	resp := session.Handle(req)

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"apibank/value"
+)
+
+// decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes
+// of predictions; encoding/json's reflection is several times slower on it). Unknown fields are
+// ignored; a field of the wrong type is an error that names it.
+func decodeRequest(data []byte) (*Request, error) {
+	v, err := value.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(*value.Map)
+	if !ok {
+		return nil, fmt.Errorf("a request must be a JSON object")
+	}
+	r := &Request{}
+	var bad error
+	m.Each(func(k string, v any) bool {
+		text := func(dst *string) {
+			s, ok := v.(string)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field %q must be a string", k)
+			}
+			*dst = s
+		}
+		switch k {
+		case "v":
+			n, ok := value.Int(v)
+			if !ok {
+				bad = fmt.Errorf("field \"v\" must be an integer")
+			}
+			r.V = int(n)
+		case "id":
+			r.ID = json.RawMessage(value.Marshal(v))
+		case "op":
+			text(&r.Op)
+		case "name":
+			text(&r.Name)
+		case "catalog":
+			text(&r.Catalog)
+		case "level":
+			text(&r.Level)
+		case "file":
+			text(&r.File)
+		case "form":
+			text(&r.Form)
+		case "preds":
+			text(&r.Preds)
+		case "state":
+			text(&r.State)
+		case "builtin":
+			b, ok := v.(bool)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"builtin\" must be true or false")
+			}
+			r.Builtin = b
+		case "sample":
+			if v == nil {
+				break
+			}
+			n, ok := value.Int(v)
+			if !ok {
+				bad = fmt.Errorf("field \"sample\" must be an integer")
+			}
+			i := int(n)
+			r.Sample = &i
+		case "call":
+			if v != nil {
+				r.Call = json.RawMessage(value.Marshal(v))
+			}
+		case "files":
+			fm, ok := v.(*value.Map)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"files\" must be an object of path -> text")
+				break
+			}
+			r.Files = make(map[string]string, fm.Len())
+			fm.Each(func(p string, c any) bool {
+				s, ok := c.(string)
+				if !ok {
+					bad = fmt.Errorf("files[%q] must be a text", p)
+					return false
+				}
+				r.Files[p] = s
+				return true
+			})
+		case "databases":
+			list, ok := v.([]any)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"databases\" must be a list of names")
+				break
+			}
+			for _, e := range list {
+				s, ok := e.(string)
+				if !ok {
+					bad = fmt.Errorf("field \"databases\" must be a list of names")
+					break
+				}
+				r.Databases = append(r.Databases, s)
+			}
+		case "pairs":
+			list, ok := v.([]any)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"pairs\" must be a list of {ref, hyp}")
+				break
+			}
+			for i, e := range list {
+				pm, ok := e.(*value.Map)
+				ref, ok1 := pm.Get("ref")
+				hyp, ok2 := pm.Get("hyp")
+				rs, ok3 := ref.(string)
+				hs, ok4 := hyp.(string)
+				if !ok || !ok1 || !ok2 || !ok3 || !ok4 {
+					bad = fmt.Errorf("pairs[%d] must be {\"ref\": text, \"hyp\": text}", i)
+					break
+				}
+				r.Pairs = append(r.Pairs, Pair{Ref: rs, Hyp: hs})
+			}
+		}
+		return bad == nil
+	})
+	return r, bad
+}
+
+// appender is a result that writes its own JSON (see score.Batch).
+type appender interface {
+	AppendJSON(b *bytes.Buffer) error
+}
+
+// encode writes a response.
+func encode(r Response) []byte {
+	if a, ok := r.Result.(appender); ok && r.Error == nil {
+		var b bytes.Buffer
+		b.WriteString(`{"v":`)
+		fmt.Fprint(&b, r.V)
+		if len(r.ID) > 0 {
+			b.WriteString(`,"id":`)
+			b.Write(r.ID)
+		}
+		b.WriteString(`,"ok":true,"result":`)
+		if err := a.AppendJSON(&b); err == nil {
+			b.WriteByte('}')
+			return b.Bytes()
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		b, _ = json.Marshal(Response{V: Version, ID: r.ID, Error: &Error{Code: "internal", Message: "response not encodable: " + err.Error()}})
+	}
+	return b
+}

@@ -1,0 +1,8 @@
+//go:build !(linux && (amd64 || arm64))
+
+package host
+
+import "github.com/tetratelabs/wazero/experimental"
+
+// memoryAllocator returns nil: wazero's default allocator (see memory_linux.go for why Linux differs).
+func memoryAllocator() experimental.MemoryAllocator { return nil }
