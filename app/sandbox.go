@@ -76,9 +76,17 @@ func (p *SandboxPage) Render() app.UI {
 	var history []SandboxCall
 	var names []string
 	if p.world != nil {
-		changed, history = p.world.Changed, p.world.History
+		history = p.world.History
+		// Names starting with "_" are the engine's own bookkeeping, not databases of the original.
+		for _, n := range p.world.Changed {
+			if !strings.HasPrefix(n, "_") {
+				changed = append(changed, n)
+			}
+		}
 		for _, f := range p.world.Databases {
-			names = append(names, f.Key)
+			if !strings.HasPrefix(f.Key, "_") {
+				names = append(names, f.Key)
+			}
 		}
 	}
 	sort.Strings(changed)

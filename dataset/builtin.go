@@ -33,6 +33,9 @@ func Builtin() (*Data, error) {
 			return
 		}
 		builtinData, builtinErrs, builtinErr = Load(BuiltinName, files)
+		if builtinData != nil {
+			builtinData.Repaired = true
+		}
 	})
 	return builtinData, builtinErr
 }

@@ -59,6 +59,11 @@ type Dialogue struct {
 	Turns []Turn
 	// Meta is the optional first-line header of our own files (special cases, derivations).
 	Meta *Meta
+	// Scene is the level-3 scene this dialogue was made from (see score.SceneDialogue), or nil.
+	Scene *Scene
+	// Catalog names the tool catalog the dialogue's calls use; "" means the level's (lv3_apis at
+	// level 3, apis otherwise).
+	Catalog string
 
 	// fill accepts API turns whose result is null (to be filled by running the calls).
 	fill bool
@@ -96,6 +101,9 @@ type Data struct {
 	Base *tools.Base
 	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
 	Tables string
+	// Repaired says calls are judged with the repaired checks (tools.Tool.CheckRepaired): true for
+	// our own data, false for imported data, which keeps the original's checks for verdict parity.
+	Repaired bool
 }
 
 // Dialogue returns the dialogue of a level and file name.

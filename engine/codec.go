@@ -71,6 +71,12 @@ func decodeRequest(data []byte) (*Request, error) {
 			}
 			i := int(n)
 			r.Sample = &i
+		case "episode":
+			n, ok := value.Int(v)
+			if !ok {
+				bad = fmt.Errorf("field \"episode\" must be an integer")
+			}
+			r.Episode = int(n)
 		case "call":
 			if v != nil {
 				r.Call = json.RawMessage(value.Marshal(v))

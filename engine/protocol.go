@@ -32,6 +32,9 @@ const Version = 1
 //	stats                                   counts of the loaded dataset
 //	fill      files                         write the results of draft dialogues' gold calls by running them
 //	validate                                verify the loaded data: format, execution, grounding, coverage
+//	episode_start  file                     start a live level-3 episode of a scene; returns its id
+//	episode_step   episode, call            run the model's next call in the episode's world
+//	episode_finish episode                  judge the episode: final world vs gold, recall of gold calls
 type Request struct {
 	V       int               `json:"v"`
 	ID      json.RawMessage   `json:"id,omitempty"`
@@ -50,6 +53,7 @@ type Request struct {
 	State     string          `json:"state,omitempty"`
 	Pairs     []Pair          `json:"pairs,omitempty"`
 	Databases []string        `json:"databases,omitempty"`
+	Episode   int             `json:"episode,omitempty"`
 }
 
 // Pair is a reference and a hypothesis for the rouge op.

@@ -28,6 +28,9 @@ type Session struct {
 	builtinErr string
 	// loadErrs are the problems met loading the current data.
 	loadErrs []dataset.LineError
+	// episodes are the live level-3 episodes, by id.
+	episodes    map[int]*score.Episode
+	nextEpisode int
 }
 
 // SandboxCall is one call made in the sandbox, kept so a host can show (and restore) the history.
@@ -57,6 +60,7 @@ func (s *Session) use(d *dataset.Data) {
 	s.index = score.NewIndex(d)
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
+	s.episodes = map[int]*score.Episode{}
 }
 
 // Handle answers one JSON request with one JSON response. It never panics: a malformed request gets
@@ -123,6 +127,12 @@ func (s *Session) dispatch(r *Request) (result any, e *Error) {
 		return dataset.Stats(s.data), nil
 	case "fill":
 		return s.fill(r)
+	case "episode_start":
+		return s.episodeStart(r)
+	case "episode_step":
+		return s.episodeStep(r)
+	case "episode_finish":
+		return s.episodeFinish(r)
 	case "validate":
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case "":
@@ -226,7 +236,8 @@ type DialogueSummary struct {
 
 func (s *Session) dialogues(r *Request) any {
 	out := []DialogueSummary{}
-	for _, d := range s.data.Dialogues {
+	all := append(append([]*dataset.Dialogue{}, s.data.Dialogues...), s.index.Scenes()...)
+	for _, d := range all {
 		if r.Level != "" && d.Level != r.Level {
 			continue
 		}
@@ -267,6 +278,9 @@ func (s *Session) findDialogue(r *Request) (*dataset.Dialogue, *Error) {
 		return nil, badRequest("missing file")
 	}
 	d, ok := s.data.Dialogue(r.Level, r.File)
+	if !ok && (r.Level == "" || r.Level == dataset.Level3) {
+		d, ok = s.index.Scene(r.File)
+	}
 	if !ok {
 		return nil, notFound(fmt.Sprintf("no dialogue %q in %s", r.File, s.data.Name))
 	}
@@ -396,9 +410,14 @@ func (s *Session) replay(r *Request) (any, *Error) {
 	if r.Form != "" && r.Form != string(call.Text) && !native {
 		return nil, badRequest("form must be text or native")
 	}
+	if r.Form == "" {
+		// Our data records lists as lists, which only native calls carry; the original's gold
+		// calls replay in its text format, as its evaluator renders them.
+		native = s.data.Name == dataset.BuiltinName
+	}
 	var levels []score.Replayed
 	for _, l := range dataset.Levels {
-		has := false
+		has := l == dataset.Level3 && len(s.data.Scenes) > 0
 		for _, d := range s.data.Dialogues {
 			if d.Level == l {
 				has = true
@@ -409,7 +428,11 @@ func (s *Session) replay(r *Request) (any, *Error) {
 			levels = append(levels, s.index.Ceiling(mode, l, native))
 		}
 	}
-	return map[string]any{"state": mode, "data": s.data.Name, "levels": levels}, nil
+	form := call.Text
+	if native {
+		form = call.Native
+	}
+	return map[string]any{"state": mode, "data": s.data.Name, "form": form, "levels": levels}, nil
 }
 
 // RougeResult is one answer of the rouge op: F, or the error the original's package raised.
@@ -483,4 +506,59 @@ func (s *Session) targets() *verify.Targets {
 		return &t
 	}
 	return nil
+}
+
+func (s *Session) episodeStart(r *Request) (any, *Error) {
+	d, ok := s.index.Scene(r.File)
+	if !ok {
+		return nil, notFound(fmt.Sprintf("no level-3 scene %q in %s", r.File, s.data.Name))
+	}
+	s.nextEpisode++
+	s.episodes[s.nextEpisode] = score.NewEpisode(s.data.Base, d)
+	sc := d.Scene
+	return map[string]any{"episode": s.nextEpisode, "scene": sc.Name, "file": sc.File, "utterance": sc.Utterance,
+		"key_info": sc.KeyInfo, "catalog": CatalogName(d), "prompt": score.BuildPrompt(score.SceneSamples(d)[0])}, nil
+}
+
+// CatalogName names the catalog a dialogue's calls use.
+func CatalogName(d *dataset.Dialogue) string { return score.CatalogOf(d).Name }
+
+func (s *Session) episode(r *Request) (*score.Episode, *Error) {
+	if r.Episode == 0 {
+		return nil, badRequest("missing episode (the id episode_start returned)")
+	}
+	e, ok := s.episodes[r.Episode]
+	if !ok {
+		return nil, notFound(fmt.Sprintf("no episode %d (finished, or never started)", r.Episode))
+	}
+	return e, nil
+}
+
+func (s *Session) episodeStep(r *Request) (any, *Error) {
+	e, err := s.episode(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Call) == 0 {
+		return nil, badRequest("missing call")
+	}
+	text := string(r.Call)
+	var str string
+	if json.Unmarshal(r.Call, &str) == nil {
+		text = str
+	}
+	c, found := call.Find(text)
+	if !found {
+		return nil, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
+	}
+	return e.Step(c.Name, c.Args, c.Form == call.Native), nil
+}
+
+func (s *Session) episodeFinish(r *Request) (any, *Error) {
+	e, err := s.episode(r)
+	if err != nil {
+		return nil, err
+	}
+	delete(s.episodes, r.Episode)
+	return e.Finish(s.data.Base), nil
 }

@@ -116,6 +116,8 @@ type Index struct {
 	Errors []dataset.LineError
 	// ceilings caches gold replays: they depend only on the data, mode, level and form.
 	ceilings map[ceilingKey]Replayed
+	// scenes are the level-3 scenes as dialogues.
+	scenes []*dataset.Dialogue
 }
 
 type ceilingKey struct {
@@ -156,7 +158,28 @@ func NewIndex(data *dataset.Data) *Index {
 		}
 		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
 	}
+	for _, sc := range data.Scenes {
+		d := SceneDialogue(data.Base, sc)
+		ix.scenes = append(ix.scenes, d)
+		for _, s := range SceneSamples(d) {
+			ix.samples[key{d.Level, d.File, s.ID}] = s
+		}
+		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+	}
 	return ix
+}
+
+// Scenes returns the level-3 scenes as dialogues (see SceneDialogue), in the data's order.
+func (ix *Index) Scenes() []*dataset.Dialogue { return ix.scenes }
+
+// Scene returns the scene dialogue of a file.
+func (ix *Index) Scene(file string) (*dataset.Dialogue, bool) {
+	for _, d := range ix.scenes {
+		if d.File == file {
+			return d, true
+		}
+	}
+	return nil, false
 }
 
 // All returns every sample, by level, file and id.

@@ -123,7 +123,7 @@ func (s *Scorer) world(sm Sample) *tools.World {
 func (s *Scorer) replayed(d *dataset.Dialogue, pos int) *tools.World {
 	states, ok := s.replays[d]
 	if !ok {
-		cat := Catalog(d.Level)
+		cat := CatalogOf(d)
 		w := s.data.Base.NewWorld()
 		states = make([]*tools.World, len(d.Turns)+1)
 		states[0] = w
@@ -173,7 +173,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category, v.Error = APINameMismatch, c.Name
 		return v
 	}
-	cat := Catalog(sm.Dialogue.Level)
+	cat := CatalogOf(sm.Dialogue)
 	w := s.world(sm)
 	var env *value.Map
 	var err error
@@ -195,7 +195,11 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		return v
 	}
 	respCopy, _ := value.Clone(env).(*value.Map)
-	okCheck, err := tool.Check(respCopy, gold)
+	check := tool.Check
+	if s.data.Repaired {
+		check = tool.CheckRepaired
+	}
+	okCheck, err := check(respCopy, gold)
 	// The verdict shows the response as the check left it (the original prints it after the check's
 	// in-place changes).
 	v.Result = respCopy

@@ -31,7 +31,7 @@ type Prompt struct {
 // offered returns the tools a sample's prompt describes: at level 1 every tool the dialogue uses; at
 // levels 2 and 3 only ToolSearcher (the model must find the others).
 func offered(sm Sample) []*tools.Tool {
-	cat := Catalog(sm.Dialogue.Level)
+	cat := CatalogOf(sm.Dialogue)
 	if sm.Dialogue.Level != dataset.Level1 {
 		t, _ := cat.Lookup("ToolSearcher")
 		return []*tools.Tool{t}

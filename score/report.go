@@ -41,6 +41,10 @@ type Tally struct {
 	// Replies is the number of reply predictions scored; RougeL their mean ROUGE-L.
 	Replies int     `json:"replies"`
 	RougeL  float64 `json:"rouge_l"`
+	// Scenes counts the level-3 scenes with predictions; ScenesCorrect those whose every predicted
+	// step is correct (the original's per-scene accuracy).
+	Scenes        int `json:"scenes,omitempty"`
+	ScenesCorrect int `json:"scenes_correct,omitempty"`
 	// Special counts call predictions of special-case samples; SpecialCorrect the right ones
 	// (reported apart from call accuracy).
 	Special        int `json:"special,omitempty"`
@@ -115,6 +119,23 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 			tt.add(r)
 		}
 	}
+	sceneOK := map[string]bool{}
+	for _, r := range results {
+		if r.Level == dataset.Level3 && r.CallVerdict != nil {
+			ok, seen := sceneOK[r.File]
+			sceneOK[r.File] = (ok || !seen) && r.CallVerdict.Correct
+		}
+	}
+	if lt := levels[dataset.Level3]; lt != nil {
+		for _, ok := range sceneOK {
+			lt.Scenes++
+			rep.Overall.Scenes++
+			if ok {
+				lt.ScenesCorrect++
+				rep.Overall.ScenesCorrect++
+			}
+		}
+	}
 	rep.Overall.finish()
 	native := rep.Forms[string(call.Native)] > rep.Forms[string(call.Text)]
 	for _, l := range dataset.Levels {
@@ -168,7 +189,14 @@ func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed 
 		rep.Form = string(call.Native)
 	}
 	s := New(data, mode)
-	for _, d := range data.Dialogues {
+	dialogues := data.Dialogues
+	if level == dataset.Level3 {
+		dialogues = nil
+		for _, sc := range data.Scenes {
+			dialogues = append(dialogues, SceneDialogue(data.Base, sc))
+		}
+	}
+	for _, d := range dialogues {
 		if d.Level != level {
 			continue
 		}
@@ -178,7 +206,11 @@ func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed 
 			if t.Role != dataset.API {
 				continue
 			}
-			sm := Sample{Dialogue: d, ID: 2 * k, Kind: KindCall, Gold: p, History: p, API: k}
+			id := 2 * k
+			if d.Scene != nil {
+				id = k
+			}
+			sm := Sample{Dialogue: d, ID: id, Kind: KindCall, Gold: p, History: p, API: k}
 			k++
 			pred := GoldText(t)
 			if native {
@@ -194,4 +226,14 @@ func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed 
 		}
 	}
 	return rep
+}
+
+// sortedKeys returns a set's keys in order.
+func sortedKeys(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

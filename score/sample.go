@@ -84,3 +84,12 @@ func Catalog(level string) *tools.Catalog {
 	}
 	return tools.APIs
 }
+
+// CatalogOf returns the catalog a dialogue's calls use: its own when it names one (a scene's),
+// else its level's.
+func CatalogOf(d *dataset.Dialogue) *tools.Catalog {
+	if c, ok := tools.CatalogByName(d.Catalog); ok && d.Catalog != "" {
+		return c
+	}
+	return Catalog(d.Level)
+}

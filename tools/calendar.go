@@ -666,6 +666,23 @@ func deleteMeeting() *Tool {
 			return "success", nil
 		},
 		check: calDeleteCheck,
+		// The original's check reads a time input DeleteMeeting does not have, so a successful
+		// deletion can never be right (KEY_ERROR). The repaired check compares start_time, the
+		// time input the tool has, as DeleteAgenda compares time.
+		repaired: func(r, g *value.Map) (bool, error) {
+			gout, err := get(g, "output")
+			if err != nil {
+				return false, err
+			}
+			rout, err := get(r, "output")
+			if err != nil {
+				return false, err
+			}
+			if value.Equal(gout, "success") && value.Equal(rout, "success") {
+				return sameIn("start_time", nil)(r, g)
+			}
+			return all(sameOutput, sameException)(r, g)
+		},
 	}
 }
 

@@ -18,6 +18,17 @@ func (t *Tool) Check(resp, gold *value.Map) (bool, error) {
 	return t.check(resp, gold)
 }
 
+// CheckRepaired is Check with the original's defective checks repaired: a check that can never accept
+// a right answer (DeleteMeeting's reads a key the tool has not) is replaced by one that does what the
+// original evidently meant. Our own dataset is judged with it; the original's data keeps Check, for
+// verdict parity.
+func (t *Tool) CheckRepaired(resp, gold *value.Map) (bool, error) {
+	if t.repaired != nil {
+		return t.repaired(resp, gold)
+	}
+	return t.Check(resp, gold)
+}
+
 // cond is one step of a correctness check: false or an error ends the check.
 type cond func(r, g *value.Map) (bool, error)
 

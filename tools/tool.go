@@ -54,6 +54,8 @@ type Tool struct {
 
 	run   func(c *Ctx, in *value.Map) (any, error)
 	check func(resp, gold *value.Map) (bool, error)
+	// repaired, when set, is a check without a defect of the original's (see CheckRepaired).
+	repaired func(resp, gold *value.Map) (bool, error)
 }
 
 // Param returns the declared parameter called name.

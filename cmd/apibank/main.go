@@ -161,7 +161,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	var c common
 	c.register(fs, true)
 	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
-	form := fs.String("form", "text", "how gold calls are written: text or native")
+	form := fs.String("form", "", "how gold calls are written: text or native (default: native for the builtin data, text for imported)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -173,6 +173,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	var res struct {
 		State  string           `json:"state"`
 		Data   string           `json:"data"`
+		Form   string           `json:"form"`
 		Levels []score.Replayed `json:"levels"`
 	}
 	if err := call(r, map[string]any{"op": "replay", "state": *state, "form": *form}, &res); err != nil {
@@ -181,7 +182,7 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	if c.json {
 		writeJSON(stdout, res)
 	} else {
-		fmt.Fprintf(stdout, "data: %s  state: %s  form: %s\n", res.Data, res.State, *form)
+		fmt.Fprintf(stdout, "data: %s  state: %s  form: %s\n", res.Data, res.State, res.Form)
 		total, acc := 0, 0
 		for _, l := range res.Levels {
 			fmt.Fprintf(stdout, "%-22s total %4d  accepted %4d  (%.1f%%)\n", l.Level, l.Total, l.Accepted, pct(l.Accepted, l.Total))

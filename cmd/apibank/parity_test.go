@@ -203,6 +203,11 @@ func TestRougeParity(t *testing.T) {
 func TestReplayParity(t *testing.T) {
 	shared := sharedDir(t)
 	wasm := wasmPath(t)
+	// In replay state (the world advanced by the gold calls before each), the original's code accepts
+	// 399 of the 453 (../shared/DESIGN.md): the multi-step calls that fresh state breaks now pass.
+	if accepted, total := replayAccepted(t, shared, wasm, "replay"); accepted != 399 || total != 453 {
+		t.Errorf("replay state: accepted %d of %d; the original accepts 399 of 453", accepted, total)
+	}
 	out, code := runCLI(t, "replay", "--data", shared, "--state", "fresh", "--json", "--wasm", wasm)
 	if code != 0 {
 		t.Fatalf("exit status %d", code)
@@ -277,4 +282,49 @@ func countTurns(t *testing.T, shared string, tools map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// replayAccepted replays the original's gold calls in a state mode and counts the accepted turns of the
+// tools the oracle can reproduce offline.
+func replayAccepted(t *testing.T, shared, wasm, state string) (accepted, total int) {
+	t.Helper()
+	out, code := runCLI(t, "replay", "--data", shared, "--state", state, "--json", "--wasm", wasm)
+	if code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+	var res struct {
+		Levels []struct {
+			Level    string `json:"level"`
+			Rejected []struct {
+				Tool string `json:"tool"`
+			} `json:"rejected"`
+		} `json:"levels"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	offline := map[string]bool{"ToolSearcher": true, "Dictionary": true, "Translate": true, "SearchEngine": true}
+	files, _ := filepath.Glob(filepath.Join(shared, "lv1-lv2-samples", "*", "*.jsonl"))
+	for _, f := range files {
+		for _, turn := range readJSONL[struct {
+			Role    string `json:"role"`
+			APIName string `json:"api_name"`
+		}](t, f) {
+			if turn.Role == "API" && !offline[turn.APIName] {
+				total++
+			}
+		}
+	}
+	accepted = total
+	for _, l := range res.Levels {
+		if l.Level == "level-3" {
+			continue
+		}
+		for _, r := range l.Rejected {
+			if !offline[r.Tool] {
+				accepted--
+			}
+		}
+	}
+	return accepted, total
 }
