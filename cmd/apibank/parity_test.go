@@ -239,6 +239,9 @@ func TestReplayParity(t *testing.T) {
 	got := map[string]int{}
 	total, rejected := 0, 0
 	for _, l := range res.Levels {
+		if l.Level == "level-3" {
+			continue // the original's 453 are its level 1-2 turns
+		}
 		total += l.Total
 		for _, r := range l.Rejected {
 			if offline[r.Tool] {
