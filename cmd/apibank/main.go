@@ -368,11 +368,19 @@ func cmdRouge(args []string, stdout io.Writer) error {
 		if text == "" {
 			continue
 		}
+		var m map[string]any
+		err := json.Unmarshal([]byte(text), &m)
 		var p pair
-		if err := json.Unmarshal([]byte(text), &p); err != nil || p.Ref == nil || p.Hyp == nil {
+		if ref, ok := m["ref"].(string); ok {
+			p.Ref = &ref
+		}
+		if hyp, ok := m["hyp"].(string); ok {
+			p.Hyp = &hyp
+		}
+		if err != nil || p.Ref == nil || p.Hyp == nil {
 			why := "want {\"ref\": text, \"hyp\": text}"
 			if err != nil {
-				why = "not JSON: " + err.Error()
+				why = "not a JSON object: " + err.Error()
 			}
 			fmt.Fprintf(os.Stderr, "%s:%d: %s\n", *pairs, line, why)
 			slots = append(slots, -1)

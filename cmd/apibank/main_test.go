@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCapture runs the command in-process, returning stdout, stderr and the exit status.
+func runCapture(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out bytes.Buffer
+	// Commands print located problems to os.Stderr: capture it.
+	r, w, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = w
+	err := run(args, &out, w)
+	w.Close()
+	os.Stderr = saved
+	errText, _ := io.ReadAll(r)
+	code := 0
+	if err != nil {
+		code = 1
+		if ee, ok := err.(*exitError); ok {
+			code = ee.code
+		}
+	}
+	return out.String(), string(errText), code
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{nil, 2},
+		{[]string{"frobnicate"}, 2},
+		{[]string{"score"}, 2},
+		{[]string{"rouge"}, 2},
+		{[]string{"replay", "--state"}, 2},
+		{[]string{"replay", "extra"}, 2},
+		{[]string{"dataset"}, 2},
+		{[]string{"dataset", "fill", "--native"}, 2},
+		{[]string{"help"}, 0},
+	}
+	for _, tt := range tests {
+		if _, _, code := runCapture(t, tt.args...); code != tt.code {
+			t.Errorf("apibank %v: exit %d, want %d", tt.args, code, tt.code)
+		}
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestScoreBadLines: malformed prediction lines are reported as file:line on stderr with exit 1, the
+// other lines are scored, and --out has one line per input line, in order.
+func TestScoreBadLines(t *testing.T) {
+	dir := t.TempDir()
+	stats, _, code := runCapture(t, "dataset", "stats", "--native", "--json")
+	if code != 0 || !strings.Contains(stats, `"dialogues"`) {
+		t.Fatalf("stats: exit %d %s", code, stats)
+	}
+	// Pick the first builtin level-1 dialogue through the engine's samples op.
+	var samples []struct {
+		Level, File, Kind, Tool string
+		ID                      int
+	}
+	r, err := newRunner(true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := call(r, map[string]any{"op": "samples", "level": "level-1-given-desc"}, &samples); err != nil {
+		t.Fatal(err)
+	}
+	var callSample, replySample = samples[0], samples[1]
+	preds := strings.Join([]string{
+		`{"file": "` + callSample.File + `", "id": ` + itoa(callSample.ID) + `, "pred": "no call here"}`,
+		`{this is not json`,
+		`{"file": "` + replySample.File + `", "id": ` + itoa(replySample.ID) + `, "pred": "Done."}`,
+		`{"file": "missing.jsonl", "id": 0, "pred": "x"}`,
+	}, "\n")
+	p := writeFile(t, dir, "preds.jsonl", preds)
+	outPath := filepath.Join(dir, "out.jsonl")
+	report, stderr, code := runCapture(t, "score", "--native", "--preds", p, "--out", outPath, "--json")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (bad input)", code)
+	}
+	for _, want := range []string{p + ":2:", p + ":4:"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(report, `"overall"`) {
+		t.Errorf("no report on stdout: %s", report)
+	}
+	b, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("--out has %d lines, want 4:\n%s", len(lines), b)
+	}
+	wantPrefix := []string{`{"level":`, `{"error":`, `{"level":`, `{"error":`}
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("out line %d is not JSON: %s", i+1, l)
+		}
+		if !strings.HasPrefix(l, wantPrefix[i]) && !(wantPrefix[i] == `{"error":` && m["error"] != nil) {
+			t.Errorf("out line %d = %s", i+1, l)
+		}
+	}
+	if !strings.Contains(lines[0], `"category":"NO_API_CALL"`) || !strings.Contains(lines[2], `"rouge_l":`) {
+		t.Errorf("verdicts: %s / %s", lines[0], lines[2])
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestRougeBadLine: a bad pair line gets an error line in place and exit 1; the others are scored.
+func TestRougeBadLine(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "pairs.jsonl", "{\"ref\":\"a b\",\"hyp\":\"a b\"}\n{\"ref\": 1}\n{\"ref\":\"x\",\"hyp\":\"\"}\n")
+	out, stderr, code := runCapture(t, "rouge", "--native", "--pairs", p)
+	if code != 1 || !strings.Contains(stderr, p+":2:") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	want := `{"f":0.999999995}` + "\n" + `{"error":"line 2: want {\"ref\": text, \"hyp\": text}"}` + "\n" + `{"error":"Hypothesis is empty."}` + "\n"
+	if out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+}
+
+// TestWrongFolder: --data on a folder without API-Bank data fails with a message saying so.
+func TestWrongFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "notes.txt", "hello")
+	_, _, code := runCapture(t, "replay", "--native", "--data", dir)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+}
+
+// TestCorruptedImport copies the original folder, breaks some files, and checks that every problem is
+// reported as file:line while the rest loads and replays.
+func TestCorruptedImport(t *testing.T) {
+	shared := sharedDir(t)
+	dir := t.TempDir()
+	copyTree(t, shared, dir, func(rel string) bool { return !strings.HasPrefix(rel, "oracle") })
+	l1 := filepath.Join(dir, "lv1-lv2-samples", "level-1-given-desc")
+	entries, _ := os.ReadDir(l1)
+	victim := filepath.Join(l1, entries[0].Name())
+	b, _ := os.ReadFile(victim)
+	lines := strings.Split(string(b), "\n")
+	lines[1] = `{"role": "AI", "text": ` // truncated JSON on line 2
+	os.WriteFile(victim, []byte(strings.Join(lines, "\n")), 0o644)
+	writeFile(t, dir, "init_database/Alarm.json", "{\n  \"1\": {\n    \"time\": oops\n  }\n}\n")
+	writeFile(t, dir, "lv3-samples/Broken.txt", "Scene: Broken\nFirst Utterance: hi\nAPI Call:\nGetToday(\n")
+	writeFile(t, dir, "lv1-lv2-samples/level-2-toolsearcher/roles.jsonl", "{\"role\": \"Robot\", \"text\": \"beep\"}\n")
+
+	out, stderr, code := runCapture(t, "replay", "--native", "--data", dir, "--json")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (bad input)", code)
+	}
+	for _, want := range []string{
+		entries[0].Name() + ":2:",
+		"Alarm.json:3:",
+		"Broken.txt:4:",
+		"roles.jsonl:1: unknown role",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	var res struct {
+		Levels []struct {
+			Level string
+			Total int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Levels) < 2 || res.Levels[0].Total < 350 {
+		t.Errorf("the rest did not load and replay: %v %s", err, out)
+	}
+}
+
+func copyTree(t *testing.T, from, to string, keep func(rel string) bool) {
+	t.Helper()
+	err := filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if info.IsDir() || !keep(rel) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestValidateBuiltin: the builtin data passes every check, and the JSON has the documented shape.
+func TestValidateBuiltin(t *testing.T) {
+	out, _, code := runCapture(t, "validate", "--native", "--json")
+	var rep struct {
+		OK     bool `json:"ok"`
+		Checks map[string]struct {
+			Passed int `json:"passed"`
+			Failed int `json:"failed"`
+		} `json:"checks"`
+		Failures []struct{ File, Check, Why string } `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("validate --json: %v\n%s", err, out)
+	}
+	if code != 0 || !rep.OK || len(rep.Failures) > 0 {
+		t.Fatalf("validate: exit %d ok=%v failures=%v", code, rep.OK, rep.Failures)
+	}
+	for _, c := range []string{"format", "execution", "grounding", "coverage"} {
+		if rep.Checks[c].Passed == 0 || rep.Checks[c].Failed != 0 {
+			t.Errorf("%s: %+v", c, rep.Checks[c])
+		}
+	}
+	t.Logf("validate: %+v", rep.Checks)
+}
+
+// TestStatsBuiltin: the builtin data meets the paper's sizes.
+func TestStatsBuiltin(t *testing.T) {
+	out, _, code := runCapture(t, "dataset", "stats", "--native", "--json")
+	var c struct {
+		Dialogues, APICalls int
+		Levels              map[string]struct{ Dialogues, APICalls int }
+		ToolsTotal          int `json:"tools_total"`
+		ToolsCovered        int `json:"tools_covered"`
+		SpecialCases        int `json:"special_cases"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 {
+		t.Fatalf("stats: %v exit %d", err, code)
+	}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(out), &raw)
+	calls := 0
+	_ = json.Unmarshal(raw["api_calls"], &calls)
+	if c.Dialogues < 314 || calls < 753 || c.Levels["1"].Dialogues < 214 || c.Levels["2"].Dialogues < 50 || c.Levels["3"].Dialogues < 50 ||
+		c.ToolsCovered != c.ToolsTotal || c.SpecialCases < 40 {
+		t.Errorf("stats below the targets: %s", out)
+	}
+}
