@@ -277,7 +277,13 @@ func (e *evidence) time(h, mi int, sec string) bool {
 	if sec != "" && sec != "00" && !strings.Contains(e.text, fmt.Sprintf("%02d:%02d:%s", h, mi, sec)) {
 		return false
 	}
-	forms := []string{fmt.Sprintf("%d:%02d", h, mi), fmt.Sprintf("%02d:%02d", h, mi), fmt.Sprintf("%02d%02d", h, mi)}
+	// A bare "7:30" counts unless a meridiem that contradicts the hour follows it ("7:30 pm" is not 07:30).
+	for _, f := range []string{fmt.Sprintf("%d:%02d", h, mi), fmt.Sprintf("%02d:%02d", h, mi)} {
+		if e.clock(f, h >= 12) {
+			return true
+		}
+	}
+	forms := []string{fmt.Sprintf("%02d%02d", h, mi)}
 	h12 := h % 12
 	if h12 == 0 {
 		h12 = 12
@@ -310,6 +316,28 @@ func (e *evidence) time(h, mi int, sec string) bool {
 		}
 	}
 	return false
+}
+
+// clock reports whether the time text f occurs as a phrase not followed by a contradicting am/pm.
+func (e *evidence) clock(f string, afternoon bool) bool {
+	for i := 0; ; {
+		j := strings.Index(e.text[i:], f)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(f)
+		i = start + 1
+		if isWordByte(e.text, start-1) || (end < len(e.text) && e.text[end] >= '0' && e.text[end] <= '9') {
+			continue
+		}
+		rest := strings.TrimLeft(e.text[end:], " ")
+		pm := strings.HasPrefix(rest, "pm") || strings.HasPrefix(rest, "p.m.")
+		am := strings.HasPrefix(rest, "am") || strings.HasPrefix(rest, "a.m.")
+		if (pm && !afternoon) || (am && afternoon && !strings.HasPrefix(f, "12")) {
+			continue
+		}
+		return true
+	}
 }
 
 var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

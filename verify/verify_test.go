@@ -1,0 +1,125 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+
+	"apibank/dataset"
+	"apibank/tools"
+	"apibank/value"
+)
+
+// world is a tiny world of our own for these tests.
+func world(t *testing.T) map[string][]byte {
+	t.Helper()
+	return map[string][]byte{
+		"init_database/Account.json": []byte(`{"mira": {"password": "kite42", "token": "tok123", "email": "mira@mail.com"}}`),
+		"init_database/Alarm.json":   []byte(`{}`),
+	}
+}
+
+func load(t *testing.T, dialogue string) (*dataset.Data, []dataset.LineError) {
+	t.Helper()
+	files := dataset.Files{}
+	for k, v := range world(t) {
+		files[k] = v
+	}
+	files["lv1-lv2-samples/level-1-given-desc/d.jsonl"] = []byte(dialogue)
+	d, errs, err := dataset.Load("test", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, errs
+}
+
+const (
+	ask   = `{"role": "User", "text": "Log me in as Mira, password kite42, and set an alarm for April 2nd 2023 at 6:30am."}`
+	login = `{"role": "API", "api_name": "GetUserToken", "param_dict": {"username": "mira", "password": "kite42"}, "result": {"api_name": "GetUserToken", "input": {"username": "mira", "password": "kite42"}, "output": {"token": "tok123"}, "exception": null}}`
+	ok    = `{"role": "AI", "text": "Done."}`
+	alarm = `{"role": "API", "api_name": "AddAlarm", "param_dict": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "result": {"api_name": "AddAlarm", "input": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "output": "success", "exception": null}}`
+)
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name      string
+		lines     []string
+		failCheck string // "" = all pass
+		why       string
+	}{
+		{"clean", []string{ask, login, ok, alarm, ok}, "", ""},
+		{"ends with a call", []string{ask, login}, Format, "ends with an API turn"},
+		{"starts with the AI", []string{ok, ask, login, ok}, Format, "starts with a User turn"},
+		{"unknown parameter", []string{ask, strings.Replace(login, `"password": "kite42"}, "result"`, `"password": "kite42", "otp": "1"}, "result"`, 1), ok}, Format, `no parameter "otp"`},
+		{"wrong recorded output", []string{ask, strings.Replace(login, `{"token": "tok123"}`, `{"token": "tok999"}`, 1), ok}, Execution, "replayed output"},
+		{"invented value", []string{`{"role": "User", "text": "Log me in please, password kite42."}`, login, ok}, Grounding, `username="mira"`},
+		{"invented time", []string{ask, login, ok, strings.ReplaceAll(alarm, "06:30:00", "07:15:00"), ok}, Grounding, "2023-04-02 07:15:00"},
+		{"derived time", []string{`{"role": "Meta", "derived": [{"value": "2023-04-02 07:15:00", "rule": "45 minutes after 6:30"}]}`, ask, login, ok, strings.ReplaceAll(alarm, "06:30:00", "07:15:00"), ok}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, errs := load(t, strings.Join(tt.lines, "\n"))
+			r := Run(d, errs, nil)
+			if tt.failCheck == "" {
+				if !r.OK {
+					t.Fatalf("want all checks to pass, got %+v", r.Failures)
+				}
+				return
+			}
+			found := false
+			for _, f := range r.Failures {
+				if f.Check == tt.failCheck && strings.Contains(f.Why, tt.why) {
+					found = true
+					if f.File == "" {
+						t.Errorf("failure without a file: %+v", f)
+					}
+				}
+			}
+			if !found || r.OK {
+				t.Fatalf("want a %s failure containing %q, got %+v", tt.failCheck, tt.why, r.Failures)
+			}
+		})
+	}
+}
+
+func TestGrounding(t *testing.T) {
+	ev := &evidence{derived: map[string]bool{}}
+	ev.add("Please book it for the 16th of March at 7:30 pm, two rooms, for Ana Lima. Turn the heater on.")
+	tests := []struct {
+		v    any
+		want bool
+	}{
+		{"2023-03-16 19:30:00", true},
+		{"2023-03-16", true},
+		{"2024-03-16", false},
+		{"2023-03-17", false},
+		{"19:30", true},
+		{"07:30:00", false},
+		{int64(2), true},
+		{int64(3), false},
+		{"AnaLima", true},
+		{"ana lima", true},
+		{"Pedro", false},
+		{true, true},
+		{[]any{"Ana Lima"}, true},
+		{value.MapOf("who", "Ana Lima", "n", int64(9)), false},
+		{"", true},
+	}
+	for _, tt := range tests {
+		if got, _ := ev.grounded(tt.v); got != tt.want {
+			t.Errorf("grounded(%v) = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestCoverage: the coverage check reports shortfalls against the targets.
+func TestCoverage(t *testing.T) {
+	d, errs := load(t, strings.Join([]string{ask, login, ok, alarm, ok}, "\n"))
+	r := Run(d, errs, &PaperTargets)
+	if r.OK || r.Checks[Coverage].Failed == 0 {
+		t.Fatalf("a one-dialogue dataset must fail coverage: %+v", r.Checks)
+	}
+	uses := ToolUses(d)
+	if uses[tools.APIs.Name+"/GetUserToken"] != 1 || uses[tools.APIs.Name+"/AddAlarm"] != 1 {
+		t.Errorf("ToolUses = %v", uses)
+	}
+}
