@@ -19,7 +19,7 @@ const (
 	// acctForgotDB holds ForgotPassword's remembered state: the code it handed out and for whom.
 	acctForgotDB = "_ForgotPassword"
 	// acctBankAccountsDB is OpenBankAccount's own table (the original keeps it in memory).
-	acctBankAccountsDB = "_OpenBankAccount"
+	acctBankAccountsDB = "OpenBankAccount"
 	// acctResetCode is the verification code ForgotPassword always hands out.
 	acctResetCode int64 = 970420
 )

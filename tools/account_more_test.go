@@ -194,7 +194,7 @@ func TestAccountOpenBankAccount(t *testing.T) {
 		{"taken now", "OpenBankAccount", []any{"account", "acc1", "password", "q", "name", "Bob"}, "failed", nil},
 		{"open another", "OpenBankAccount", []any{"account", "acc2", "password", "p", "name", "Bob"}, "success", nil},
 	})
-	db := w.Database("_OpenBankAccount").(*value.Map)
+	db := w.Database("OpenBankAccount").(*value.Map)
 	if got := strings.Join(db.Keys(), ","); got != "0,2,3" {
 		t.Errorf("keys %s", got)
 	}

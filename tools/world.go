@@ -3,6 +3,7 @@ package tools
 import (
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 
 	"apibank/value"
@@ -133,9 +134,14 @@ func (w *World) write(name string) any {
 func (w *World) Database(name string) any { return value.Clone(w.read(name)) }
 
 // Changed returns the names of the databases this world has written since it started, sorted.
+// Internal bookkeeping tables (names starting with "_", such as ForgotPassword's remembered code)
+// are left out: they are state, but not a database a user would recognise.
 func (w *World) Changed() []string {
 	names := make([]string, 0, len(w.own))
 	for n := range w.own {
+		if strings.HasPrefix(n, "_") {
+			continue
+		}
 		names = append(names, n)
 	}
 	sort.Strings(names)

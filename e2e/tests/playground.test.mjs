@@ -324,7 +324,7 @@ test("a dialogue whose text is markup renders as text", async () => {
       result: { api_name: "GetUserToken", input: { username: acct[0], password: acct[1].password }, output: { token: acct[1].token }, exception: null } },
     { role: "AI", text: "<script>alert(2)</script>" },
   ];
-  writeFileSync(path.join(dir, "lv1-lv2-samples", "level-1-given-desc", "evil-<b>1<\\b>.jsonl"), turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
+  writeFileSync(path.join(dir, "lv1-lv2-samples", "level-1-given-desc", "evil-<b>1.jsonl"), turns.map((t) => JSON.stringify(t)).join("\n") + "\n");
   await page.getByTestId("import-folder").setInputFiles(dir);
   await page.waitForSelector("[data-testid=import-result]");
   await page.click("text=browse it");
