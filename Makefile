@@ -25,8 +25,11 @@ test: wasm
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# Benchmarks: verdicts per second natively and under wazero (the oracle's predictions), fresh-world
+# cost, module compile and instantiate times; then the module's size.
 bench: wasm
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@$(MAKE) --no-print-directory sizes
 
 sizes: wasm
 	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
