@@ -205,6 +205,42 @@ func Find(output string) (*Call, bool) {
 	return c, true
 }
 
+// FormatLists renders a call in the text format with lists and objects written as Python literals
+// rather than inside quotes (attendees=['Ana', 'Bo']), and placed last, so that a parser that reads
+// list literals gets them back whole. Other values are quoted as Format quotes them.
+func FormatLists(name string, args *value.Map) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	b.WriteString(name)
+	b.WriteByte('(')
+	n := 0
+	for _, lists := range []bool{false, true} {
+		args.Each(func(k string, v any) bool {
+			_, isList := v.([]any)
+			_, isMap := v.(*value.Map)
+			if (isList || isMap) != lists {
+				return true
+			}
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			n++
+			b.WriteString(k)
+			b.WriteByte('=')
+			if lists {
+				b.WriteString(value.Repr(v))
+			} else {
+				b.WriteByte('\'')
+				b.WriteString(value.Str(v))
+				b.WriteByte('\'')
+			}
+			return true
+		})
+	}
+	b.WriteString(")]")
+	return b.String()
+}
+
 // Format renders a call in the original text format the way its prompts render past calls:
 // [Name(key='value', ...)] with each value as Python's str().
 func Format(name string, args *value.Map) string {

@@ -35,6 +35,12 @@ func Builtin() (*Data, error) {
 		builtinData, builtinErrs, builtinErr = Load(BuiltinName, files)
 		if builtinData != nil {
 			builtinData.Repaired = true
+			for _, d := range builtinData.Dialogues {
+				d.Repaired = true
+			}
+			for _, sc := range builtinData.Scenes {
+				sc.Repaired = true
+			}
 		}
 	})
 	return builtinData, builtinErr

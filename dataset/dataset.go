@@ -64,6 +64,9 @@ type Dialogue struct {
 	// Catalog names the tool catalog the dialogue's calls use; "" means the level's (lv3_apis at
 	// level 3, apis otherwise).
 	Catalog string
+	// Repaired marks a dialogue of a dataset judged without the original's defects (see
+	// Data.Repaired): list arguments written in the text format are read as lists.
+	Repaired bool
 
 	// fill accepts API turns whose result is null (to be filled by running the calls).
 	fill bool
@@ -101,8 +104,10 @@ type Data struct {
 	Base *tools.Base
 	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
 	Tables string
-	// Repaired says calls are judged with the repaired checks (tools.Tool.CheckRepaired): true for
-	// our own data, false for imported data, which keeps the original's checks for verdict parity.
+	// Repaired says the data is judged without the original's defects: the repaired checks
+	// (tools.Tool.CheckRepaired), and list arguments of text calls read as lists rather than passed
+	// on as text. True for our own data; imported data keeps the original's behaviour, for verdict
+	// parity.
 	Repaired bool
 }
 

@@ -29,6 +29,8 @@ type Scene struct {
 	// Catalog is the tool catalog the scene's calls use: "lv3_apis" for our scenes; the original's
 	// sample scenes call the levels 1-2 tools, so they get "apis".
 	Catalog string
+	// Repaired: see Dialogue.Repaired.
+	Repaired bool
 }
 
 // SceneCall is one gold call of a scene. Result is the recorded envelope when the scene has one (our
@@ -390,4 +392,19 @@ func closingParen(text string, open int) int {
 		}
 	}
 	return -1
+}
+
+// ParseLiteral reads one Python literal (a quoted text, a number, True/False/None, a list or a dict),
+// as a model writes a list argument in the text format: ['Ana', 'Bo'], [{'name': 'lamp', ...}].
+func ParseLiteral(s string) (any, error) {
+	p := &litParser{s: s}
+	v, err := p.literal()
+	if err != nil {
+		return nil, err
+	}
+	p.skip()
+	if !p.done() {
+		return nil, fmt.Errorf("unexpected %q after the value", p.rest())
+	}
+	return v, nil
 }

@@ -2,7 +2,7 @@
 // free port, launches Debian's Chromium through playwright-core with a fresh profile, and offers
 // helpers to open pages and collect console errors.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,10 +36,23 @@ export function serverBinary() {
   return built;
 }
 
+/**
+ * webSnapshot copies web/ once per run, so the server and the CLI judge with the same engine bytes
+ * even while web/engine.wasm is rebuilt during the run.
+ */
+let snapshot = null;
+export function webSnapshot() {
+  if (snapshot) return snapshot;
+  snapshot = mkdtempSync(path.join(tmpdir(), "apibank-e2e-web-"));
+  cpSync(path.join(root, "web"), snapshot, { recursive: true });
+  process.on("exit", () => rmSync(snapshot, { recursive: true, force: true }));
+  return snapshot;
+}
+
 /** startServer runs cmd/server on a free port and resolves {url, stop}. */
 export async function startServer() {
   const bin = serverBinary();
-  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--web", path.join(root, "web")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot()], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr.on("data", (d) => (stderr += d));
   const url = await new Promise((resolve, reject) => {
@@ -170,10 +183,10 @@ export function jsonl(lines) {
   return lines.map((l) => JSON.stringify({ level: l.level, file: l.file, id: l.id, pred: l.pred })).join("\n") + "\n";
 }
 
-/** cli runs the project's CLI and returns its stdout; exit status 1 (bad input lines) is expected. */
+/** cli runs the project's CLI (on the run's engine snapshot) and returns its stdout; exit status 1 (bad input lines) is expected. */
 export function cli(args) {
   try {
-    return execFileSync("go", ["run", "./cmd/apibank", ...args], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("go", ["run", "./cmd/apibank", ...args, "--wasm", path.join(webSnapshot(), "engine.wasm")], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "pipe"] });
   } catch (err) {
     if (err.status === 1 && err.stdout) return err.stdout;
     throw new Error(`apibank ${args.join(" ")}: ${err.stderr || err.message}`);

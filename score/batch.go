@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 
 	"apibank/call"
 	"apibank/dataset"
@@ -263,6 +264,36 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 // GoldText renders a gold API turn as the original prompts render past calls, the text form of a
 // perfect prediction.
 func GoldText(t *dataset.Turn) string { return call.Format(t.Tool, t.Params) }
+
+// GoldPrediction is a perfect prediction for a gold API turn of a dialogue: its text form when the
+// original text format can carry the call exactly, else its native form. The text format cannot write
+// an empty value or one containing a quote or a line break (the original parser cuts values at the
+// first quote of either kind and drops empty ones), nor, in the original's data, a list.
+func GoldPrediction(d *dataset.Dialogue, t *dataset.Turn) string {
+	expressible := true
+	t.Params.Each(func(k string, v any) bool {
+		switch x := v.(type) {
+		case string:
+			expressible = x != "" && !strings.ContainsAny(x, "'\"\n")
+		case []any, *value.Map:
+			expressible = d.Repaired && !strings.ContainsAny(value.Str(x), "\n")
+		}
+		return expressible
+	})
+	if expressible {
+		return goldText(d, t)
+	}
+	return GoldNative(t)
+}
+
+// goldText is the text form of a perfect prediction for a dialogue: GoldText, or for a repaired
+// dialogue the form with list literals (call.FormatLists), which its judging reads back whole.
+func goldText(d *dataset.Dialogue, t *dataset.Turn) string {
+	if d.Repaired {
+		return call.FormatLists(t.Tool, t.Params)
+	}
+	return GoldText(t)
+}
 
 // GoldNative renders a gold API turn as a native tool call.
 func GoldNative(t *dataset.Turn) string {

@@ -180,7 +180,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	if c.Form == call.Native {
 		env, err = cat.CallNative(w, c.Name, c.Args)
 	} else {
-		env, err = cat.Call(w, c.Name, c.Args)
+		env, err = cat.Call(w, c.Name, readLists(sm.Dialogue, cat, c))
 	}
 	if err != nil {
 		v.Error = err.Error()
@@ -278,4 +278,37 @@ func (s *Scorer) Reply(sm Sample, pred string) ReplyVerdict {
 func Round4(f float64) float64 {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 4, 64), 64)
 	return r
+}
+
+// readLists returns a text call's arguments with list literals read as lists, for a repaired
+// dialogue: the original passes list arguments on as the text that was written, so a right list can
+// never match its gold list; our data is judged without that defect. Other dialogues get the arguments
+// unchanged.
+func readLists(d *dataset.Dialogue, cat *tools.Catalog, c *call.Call) *value.Map {
+	if !d.Repaired {
+		return c.Args
+	}
+	t, ok := cat.Lookup(c.Name)
+	if !ok {
+		return c.Args
+	}
+	args := c.Args
+	copied := false
+	c.Args.Each(func(k string, v any) bool {
+		p, ok := t.Param(k)
+		text, isText := v.(string)
+		if !ok || (p.Type != "list" && p.Type != "list(str)") || !isText || !strings.HasPrefix(strings.TrimSpace(text), "[") {
+			return true
+		}
+		lit, err := dataset.ParseLiteral(strings.TrimSpace(text))
+		if err != nil {
+			return true
+		}
+		if !copied {
+			args, copied = value.Clone(c.Args).(*value.Map), true
+		}
+		args.Set(k, lit)
+		return true
+	})
+	return args
 }

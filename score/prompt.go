@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/call"
 	"apibank/dataset"
 	"apibank/tools"
 	"apibank/value"
@@ -22,7 +21,8 @@ type Prompt struct {
 	Tools []*value.Map `json:"tools"`
 	// Expect says what the answer should be: "call" or "reply".
 	Expect string `json:"expect"`
-	// Gold is the expected answer: the call in text form, or the reply text.
+	// Gold is the expected answer: the call in text form when the text format can write it exactly
+	// (see GoldPrediction), else in native form; or the reply text.
 	Gold string `json:"gold"`
 	// GoldNative is the expected call as a native call, for call samples.
 	GoldNative string `json:"gold_native,omitempty"`
@@ -64,7 +64,7 @@ func BuildPrompt(sm Sample) Prompt {
 	gt := sm.GoldTurn()
 	if expectCall {
 		p.Expect = KindCall
-		p.Gold = GoldText(gt)
+		p.Gold = GoldPrediction(sm.Dialogue, gt)
 		p.GoldNative = GoldNative(gt)
 	} else {
 		p.Gold = gt.Text
@@ -88,7 +88,7 @@ func BuildPrompt(sm Sample) Prompt {
 		case dataset.API:
 			out, _ := t.Result.Get("output")
 			exc, _ := t.Result.Get("exception")
-			b.WriteString("API: " + call.Format(t.Tool, t.Params) + " Response: ")
+			b.WriteString("API: " + goldText(sm.Dialogue, &t) + " Response: ")
 			if exc != nil {
 				b.WriteString("error: " + value.Str(exc))
 			} else {

@@ -182,7 +182,8 @@ type Replayed struct {
 }
 
 // Ceiling replays every gold API turn of a level once, with a fresh Scorer in mode: rendered in the
-// original text format as its prompts render past calls, or as native calls when native is true.
+// original text format as its prompts render past calls (for our data: as GoldPrediction renders
+// them), or as native calls when native is true.
 func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed {
 	rep := Replayed{Level: level, Form: string(call.Text)}
 	if native {
@@ -212,7 +213,12 @@ func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed 
 			}
 			sm := Sample{Dialogue: d, ID: id, Kind: KindCall, Gold: p, History: p, API: k}
 			k++
+			// The original's gold calls replay in its text format, as its evaluator renders them; ours
+			// in text where the format can write the call exactly.
 			pred := GoldText(t)
+			if d.Repaired {
+				pred = GoldPrediction(d, t)
+			}
 			if native {
 				pred = GoldNative(t)
 			}

@@ -14,7 +14,7 @@ import (
 // recorded results (the original's text scenes) gets them by running its gold calls in order in one
 // world of base, so its steps are judged against what the calls do.
 func SceneDialogue(base *tools.Base, sc *dataset.Scene) *dataset.Dialogue {
-	d := &dataset.Dialogue{Level: dataset.Level3, File: sc.File, Scene: sc, Catalog: sc.Catalog}
+	d := &dataset.Dialogue{Level: dataset.Level3, File: sc.File, Scene: sc, Catalog: sc.Catalog, Repaired: sc.Repaired}
 	text := sc.Utterance
 	for _, k := range sc.KeyInfo {
 		text += "\n" + k
@@ -141,7 +141,7 @@ func (e *Episode) Finish(base *tools.Base) Outcome {
 			used[i] = true
 			out.Matched++
 		} else {
-			out.Missed = append(out.Missed, GoldText(&t))
+			out.Missed = append(out.Missed, goldText(e.scene, &t))
 		}
 	}
 	if out.Gold > 0 {
