@@ -207,6 +207,11 @@ func checkExecution(base *tools.Base, dl *dataset.Dialogue, report func(ok bool,
 		}
 		env, err := cat.CallNative(w, t.Tool, t.Params)
 		ok, _, why := sameResult(env, err, t.Result)
+		if !ok && err == nil && t.Tool == "ToolSearcher" && sameTools(cat, env, t.Result) {
+			// ToolSearcher's entries carry each catalog's own descriptions: an offline replay can only
+			// reproduce which tools it finds (see RATIONALE.md).
+			ok = true
+		}
 		report(ok, t.Line, why)
 	}
 }
@@ -335,4 +340,16 @@ func ToolUses(d *dataset.Data) map[string]int {
 		}
 	}
 	return uses
+}
+
+// sameTools reports whether two ToolSearcher envelopes name the same tools (the tool's own check).
+func sameTools(cat *tools.Catalog, env, want *value.Map) bool {
+	t, ok := cat.Lookup("ToolSearcher")
+	if !ok || want == nil {
+		return false
+	}
+	a, _ := value.Clone(env).(*value.Map)
+	b, _ := value.Clone(want).(*value.Map)
+	good, err := t.Check(a, b)
+	return err == nil && good
 }

@@ -161,7 +161,8 @@ test("perturbed predictions get the same category as the CLI on every line", asy
   const file = write("perturbed.jsonl", jsonl(lines));
   await pasteAndScore(page, readText(file));
   const got = new Map(await verdicts(page));
-  const want = cliResults(file).lines;
+  const all = cliResults(file).lines;
+  const want = all.filter((r) => r.kind);
   assert.ok(want.length > 100, "enough lines to mean something: " + want.length);
   const cats = new Set();
   for (const r of want) {
@@ -170,6 +171,8 @@ test("perturbed predictions get the same category as the CLI on every line", asy
     assert.equal(got.get(r.line), cat, `line ${r.line} (${r.file} #${r.id})`);
   }
   assert.equal(got.size, want.length, "the same lines are scored");
+  const errLines = await page.$$eval("[data-testid=line-error]", (els) => els.map((e) => Number(e.dataset.line)));
+  assert.deepEqual(errLines, all.filter((r) => !r.kind).map((r) => r.line), "the same lines are refused");
   assert.ok(cats.size >= 6, "the perturbations reach several categories: " + [...cats].join(" "));
   assert.deepEqual(w.errors, []);
   await page.close();
