@@ -14,6 +14,7 @@ import (
 // memory each time its capacity runs out, which dominated loads of large datasets.
 type reserveAllocator struct{}
 
+// Allocate reserves max bytes of address space (4 GiB when the module declares no maximum).
 func (reserveAllocator) Allocate(cap, max uint64) experimental.LinearMemory {
 	if max == 0 || max > 4<<30 {
 		max = 4 << 30
@@ -28,6 +29,7 @@ func (reserveAllocator) Allocate(cap, max uint64) experimental.LinearMemory {
 
 type reserved struct{ buf []byte }
 
+// Reallocate grows the memory within the reservation: the address never changes, nothing is copied.
 func (r *reserved) Reallocate(size uint64) []byte {
 	if size > uint64(len(r.buf)) {
 		return nil
@@ -35,6 +37,7 @@ func (r *reserved) Reallocate(size uint64) []byte {
 	return r.buf[:size]
 }
 
+// Free releases the reservation.
 func (r *reserved) Free() {
 	if r.buf != nil {
 		_ = syscall.Munmap(r.buf)
