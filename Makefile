@@ -2,10 +2,12 @@
 GO      ?= go
 WASMENV := GOOS=wasip1 GOARCH=wasm
 ENGINE  := web/engine.wasm
+JSENV   := GOOS=js GOARCH=wasm
+APP     := web/app.wasm
 
-.PHONY: all wasm run test bench fuzz clean sizes
+.PHONY: all wasm run test bench fuzz clean sizes app static test-browser screenshots bench-browser
 
-all: wasm
+all: wasm app
 
 # The engine module: the same bytes the browser tab and wazero run.
 wasm: $(ENGINE)
@@ -17,22 +19,53 @@ $(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name 
 dataset/builtin.pack: $(shell find dataset/builtin -type f)
 	$(GO) generate ./dataset
 
-# Until the browser playground lands, the main job replays the builtin gold calls under wazero.
-run: wasm
-	$(GO) run ./cmd/apibank replay
+# The user interface: go-app components (app/) with their GOOS=js main (wasm/app).
+app: $(APP)
 
-test: wasm
+$(APP): $(shell find app wasm/app -name '*.go' -not -name '*_test.go') go.mod
+	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
+
+# The main job: build everything and serve the playground at http://localhost:8080.
+run: wasm app
+	$(GO) run ./cmd/server --addr localhost:8080
+
+# The same pages as a static site in dist/ (any static host).
+static: wasm app
+	rm -rf dist
+	$(GO) run ./cmd/server --static dist
+
+e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+
+# The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
+test-browser: wasm app e2e/node_modules/.package-lock.json
+	cd e2e && node --test --test-concurrency=1 tests/
+
+# A PNG of every page in screenshots/ for review.
+screenshots: wasm app e2e/node_modules/.package-lock.json
+	cd e2e && node screenshots.mjs
+
+# First interactive (cold) and in-tab scoring times, in headless Chromium.
+bench-browser: wasm app e2e/node_modules/.package-lock.json
+	cd e2e && node bench.mjs
+
+test: wasm app
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(JSENV) $(GO) vet ./app/... ./wasm/app/...
+	$(MAKE) test-browser
 
 # Benchmarks: verdicts per second natively and under wazero (the oracle's predictions), fresh-world
 # cost, module compile and instantiate times; then the module's size.
-bench: wasm
+bench: wasm app
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(MAKE) bench-browser
 	@$(MAKE) --no-print-directory sizes
 
-sizes: wasm
+sizes: wasm app
 	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
+	@printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
 
 clean:
-	rm -f $(ENGINE)
+	rm -f $(ENGINE) $(APP)
+	rm -rf dist screenshots

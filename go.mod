@@ -2,11 +2,13 @@ module apibank
 
 go 1.26
 
-require github.com/tetratelabs/wazero v1.12.0
+require (
+	github.com/maxence-charriere/go-app/v10 v10.1.11
+	github.com/norunners/vert v0.0.0-20221203075838-106a353d42dd
+	github.com/tetratelabs/wazero v1.12.0
+)
 
 require (
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/maxence-charriere/go-app/v10 v10.1.11 // indirect
-	github.com/norunners/vert v0.0.0-20221203075838-106a353d42dd // indirect
 	golang.org/x/sys v0.44.0 // indirect
 )

@@ -16,6 +16,10 @@ type DataSwitch struct {
 	err      string
 }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (c *DataSwitch) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 // OnMount reads which data the engine holds.
 func (c *DataSwitch) OnMount(ctx app.Context) {
 	c.sync(ctx)
@@ -89,6 +93,10 @@ type statusSource interface {
 	Status() EngineStatus
 	Watch(func(EngineStatus))
 }
+
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (c *EngineBadge) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
 
 // OnMount follows the worker's state.
 func (c *EngineBadge) OnMount(ctx app.Context) {

@@ -62,6 +62,10 @@ type ClassroomPage struct {
 
 func progressKey(data string) string { return "classroom/" + data }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (p *ClassroomPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
 // OnMount loads the exercises.
 func (p *ClassroomPage) OnMount(ctx app.Context) {
 	p.level = Levels[0]
@@ -153,8 +157,10 @@ func (p *ClassroomPage) Render() app.UI {
 	return shell("/classroom", "Classroom",
 		app.P().Text("Each exercise is a dialogue that stops where the assistant must call a tool. Write that call; the tool runs and you get a verdict with a hint."),
 		app.Div().Class("row").Body(
-			levelSelect(p.level, false, func(v string) { p.level = v }),
-			app.Button().Text("Load the exercises").OnClick(func(ctx app.Context, e app.Event) { p.load(ctx) }),
+			levelSelect(p.level, false, func(ctx app.Context, v string) {
+				p.level = v
+				p.load(ctx)
+			}),
 		),
 		app.Div().Class("progress").Body(
 			app.Progress().Max(max(total, 1)).Value(solved).Aria("label", "exercises solved"),

@@ -87,6 +87,10 @@ type DatasetPage struct {
 	loaded bool
 }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (p *DatasetPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
 // OnMount fetches the dialogues.
 func (p *DatasetPage) OnMount(ctx app.Context) {
 	p.load(ctx)
@@ -110,7 +114,7 @@ func (p *DatasetPage) Render() app.UI {
 	shown := p.filter.Apply(p.all)
 	return shell("/dataset", "Dataset",
 		app.Div().Class("row filters").Body(
-			levelSelect(p.filter.Level, true, func(v string) { p.filter.Level = v }),
+			levelSelect(p.filter.Level, true, func(_ app.Context, v string) { p.filter.Level = v }),
 			app.Label().Class("field").Body(
 				app.Span().Text("Tool "),
 				app.Select().DataSet("testid", "tool-select").OnChange(func(ctx app.Context, e app.Event) {

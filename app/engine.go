@@ -211,20 +211,20 @@ type World struct {
 
 // Verdict is the judgement of one prediction line (a call or a reply sample).
 type Verdict struct {
-	Level   string          `json:"level"`
-	File    string          `json:"file"`
-	ID      int             `json:"id"`
-	Line    int             `json:"line"`
-	Kind    string          `json:"kind"`
-	Special string          `json:"special,omitempty"`
-	Category string         `json:"category,omitempty"`
-	Correct bool            `json:"correct,omitempty"`
-	Tool    string          `json:"tool,omitempty"`
-	Form    string          `json:"form,omitempty"`
-	Called  string          `json:"called,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   string          `json:"error,omitempty"`
-	RougeL  *float64        `json:"rouge_l,omitempty"`
+	Level    string          `json:"level"`
+	File     string          `json:"file"`
+	ID       int             `json:"id"`
+	Line     int             `json:"line"`
+	Kind     string          `json:"kind"`
+	Special  string          `json:"special,omitempty"`
+	Category string          `json:"category,omitempty"`
+	Correct  bool            `json:"correct,omitempty"`
+	Tool     string          `json:"tool,omitempty"`
+	Form     string          `json:"form,omitempty"`
+	Called   string          `json:"called,omitempty"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	RougeL   *float64        `json:"rouge_l,omitempty"`
 }
 
 // Tally counts verdicts of a level, a tool or everything.
@@ -281,4 +281,3 @@ type EngineStatus struct {
 	LastError string  `js:"lastError"`
 	EngineMS  float64 `js:"engineMs"`
 }
-

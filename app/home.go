@@ -22,6 +22,10 @@ type Home struct {
 	err   string
 }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (h *Home) OnPreRender(ctx app.Context) { h.OnMount(ctx) }
+
 // OnMount asks for the loaded dataset's counts.
 func (h *Home) OnMount(ctx app.Context) {
 	h.load(ctx)

@@ -58,6 +58,10 @@ type ResultsPage struct {
 	msg      string
 }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (p *ResultsPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
 // OnMount loads the tab's last results.
 func (p *ResultsPage) OnMount(ctx app.Context) {
 	p.load(ctx)

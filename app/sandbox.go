@@ -22,6 +22,10 @@ type SandboxPage struct {
 	err      string
 }
 
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (p *SandboxPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
 // OnMount fetches the world.
 func (p *SandboxPage) OnMount(ctx app.Context) {
 	p.catalog = "apis"

@@ -84,6 +84,8 @@ type ScorePage struct {
 	one       *SavedBatch
 	oneErr    string
 	runs      int
+	cmp       Compares
+	oneCmp    Compares
 }
 
 type pageState struct {
@@ -91,6 +93,10 @@ type pageState struct {
 	Level string `json:"level"`
 	State string `json:"state"`
 }
+
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render, which has no engine and so shows the page empty, and the component tests).
+func (p *ScorePage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 
 // OnMount restores the page's saved input and the last results.
 func (p *ScorePage) OnMount(ctx app.Context) {
@@ -139,7 +145,7 @@ func (p *ScorePage) Render() app.UI {
 		app.Section().Class("card").Aria("labelledby", "bulk-h").Body(
 			app.H2().ID("bulk-h").Text("Many samples"),
 			app.Div().Class("row").Body(
-				levelSelect(p.level, true, func(v string) { p.level = v }),
+				levelSelect(p.level, true, func(_ app.Context, v string) { p.level = v }),
 				app.Label().Class("field").Body(
 					app.Span().Text("World "),
 					app.Select().DataSet("testid", "state-select").OnChange(func(ctx app.Context, e app.Event) {
@@ -169,7 +175,7 @@ func (p *ScorePage) Render() app.UI {
 			errorBox(p.err),
 			note(p.saveNote),
 		),
-		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.runs) }),
+		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.runs, &p.cmp) }),
 	)
 }
 
@@ -211,7 +217,7 @@ func (p *ScorePage) renderOne() app.UI {
 			OnChange(func(ctx app.Context, e app.Event) { p.oneText = ctx.JSSrc().Get("value").String() }),
 		app.Button().DataSet("testid", "one-score").Text("Score this sample").Disabled(p.oneFile == "" || p.oneSample == "").OnClick(p.onScoreOne),
 		errorBox(p.oneErr),
-		app.If(p.one != nil, func() app.UI { return verdictTable(p.one) }),
+		app.If(p.one != nil, func() app.UI { return verdictTable(p.one, &p.oneCmp) }),
 	)
 }
 
@@ -222,7 +228,9 @@ func (p *ScorePage) onOneFile(ctx app.Context, e app.Event) {
 	if file == "" {
 		return
 	}
-	refresh(ctx, func() ([]SampleView, error) { return call[[]SampleView](tab.Engine, Request{Op: "samples", Level: level, File: file}) },
+	refresh(ctx, func() ([]SampleView, error) {
+		return call[[]SampleView](tab.Engine, Request{Op: "samples", Level: level, File: file})
+	},
 		func(ss []SampleView, err error) {
 			if err != nil {
 				p.oneErr = err.Error()
@@ -251,6 +259,7 @@ func (p *ScorePage) onScoreOne(ctx app.Context, e app.Event) {
 			return
 		}
 		p.one = &SavedBatch{Format: batchFormat, Data: p.data, Source: Source{Kind: "sample"}, Batch: b, Preds: map[int]string{1: text}}
+		p.oneCmp = Compares{}
 	})
 }
 
@@ -299,6 +308,7 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 			return
 		}
 		p.saved = &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"}, Batch: b, Preds: predsByLine(bulk)}
+		p.cmp = Compares{}
 		p.runs++
 		p.saveNote = p.persist()
 	})
@@ -316,7 +326,7 @@ func (p *ScorePage) persist() string {
 }
 
 // batchView shows a batch's numbers, its line errors and its verdicts.
-func batchView(sb *SavedBatch, run int) app.UI {
+func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
 	r := sb.Batch.Report
 	acc := "—"
 	if r.Overall.Calls > 0 {
@@ -353,12 +363,49 @@ func batchView(sb *SavedBatch, run int) app.UI {
 				})),
 			)
 		}),
-		verdictTable(sb),
+		verdictTable(sb, cs),
 	)
 }
 
+// Compares keeps which rows of a verdict table show their side-by-side view, and the gold turns
+// fetched for them. Rows are plain elements (not one component each), so a batch of thousands of
+// lines renders quickly.
+type Compares struct {
+	open map[int]bool
+	gold map[int]*Turn
+	err  map[int]string
+}
+
+// toggle opens or closes a row's comparison, fetching its gold turn the first time.
+func (cs *Compares) toggle(ctx app.Context, v Verdict) {
+	if cs.open == nil {
+		cs.open, cs.gold, cs.err = map[int]bool{}, map[int]*Turn{}, map[int]string{}
+	}
+	cs.open[v.Line] = !cs.open[v.Line]
+	if !cs.open[v.Line] || cs.gold[v.Line] != nil {
+		return
+	}
+	refresh(ctx, func() (*Turn, error) {
+		d, err := tab.Dialogue(v.Level, v.File)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := d.GoldTurn(v.ID)
+		if !ok {
+			return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
+		}
+		return &t, nil
+	}, func(t *Turn, err error) {
+		if err != nil {
+			cs.err[v.Line] = err.Error()
+			return
+		}
+		cs.gold[v.Line] = t
+	})
+}
+
 // verdictTable lists the verdicts, each with a side-by-side of expected and got on demand.
-func verdictTable(sb *SavedBatch) app.UI {
+func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 	rows := sb.Batch.Results
 	return app.Table().Class("verdicts").Body(
 		app.THead().Body(app.Tr().Body(
@@ -376,12 +423,17 @@ func verdictTable(sb *SavedBatch) app.UI {
 			if v.Correct || (v.Kind == "reply" && deref(v.RougeL) > 0) {
 				cls = "good"
 			}
+			open := cs.open[v.Line]
 			return app.Tr().DataSet("testid", "verdict-row").DataSet("category", cat).DataSet("line", v.Line).
 				DataSet("file", v.File).DataSet("id", v.ID).Body(
 				app.Td().Text(v.Line),
 				app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
 				app.Td().Body(app.Span().Class("verdict "+cls).Text(label)),
-				app.Td().Body(&Compare{V: v, Pred: sb.Preds[v.Line]}),
+				app.Td().Body(
+					app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
+						OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }),
+					app.If(open, func() app.UI { return compareView(v, sb.Preds[v.Line], cs.gold[v.Line], cs.err[v.Line]) }),
+				),
 			)
 		})),
 	)
@@ -398,58 +450,18 @@ func sampleURL(level, file string, id int) string {
 	return "/sample?" + url.Values{"level": {level}, "file": {file}, "id": {strconv.Itoa(id)}}.Encode()
 }
 
-// Compare shows, when opened, what the gold turn expected next to what the prediction produced.
-type Compare struct {
-	app.Compo
-	V    Verdict
-	Pred string
-	open bool
-	gold *Turn
-	err  string
-}
-
-// Render draws the toggle and, when open, the two columns.
-func (c *Compare) Render() app.UI {
-	return app.Div().Body(
-		app.Button().Class("link-button").Aria("expanded", c.open).Text(map[bool]string{true: "hide", false: "compare"}[c.open]).OnClick(c.toggle),
-		app.If(c.open, func() app.UI {
-			if c.err != "" {
-				return errorBox(c.err)
-			}
-			if c.gold == nil {
-				return app.P().Text("…")
-			}
-			return app.Div().Class("compare").Body(
-				app.Div().Body(app.H4().Text("expected"), expectedView(c.V, *c.gold)),
-				app.Div().Body(app.H4().Text("got"), gotView(c.V, c.Pred)),
-			)
-		}),
-	)
-}
-
-func (c *Compare) toggle(ctx app.Context, e app.Event) {
-	c.open = !c.open
-	if !c.open || c.gold != nil {
-		return
+// compareView shows what the gold turn expected next to what the prediction produced.
+func compareView(v Verdict, pred string, gold *Turn, err string) app.UI {
+	if err != "" {
+		return errorBox(err)
 	}
-	v := c.V
-	refresh(ctx, func() (*Turn, error) {
-		d, err := tab.Dialogue(v.Level, v.File)
-		if err != nil {
-			return nil, err
-		}
-		t, ok := d.GoldTurn(v.ID)
-		if !ok {
-			return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
-		}
-		return &t, nil
-	}, func(t *Turn, err error) {
-		if err != nil {
-			c.err = err.Error()
-			return
-		}
-		c.gold = t
-	})
+	if gold == nil {
+		return app.P().Text("…")
+	}
+	return app.Div().Class("compare").Body(
+		app.Div().Body(app.H4().Text("expected"), expectedView(v, *gold)),
+		app.Div().Body(app.H4().Text("got"), gotView(v, pred)),
+	)
 }
 
 func expectedView(v Verdict, t Turn) app.UI {

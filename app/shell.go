@@ -93,7 +93,7 @@ func note(msg string) app.UI {
 }
 
 // levelSelect is the level filter every page uses (data-testid level-select).
-func levelSelect(value string, withAll bool, onChange func(string)) app.UI {
+func levelSelect(value string, withAll bool, onChange func(app.Context, string)) app.UI {
 	opts := []string{}
 	if withAll {
 		opts = append(opts, "")
@@ -102,7 +102,7 @@ func levelSelect(value string, withAll bool, onChange func(string)) app.UI {
 	return app.Label().Class("field").Body(
 		app.Span().Text("Level "),
 		app.Select().DataSet("testid", "level-select").OnChange(func(ctx app.Context, e app.Event) {
-			onChange(ctx.JSSrc().Get("value").String())
+			onChange(ctx, ctx.JSSrc().Get("value").String())
 		}).Body(
 			app.Range(opts).Slice(func(i int) app.UI {
 				return app.Option().Value(opts[i]).Selected(opts[i] == value).Text(LevelLabel(opts[i]))

@@ -160,6 +160,20 @@ export function goldText(turn) {
 }
 
 /**
+ * textCarries tells whether the original text format can write a call exactly: its parser cuts a
+ * value at the first quote of either kind, drops empty values, and reads no lists or objects.
+ */
+export function textCarries(params) {
+  return Object.values(params || {}).every((v) =>
+    typeof v === "string" ? v !== "" && !/['"\n]/.test(v) : v === null || typeof v !== "object");
+}
+
+/** goldCall is a perfect prediction of a gold API turn: the text form where it carries the call, else native. */
+export function goldCall(turn) {
+  return textCarries(turn.param_dict) ? goldText(turn) : JSON.stringify({ name: turn.api_name, arguments: turn.param_dict });
+}
+
+/**
  * goldPredictions makes the gold prediction lines of dialogues (one per call sample, and the gold
  * reply for each reply sample) straight from their turns, numbered as the original numbers samples.
  */
@@ -169,7 +183,7 @@ export function goldPredictions(dialogues, { replies = true } = {}) {
     let k = 0;
     d.turns.forEach((t, i) => {
       if (t.role !== "API") return;
-      lines.push({ level: d.level, file: d.file, id: 2 * k, pred: goldText(t), tool: t.api_name, turn: t });
+      lines.push({ level: d.level, file: d.file, id: 2 * k, pred: goldCall(t), tool: t.api_name, turn: t });
       const next = d.turns[i + 1];
       if (replies && next && next.role === "AI") lines.push({ level: d.level, file: d.file, id: 2 * k + 1, pred: next.text });
       k++;
@@ -197,7 +211,12 @@ export function cli(args) {
 export async function pasteAndScore(page, text) {
   const runs = () => page.evaluate(() => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0));
   const before = await runs();
-  await page.getByTestId("bulk-predictions").fill(text);
+  // A paste: the whole text at once (Playwright's fill types it as input, seconds for big files).
+  await page.$eval("[data-testid=bulk-predictions]", (el, t) => {
+    el.value = t;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }, text);
   await page.getByTestId("score-button").click();
   await page.waitForFunction((n) => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0) > n, before, { timeout: 60000 });
 }

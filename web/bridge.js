@@ -169,6 +169,9 @@
 
   // track keeps the state a restart must rebuild, from each request that succeeded.
   function track(reqText, respText) {
+    // Only load, reset and call change what a restart must rebuild; skip parsing anything else
+    // (a score answer can be megabytes).
+    if (!/"op"\s*:\s*"(load|reset|call)"/.test(reqText)) return;
     let req, resp;
     try {
       req = JSON.parse(reqText);

@@ -78,13 +78,19 @@ func NewHandler(assets *Assets) *app.Handler {
 			pages = append(pages, p.Path)
 		}
 	}
+	// The worker is started with its shim's hashed URL, so that is the address to keep offline.
+	worker := assets.URL("/web/engine-worker.js") + "&wasi=" + strings.ReplaceAll(assets.URL("/web/wasi.js"), "?", "%3F")
 	cacheable := append([]string{}, pages...)
 	for _, n := range assets.Names() {
-		if n != "app.wasm" {
+		switch n {
+		case "app.wasm", "icon-192.png", "icon-512.png", "icon.svg":
+			// go-app lists these itself (a duplicate would make the service worker's cache.addAll fail).
+		case "engine-worker.js":
+			cacheable = append(cacheable, worker)
+		default:
 			cacheable = append(cacheable, assets.URL("/web/"+n))
 		}
 	}
-	worker := assets.URL("/web/engine-worker.js") + "&wasi=" + strings.ReplaceAll(assets.URL("/web/wasi.js"), "?", "%3F")
 	return &app.Handler{
 		Name:            "API-Bank Playground",
 		ShortName:       "API-Bank",

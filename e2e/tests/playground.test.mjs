@@ -378,3 +378,33 @@ test("importing ../shared/apibank and pasting its gold gives exactly the CLI's n
   assert.deepEqual(w.errors, []);
   await page.close();
 });
+
+test("after a first visit the playground works offline", async () => {
+  const { page, w } = await newPage("/");
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    // Wait until the worker controls the page and its cache holds the engine.
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+    return reg.active.state;
+  });
+  await page.waitForFunction(async () => {
+    const keys = await caches.keys();
+    for (const k of keys) {
+      const c = await caches.open(k);
+      if ((await c.keys()).some((r) => r.url.includes("engine.wasm"))) return true;
+    }
+    return false;
+  }, null, { timeout: 30000 });
+  await browser.context.setOffline(true);
+  try {
+    await page.reload();
+    await ready(page);
+    await open(page, server.url, "/sandbox");
+    const acct = await firstAccount(page);
+    assert.ok(acct.user, "the engine answers offline");
+  } finally {
+    await browser.context.setOffline(false);
+  }
+  assert.deepEqual(w.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
+  await page.close();
+});

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ui "apibank/app"
+)
+
+// testWeb makes a small web/ folder with every file the server needs.
+func testWeb(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.wasm":         "\x00asm" + strings.Repeat("app", 400),
+		"engine.wasm":      "\x00asm" + strings.Repeat("engine", 400),
+		"bridge.js":        strings.Repeat("// bridge\n", 100),
+		"engine-worker.js": "// worker",
+		"wasi.js":          "// wasi",
+		"style.css":        strings.Repeat("body{}\n", 100),
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var routesOnce bool
+
+func testServer(t *testing.T) (*httptest.Server, *Assets) {
+	t.Helper()
+	assets, err := LoadAssets(testWeb(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !routesOnce {
+		ui.Routes()
+		routesOnce = true
+	}
+	srv := httptest.NewServer(NewMux(NewHandler(assets), assets))
+	t.Cleanup(srv.Close)
+	return srv, assets
+}
+
+func get(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	// A bare transport: no automatic gzip, so the test sees what the server sends.
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+func TestStaticFiles(t *testing.T) {
+	srv, assets := testServer(t)
+	hashed := assets.URL("/web/engine.wasm")
+	if !strings.Contains(hashed, "?v=") {
+		t.Fatalf("URL %q has no content hash", hashed)
+	}
+	tests := []struct {
+		name, path string
+		header     map[string]string
+		status     int
+		ctype, enc string
+		cache      string
+	}{
+		{"wasm, hashed", hashed, map[string]string{"Accept-Encoding": "gzip, br"}, 200, "application/wasm", "gzip", "public, max-age=31536000, immutable"},
+		{"wasm, plain", "/web/engine.wasm", nil, 200, "application/wasm", "", "no-cache"},
+		{"script", "/web/bridge.js", map[string]string{"Accept-Encoding": "gzip"}, 200, "text/javascript; charset=utf-8", "gzip", "no-cache"},
+		{"stale hash", "/web/engine.wasm?v=0000", nil, 200, "application/wasm", "", "no-cache"},
+		{"missing", "/web/nothing.js", nil, 404, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(t, srv.URL+tt.path, tt.header)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			if tt.status != 200 {
+				return
+			}
+			if got := resp.Header.Get("Content-Type"); got != tt.ctype {
+				t.Errorf("type %q, want %q", got, tt.ctype)
+			}
+			if got := resp.Header.Get("Content-Encoding"); got != tt.enc {
+				t.Errorf("encoding %q, want %q", got, tt.enc)
+			}
+			if got := resp.Header.Get("Cache-Control"); got != tt.cache {
+				t.Errorf("cache %q, want %q", got, tt.cache)
+			}
+			if tt.enc == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			etag := resp.Header.Get("ETag")
+			again, _ := get(t, srv.URL+tt.path, map[string]string{"If-None-Match": etag})
+			if again.StatusCode != http.StatusNotModified {
+				t.Errorf("revalidation with %s: %d, want 304", etag, again.StatusCode)
+			}
+		})
+	}
+}
+
+func TestPages(t *testing.T) {
+	srv, assets := testServer(t)
+	for _, p := range ui.Pages {
+		if p.Soon {
+			continue
+		}
+		resp, body := get(t, srv.URL+p.Path, map[string]string{"Accept-Encoding": "gzip"})
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d %q", p.Path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		zr, _ := gzip.NewReader(bytes.NewReader(body))
+		html, _ := io.ReadAll(zr)
+		for _, want := range []string{assets.URL("/web/bridge.js"), assets.URL("/web/style.css"), `data-testid="dataset-select"`, "apibankAssets"} {
+			if !bytes.Contains(html, []byte(want)) {
+				t.Errorf("%s lacks %q", p.Path, want)
+			}
+		}
+	}
+	resp, body := get(t, srv.URL+"/app.js", nil)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(assets.URL("/web/app.wasm"))) {
+		t.Fatalf("app.js does not load the hashed app.wasm")
+	}
+	resp, body = get(t, srv.URL+"/app-worker.js", nil)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(assets.URL("/web/engine.wasm"))) || !bytes.Contains(body, []byte(`"/sandbox"`)) {
+		t.Fatalf("the service worker does not cache the engine and the pages for offline use")
+	}
+	// cache.addAll fails on a duplicate, and then nothing is kept for offline use.
+	_, list, _ := strings.Cut(string(body), "const resourcesToCache = ")
+	list, _, _ = strings.Cut(list, ";")
+	var urls []string
+	if err := json.Unmarshal([]byte(list), &urls); err != nil {
+		t.Fatalf("resourcesToCache: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, u := range urls {
+		if seen[u] {
+			t.Errorf("the service worker lists %s twice", u)
+		}
+		seen[u] = true
+	}
+}
+
+func TestStaticExport(t *testing.T) {
+	_, assets := testServer(t)
+	dir := t.TempDir()
+	web := assets.dir
+	if err := exportStatic(dir, web, NewHandler(assets), assets); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"index.html", "sandbox.html", "app.js", "app-worker.js", "web/engine.wasm", "web/app.wasm", "web/bridge.js"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("static site lacks %s", f)
+		}
+	}
+}
+
+func TestMissingBuildOutputs(t *testing.T) {
+	dir := t.TempDir()
+	err := run([]string{"--web", dir, "--addr", "127.0.0.1:0"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "app.wasm is missing") {
+		t.Fatalf("error %v, want one naming the missing app.wasm", err)
+	}
+}
