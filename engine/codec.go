@@ -55,6 +55,12 @@ func decodeRequest(data []byte) (*Request, error) {
 			text(&r.Preds)
 		case "state":
 			text(&r.State)
+		case "gold":
+			b, ok := v.(bool)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"gold\" must be true or false")
+			}
+			r.Gold = b
 		case "builtin":
 			b, ok := v.(bool)
 			if !ok && v != nil {

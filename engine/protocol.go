@@ -5,6 +5,9 @@
 // A request is a JSON object {"v": 1, "id": any, "op": "...", ...op fields}; the response is
 // {"v": 1, "id": same, "ok": true, "result": ...} or {"v": 1, "id": same, "ok": false,
 // "error": {"code", "message"}}. See Request for the ops and their fields.
+//
+// Database names starting with "_" are a tool's internal bookkeeping (a remembered verification code,
+// which added keys were integers): they are world state but never listed by world or changed.
 package engine
 
 import (
@@ -26,7 +29,8 @@ const Version = 1
 //	call      call, catalog                 run a call (text or native JSON) in the session's sandbox world
 //	world     databases                     the sandbox's databases (all, or the named ones)
 //	reset                                   the sandbox back to the initial world
-//	score     preds, level, state, name     judge prediction JSONL; results, line errors, report
+//	score     preds, level, state, name,    judge prediction JSONL; results, line errors, report
+//	          gold                          (gold: true adds each call's gold answer and envelope)
 //	replay    state, form                   replay every gold call; per level total and accepted
 //	rouge     pairs                         ROUGE-L F of {ref, hyp} pairs
 //	stats                                   counts of the loaded dataset
@@ -54,6 +58,7 @@ type Request struct {
 	Pairs     []Pair          `json:"pairs,omitempty"`
 	Databases []string        `json:"databases,omitempty"`
 	Episode   int             `json:"episode,omitempty"`
+	Gold      bool            `json:"gold,omitempty"`
 }
 
 // Pair is a reference and a hypothesis for the rouge op.

@@ -371,7 +371,11 @@ func (s *Session) world(r *Request) any {
 	for _, n := range names {
 		dbs.Set(n, s.sandbox.Database(n))
 	}
-	return map[string]any{"databases": dbs, "changed": s.sandbox.Changed(), "history": s.history}
+	history := s.history
+	if history == nil {
+		history = []SandboxCall{}
+	}
+	return map[string]any{"databases": dbs, "changed": s.sandbox.Changed(), "history": history}
 }
 
 func (s *Session) score(r *Request) (any, *Error) {
@@ -385,6 +389,9 @@ func (s *Session) score(r *Request) (any, *Error) {
 	}
 	preds, errs := score.ParsePredictions(name, []byte(r.Preds), r.Level)
 	b := score.Score(s.data, s.index, preds, mode, name)
+	if r.Gold {
+		b.AttachGold(s.index)
+	}
 	b.Errors = append(errs, b.Errors...)
 	sort.SliceStable(b.Errors, func(i, j int) bool { return b.Errors[i].Line < b.Errors[j].Line })
 	if b.Errors == nil {

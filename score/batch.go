@@ -299,3 +299,25 @@ func goldText(d *dataset.Dialogue, t *dataset.Turn) string {
 func GoldNative(t *dataset.Turn) string {
 	return string(value.Marshal(value.MapOf("name", t.Tool, "arguments", t.Params)))
 }
+
+// AttachGold adds to every call result its gold answer and recorded envelope, so a host can show
+// expected next to got without fetching dialogues.
+func (b *Batch) AttachGold(ix *Index) {
+	for i := range b.Results {
+		r := &b.Results[i]
+		if r.CallVerdict == nil {
+			continue
+		}
+		sm, err := ix.Find(r.Level, r.File, r.ID)
+		if err != nil {
+			continue
+		}
+		gt := sm.GoldTurn()
+		if gt.Role != dataset.API {
+			r.CallVerdict.GoldCall = gt.Text
+			continue
+		}
+		r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
+		r.CallVerdict.GoldResult = gt.Result
+	}
+}

@@ -41,6 +41,11 @@ func (r *Result) AppendJSON(b *bytes.Buffer) {
 			value.Append(b, v.Result)
 		}
 		field(b, "error", v.Error)
+		field(b, "gold_call", v.GoldCall)
+		if v.GoldResult != nil {
+			b.WriteString(`,"gold_result":`)
+			value.Append(b, v.GoldResult)
+		}
 	}
 	if v := r.ReplyVerdict; v != nil {
 		b.WriteString(`,"rouge_l":`)

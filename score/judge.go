@@ -81,6 +81,10 @@ type CallVerdict struct {
 	Result *value.Map `json:"result,omitempty"`
 	// Error is the error text when the call or the check raised.
 	Error string `json:"error,omitempty"`
+	// GoldCall and GoldResult are the gold answer (see GoldPrediction) and its recorded envelope,
+	// when the request asks for them (Batch.AttachGold).
+	GoldCall   string     `json:"gold_call,omitempty"`
+	GoldResult *value.Map `json:"gold_result,omitempty"`
 }
 
 // ReplyVerdict is the judgement of one reply prediction.
