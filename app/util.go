@@ -32,7 +32,7 @@ func LevelLabel(level string) string {
 }
 
 // Levels are the level folders the UI offers, in order.
-var Levels = []string{"level-1-given-desc", "level-2-toolsearcher"}
+var Levels = []string{"level-1-given-desc", "level-2-toolsearcher", "level-3"}
 
 // Percent formats a ratio as a percentage with one decimal: 0.5 -> "50.0%".
 func Percent(r float64) string { return fmt.Sprintf("%.1f%%", r*100) }
