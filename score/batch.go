@@ -40,14 +40,17 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 		bad := func(format string, a ...any) {
 			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
 		}
-		v, err := value.Decode(text)
-		if err != nil {
-			bad("not JSON: %v", err)
+		if text[0] != '{' {
+			if _, err := value.Decode(text); err != nil {
+				bad("not JSON: %v", err)
+			} else {
+				bad("a prediction must be a JSON object {\"file\", \"id\", \"pred\"}")
+			}
 			continue
 		}
-		m, ok := v.(*value.Map)
-		if !ok {
-			bad("a prediction must be a JSON object {\"file\", \"id\", \"pred\"}")
+		m, err := value.DecodeFields(text, predictionField)
+		if err != nil {
+			bad("not JSON: %v", err)
 			continue
 		}
 		p := Prediction{Level: level, Line: line}
@@ -60,7 +63,8 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 			p.Level = s
 		}
 		f, _ := m.Get("file")
-		p.File, ok = f.(string)
+		file, ok := f.(string)
+		p.File = file
 		if !ok || p.File == "" {
 			bad("missing \"file\"")
 			continue
@@ -91,6 +95,11 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 		errs = append(errs, dataset.LineError{File: name, Line: line + 1, Message: err.Error()})
 	}
 	return preds, errs
+}
+
+// predictionField reports whether a prediction line's member is one the scorer reads.
+func predictionField(k string) bool {
+	return k == "level" || k == "file" || k == "id" || k == "pred"
 }
 
 // Result is the judgement of one prediction line, in the CLI's --out format.

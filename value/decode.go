@@ -37,6 +37,143 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
+// the others are checked for syntax and skipped. Prediction files often carry large fields a reader
+// does not need (the oracle's lines hold whole tool results): skipping them is several times faster.
+func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
+	d := decoder{data: data}
+	d.skip()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, d.errorf("a JSON object is expected")
+	}
+	d.pos++
+	m := NewMap(4)
+	d.skip()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+	} else {
+		for {
+			d.skip()
+			if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+				return nil, d.errorf("object key must be a string")
+			}
+			key, err := d.string()
+			if err != nil {
+				return nil, err
+			}
+			d.skip()
+			if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+				return nil, d.errorf("expected ':' after an object key")
+			}
+			d.pos++
+			d.skip()
+			if want(key) {
+				v, err := d.value(1)
+				if err != nil {
+					return nil, err
+				}
+				m.Set(key, v)
+			} else if err := d.skipValue(1); err != nil {
+				return nil, err
+			}
+			d.skip()
+			if d.pos >= len(d.data) {
+				return nil, d.errorf("unexpected end of JSON input")
+			}
+			if d.data[d.pos] == ',' {
+				d.pos++
+				continue
+			}
+			if d.data[d.pos] == '}' {
+				d.pos++
+				break
+			}
+			return nil, d.errorf("expected ',' or '}' in an object")
+		}
+	}
+	d.skip()
+	if d.pos < len(d.data) {
+		return nil, d.errorf("unexpected data after the JSON value")
+	}
+	return m, nil
+}
+
+// skipValue checks the syntax of one value and moves past it without building it.
+func (d *decoder) skipValue(depth int) error {
+	if depth > maxDepth {
+		return d.errorf("JSON nested too deeply")
+	}
+	if d.pos >= len(d.data) {
+		return d.errorf("unexpected end of JSON input")
+	}
+	switch d.data[d.pos] {
+	case '"':
+		d.pos++
+		for d.pos < len(d.data) {
+			c := d.data[d.pos]
+			switch {
+			case c == '"':
+				d.pos++
+				return nil
+			case c == '\\':
+				d.pos += 2
+			case c < 0x20:
+				return d.errorf("control character in a string")
+			default:
+				d.pos++
+			}
+		}
+		return d.errorf("unterminated string")
+	case '{', '[':
+		open := d.data[d.pos]
+		close := byte('}')
+		if open == '[' {
+			close = ']'
+		}
+		d.pos++
+		d.skip()
+		if d.pos < len(d.data) && d.data[d.pos] == close {
+			d.pos++
+			return nil
+		}
+		for {
+			d.skip()
+			if open == '{' {
+				if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+					return d.errorf("object key must be a string")
+				}
+				if err := d.skipValue(depth + 1); err != nil {
+					return err
+				}
+				d.skip()
+				if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+					return d.errorf("expected ':' after an object key")
+				}
+				d.pos++
+				d.skip()
+			}
+			if err := d.skipValue(depth + 1); err != nil {
+				return err
+			}
+			d.skip()
+			if d.pos >= len(d.data) {
+				return d.errorf("unexpected end of JSON input")
+			}
+			if d.data[d.pos] == ',' {
+				d.pos++
+				continue
+			}
+			if d.data[d.pos] == close {
+				d.pos++
+				return nil
+			}
+			return d.errorf("expected ',' or %q", close)
+		}
+	}
+	_, err := d.value(depth)
+	return err
+}
+
 // DecodeString is Decode for a string.
 func DecodeString(s string) (any, error) { return Decode([]byte(s)) }
 

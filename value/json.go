@@ -111,6 +111,19 @@ func AppendString(b *bytes.Buffer, s string) { appendString(b, s) }
 
 func appendString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
+	// Fast path: plain ASCII with nothing to escape, the common case, is written in one go.
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {

@@ -118,3 +118,19 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeFields(t *testing.T) {
+	in := `{"file": "a.jsonl", "detail": {"x": [1, {"y": "z\"}"}], "n": null}, "id": 3, "pred": "[A()]"}`
+	m, err := DecodeFields([]byte(in), func(k string) bool { return k != "detail" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(Marshal(m)); got != `{"file":"a.jsonl","id":3,"pred":"[A()]"}` {
+		t.Errorf("DecodeFields = %s", got)
+	}
+	for _, bad := range []string{`{"a": {"b": }`, `{"a": [1, 2}`, `{"a": "x`, `{"a": tru}`, `{"a": 1} x`, `[1]`} {
+		if _, err := DecodeFields([]byte(bad), func(string) bool { return false }); err == nil {
+			t.Errorf("DecodeFields(%s) succeeded", bad)
+		}
+	}
+}
