@@ -179,7 +179,7 @@ func (p *SamplePage) promptView() app.UI {
 	}{pr.Messages, pr.Tools}, "", "  ")
 	return app.Div().Body(
 		app.H2().Text("What the model gets"),
-		app.P().Class("small").Text("Expected: a "+pr.Expect+"."),
+		app.P().Class("small").Text("Expected: "+expectText(pr.Expect)+"."),
 		app.H3().Text("Original text format"),
 		copyButton("Copy the text prompt", pr.Text, &p.copied),
 		app.Pre().Class("prompt-text").DataSet("testid", "prompt-text").Text(pr.Text),
@@ -207,4 +207,15 @@ func copyButton(label, text string, msg *string) app.UI {
 			*msg = "Copied."
 		}
 	})
+}
+
+// expectText says in words what a sample's answer should be.
+func expectText(expect string) string {
+	switch expect {
+	case "special":
+		return "a reply — a special case, where calling a tool is a mistake"
+	case "call":
+		return "a call"
+	}
+	return "a reply"
 }

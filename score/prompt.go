@@ -19,7 +19,8 @@ type Prompt struct {
 	Messages []*value.Map `json:"messages"`
 	// Tools are the function schemas offered to native models.
 	Tools []*value.Map `json:"tools"`
-	// Expect says what the answer should be: "call" or "reply".
+	// Expect says what the answer should be: "call", "reply", or "special" (a reply where a careless
+	// model would call).
 	Expect string `json:"expect"`
 	// Gold is the expected answer: the call in text form when the text format can write it exactly
 	// (see GoldPrediction), else in native form; or the reply text.
@@ -59,14 +60,22 @@ func offered(sm Sample) []*tools.Tool {
 // BuildPrompt returns the prompt of a sample.
 func BuildPrompt(sm Sample) Prompt {
 	ts := offered(sm)
-	expectCall := sm.Kind == KindCall
+	// Call samples and special cases get the same words, so the prompt never tells which one it is.
+	// On our data (which has special cases) the model is told that replying is a right answer when a
+	// call cannot be made yet; the original's call prompts ask for a call only.
+	expectCall := sm.Kind == KindCall || sm.Kind == KindSpecial
+	mayReply := expectCall && sm.Dialogue.Repaired
 	p := Prompt{Expect: KindReply}
 	gt := sm.GoldTurn()
-	if expectCall {
+	switch {
+	case sm.Kind == KindCall:
 		p.Expect = KindCall
 		p.Gold = GoldPrediction(sm.Dialogue, gt)
 		p.GoldNative = GoldNative(gt)
-	} else {
+	case sm.Kind == KindSpecial:
+		p.Expect = KindSpecial
+		p.Gold = gt.Text
+	default:
 		p.Gold = gt.Text
 	}
 
@@ -74,6 +83,9 @@ func BuildPrompt(sm Sample) Prompt {
 	b.WriteString("You are an AI assistant that can use tools to help a user. Read the conversation and the tool descriptions below.\n")
 	if expectCall {
 		b.WriteString("Answer with the single tool call the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
+		if mayReply {
+			b.WriteString("If no call should be made yet (a needed value is missing, no tool can do it, or the request is ambiguous), answer instead with the AI's message to the user.\n")
+		}
 	} else {
 		b.WriteString("Answer with the AI's next message to the user, in plain words. Do not call a tool.\n")
 	}
@@ -99,8 +111,10 @@ func BuildPrompt(sm Sample) Prompt {
 		}
 		b.WriteByte('\n')
 	}
-	if expectCall {
+	if expectCall && !mayReply {
 		b.WriteString("\nThe AI's next tool call:\n")
+	} else if expectCall {
+		b.WriteString("\nThe AI's next step:\n")
 	} else {
 		b.WriteString("\nThe AI's next message:\n")
 	}
@@ -109,6 +123,9 @@ func BuildPrompt(sm Sample) Prompt {
 	system := "You are an AI assistant that can use tools to help a user. "
 	if expectCall {
 		system += "Call the one tool the conversation needs next."
+		if mayReply {
+			system += " If no call should be made yet (a needed value is missing, no tool can do it, or the request is ambiguous), reply to the user instead."
+		}
 	} else {
 		system += "Reply to the user in plain words; do not call a tool."
 	}
