@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -77,4 +78,34 @@ func BenchmarkCompile(b *testing.B) {
 		}
 		rt.Close(ctx)
 	}
+}
+
+// BenchmarkRougeOracleWazero scores all 3,450 ROUGE-L pairs of the oracle in one rouge op under wazero.
+func BenchmarkRougeOracleWazero(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "apibank", "oracle", "rouge-l.jsonl"))
+	if err != nil {
+		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
+	}
+	var pairs []map[string]string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var p struct{ Ref, Hyp string }
+		if err := json.Unmarshal(line, &p); err != nil {
+			b.Fatal(err)
+		}
+		pairs = append(pairs, map[string]string{"ref": p.Ref, "hyp": p.Hyp})
+	}
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "rouge", "pairs": pairs})
+	rt := newRuntime(b)
+	ctx := context.Background()
+	s, err := rt.NewSession(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Handle(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(pairs))*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
