@@ -22,6 +22,9 @@ type Report struct {
 	Levels []Tally `json:"levels"`
 	// Categories counts call verdicts per category, in the original's order then ours.
 	Categories []Count `json:"categories"`
+	// SpecialCategories counts the verdicts of special-case samples (CORRECT or PREMATURE_CALL),
+	// kept apart from the call categories as their accuracy is.
+	SpecialCategories []Count `json:"special_categories,omitempty"`
 	// Tools tallies call verdicts per gold tool, by name.
 	Tools []Tally `json:"tools"`
 	// Forms counts call predictions per form (text, native; "none" when no call was found).
@@ -92,6 +95,7 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 	levels := map[string]*Tally{}
 	toolTally := map[string]*Tally{}
 	cats := map[string]int{}
+	specialCats := map[string]int{}
 	for _, r := range results {
 		rep.Overall.add(r)
 		lt := levels[r.Level]
@@ -101,7 +105,11 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 		}
 		lt.add(r)
 		if r.CallVerdict != nil {
-			cats[r.CallVerdict.Category]++
+			if r.CallVerdict.Tool == "" {
+				specialCats[r.CallVerdict.Category]++
+			} else {
+				cats[r.CallVerdict.Category]++
+			}
 			form := r.CallVerdict.Form
 			if form == "" {
 				form = "none"
@@ -148,6 +156,9 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 	for _, c := range Categories {
 		if n := cats[c]; n > 0 {
 			rep.Categories = append(rep.Categories, Count{Category: c, Count: n})
+		}
+		if n := specialCats[c]; n > 0 {
+			rep.SpecialCategories = append(rep.SpecialCategories, Count{Category: c, Count: n})
 		}
 	}
 	for _, t := range toolTally {
