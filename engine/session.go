@@ -328,21 +328,13 @@ func (s *Session) samples(r *Request) any {
 }
 
 func (s *Session) call(r *Request) (any, *Error) {
-	if len(r.Call) == 0 {
-		return nil, badRequest("missing call")
-	}
 	cat, ok := tools.CatalogByName(r.Catalog)
 	if !ok {
 		return nil, badRequest(fmt.Sprintf("unknown catalog %q (want apis or lv3_apis)", r.Catalog))
 	}
-	text := string(r.Call)
-	var str string
-	if json.Unmarshal(r.Call, &str) == nil {
-		text = str
-	}
-	c, found := call.Find(text)
-	if !found {
-		return nil, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
+	c, text, e := requestCall(r)
+	if e != nil {
+		return nil, e
 	}
 	entry := SandboxCall{Call: text, Catalog: cat.Name}
 	var env *value.Map
@@ -542,23 +534,15 @@ func (s *Session) episode(r *Request) (*score.Episode, *Error) {
 }
 
 func (s *Session) episodeStep(r *Request) (any, *Error) {
-	e, err := s.episode(r)
+	ep, err := s.episode(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(r.Call) == 0 {
-		return nil, badRequest("missing call")
+	c, _, err := requestCall(r)
+	if err != nil {
+		return nil, err
 	}
-	text := string(r.Call)
-	var str string
-	if json.Unmarshal(r.Call, &str) == nil {
-		text = str
-	}
-	c, found := call.Find(text)
-	if !found {
-		return nil, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
-	}
-	return e.Step(c.Name, c.Args, c.Form == call.Native), nil
+	return ep.Step(c.Name, c.Args, c.Form == call.Native), nil
 }
 
 func (s *Session) episodeFinish(r *Request) (any, *Error) {
@@ -568,4 +552,22 @@ func (s *Session) episodeFinish(r *Request) (any, *Error) {
 	}
 	delete(s.episodes, r.Episode)
 	return e.Finish(s.data.Base), nil
+}
+
+// requestCall finds the call of a call or episode_step request: the text form as a JSON string, or a
+// native call object. It returns the call and the text it was found in.
+func requestCall(r *Request) (*call.Call, string, *Error) {
+	if len(r.Call) == 0 {
+		return nil, "", badRequest("missing call")
+	}
+	text := string(r.Call)
+	var str string
+	if json.Unmarshal(r.Call, &str) == nil {
+		text = str
+	}
+	c, found := call.Find(text)
+	if !found {
+		return nil, text, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
+	}
+	return c, text, nil
 }
