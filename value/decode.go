@@ -46,50 +46,9 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.errorf("a JSON object is expected")
 	}
-	d.pos++
-	m := NewMap(4)
-	d.skip()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-	} else {
-		for {
-			d.skip()
-			if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-				return nil, d.errorf("object key must be a string")
-			}
-			key, err := d.string()
-			if err != nil {
-				return nil, err
-			}
-			d.skip()
-			if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-				return nil, d.errorf("expected ':' after an object key")
-			}
-			d.pos++
-			d.skip()
-			if want(key) {
-				v, err := d.value(1)
-				if err != nil {
-					return nil, err
-				}
-				m.Set(key, v)
-			} else if err := d.skipValue(1); err != nil {
-				return nil, err
-			}
-			d.skip()
-			if d.pos >= len(d.data) {
-				return nil, d.errorf("unexpected end of JSON input")
-			}
-			if d.data[d.pos] == ',' {
-				d.pos++
-				continue
-			}
-			if d.data[d.pos] == '}' {
-				d.pos++
-				break
-			}
-			return nil, d.errorf("expected ',' or '}' in an object")
-		}
+	m, err := d.object(0, want)
+	if err != nil {
+		return nil, err
 	}
 	d.skip()
 	if d.pos < len(d.data) {
@@ -212,7 +171,7 @@ func (d *decoder) value(depth int) (any, error) {
 	}
 	switch c := d.data[d.pos]; {
 	case c == '{':
-		return d.object(depth)
+		return d.object(depth, nil)
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
@@ -254,7 +213,9 @@ func (d *decoder) literal(word string) bool {
 	return false
 }
 
-func (d *decoder) object(depth int) (any, error) {
+// object reads an object; when want is not nil, only the members whose key it accepts are built and
+// the other values are checked for syntax and skipped.
+func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 	d.pos++ // '{'
 	m := NewMap(4)
 	d.skip()
@@ -280,11 +241,17 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		d.pos++
 		d.skip()
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return nil, err
+		if want != nil && !want(key) {
+			if err := d.skipValue(depth + 1); err != nil {
+				return nil, err
+			}
+		} else {
+			v, err := d.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			m.Set(key, v)
 		}
-		m.Set(key, v)
 		d.skip()
 		if d.pos >= len(d.data) {
 			return nil, d.errorf("unexpected end of JSON input")
