@@ -2,35 +2,20 @@ package engine
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"apibank/dataset"
+	"apibank/internal/oracle"
 )
 
-// oracleRequests returns a load request for ../shared/apibank and a score request holding every
-// prediction of its oracle, or skips.
+// oracleRequests returns the oracle's load and score requests (see package oracle), or skips.
 func oracleRequests(b *testing.B) (load, score []byte, n int) {
-	dir := filepath.Join("..", "..", "shared", "apibank")
-	preds, err := os.ReadFile(filepath.Join(dir, "oracle", "verdicts.jsonl"))
-	if err != nil {
+	load, score, n, ok, err := oracle.Requests(filepath.Join("..", "..", "shared", "apibank"))
+	if !ok {
 		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
 	}
-	files, err := dataset.ReadDir(dir)
 	if err != nil {
 		b.Fatal(err)
-	}
-	m := map[string]string{}
-	for p, c := range files {
-		m[p] = string(c)
-	}
-	load, _ = json.Marshal(map[string]any{"v": 1, "op": "load", "files": m})
-	score, _ = json.Marshal(map[string]any{"v": 1, "op": "score", "preds": string(preds), "state": "fresh"})
-	for _, c := range preds {
-		if c == '\n' {
-			n++
-		}
 	}
 	return load, score, n
 }

@@ -8,32 +8,18 @@ import (
 	"path/filepath"
 	"testing"
 
-	"apibank/dataset"
+	"apibank/internal/oracle"
 )
 
 // BenchmarkScoreOracleWazero scores all oracle predictions (one engine op) under wazero: the same
 // work as engine.BenchmarkScoreOracleNative, through the WebAssembly module.
 func BenchmarkScoreOracleWazero(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "apibank")
-	preds, err := os.ReadFile(filepath.Join(dir, "oracle", "verdicts.jsonl"))
-	if err != nil {
+	load, score, n, ok, err := oracle.Requests(filepath.Join("..", "..", "shared", "apibank"))
+	if !ok {
 		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
 	}
-	files, err := dataset.ReadDir(dir)
 	if err != nil {
 		b.Fatal(err)
-	}
-	m := map[string]string{}
-	for p, c := range files {
-		m[p] = string(c)
-	}
-	load, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "files": m})
-	score, _ := json.Marshal(map[string]any{"v": 1, "op": "score", "preds": string(preds), "state": "fresh"})
-	n := 0
-	for _, c := range preds {
-		if c == '\n' {
-			n++
-		}
 	}
 	rt := newRuntime(b)
 	ctx := context.Background()
