@@ -1,6 +1,7 @@
 // Shared harness of the browser tests, the benchmark and the screenshots: it starts cmd/server on a
 // free port, launches Debian's Chromium through playwright-core with a fresh profile, and offers
 // helpers to open pages and collect console errors.
+import { before, after } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, existsSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -224,4 +225,18 @@ export async function pasteAndScore(page, text) {
 /** verdicts reads the verdict rows: line -> category ("REPLY" for reply samples). */
 export async function verdicts(page) {
   return page.$$eval("[data-testid=verdict-row]", (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.category]));
+}
+
+/** session starts the server and Chromium before a test file's tests and stops both after them. */
+export function session() {
+  const s = { server: null, browser: null };
+  before(async () => {
+    s.server = await startServer();
+    s.browser = await launch();
+  });
+  after(async () => {
+    if (s.browser) await s.browser.close();
+    if (s.server) await s.server.stop();
+  });
+  return s;
 }

@@ -1,39 +1,32 @@
 // The playground in a real Chromium: every test drives the pages as a user does, through the
 // data-testid hooks, against cmd/server on a free port. Expected numbers come from the project's CLI
 // (the same engine bytes under wazero) or from the dataset files themselves, never from constants.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  root, shared, startServer, launch, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts,
+  root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session,
 } from "../lib.mjs";
 
-let server, browser;
+const s = session();
 const tmp = mkdtempSync(path.join(tmpdir(), "apibank-e2e-"));
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
 after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
 
 /** newPage opens a fresh tab on path, its errors watched, with this origin's saved data cleared. */
 async function newPage(p = "/") {
-  const page = await browser.context.newPage();
+  const page = await s.browser.context.newPage();
   const w = watch(page);
-  await open(page, server.url, "/");
+  await open(page, s.server.url, "/");
   await page.evaluate(() => {
     localStorage.clear();
     sessionStorage.clear();
   });
-  if (p !== "/") await open(page, server.url, p);
+  if (p !== "/") await open(page, s.server.url, p);
   return { page, w };
 }
 
@@ -92,7 +85,7 @@ test("every page loads with no console errors", async () => {
   const { page, w } = await newPage();
   const paths = ["/", "/dataset", "/sample", "/score", "/results", "/sandbox", "/classroom", "/import"];
   for (const p of paths) {
-    await open(page, server.url, p);
+    await open(page, s.server.url, p);
     await page.waitForSelector("main h1");
     assert.ok((await page.textContent("main h1")).trim().length > 0, p + " has a heading");
   }
@@ -247,8 +240,8 @@ test("a sandbox call changes the world and reset restores it", async () => {
 
 test("two tabs keep separate worlds", async () => {
   const a = await newPage("/sandbox");
-  const b = { page: await browser.context.newPage() };
-  await open(b.page, server.url, "/sandbox");
+  const b = { page: await s.browser.context.newPage() };
+  await open(b.page, s.server.url, "/sandbox");
   const acct = await firstAccount(a.page);
   const when = "2032-07-08 09:10:11";
   await sandboxRun(a.page, `[AddAlarm(token='${acct.token}', time='${when}')]`);
@@ -274,12 +267,12 @@ test("a reload keeps the results, the sandbox history and its world", async () =
   await page.waitForSelector("[data-testid=accuracy]");
   assert.equal(await page.getByTestId("accuracy").textContent(), acc);
   assert.deepEqual(await verdicts(page), rows);
-  await open(page, server.url, "/results");
+  await open(page, s.server.url, "/results");
   await page.waitForSelector("[data-testid=accuracy]");
   assert.equal(await page.getByTestId("accuracy").textContent(), acc, "the Results page shows the same batch");
   assert.ok((await page.$$("[data-testid=chart]")).length >= 2, "two SVG charts");
 
-  await open(page, server.url, "/sandbox");
+  await open(page, s.server.url, "/sandbox");
   const acct = await firstAccount(page);
   const when = "2033-01-01 00:00:01";
   await sandboxRun(page, `[AddAlarm(token='${acct.token}', time='${when}')]`);
@@ -362,7 +355,7 @@ test("importing ../shared/apibank and pasting its gold gives exactly the CLI's n
   const dls = await dialoguesOf(page, "");
   const lines = goldPredictions(dls);
   const file = write("shared-gold.jsonl", jsonl(lines));
-  await open(page, server.url, "/score");
+  await open(page, s.server.url, "/score");
   await pasteAndScore(page, readText(file));
   const want = cliResults(file, ["--data", shared]);
   const got = await savedBatch(page, "apibank");
@@ -395,15 +388,15 @@ test("after a first visit the playground works offline", async () => {
     }
     return false;
   }, null, { timeout: 30000 });
-  await browser.context.setOffline(true);
+  await s.browser.context.setOffline(true);
   try {
     await page.reload();
     await ready(page);
-    await open(page, server.url, "/sandbox");
+    await open(page, s.server.url, "/sandbox");
     const acct = await firstAccount(page);
     assert.ok(acct.user, "the engine answers offline");
   } finally {
-    await browser.context.setOffline(false);
+    await s.browser.context.setOffline(false);
   }
   assert.deepEqual(w.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
   await page.close();

@@ -1,25 +1,15 @@
 // Level 3 in a real Chromium: the builtin scenes are listed with the other dialogues, and a scene opens
 // as a sample whose prompt offers only ToolSearcher and whose gold is the scene's first call.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, watch, open, engineRequest } from "../lib.mjs";
+import { watch, open, engineRequest, session } from "../lib.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const s = session();
 
 test("level-3 scenes are browsable and open as samples", async () => {
-  const page = await browser.context.newPage();
+  const page = await s.browser.context.newPage();
   const w = watch(page);
-  await open(page, server.url, "/dataset");
+  await open(page, s.server.url, "/dataset");
   const scenes = (await engineRequest(page, { op: "dialogues", level: "level-3" }));
   assert.ok(scenes.length >= 50, `${scenes.length} builtin scenes listed by the engine`);
   await page.getByTestId("level-select").selectOption("level-3");

@@ -1,24 +1,17 @@
 // Importing a zip in a real Chromium: the archive is made here from a small dataset of our own (one
 // world, two dialogues, one with a broken line), chosen through the Import page's zip input.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { crc32 } from "node:zlib";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startServer, launch, watch, open, engineRequest } from "../lib.mjs";
+import { watch, open, engineRequest, session } from "../lib.mjs";
 
-let server, browser;
+const s = session();
 const tmp = mkdtempSync(path.join(tmpdir(), "apibank-zip-"));
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
 after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -83,9 +76,9 @@ test("importing a zip loads its dialogues, lists a broken line by file and line,
   const zipPath = path.join(tmp, "mini.zip");
   writeFileSync(zipPath, storedZip(files));
 
-  const page = await browser.context.newPage();
+  const page = await s.browser.context.newPage();
   const w = watch(page);
-  await open(page, server.url, "/import");
+  await open(page, s.server.url, "/import");
   await page.getByTestId("import-zip").setInputFiles(zipPath);
   await page.waitForSelector("[data-testid=import-result]", { timeout: 30000 });
 
