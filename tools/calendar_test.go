@@ -34,28 +34,10 @@ var (
 func calWorld(t *testing.T) *tools.World {
 	t.Helper()
 	calBaseOnce.Do(func() {
-		dir := filepath.Join(calShared, "init_database")
-		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err == nil && len(files) == 0 {
-			err = os.ErrNotExist
-		}
+		dbs, err := tools.ReadInitDatabases(calShared)
 		if err != nil {
 			calBaseErr = err
 			return
-		}
-		dbs := map[string]any{}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				calBaseErr = err
-				return
-			}
-			v, err := value.Decode(data)
-			if err != nil {
-				calBaseErr = err
-				return
-			}
-			dbs[strings.TrimSuffix(filepath.Base(f), ".json")] = v
 		}
 		calBaseVal = tools.NewBase(dbs)
 	})

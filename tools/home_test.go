@@ -27,24 +27,10 @@ var (
 func homeBase(t *testing.T) *Base {
 	t.Helper()
 	homeBaseOnce.Do(func() {
-		files, err := filepath.Glob(filepath.Join(homeShared, "init_database", "*.json"))
-		if err != nil || len(files) == 0 {
-			homeBaseErr = os.ErrNotExist
+		dbs, err := readInitDatabases(homeShared)
+		if err != nil {
+			homeBaseErr = err
 			return
-		}
-		dbs := map[string]any{}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				homeBaseErr = err
-				return
-			}
-			v, err := value.Decode(data)
-			if err != nil {
-				homeBaseErr = err
-				return
-			}
-			dbs[strings.TrimSuffix(filepath.Base(f), ".json")] = v
 		}
 		homeBaseVal = NewBase(dbs)
 	})

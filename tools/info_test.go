@@ -29,24 +29,10 @@ var (
 func infoBase(t *testing.T) *Base {
 	t.Helper()
 	infoBaseOnce.Do(func() {
-		files, err := filepath.Glob(filepath.Join(infoShared, "init_database", "*.json"))
-		if err != nil || len(files) == 0 {
-			infoBaseErr = errors.New("no init_database files")
+		dbs, err := readInitDatabases(infoShared)
+		if err != nil {
+			infoBaseErr = err
 			return
-		}
-		dbs := map[string]any{}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				infoBaseErr = err
-				return
-			}
-			v, err := value.Decode(b)
-			if err != nil {
-				infoBaseErr = err
-				return
-			}
-			dbs[strings.TrimSuffix(filepath.Base(f), ".json")] = v
 		}
 		turns, err := infoGoldTurns()
 		if err != nil {

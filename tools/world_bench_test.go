@@ -1,9 +1,9 @@
 package tools_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"apibank/tools"
@@ -12,22 +12,12 @@ import (
 
 // benchBase loads the original's databases (the large ones included), or skips.
 func benchBase(b *testing.B) *tools.Base {
-	dir := filepath.Join("..", "..", "shared", "apibank", "init_database")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	dbs, err := tools.ReadInitDatabases(filepath.Join("..", "..", "shared", "apibank"))
+	if errors.Is(err, os.ErrNotExist) {
 		b.Skip("../shared/apibank not found: the world benchmarks need the reference data beside the repository")
 	}
-	dbs := map[string]any{}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		v, err := value.Decode(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		dbs[strings.TrimSuffix(e.Name(), ".json")] = v
+	if err != nil {
+		b.Fatal(err)
 	}
 	return tools.NewBase(dbs)
 }

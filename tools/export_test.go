@@ -1,0 +1,5 @@
+package tools
+
+// ReadInitDatabases gives the external test package (tools_test) the shared loader of the original's
+// init databases.
+var ReadInitDatabases = readInitDatabases
