@@ -82,22 +82,16 @@ func isWord(r rune) bool {
 func isSpace(r rune) bool { return py.IsSpace(r) }
 
 // wordEnd returns the end of the run of word characters starting at i.
-func wordEnd(s string, i int) int {
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !isWord(r) {
-			return i
-		}
-		i += n
-	}
-	return i
-}
+func wordEnd(s string, i int) int { return runEnd(s, i, isWord) }
 
 // spaceEnd returns the end of the run of whitespace starting at i.
-func spaceEnd(s string, i int) int {
+func spaceEnd(s string, i int) int { return runEnd(s, i, isSpace) }
+
+// runEnd returns the end of the run of characters starting at i for which in holds.
+func runEnd(s string, i int, in func(rune) bool) int {
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !isSpace(r) {
+		if !in(r) {
 			return i
 		}
 		i += n

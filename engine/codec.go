@@ -30,13 +30,23 @@ func decodeRequest(data []byte) (*Request, error) {
 			}
 			*dst = s
 		}
-		switch k {
-		case "v":
+		flag := func(dst *bool) {
+			b, ok := v.(bool)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field %q must be true or false", k)
+			}
+			*dst = b
+		}
+		integer := func(dst *int) {
 			n, ok := value.Int(v)
 			if !ok {
-				bad = fmt.Errorf("field \"v\" must be an integer")
+				bad = fmt.Errorf("field %q must be an integer", k)
 			}
-			r.V = int(n)
+			*dst = int(n)
+		}
+		switch k {
+		case "v":
+			integer(&r.V)
 		case "id":
 			r.ID = json.RawMessage(value.Marshal(v))
 		case "op":
@@ -56,17 +66,9 @@ func decodeRequest(data []byte) (*Request, error) {
 		case "state":
 			text(&r.State)
 		case "gold":
-			b, ok := v.(bool)
-			if !ok && v != nil {
-				bad = fmt.Errorf("field \"gold\" must be true or false")
-			}
-			r.Gold = b
+			flag(&r.Gold)
 		case "builtin":
-			b, ok := v.(bool)
-			if !ok && v != nil {
-				bad = fmt.Errorf("field \"builtin\" must be true or false")
-			}
-			r.Builtin = b
+			flag(&r.Builtin)
 		case "sample":
 			if v == nil {
 				break
@@ -78,11 +80,7 @@ func decodeRequest(data []byte) (*Request, error) {
 			i := int(n)
 			r.Sample = &i
 		case "episode":
-			n, ok := value.Int(v)
-			if !ok {
-				bad = fmt.Errorf("field \"episode\" must be an integer")
-			}
-			r.Episode = int(n)
+			integer(&r.Episode)
 		case "call":
 			if v != nil {
 				r.Call = json.RawMessage(value.Marshal(v))
