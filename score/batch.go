@@ -136,7 +136,8 @@ type ceilingKey struct {
 	native bool
 }
 
-// Ceiling returns the gold replay of a level (see the function Ceiling), computed once per index.
+// Ceiling returns the gold replay of a level (every gold API turn judged once, see replayGold),
+// computed once per index: it depends only on the data, mode, level and form.
 func (ix *Index) Ceiling(mode Mode, level string, native bool) Replayed {
 	k := ceilingKey{mode, level, native}
 	if r, ok := ix.ceilings[k]; ok {
@@ -145,7 +146,7 @@ func (ix *Index) Ceiling(mode Mode, level string, native bool) Replayed {
 	if ix.ceilings == nil {
 		ix.ceilings = map[ceilingKey]Replayed{}
 	}
-	r := Ceiling(ix.data, mode, level, native)
+	r := ix.replayGold(mode, level, native)
 	ix.ceilings[k] = r
 	return r
 }

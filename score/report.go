@@ -192,21 +192,18 @@ type Replayed struct {
 	Rejected []Result `json:"rejected,omitempty"`
 }
 
-// Ceiling replays every gold API turn of a level once, with a fresh Scorer in mode: rendered in the
+// replayGold replays every gold API turn of a level once, with a fresh Scorer in mode: rendered in the
 // original text format as its prompts render past calls (for our data: as GoldPrediction renders
 // them), or as native calls when native is true.
-func Ceiling(data *dataset.Data, mode Mode, level string, native bool) Replayed {
+func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 	rep := Replayed{Level: level, Form: string(call.Text)}
 	if native {
 		rep.Form = string(call.Native)
 	}
-	s := New(data, mode)
-	dialogues := data.Dialogues
+	s := New(ix.data, mode)
+	dialogues := ix.data.Dialogues
 	if level == dataset.Level3 {
-		dialogues = nil
-		for _, sc := range data.Scenes {
-			dialogues = append(dialogues, SceneDialogue(data.Base, sc))
-		}
+		dialogues = ix.scenes
 	}
 	for _, d := range dialogues {
 		if d.Level != level {
