@@ -1,6 +1,6 @@
-module apibank
+module github.com/apibank-playground/apibank
 
-go 1.26
+go 1.25.0
 
 require (
 	github.com/maxence-charriere/go-app/v10 v10.1.11

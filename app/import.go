@@ -6,7 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"apibank/app/importer"
+	"github.com/apibank-playground/apibank/app/importer"
 )
 
 // ImportPage loads a folder or zip in the original layout into this tab's engine.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"apibank/engine"
+	"github.com/apibank-playground/apibank/engine"
 )
 
 // native is the engine in-process: the same protocol the tab's worker answers.

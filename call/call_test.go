@@ -3,7 +3,7 @@ package call
 import (
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 func TestExtract(t *testing.T) {

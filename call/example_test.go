@@ -3,8 +3,8 @@ package call_test
 import (
 	"fmt"
 
-	"apibank/call"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // The original text format, parsed with its quirks: a list stays the text that was written.

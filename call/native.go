@@ -3,7 +3,7 @@ package call
 import (
 	"strings"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // parseNative reads a native tool call: a JSON object {"name", "arguments"} where arguments is an

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // The original's two regular expressions, written with explicit Unicode classes (Go's \w and \s are

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // The project's own default world: builtin/init_database, one JSON file per database in the

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Level names, as the original's folders name them.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Scene is a level-3 task: one request that needs several tools, planned by the model. The original

@@ -1,7 +1,7 @@
 package dataset
 
 import (
-	"apibank/tools"
+	"github.com/apibank-playground/apibank/tools"
 )
 
 // Counts are a dataset's sizes, as `apibank dataset stats` prints them.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"apibank/internal/oracle"
+	"github.com/apibank-playground/apibank/internal/oracle"
 )
 
 // oracleRequests returns the oracle's load and score requests (see package oracle), or skips.

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"apibank/engine"
+	"github.com/apibank-playground/apibank/engine"
 )
 
 // Every host speaks this protocol: a JSON request in, a JSON response out.

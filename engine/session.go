@@ -7,13 +7,13 @@ import (
 	"sort"
 	"strings"
 
-	"apibank/call"
-	"apibank/dataset"
-	"apibank/rouge"
-	"apibank/score"
-	"apibank/tools"
-	"apibank/value"
-	"apibank/verify"
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/rouge"
+	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
+	"github.com/apibank-playground/apibank/verify"
 )
 
 // Session is one engine instance's state: the loaded dataset (builtin until a load) and the sandbox

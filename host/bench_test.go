@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"apibank/internal/oracle"
+	"github.com/apibank-playground/apibank/internal/oracle"
 )
 
 // BenchmarkScoreOracleWazero scores all oracle predictions (one engine op) under wazero: the same

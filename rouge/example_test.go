@@ -3,7 +3,7 @@ package rouge_test
 import (
 	"fmt"
 
-	"apibank/rouge"
+	"github.com/apibank-playground/apibank/rouge"
 )
 
 // ExampleL scores a generated reply against the gold reply, and shows the

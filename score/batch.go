@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"apibank/call"
-	"apibank/dataset"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Prediction is one line of a prediction file: {"level"?, "file", "id", "pred"}, the format the

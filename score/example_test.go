@@ -3,8 +3,8 @@ package score_test
 import (
 	"fmt"
 
-	"apibank/dataset"
-	"apibank/score"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/score"
 )
 
 // Judging predictions for a dialogue: sample 0 is its first call, sample 1 the reply after it.

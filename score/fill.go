@@ -6,9 +6,9 @@ import (
 	"path"
 	"strings"
 
-	"apibank/dataset"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Fill writes the results of a draft's gold calls by running them: a dialogue's API turns run in

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // AppendJSON writes the result as JSON, fields in the documented order (level, file, id, line, kind,

@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/call"
-	"apibank/dataset"
-	"apibank/rouge"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/rouge"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Verdict categories. The first ten are the original evaluator's, in its order of checks; the others

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/dataset"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Prompt is what a model gets for a sample, in both forms: a single text in the original's call

@@ -3,8 +3,8 @@ package score
 import (
 	"sort"
 
-	"apibank/call"
-	"apibank/dataset"
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
 )
 
 // Report sums up a batch of results: accuracy per level, per category and per tool, mean ROUGE-L,

@@ -7,8 +7,8 @@ package score
 import (
 	"fmt"
 
-	"apibank/dataset"
-	"apibank/tools"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
 )
 
 // Kind of sample.

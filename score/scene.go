@@ -3,9 +3,9 @@ package score
 import (
 	"fmt"
 
-	"apibank/dataset"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // SceneDialogue turns a level-3 scene into a dialogue the scorer can judge step by step, as the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"apibank/dataset"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/value"
 )
 
 func dialogue(t *testing.T, level, name, jsonl string) *dataset.Dialogue {

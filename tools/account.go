@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // accountTools are the tools of the Account database and the bank: log-in tokens, registration,

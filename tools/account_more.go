@@ -3,8 +3,8 @@ package tools
 import (
 	"strconv"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // moreAccountTools are the account and bank tools besides GetUserToken and CheckToken: deleting an

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // acctTestFoo is foo's token in the original's Account database.

@@ -3,8 +3,8 @@ package tools
 import (
 	"strconv"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // calendarTools are the personal-organiser tools of the apis catalog: agenda items, alarms, meetings

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Ctx is what a tool's behaviour sees while it runs: the world and its own declaration.

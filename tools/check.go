@@ -1,8 +1,8 @@
 package tools
 
 import (
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Check runs the tool's correctness check of a response envelope against a gold envelope, as the

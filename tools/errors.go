@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"apibank/internal/py"
+	"github.com/apibank-playground/apibank/internal/py"
 )
 
 // Kind classifies an error that escapes a call or a check the way the original's evaluators tell

@@ -3,8 +3,8 @@ package tools_test
 import (
 	"fmt"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // A world is copy-on-write over its base: calls change this world only.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // healthTools are the hospital and health tools of the apis catalog: appointments, health records

@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 func TestHealthAppointmentRegistration(t *testing.T) {

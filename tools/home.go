@@ -7,8 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // homeTools are the smart-home and everyday tools of the apis catalog: scenes, timed switches,

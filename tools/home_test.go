@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // homeShared is the reference data folder (../shared/apibank from the repository root).

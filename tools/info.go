@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"apibank/internal/bm25"
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/bm25"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // infoTools are the information tools of levels 1-2: document questions, image captions, speech

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // infoShared is the reference data folder (the original's databases and dialogues), read by tests

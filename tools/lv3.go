@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // lv3Tools are the level-3 tools (the original's lv3_apis folder) except ToolSearcher. None takes a

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // lv3World is a fresh world for level-3 tools, which need no init database.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unicode"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // This file holds ToolSearcher, the tool that finds a catalog tool by keywords, for both catalogs.

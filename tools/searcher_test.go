@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // tsShared is the shared API-Bank material, seen from this package's folder.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // readInitDatabases reads the original's init databases (dir/init_database/*.json, dir being

@@ -3,8 +3,8 @@ package tools
 import (
 	"strings"
 
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Recorded is one recorded call of a dataset: a tool name, the arguments and the gold envelope.

@@ -9,7 +9,7 @@ package tools
 import (
 	"sort"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Param declares one input parameter of a tool.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Base is an immutable set of initial databases, as the original's init_database folder holds them

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // benchBase loads the original's databases (the large ones included), or skips.

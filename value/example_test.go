@@ -3,7 +3,7 @@ package value_test
 import (
 	"fmt"
 
-	"apibank/value"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Python's == on JSON-like values: key order does not matter, 2 equals 2.0, and Repr prints as Python.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"apibank/internal/py"
+	"github.com/apibank-playground/apibank/internal/py"
 )
 
 // Marshal encodes v as compact JSON. Object keys keep their order, floats print as Python's repr

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/internal/py"
+	"github.com/apibank-playground/apibank/internal/py"
 )
 
 // Str returns Python's str() of v: a string as itself, everything else as Repr. The original prompts

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"apibank/dataset"
-	"apibank/internal/py"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/py"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Grounding rules (a value is grounded when one holds; ToolSearcher's keywords are exempt, being the

@@ -16,10 +16,10 @@ import (
 	"fmt"
 	"sort"
 
-	"apibank/dataset"
-	"apibank/score"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Check names.

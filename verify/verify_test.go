@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"apibank/dataset"
-	"apibank/tools"
-	"apibank/value"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // world is a tiny world of our own for these tests.

@@ -17,10 +17,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"apibank/dataset"
-	"apibank/engine"
-	"apibank/score"
-	"apibank/verify"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/verify"
 )
 
 const usage = `usage: apibank <command> [flags]

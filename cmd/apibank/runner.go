@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"apibank/dataset"
-	"apibank/engine"
-	"apibank/host"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/host"
 )
 
 // runner sends engine requests: to the WebAssembly module under wazero (the default), or to the same

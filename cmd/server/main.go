@@ -21,7 +21,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	ui "apibank/app"
+	ui "github.com/apibank-playground/apibank/app"
 )
 
 func main() {

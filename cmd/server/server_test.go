@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	ui "apibank/app"
+	ui "github.com/apibank-playground/apibank/app"
 )
 
 // testWeb makes a small web/ folder with every file the server needs.

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"apibank/dataset"
+	"github.com/apibank-playground/apibank/dataset"
 )
 
 // Requests returns, for the apibank folder dir, a load request of its files, a score request (fresh

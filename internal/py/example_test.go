@@ -3,7 +3,7 @@ package py_test
 import (
 	"fmt"
 
-	"apibank/internal/py"
+	"github.com/apibank-playground/apibank/internal/py"
 )
 
 func ExampleStrptime() {

@@ -8,7 +8,7 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	ui "apibank/app"
+	ui "github.com/apibank-playground/apibank/app"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"unsafe"
 
-	"apibank/engine"
+	"github.com/apibank-playground/apibank/engine"
 )
 
 // memoryLimit is the heap size at which the collector runs (see handle).

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"apibank/dataset"
+	"github.com/apibank-playground/apibank/dataset"
 )
 
 func main() {
