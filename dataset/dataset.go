@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"path"
 	"sort"
 	"strings"
@@ -74,23 +75,10 @@ type Dialogue struct {
 
 // Meta is the header line our own dialogue files may start with: {"role":"Meta", ...}. The original's
 // files have none. It records what a reader cannot see from the turns alone.
-type Meta struct {
-	// Special names the special case the dialogue tests: "missing_value", "no_tool" or "ambiguous";
-	// empty for ordinary dialogues.
-	Special string `json:"special,omitempty"`
-	// Line is, in a special-case dialogue, the file line of the AI turn that is the right answer
-	// where a model might wrongly call a tool.
-	Line int `json:"line,omitempty"`
-	// Derived lists argument values that the dialogue derives rather than quotes (such as "tomorrow"
-	// -> a date), with the rule used, for the grounding check.
-	Derived []Derivation `json:"derived,omitempty"`
-}
+type Meta = protocol.Meta
 
-// Derivation records one derived argument value.
-type Derivation struct {
-	Value string `json:"value"`
-	Rule  string `json:"rule"`
-}
+// Derivation records one derived argument value (the protocol's type).
+type Derivation = protocol.Derivation
 
 // Data is a loaded dataset: dialogues, level-3 scenes and the initial world.
 type Data struct {
@@ -121,19 +109,8 @@ func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
 	return nil, false
 }
 
-// LineError is a problem in an input file, located by file and line (0 when it concerns the whole file).
-type LineError struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
-
-func (e LineError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Message)
-}
+// LineError is a problem in an input file, located by file and line (the protocol's type).
+type LineError = protocol.LineError
 
 // ParseDialogue reads one dialogue file (JSONL). Bad lines are reported with their line number and
 // skipped; the rest of the file still loads.

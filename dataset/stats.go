@@ -1,32 +1,13 @@
 package dataset
 
 import (
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 )
 
-// Counts are a dataset's sizes, as `apibank dataset stats` prints them.
-type Counts struct {
-	Dialogues int `json:"dialogues"`
-	APICalls  int `json:"api_calls"`
-	// Levels has "1", "2" and "3" (scenes count as level-3 dialogues).
-	Levels map[string]LevelCounts `json:"levels"`
-	// ToolsTotal is the number of distinct tool names over both catalogs; ToolsCovered how many of
-	// them appear in at least one gold call.
-	ToolsTotal   int `json:"tools_total"`
-	ToolsCovered int `json:"tools_covered"`
-	// SpecialCases is the number of dialogues marked as special cases.
-	SpecialCases int `json:"special_cases"`
-}
-
-// LevelCounts are one level's sizes.
-type LevelCounts struct {
-	Dialogues int `json:"dialogues"`
-	APICalls  int `json:"api_calls"`
-}
-
 // Stats counts a dataset.
-func Stats(d *Data) Counts {
-	c := Counts{Levels: map[string]LevelCounts{"1": {}, "2": {}, "3": {}}}
+func Stats(d *Data) protocol.Stats {
+	c := protocol.Stats{Levels: map[string]protocol.LevelStats{"1": {}, "2": {}, "3": {}}}
 	names := map[string]bool{}
 	for _, cat := range []*tools.Catalog{tools.APIs, tools.LV3} {
 		for _, t := range cat.Tools() {

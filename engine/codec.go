@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/score"
 
 	"github.com/apibank-playground/apibank/value"
 )
@@ -11,7 +13,7 @@ import (
 // decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes
 // of predictions; encoding/json's reflection is several times slower on it). Unknown fields are
 // ignored; a field of the wrong type is an error that names it.
-func decodeRequest(data []byte) (*Request, error) {
+func decodeRequest(data []byte) (*protocol.Request, error) {
 	v, err := value.Decode(data)
 	if err != nil {
 		return nil, err
@@ -20,7 +22,7 @@ func decodeRequest(data []byte) (*Request, error) {
 	if !ok {
 		return nil, fmt.Errorf("a request must be a JSON object")
 	}
-	r := &Request{}
+	r := &protocol.Request{}
 	var bad error
 	m.Each(func(k string, v any) bool {
 		text := func(dst *string) {
@@ -46,11 +48,17 @@ func decodeRequest(data []byte) (*Request, error) {
 		}
 		switch k {
 		case "v":
+			if _, isNum := v.(bool); isNum || v == nil {
+				bad = fmt.Errorf("field \"v\" must be an integer (the protocol version, %d)", protocol.Version)
+				break
+			}
 			integer(&r.V)
 		case "id":
 			r.ID = json.RawMessage(value.Marshal(v))
 		case "op":
-			text(&r.Op)
+			var op string
+			text(&op)
+			r.Op = protocol.Op(op)
 		case "name":
 			text(&r.Name)
 		case "catalog":
@@ -131,7 +139,7 @@ func decodeRequest(data []byte) (*Request, error) {
 					bad = fmt.Errorf("pairs[%d] must be {\"ref\": text, \"hyp\": text}", i)
 					break
 				}
-				r.Pairs = append(r.Pairs, Pair{Ref: rs, Hyp: hs})
+				r.Pairs = append(r.Pairs, protocol.Pair{Ref: rs, Hyp: hs})
 			}
 		}
 		return bad == nil
@@ -139,14 +147,9 @@ func decodeRequest(data []byte) (*Request, error) {
 	return r, bad
 }
 
-// appender is a result that writes its own JSON (see score.Batch).
-type appender interface {
-	AppendJSON(b *bytes.Buffer) error
-}
-
 // encode writes a response.
-func encode(r Response) []byte {
-	if a, ok := r.Result.(appender); ok && r.Error == nil {
+func encode(r protocol.Response) []byte {
+	if bt, ok := r.Result.(*protocol.Batch); ok && r.Error == nil {
 		var b bytes.Buffer
 		b.WriteString(`{"v":`)
 		fmt.Fprint(&b, r.V)
@@ -155,14 +158,14 @@ func encode(r Response) []byte {
 			b.Write(r.ID)
 		}
 		b.WriteString(`,"ok":true,"result":`)
-		if err := a.AppendJSON(&b); err == nil {
+		if err := score.AppendBatch(&b, bt); err == nil {
 			b.WriteByte('}')
 			return b.Bytes()
 		}
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
-		b, _ = json.Marshal(Response{V: Version, ID: r.ID, Error: &Error{Code: "internal", Message: "response not encodable: " + err.Error()}})
+		b, _ = json.Marshal(protocol.Response{V: protocol.Version, ID: r.ID, Error: internal("response not encodable: " + err.Error())})
 	}
 	return b
 }

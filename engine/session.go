@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -23,7 +24,7 @@ type Session struct {
 	data    *dataset.Data
 	index   *score.Index
 	sandbox *tools.World
-	history []SandboxCall
+	history []protocol.SandboxCall
 	// builtinErr says why the builtin data could not be loaded ("" normally).
 	builtinErr string
 	// loadErrs are the problems met loading the current data.
@@ -31,14 +32,6 @@ type Session struct {
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
-}
-
-// SandboxCall is one call made in the sandbox, kept so a host can show (and restore) the history.
-type SandboxCall struct {
-	Call    string     `json:"call"`
-	Catalog string     `json:"catalog"`
-	Result  *value.Map `json:"result,omitempty"`
-	Error   string     `json:"error,omitempty"`
 }
 
 // New returns a session with the builtin data loaded. Should the embedded data fail to load (a build
@@ -69,13 +62,13 @@ func (s *Session) use(d *dataset.Data) {
 func (s *Session) Handle(req []byte) []byte {
 	r, err := decodeRequest(req)
 	if err != nil {
-		resp := Response{V: Version, Error: badRequest("request is not a JSON object of the engine protocol: " + err.Error())}
+		resp := protocol.Response{V: protocol.Version, Error: badRequest("request is not a JSON object of the engine protocol: " + err.Error())}
 		if r != nil {
 			resp.ID = r.ID
 		}
 		return encode(resp)
 	}
-	resp := Response{V: Version, ID: r.ID}
+	resp := protocol.Response{V: protocol.Version, ID: r.ID}
 	result, e := s.dispatch(r)
 	if e != nil {
 		resp.Error = e
@@ -85,55 +78,55 @@ func (s *Session) Handle(req []byte) []byte {
 	return encode(resp)
 }
 
-func (s *Session) dispatch(r *Request) (result any, e *Error) {
+func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) {
 	defer func() {
 		if p := recover(); p != nil {
-			result, e = nil, &Error{Code: "internal", Message: fmt.Sprintf("op %s failed: %v\n%s", r.Op, p, firstFrames(debug.Stack()))}
+			result, e = nil, internal(fmt.Sprintf("op %s failed: %v\n%s", r.Op, p, firstFrames(debug.Stack())))
 		}
 	}()
-	if r.V != Version {
-		return nil, badRequest(fmt.Sprintf("protocol version %d is not supported (this engine speaks %d)", r.V, Version))
+	if r.V != protocol.Version {
+		return nil, badRequest(fmt.Sprintf("protocol version %d is not supported (this engine speaks %d)", r.V, protocol.Version))
 	}
 	switch r.Op {
-	case "hello":
+	case protocol.OpHello:
 		return s.hello(), nil
-	case "catalog":
+	case protocol.OpCatalog:
 		return s.catalog(r)
-	case "load":
+	case protocol.OpLoad:
 		return s.load(r)
-	case "dialogues":
+	case protocol.OpDialogues:
 		return s.dialogues(r), nil
-	case "dialogue":
+	case protocol.OpDialogue:
 		return s.dialogue(r)
-	case "samples":
+	case protocol.OpSamples:
 		return s.samples(r), nil
-	case "prompt":
+	case protocol.OpPrompt:
 		return s.prompt(r)
-	case "call":
+	case protocol.OpCall:
 		return s.call(r)
-	case "world":
+	case protocol.OpWorld:
 		return s.world(r), nil
-	case "reset":
+	case protocol.OpReset:
 		s.sandbox = s.data.Base.NewWorld()
 		s.history = nil
-		return map[string]bool{"reset": true}, nil
-	case "score":
+		return protocol.Reset{Reset: true}, nil
+	case protocol.OpScore:
 		return s.score(r)
-	case "replay":
+	case protocol.OpReplay:
 		return s.replay(r)
-	case "rouge":
+	case protocol.OpRouge:
 		return rougeAll(r.Pairs), nil
-	case "stats":
+	case protocol.OpStats:
 		return dataset.Stats(s.data), nil
-	case "fill":
+	case protocol.OpFill:
 		return s.fill(r)
-	case "episode_start":
+	case protocol.OpEpisodeStart:
 		return s.episodeStart(r)
-	case "episode_step":
+	case protocol.OpEpisodeStep:
 		return s.episodeStep(r)
-	case "episode_finish":
+	case protocol.OpEpisodeFinish:
 		return s.episodeFinish(r)
-	case "validate":
+	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case "":
 		return nil, badRequest("missing op")
@@ -150,45 +143,35 @@ func firstFrames(stack []byte) string {
 	return strings.Join(lines, "\n")
 }
 
-func (s *Session) hello() any {
-	return map[string]any{
-		"protocol":      Version,
-		"engine":        "apibank-playground",
-		"catalogs":      map[string]int{tools.APIs.Name: len(tools.APIs.Tools()), tools.LV3.Name: len(tools.LV3.Tools())},
-		"data":          s.data.Name,
-		"builtin_error": s.builtinErr,
+func (s *Session) hello() protocol.Hello {
+	return protocol.Hello{
+		Protocol:     protocol.Version,
+		Engine:       "apibank-playground",
+		Catalogs:     map[string]int{tools.APIs.Name: len(tools.APIs.Tools()), tools.LV3.Name: len(tools.LV3.Tools())},
+		Data:         s.data.Name,
+		BuiltinError: s.builtinErr,
 	}
 }
 
-func (s *Session) catalog(r *Request) (any, *Error) {
+func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 	cat, ok := tools.CatalogByName(r.Catalog)
 	if !ok {
 		return nil, badRequest(fmt.Sprintf("unknown catalog %q (want apis or lv3_apis)", r.Catalog))
 	}
-	entries := make([]*value.Map, 0, len(cat.Tools()))
+	entries := make([]json.RawMessage, 0, len(cat.Tools()))
 	for _, t := range cat.Tools() {
-		entries = append(entries, t.Entry())
+		entries = append(entries, value.Marshal(t.Entry()))
 	}
-	return map[string]any{"catalog": cat.Name, "tools": entries}, nil
+	return protocol.Catalog{Catalog: cat.Name, Tools: entries}, nil
 }
 
-// LoadResult answers a load request.
-type LoadResult struct {
-	Name      string              `json:"name"`
-	Dialogues map[string]int      `json:"dialogues"`
-	Scenes    int                 `json:"scenes"`
-	Databases []string            `json:"databases"`
-	Tables    string              `json:"tables"`
-	Errors    []dataset.LineError `json:"errors"`
-}
-
-func (s *Session) load(r *Request) (any, *Error) {
+func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	var d *dataset.Data
 	var errs []dataset.LineError
 	if r.Builtin {
 		b, err := dataset.Builtin()
 		if err != nil {
-			return nil, &Error{Code: "internal", Message: err.Error()}
+			return nil, internal(err.Error())
 		}
 		d = b
 		errs = dataset.BuiltinErrors()
@@ -207,13 +190,13 @@ func (s *Session) load(r *Request) (any, *Error) {
 		var err error
 		d, errs, err = dataset.Load(name, files)
 		if err != nil {
-			return nil, &Error{Code: "bad_request", Message: err.Error()}
+			return nil, badRequest(err.Error())
 		}
 	}
 	s.use(d)
 	s.loadErrs = errs
 	errs = append(errs, s.index.Errors...)
-	res := LoadResult{Name: d.Name, Dialogues: map[string]int{}, Scenes: len(d.Scenes), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
+	res := protocol.Loaded{Name: d.Name, Dialogues: map[string]int{}, Scenes: len(d.Scenes), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
 	for _, dl := range d.Dialogues {
 		res.Dialogues[dl.Level]++
 	}
@@ -223,25 +206,14 @@ func (s *Session) load(r *Request) (any, *Error) {
 	return res, nil
 }
 
-// DialogueSummary describes a dialogue for lists.
-type DialogueSummary struct {
-	Level   string   `json:"level"`
-	File    string   `json:"file"`
-	Turns   int      `json:"turns"`
-	Calls   int      `json:"calls"`
-	Tools   []string `json:"tools"`
-	Special string   `json:"special,omitempty"`
-	First   string   `json:"first"`
-}
-
-func (s *Session) dialogues(r *Request) any {
-	out := []DialogueSummary{}
+func (s *Session) dialogues(r *protocol.Request) any {
+	out := []protocol.DialogueSummary{}
 	all := append(append([]*dataset.Dialogue{}, s.data.Dialogues...), s.index.Scenes()...)
 	for _, d := range all {
 		if r.Level != "" && d.Level != r.Level {
 			continue
 		}
-		sum := DialogueSummary{Level: d.Level, File: d.File, Turns: len(d.Turns)}
+		sum := protocol.DialogueSummary{Level: d.Level, File: d.File, Turns: len(d.Turns)}
 		seen := map[string]bool{}
 		for _, t := range d.Turns {
 			if t.Role == dataset.API {
@@ -263,17 +235,7 @@ func (s *Session) dialogues(r *Request) any {
 	return out
 }
 
-// TurnView is a dialogue turn as the protocol shows it (the file's own JSON shape).
-type TurnView struct {
-	Role    string     `json:"role"`
-	Text    string     `json:"text,omitempty"`
-	APIName string     `json:"api_name,omitempty"`
-	Params  *value.Map `json:"param_dict,omitempty"`
-	Result  *value.Map `json:"result,omitempty"`
-	Line    int        `json:"line"`
-}
-
-func (s *Session) findDialogue(r *Request) (*dataset.Dialogue, *Error) {
+func (s *Session) findDialogue(r *protocol.Request) (*dataset.Dialogue, *protocol.Error) {
 	if r.File == "" {
 		return nil, badRequest("missing file")
 	}
@@ -287,38 +249,25 @@ func (s *Session) findDialogue(r *Request) (*dataset.Dialogue, *Error) {
 	return d, nil
 }
 
-func (s *Session) dialogue(r *Request) (any, *Error) {
+func (s *Session) dialogue(r *protocol.Request) (any, *protocol.Error) {
 	d, err := s.findDialogue(r)
 	if err != nil {
 		return nil, err
 	}
-	turns := make([]TurnView, len(d.Turns))
+	turns := make([]protocol.Turn, len(d.Turns))
 	for i, t := range d.Turns {
-		turns[i] = TurnView{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: t.Params, Result: t.Result, Line: t.Line}
+		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Line: t.Line}
 	}
-	res := map[string]any{"level": d.Level, "file": d.File, "turns": turns}
-	if d.Meta != nil {
-		res["meta"] = d.Meta
-	}
-	return res, nil
+	return protocol.Dialogue{Level: d.Level, File: d.File, Meta: d.Meta, Turns: turns}, nil
 }
 
-// SampleView describes one sample.
-type SampleView struct {
-	Level string `json:"level"`
-	File  string `json:"file"`
-	ID    int    `json:"id"`
-	Kind  string `json:"kind"`
-	Tool  string `json:"tool,omitempty"`
-}
-
-func (s *Session) samples(r *Request) any {
-	out := []SampleView{}
+func (s *Session) samples(r *protocol.Request) any {
+	out := []protocol.SampleView{}
 	for _, sm := range s.index.All() {
 		if (r.Level != "" && sm.Dialogue.Level != r.Level) || (r.File != "" && sm.Dialogue.File != r.File) {
 			continue
 		}
-		v := SampleView{Level: sm.Dialogue.Level, File: sm.Dialogue.File, ID: sm.ID, Kind: sm.Kind}
+		v := protocol.SampleView{Level: sm.Dialogue.Level, File: sm.Dialogue.File, ID: sm.ID, Kind: sm.Kind}
 		if sm.Kind == score.KindCall {
 			v.Tool = sm.GoldTurn().Tool
 		}
@@ -327,7 +276,7 @@ func (s *Session) samples(r *Request) any {
 	return out
 }
 
-func (s *Session) call(r *Request) (any, *Error) {
+func (s *Session) call(r *protocol.Request) (any, *protocol.Error) {
 	cat, ok := tools.CatalogByName(r.Catalog)
 	if !ok {
 		return nil, badRequest(fmt.Sprintf("unknown catalog %q (want apis or lv3_apis)", r.Catalog))
@@ -336,7 +285,7 @@ func (s *Session) call(r *Request) (any, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	entry := SandboxCall{Call: text, Catalog: cat.Name}
+	entry := protocol.SandboxCall{Call: text, Catalog: cat.Name}
 	var env *value.Map
 	var err error
 	if c.Form == call.Native {
@@ -347,14 +296,14 @@ func (s *Session) call(r *Request) (any, *Error) {
 	if err != nil {
 		entry.Error = err.Error()
 	} else {
-		entry.Result = env
+		entry.Result = value.Marshal(env)
 	}
 	s.history = append(s.history, entry)
-	return map[string]any{"form": c.Form, "name": c.Name, "args": c.Args, "result": entry.Result, "error": entry.Error,
-		"changed": s.sandbox.Changed(), "history": len(s.history)}, nil
+	return protocol.CallResult{Form: string(c.Form), Name: c.Name, Args: value.Marshal(c.Args), Result: entry.Result,
+		Error: entry.Error, Changed: s.sandbox.Changed(), History: len(s.history)}, nil
 }
 
-func (s *Session) world(r *Request) any {
+func (s *Session) world(r *protocol.Request) any {
 	names := r.Databases
 	if len(names) == 0 {
 		names = s.data.Base.Names()
@@ -365,12 +314,12 @@ func (s *Session) world(r *Request) any {
 	}
 	history := s.history
 	if history == nil {
-		history = []SandboxCall{}
+		history = []protocol.SandboxCall{}
 	}
-	return map[string]any{"databases": dbs, "changed": s.sandbox.Changed(), "history": history}
+	return protocol.World{Databases: value.Marshal(dbs), Changed: s.sandbox.Changed(), History: history}
 }
 
-func (s *Session) score(r *Request) (any, *Error) {
+func (s *Session) score(r *protocol.Request) (any, *protocol.Error) {
 	mode, err := score.ParseMode(r.State, s.defaultMode())
 	if err != nil {
 		return nil, badRequest(err.Error())
@@ -382,7 +331,7 @@ func (s *Session) score(r *Request) (any, *Error) {
 	preds, errs := score.ParsePredictions(name, []byte(r.Preds), r.Level)
 	b := score.Score(s.data, s.index, preds, mode, name)
 	if r.Gold {
-		b.AttachGold(s.index)
+		score.AttachGold(b, s.index)
 	}
 	b.Errors = append(errs, b.Errors...)
 	sort.SliceStable(b.Errors, func(i, j int) bool { return b.Errors[i].Line < b.Errors[j].Line })
@@ -400,7 +349,7 @@ func (s *Session) defaultMode() score.Mode {
 	return score.Fresh
 }
 
-func (s *Session) replay(r *Request) (any, *Error) {
+func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 	mode, err := score.ParseMode(r.State, s.defaultMode())
 	if err != nil {
 		return nil, badRequest(err.Error())
@@ -431,17 +380,11 @@ func (s *Session) replay(r *Request) (any, *Error) {
 	if native {
 		form = call.Native
 	}
-	return map[string]any{"state": mode, "data": s.data.Name, "form": form, "levels": levels}, nil
+	return protocol.Replay{State: string(mode), Data: s.data.Name, Form: string(form), Levels: levels}, nil
 }
 
-// RougeResult is one answer of the rouge op: F, or the error the original's package raised.
-type RougeResult struct {
-	F     *float64 `json:"f,omitempty"`
-	Error string   `json:"error,omitempty"`
-}
-
-func rougeAll(pairs []Pair) []RougeResult {
-	out := make([]RougeResult, len(pairs))
+func rougeAll(pairs []protocol.Pair) []protocol.Rouge {
+	out := make([]protocol.Rouge, len(pairs))
 	for i, p := range pairs {
 		f, err := rouge.L(p.Hyp, p.Ref)
 		if err != nil {
@@ -453,7 +396,7 @@ func rougeAll(pairs []Pair) []RougeResult {
 	return out
 }
 
-func (s *Session) prompt(r *Request) (any, *Error) {
+func (s *Session) prompt(r *protocol.Request) (any, *protocol.Error) {
 	if r.Sample == nil {
 		return nil, badRequest("missing sample (the sample id)")
 	}
@@ -471,17 +414,11 @@ func (s *Session) prompt(r *Request) (any, *Error) {
 	return score.BuildPrompt(sm), nil
 }
 
-// FillResult answers a fill request: the files with their gold results written, and the problems.
-type FillResult struct {
-	Files  map[string]string   `json:"files"`
-	Errors []dataset.LineError `json:"errors"`
-}
-
-func (s *Session) fill(r *Request) (any, *Error) {
+func (s *Session) fill(r *protocol.Request) (any, *protocol.Error) {
 	if len(r.Files) == 0 {
 		return nil, badRequest("fill needs files (path -> content)")
 	}
-	res := FillResult{Files: map[string]string{}, Errors: []dataset.LineError{}}
+	res := protocol.Filled{Files: map[string]string{}, Errors: []dataset.LineError{}}
 	names := make([]string, 0, len(r.Files))
 	for p := range r.Files {
 		names = append(names, p)
@@ -507,7 +444,7 @@ func (s *Session) targets() *verify.Targets {
 	return nil
 }
 
-func (s *Session) episodeStart(r *Request) (any, *Error) {
+func (s *Session) episodeStart(r *protocol.Request) (any, *protocol.Error) {
 	d, ok := s.index.Scene(r.File)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("no level-3 scene %q in %s", r.File, s.data.Name))
@@ -515,14 +452,11 @@ func (s *Session) episodeStart(r *Request) (any, *Error) {
 	s.nextEpisode++
 	s.episodes[s.nextEpisode] = score.NewEpisode(s.data.Base, d)
 	sc := d.Scene
-	return map[string]any{"episode": s.nextEpisode, "scene": sc.Name, "file": sc.File, "utterance": sc.Utterance,
-		"key_info": sc.KeyInfo, "catalog": CatalogName(d), "prompt": score.BuildPrompt(score.SceneSamples(d)[0])}, nil
+	return protocol.EpisodeStarted{Episode: s.nextEpisode, Scene: sc.Name, File: sc.File, Utterance: sc.Utterance,
+		KeyInfo: sc.KeyInfo, Catalog: score.CatalogOf(d).Name, Prompt: score.BuildPrompt(score.SceneSamples(d)[0])}, nil
 }
 
-// CatalogName names the catalog a dialogue's calls use.
-func CatalogName(d *dataset.Dialogue) string { return score.CatalogOf(d).Name }
-
-func (s *Session) episode(r *Request) (*score.Episode, *Error) {
+func (s *Session) episode(r *protocol.Request) (*score.Episode, *protocol.Error) {
 	if r.Episode == 0 {
 		return nil, badRequest("missing episode (the id episode_start returned)")
 	}
@@ -533,7 +467,7 @@ func (s *Session) episode(r *Request) (*score.Episode, *Error) {
 	return e, nil
 }
 
-func (s *Session) episodeStep(r *Request) (any, *Error) {
+func (s *Session) episodeStep(r *protocol.Request) (any, *protocol.Error) {
 	ep, err := s.episode(r)
 	if err != nil {
 		return nil, err
@@ -545,7 +479,7 @@ func (s *Session) episodeStep(r *Request) (any, *Error) {
 	return ep.Step(c.Name, c.Args, c.Form == call.Native), nil
 }
 
-func (s *Session) episodeFinish(r *Request) (any, *Error) {
+func (s *Session) episodeFinish(r *protocol.Request) (any, *protocol.Error) {
 	e, err := s.episode(r)
 	if err != nil {
 		return nil, err
@@ -556,7 +490,7 @@ func (s *Session) episodeFinish(r *Request) (any, *Error) {
 
 // requestCall finds the call of a call or episode_step request: the text form as a JSON string, or a
 // native call object. It returns the call and the text it was found in.
-func requestCall(r *Request) (*call.Call, string, *Error) {
+func requestCall(r *protocol.Request) (*call.Call, string, *protocol.Error) {
 	if len(r.Call) == 0 {
 		return nil, "", badRequest("missing call")
 	}
@@ -570,4 +504,12 @@ func requestCall(r *Request) (*call.Call, string, *Error) {
 		return nil, text, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
 	}
 	return c, text, nil
+}
+
+// marshalMap encodes a world value for the wire; a missing one stays missing.
+func marshalMap(m *value.Map) json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	return value.Marshal(m)
 }

@@ -2,14 +2,15 @@ package engine
 
 import (
 	"encoding/json"
+	"github.com/apibank-playground/apibank/protocol"
 	"strings"
 	"testing"
 )
 
 // do sends a request and decodes the response.
-func do(t *testing.T, s *Session, req string) Response {
+func do(t *testing.T, s *Session, req string) protocol.Response {
 	t.Helper()
-	var r Response
+	var r protocol.Response
 	out := s.Handle([]byte(req))
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("response to %s is not JSON: %v\n%s", req, err, out)
@@ -191,11 +192,11 @@ func FuzzHandle(f *testing.F) {
 	s := New()
 	f.Fuzz(func(t *testing.T, req []byte) {
 		out := s.Handle(req)
-		var r Response
+		var r protocol.Response
 		if err := json.Unmarshal(out, &r); err != nil {
 			t.Fatalf("response is not JSON: %v\n%s", err, out)
 		}
-		if r.V != Version || r.OK == (r.Error != nil) {
+		if r.V != protocol.Version || r.OK == (r.Error != nil) {
 			t.Fatalf("malformed response %s", out)
 		}
 		if r.Error != nil && r.Error.Code == "internal" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 	"strings"
 
@@ -102,20 +103,8 @@ func predictionField(k string) bool {
 	return k == "level" || k == "file" || k == "id" || k == "pred"
 }
 
-// Result is the judgement of one prediction line, in the CLI's --out format.
-type Result struct {
-	Level string `json:"level"`
-	File  string `json:"file"`
-	ID    int    `json:"id"`
-	// Line is the prediction's line in its file.
-	Line int `json:"line,omitempty"`
-	// Kind is "call" or "reply".
-	Kind string `json:"kind"`
-	*CallVerdict
-	*ReplyVerdict
-	// Special is the special case of the dialogue, if any.
-	Special string `json:"special,omitempty"`
-}
+// Result is the judgement of one prediction line, in the CLI's --out format (the protocol's Verdict).
+type Result = protocol.Verdict
 
 // Index finds samples by level, file and id.
 type Index struct {
@@ -231,12 +220,8 @@ func (ix *Index) Find(level, file string, id int) (Sample, error) {
 	return s, nil
 }
 
-// Batch is the outcome of scoring a prediction file.
-type Batch struct {
-	Results []Result            `json:"results"`
-	Errors  []dataset.LineError `json:"errors"`
-	Report  *Report             `json:"report"`
-}
+// Batch is the outcome of scoring a prediction file (the protocol's type).
+type Batch = protocol.Batch
 
 // Score judges every prediction in order with a fresh Scorer in mode and returns the per-line
 // results, the lines that could not be judged, and the report (with the gold ceiling in that mode).
@@ -312,7 +297,7 @@ func GoldNative(t *dataset.Turn) string {
 
 // AttachGold adds to every call result its gold answer and recorded envelope, so a host can show
 // expected next to got without fetching dialogues.
-func (b *Batch) AttachGold(ix *Index) {
+func AttachGold(b *Batch, ix *Index) {
 	for i := range b.Results {
 		r := &b.Results[i]
 		if r.CallVerdict == nil {
@@ -328,6 +313,6 @@ func (b *Batch) AttachGold(ix *Index) {
 			continue
 		}
 		r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
-		r.CallVerdict.GoldResult = gt.Result
+		r.CallVerdict.GoldResult = value.Marshal(gt.Result)
 	}
 }

@@ -1,6 +1,7 @@
 package score_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -22,7 +23,11 @@ func ExampleScore() {
 	b := score.Score(data, score.NewIndex(data), preds, score.Fresh, "preds.jsonl")
 	for _, r := range b.Results {
 		if r.CallVerdict != nil {
-			fmt.Println(r.ID, r.Category, r.Result.String("exception") != "")
+			var env struct {
+				Exception any `json:"exception"`
+			}
+			_ = json.Unmarshal(r.Result, &env)
+			fmt.Println(r.ID, r.Category, env.Exception != nil)
 		} else {
 			fmt.Println(r.ID, "ROUGE-L", r.RougeL)
 		}

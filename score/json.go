@@ -8,10 +8,11 @@ import (
 	"github.com/apibank-playground/apibank/value"
 )
 
-// AppendJSON writes the result as JSON, fields in the documented order (level, file, id, line, kind,
-// then the verdict's), without reflection: a batch can hold thousands of results and this is the hot
-// path of every score response. It writes what encoding/json would for the struct tags.
-func (r *Result) AppendJSON(b *bytes.Buffer) {
+// AppendResult writes a verdict as JSON, members in the documented order (level, file, id, line, kind,
+// then the verdict's), without reflection: a batch can hold thousands of verdicts and this is the hot
+// path of every score response. It writes the bytes protocol.Verdict's MarshalJSON writes (a test
+// compares the two on the whole oracle).
+func AppendResult(b *bytes.Buffer, r *Result) {
 	b.WriteString(`{"level":`)
 	value.AppendString(b, r.Level)
 	b.WriteString(`,"file":`)
@@ -38,13 +39,13 @@ func (r *Result) AppendJSON(b *bytes.Buffer) {
 		field(b, "called", v.Called)
 		if v.Result != nil {
 			b.WriteString(`,"result":`)
-			value.Append(b, v.Result)
+			b.Write(v.Result)
 		}
 		field(b, "error", v.Error)
 		field(b, "gold_call", v.GoldCall)
 		if v.GoldResult != nil {
 			b.WriteString(`,"gold_result":`)
-			value.Append(b, v.GoldResult)
+			b.Write(v.GoldResult)
 		}
 	}
 	if v := r.ReplyVerdict; v != nil {
@@ -68,22 +69,14 @@ func field(b *bytes.Buffer, name, text string) {
 	value.AppendString(b, text)
 }
 
-// MarshalJSON encodes a result with AppendJSON.
-func (r Result) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	r.AppendJSON(&b)
-	return b.Bytes(), nil
-}
-
-// AppendJSON writes the batch as JSON: its results with Result.AppendJSON, the rest with
-// encoding/json.
-func (bt *Batch) AppendJSON(b *bytes.Buffer) error {
+// AppendBatch writes a batch as JSON: its verdicts with AppendResult, the rest with encoding/json.
+func AppendBatch(b *bytes.Buffer, bt *Batch) error {
 	b.WriteString(`{"results":[`)
 	for i := range bt.Results {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		bt.Results[i].AppendJSON(b)
+		AppendResult(b, &bt.Results[i])
 	}
 	b.WriteString(`],"errors":`)
 	e, err := json.Marshal(bt.Errors)

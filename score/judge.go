@@ -2,6 +2,7 @@ package score
 
 import (
 	"errors"
+	"github.com/apibank-playground/apibank/protocol"
 	"strconv"
 	"strings"
 
@@ -67,34 +68,11 @@ func ParseMode(s string, def Mode) (Mode, error) {
 	return "", errors.New("state must be fresh or replay, not " + strconv.Quote(s))
 }
 
-// CallVerdict is the judgement of one call prediction.
-type CallVerdict struct {
-	Category string `json:"category"`
-	Correct  bool   `json:"correct"`
-	// Tool is the gold call's tool.
-	Tool string `json:"tool"`
-	// Form is how the prediction was written (text or native), empty when no call was found.
-	Form string `json:"form,omitempty"`
-	// Called is the tool name the prediction called, when one was found.
-	Called string `json:"called,omitempty"`
-	// Result is the envelope the predicted call produced, when it ran.
-	Result *value.Map `json:"result,omitempty"`
-	// Error is the error text when the call or the check raised.
-	Error string `json:"error,omitempty"`
-	// GoldCall and GoldResult are the gold answer (see GoldPrediction) and its recorded envelope,
-	// when the request asks for them (Batch.AttachGold).
-	GoldCall   string     `json:"gold_call,omitempty"`
-	GoldResult *value.Map `json:"gold_result,omitempty"`
-}
+// CallVerdict is the judgement of one call prediction (the protocol's type).
+type CallVerdict = protocol.CallVerdict
 
-// ReplyVerdict is the judgement of one reply prediction.
-type ReplyVerdict struct {
-	// RougeL is the ROUGE-L F score rounded to 4 decimals as the original rounds it; 0 when the
-	// prediction is empty or has no sentence.
-	RougeL float64 `json:"rouge_l"`
-	// Error is the ROUGE error ("Hypothesis is empty.") when one was raised and scored 0.
-	Error string `json:"error,omitempty"`
-}
+// ReplyVerdict is the judgement of one reply prediction (the protocol's type).
+type ReplyVerdict = protocol.ReplyVerdict
 
 // Scorer judges predictions against one dataset in one state mode. It keeps the original's
 // per-run state: gold envelopes that checks mutate stay mutated for later predictions of the same
@@ -191,10 +169,10 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category = callErrorCategory(err)
 		return v
 	}
-	v.Result = env
 	tool, _ := cat.Lookup(gt.Tool)
 	gold := s.gold(gt)
 	if gold == nil {
+		v.Result = value.Marshal(env)
 		v.Category, v.Error = KeyError, "'result'"
 		return v
 	}
@@ -206,7 +184,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	okCheck, err := check(respCopy, gold)
 	// The verdict shows the response as the check left it (the original prints it after the check's
 	// in-place changes).
-	v.Result = respCopy
+	v.Result = value.Marshal(respCopy)
 	if err != nil {
 		v.Error = err.Error()
 		var te *tools.Error

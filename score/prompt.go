@@ -1,6 +1,8 @@
 package score
 
 import (
+	"encoding/json"
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,24 +12,8 @@ import (
 	"github.com/apibank-playground/apibank/value"
 )
 
-// Prompt is what a model gets for a sample, in both forms: a single text in the original's call
-// format, and chat messages with function-calling tool schemas.
-type Prompt struct {
-	// Text is the whole prompt for text-format models.
-	Text string `json:"text"`
-	// Messages are chat messages (system, user, assistant with tool_calls, tool) for native models.
-	Messages []*value.Map `json:"messages"`
-	// Tools are the function schemas offered to native models.
-	Tools []*value.Map `json:"tools"`
-	// Expect says what the answer should be: "call", "reply", or "special" (a reply where a careless
-	// model would call).
-	Expect string `json:"expect"`
-	// Gold is the expected answer: the call in text form when the text format can write it exactly
-	// (see GoldPrediction), else in native form; or the reply text.
-	Gold string `json:"gold"`
-	// GoldNative is the expected call as a native call, for call samples.
-	GoldNative string `json:"gold_native,omitempty"`
-}
+// Prompt is what a model gets for a sample, in both forms (the protocol's type).
+type Prompt = protocol.Prompt
 
 // offered returns the tools a sample's prompt describes: at level 1 every tool the dialogue uses; at
 // levels 2 and 3 only ToolSearcher (the model must find the others).
@@ -129,30 +115,36 @@ func BuildPrompt(sm Sample) Prompt {
 	} else {
 		system += "Reply to the user in plain words; do not call a tool."
 	}
-	p.Messages = append(p.Messages, value.MapOf("role", "system", "content", system))
+	msgs := []any{value.MapOf("role", "system", "content", system)}
 	calls := 0
 	for _, t := range sm.Dialogue.Turns[:sm.History] {
 		switch t.Role {
 		case dataset.User:
-			p.Messages = append(p.Messages, value.MapOf("role", "user", "content", t.Text))
+			msgs = append(msgs, value.MapOf("role", "user", "content", t.Text))
 		case dataset.AI:
-			p.Messages = append(p.Messages, value.MapOf("role", "assistant", "content", t.Text))
+			msgs = append(msgs, value.MapOf("role", "assistant", "content", t.Text))
 		case dataset.API:
 			calls++
 			id := "call_" + strconv.Itoa(calls)
 			fn := value.MapOf("name", t.Tool, "arguments", string(value.Marshal(t.Params)))
 			tc := value.MapOf("id", id, "type", "function", "function", fn)
-			p.Messages = append(p.Messages, value.MapOf("role", "assistant", "content", nil, "tool_calls", []any{tc}))
+			msgs = append(msgs, value.MapOf("role", "assistant", "content", nil, "tool_calls", []any{tc}))
 			content := value.MapOf()
 			out, _ := t.Result.Get("output")
 			exc, _ := t.Result.Get("exception")
 			content.Set("output", out)
 			content.Set("exception", exc)
-			p.Messages = append(p.Messages, value.MapOf("role", "tool", "tool_call_id", id, "content", string(value.Marshal(content))))
+			msgs = append(msgs, value.MapOf("role", "tool", "tool_call_id", id, "content", string(value.Marshal(content))))
 		}
 	}
-	for _, t := range ts {
-		p.Tools = append(p.Tools, Schema(t))
+	p.Messages = value.Marshal(msgs)
+	p.Tools = json.RawMessage("null")
+	if len(ts) > 0 {
+		schemas := make([]any, len(ts))
+		for i, t := range ts {
+			schemas[i] = Schema(t)
+		}
+		p.Tools = value.Marshal(schemas)
 	}
 	return p
 }

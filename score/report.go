@@ -1,62 +1,29 @@
 package score
 
 import (
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
 )
 
-// Report sums up a batch of results: accuracy per level, per category and per tool, mean ROUGE-L,
-// and the gold ceiling (what the gold calls themselves score in the same mode).
-type Report struct {
-	// State is the state mode the calls ran in.
-	State Mode `json:"state"`
-	// Data names the dataset.
-	Data string `json:"data"`
-	// Notes explain where the numbers cannot match the original (offline tables, ToolSearcher).
-	Notes []string `json:"notes,omitempty"`
-	// Overall sums every level.
-	Overall Tally `json:"overall"`
-	// Levels has one tally per level present, in level order.
-	Levels []Tally `json:"levels"`
-	// Categories counts call verdicts per category, in the original's order then ours.
-	Categories []Count `json:"categories"`
-	// SpecialCategories counts the verdicts of special-case samples (CORRECT or PREMATURE_CALL),
-	// kept apart from the call categories as their accuracy is.
-	SpecialCategories []Count `json:"special_categories,omitempty"`
-	// Tools tallies call verdicts per gold tool, by name.
-	Tools []Tally `json:"tools"`
-	// Forms counts call predictions per form (text, native; "none" when no call was found).
-	Forms map[string]int `json:"forms"`
-	// Ceiling is the gold replay of every level present, in the same mode: the best a model can score.
-	Ceiling []Replayed `json:"ceiling"`
-}
+// Report sums up a batch of verdicts (the protocol's type; score fills it).
+type Report = protocol.Report
 
 // Tally counts call verdicts and reply scores for a level, a tool, or everything.
-type Tally struct {
-	Name string `json:"name,omitempty"`
-	// Calls is the number of call predictions judged; Correct how many were right.
-	Calls   int `json:"calls"`
-	Correct int `json:"correct"`
-	// Accuracy is Correct/Calls (0 when there are none).
-	Accuracy float64 `json:"accuracy"`
-	// Replies is the number of reply predictions scored; RougeL their mean ROUGE-L.
-	Replies int     `json:"replies"`
-	RougeL  float64 `json:"rouge_l"`
-	// Scenes counts the level-3 scenes with predictions; ScenesCorrect those whose every predicted
-	// step is correct (the original's per-scene accuracy).
-	Scenes        int `json:"scenes,omitempty"`
-	ScenesCorrect int `json:"scenes_correct,omitempty"`
-	// Special counts call predictions of special-case samples; SpecialCorrect the right ones
-	// (reported apart from call accuracy).
-	Special        int `json:"special,omitempty"`
-	SpecialCorrect int `json:"special_correct,omitempty"`
+type Tally = protocol.Tally
 
+// Count is the number of verdicts of one category.
+type Count = protocol.Count
+
+// tally accumulates a Tally: the mean ROUGE-L needs the sum of the scores until the end.
+type tally struct {
+	Tally
 	rougeSum float64
 }
 
-func (t *Tally) add(r Result) {
+func (t *tally) add(r Result) {
 	switch {
 	case r.CallVerdict != nil && r.CallVerdict.Tool == "":
 		t.Special++
@@ -74,33 +41,30 @@ func (t *Tally) add(r Result) {
 	}
 }
 
-func (t *Tally) finish() {
+// done returns the tally with its accuracy and mean ROUGE-L.
+func (t *tally) done() Tally {
 	if t.Calls > 0 {
 		t.Accuracy = float64(t.Correct) / float64(t.Calls)
 	}
 	if t.Replies > 0 {
 		t.RougeL = t.rougeSum / float64(t.Replies)
 	}
-}
-
-// Count is the number of verdicts of one category.
-type Count struct {
-	Category string `json:"category"`
-	Count    int    `json:"count"`
+	return t.Tally
 }
 
 // NewReport sums results. The gold ceiling is computed for the levels present.
 func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Report {
-	rep := &Report{State: mode, Data: data.Name, Forms: map[string]int{}}
-	levels := map[string]*Tally{}
-	toolTally := map[string]*Tally{}
+	rep := &Report{State: string(mode), Data: data.Name, Forms: map[string]int{}}
+	var overall tally
+	levels := map[string]*tally{}
+	toolTally := map[string]*tally{}
 	cats := map[string]int{}
 	specialCats := map[string]int{}
 	for _, r := range results {
-		rep.Overall.add(r)
+		overall.add(r)
 		lt := levels[r.Level]
 		if lt == nil {
-			lt = &Tally{Name: r.Level}
+			lt = &tally{Tally: Tally{Name: r.Level}}
 			levels[r.Level] = lt
 		}
 		lt.add(r)
@@ -121,7 +85,7 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 			}
 			tt := toolTally[name]
 			if tt == nil {
-				tt = &Tally{Name: name}
+				tt = &tally{Tally: Tally{Name: name}}
 				toolTally[name] = tt
 			}
 			tt.add(r)
@@ -137,19 +101,18 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 	if lt := levels[dataset.Level3]; lt != nil {
 		for _, ok := range sceneOK {
 			lt.Scenes++
-			rep.Overall.Scenes++
+			overall.Scenes++
 			if ok {
 				lt.ScenesCorrect++
-				rep.Overall.ScenesCorrect++
+				overall.ScenesCorrect++
 			}
 		}
 	}
-	rep.Overall.finish()
+	rep.Overall = overall.done()
 	native := rep.Forms[string(call.Native)] > rep.Forms[string(call.Text)]
 	for _, l := range dataset.Levels {
 		if t, ok := levels[l]; ok {
-			t.finish()
-			rep.Levels = append(rep.Levels, *t)
+			rep.Levels = append(rep.Levels, t.done())
 			rep.Ceiling = append(rep.Ceiling, ix.Ceiling(mode, l, native))
 		}
 	}
@@ -162,8 +125,7 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 		}
 	}
 	for _, t := range toolTally {
-		t.finish()
-		rep.Tools = append(rep.Tools, *t)
+		rep.Tools = append(rep.Tools, t.done())
 	}
 	sort.Slice(rep.Tools, func(i, j int) bool { return rep.Tools[i].Name < rep.Tools[j].Name })
 	rep.Notes = notes(data)
@@ -181,16 +143,8 @@ func notes(data *dataset.Data) []string {
 	return n
 }
 
-// Replayed is the outcome of replaying a level's gold calls: one verdict per API turn.
-type Replayed struct {
-	Level string `json:"level"`
-	// Form is how the gold calls were written: text or native.
-	Form     string `json:"form"`
-	Total    int    `json:"total"`
-	Accepted int    `json:"accepted"`
-	// Rejected lists the turns not accepted, with their verdicts.
-	Rejected []Result `json:"rejected,omitempty"`
-}
+// Replayed is the outcome of replaying a level's gold calls (the protocol's type).
+type Replayed = protocol.Replayed
 
 // replayGold replays every gold API turn of a level once, with a fresh Scorer in mode: rendered in the
 // original text format as its prompts render past calls (for our data: as GoldPrediction renders

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
@@ -61,16 +62,18 @@ func SceneSamples(d *dataset.Dialogue) []Sample {
 type Episode struct {
 	scene *dataset.Dialogue
 	world *tools.World
-	calls []EpisodeCall
+	calls []episodeCall
 }
 
-// EpisodeCall is one call the model made in an episode.
-type EpisodeCall struct {
-	Name   string     `json:"name"`
-	Args   *value.Map `json:"args"`
-	Result *value.Map `json:"result,omitempty"`
-	Error  string     `json:"error,omitempty"`
+// episodeCall is one call of the model, with the values the judgement reads.
+type episodeCall struct {
+	name      string
+	args, env *value.Map
+	err       error
 }
+
+// EpisodeCall is the protocol's type of that name; score fills it.
+type EpisodeCall = protocol.EpisodeCall
 
 // NewEpisode starts an episode of a scene dialogue (see SceneDialogue) in a fresh world of base.
 func NewEpisode(base *tools.Base, scene *dataset.Dialogue) *Episode {
@@ -87,43 +90,36 @@ func (e *Episode) Step(name string, args *value.Map, native bool) EpisodeCall {
 	} else {
 		env, err = cat.Call(e.world, name, args)
 	}
-	c := EpisodeCall{Name: name, Args: args, Result: env}
-	if err != nil {
-		c.Error = err.Error()
+	e.calls = append(e.calls, episodeCall{name: name, args: args, env: env, err: err})
+	return e.calls[len(e.calls)-1].view()
+}
+
+// view is the call as the protocol shows it.
+func (c episodeCall) view() EpisodeCall {
+	v := EpisodeCall{Name: c.name, Args: value.Marshal(c.args)}
+	if c.env != nil {
+		v.Result = value.Marshal(c.env)
 	}
-	e.calls = append(e.calls, c)
-	return c
+	if c.err != nil {
+		v.Error = c.err.Error()
+	}
+	return v
 }
 
 // Calls returns the calls made so far.
-func (e *Episode) Calls() []EpisodeCall { return e.calls }
-
-// Outcome is an episode's judgement.
-type Outcome struct {
-	Scene string `json:"scene"`
-	// Calls is the number of calls the model made; Gold the number of gold calls.
-	Calls int `json:"calls"`
-	Gold  int `json:"gold"`
-	// Matched is how many gold calls the model's calls matched (each model call matches at most one);
-	// Recall is Matched/Gold.
-	Matched int     `json:"matched"`
-	Recall  float64 `json:"recall"`
-	// Missed lists the gold calls no model call matched, as text calls.
-	Missed []string `json:"missed"`
-	// StateMatch is true when the final world equals the gold final world.
-	StateMatch bool `json:"state_match"`
-	// Diff lists the differences between the final world and the gold final world.
-	Diff []Difference `json:"diff"`
-	// Success is a matching final state with every gold call recalled.
-	Success bool `json:"success"`
+func (e *Episode) Calls() []EpisodeCall {
+	out := make([]EpisodeCall, len(e.calls))
+	for i, c := range e.calls {
+		out[i] = c.view()
+	}
+	return out
 }
 
-// Difference is one difference between two worlds: a database path, the gold value and the model's.
-type Difference struct {
-	Path string `json:"path"`
-	Gold any    `json:"gold"`
-	Got  any    `json:"got"`
-}
+// Outcome is the protocol's type of that name; score fills it.
+type Outcome = protocol.Outcome
+
+// Difference is the protocol's type of that name; score fills it.
+type Difference = protocol.Difference
 
 // Finish judges the episode.
 func (e *Episode) Finish(base *tools.Base) Outcome {
@@ -158,16 +154,16 @@ func (e *Episode) Finish(base *tools.Base) Outcome {
 func (e *Episode) match(cat *tools.Catalog, t dataset.Turn, used []bool) int {
 	tool, ok := cat.Lookup(t.Tool)
 	for i, c := range e.calls {
-		if used[i] || c.Name != t.Tool || c.Result == nil {
+		if used[i] || c.name != t.Tool || c.env == nil {
 			continue
 		}
 		gin, _ := t.Result.Get("input")
-		cin, _ := c.Result.Get("input")
+		cin, _ := c.env.Get("input")
 		if value.Equal(gin, cin) {
 			return i
 		}
 		if ok {
-			r, _ := value.Clone(c.Result).(*value.Map)
+			r, _ := value.Clone(c.env).(*value.Map)
 			g, _ := value.Clone(t.Result).(*value.Map)
 			if good, err := tool.Check(r, g); err == nil && good {
 				return i
@@ -199,7 +195,7 @@ func diffValues(path string, a, b any, out *[]Difference) {
 	bm, bok := b.(*value.Map)
 	if !aok || !bok {
 		if !value.Equal(a, b) {
-			*out = append(*out, Difference{Path: path, Gold: a, Got: b})
+			*out = append(*out, Difference{Path: path, Gold: value.Marshal(a), Got: value.Marshal(b)})
 		}
 		return
 	}

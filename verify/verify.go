@@ -14,6 +14,7 @@ package verify
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -24,32 +25,21 @@ import (
 
 // Check names.
 const (
-	Format    = "format"
-	Execution = "execution"
-	Grounding = "grounding"
-	Coverage  = "coverage"
+	Format    = protocol.CheckFormat
+	Execution = protocol.CheckExecution
+	Grounding = protocol.CheckGrounding
+	Coverage  = protocol.CheckCoverage
 )
 
-// Tally counts what a check passed and failed.
-type Tally struct {
-	Passed int `json:"passed"`
-	Failed int `json:"failed"`
-}
+// Tally counts what a check passed and failed (the protocol's CheckTally).
+type Tally = protocol.CheckTally
 
-// Failure is one problem, located.
-type Failure struct {
-	File  string `json:"file"`
-	Line  int    `json:"line"`
-	Check string `json:"check"`
-	Why   string `json:"why"`
-}
+// Failure is one problem, located (the protocol's type).
+type Failure = protocol.Failure
 
-// Report is the outcome of Run, in the shape `apibank validate --json` prints.
-type Report struct {
-	OK       bool             `json:"ok"`
-	Checks   map[string]Tally `json:"checks"`
-	Failures []Failure        `json:"failures"`
-}
+// Report is the outcome of Run, in the shape `apibank validate --json` prints (the protocol's
+// Validation).
+type Report = protocol.Validation
 
 // Targets are the coverage goals: the paper's sizes and the project's special cases.
 type Targets struct {

@@ -17,10 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/score"
-	"github.com/apibank-playground/apibank/verify"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 const usage = `usage: apibank <command> [flags]
@@ -107,22 +104,31 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	if len(args) == 0 {
 		return usageError("no command")
 	}
-	cmd, rest := args[0], args[1:]
+	err = dispatch(args[0], args[1:], stdout, stderr)
+	if err == errHelp {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return err
+}
+
+// dispatch runs one command.
+func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "replay":
-		return cmdReplay(rest, stdout)
+		return cmdReplay(rest, stdout, stderr)
 	case "score":
-		return cmdScore(rest, stdout)
+		return cmdScore(rest, stdout, stderr)
 	case "rouge":
-		return cmdRouge(rest, stdout)
+		return cmdRouge(rest, stdout, stderr)
 	case "validate":
-		return cmdValidate(rest, stdout)
+		return cmdValidate(rest, stdout, stderr)
 	case "dataset":
 		switch {
 		case len(rest) > 0 && rest[0] == "stats":
-			return cmdStats(rest[1:], stdout)
+			return cmdStats(rest[1:], stdout, stderr)
 		case len(rest) > 0 && rest[0] == "fill":
-			return cmdFill(rest[1:], stdout)
+			return cmdFill(rest[1:], stdout, stderr)
 		}
 		return usageError("dataset needs a subcommand: stats or fill")
 	case "help", "-h", "--help":
@@ -132,9 +138,15 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	return usageError("unknown command %q", cmd)
 }
 
+// errHelp ends a command that was asked for --help (the usage is printed, exit status 0).
+var errHelp = &exitError{code: 0}
+
 func parse(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
 		return usageError("%s: %v", fs.Name(), err)
 	}
 	if fs.NArg() > 0 {
@@ -143,20 +155,20 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func start(c common) (runner, bool, error) {
-	r, err := newRunner(c.native, c.wasm)
+func start(c common, stderr io.Writer) (runner, bool, error) {
+	r, err := newRunner(c.native, c.wasm, stderr)
 	if err != nil {
-		return nil, false, err
+		return runner{}, false, err
 	}
-	bad, err := loadData(r, c.data)
+	bad, err := loadData(r, c.data, stderr)
 	if err != nil {
 		r.close()
-		return nil, false, err
+		return runner{}, false, err
 	}
 	return r, bad, nil
 }
 
-func cmdReplay(args []string, stdout io.Writer) error {
+func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
@@ -165,18 +177,13 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	r, bad, err := start(c)
+	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var res struct {
-		State  string           `json:"state"`
-		Data   string           `json:"data"`
-		Form   string           `json:"form"`
-		Levels []score.Replayed `json:"levels"`
-	}
-	if err := call(r, map[string]any{"op": "replay", "state": *state, "form": *form}, &res); err != nil {
+	res, err := call[protocol.Replay](r, protocol.Request{Op: protocol.OpReplay, State: *state, Form: *form})
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -211,7 +218,7 @@ func writeJSON(w io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-func cmdScore(args []string, stdout io.Writer) error {
+func cmdScore(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("score", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
@@ -229,21 +236,17 @@ func cmdScore(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, bad, err := start(c)
+	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var b struct {
-		Results []json.RawMessage   `json:"results"`
-		Errors  []dataset.LineError `json:"errors"`
-		Report  *score.Report       `json:"report"`
-	}
-	if err := call(r, map[string]any{"op": "score", "preds": string(data), "level": *level, "state": *state, "name": *preds}, &b); err != nil {
+	b, err := call[protocol.Batch](r, protocol.Request{Op: protocol.OpScore, Preds: string(data), Level: *level, State: *state, Name: *preds})
+	if err != nil {
 		return err
 	}
 	for _, e := range b.Errors {
-		fmt.Fprintln(os.Stderr, e.Error())
+		fmt.Fprintln(stderr, e.Error())
 	}
 	if *out != "" {
 		if err := writeResults(*out, b.Results, b.Errors); err != nil {
@@ -263,7 +266,7 @@ func cmdScore(args []string, stdout io.Writer) error {
 
 // writeResults writes one line per prediction line, in input order: the verdict, or {"line", "error"}
 // for a line that could not be judged.
-func writeResults(path string, results []json.RawMessage, errs []dataset.LineError) error {
+func writeResults(path string, results []protocol.Verdict, errs []protocol.LineError) error {
 	var buf bytes.Buffer
 	type lined struct {
 		line int
@@ -271,11 +274,11 @@ func writeResults(path string, results []json.RawMessage, errs []dataset.LineErr
 	}
 	var all []lined
 	for _, r := range results {
-		var l struct {
-			Line int `json:"line"`
+		text, err := r.MarshalJSON()
+		if err != nil {
+			return err
 		}
-		_ = json.Unmarshal(r, &l)
-		all = append(all, lined{l.Line, compactResult(r)})
+		all = append(all, lined{r.Line, text})
 	}
 	for _, e := range errs {
 		b, _ := json.Marshal(map[string]any{"line": e.Line, "error": e.Message})
@@ -294,22 +297,13 @@ func writeResults(path string, results []json.RawMessage, errs []dataset.LineErr
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// compactResult keeps the verdict's fields in the documented order: level, file, id first.
-func compactResult(r json.RawMessage) []byte {
-	var b bytes.Buffer
-	if err := json.Compact(&b, r); err != nil {
-		return r
-	}
-	return b.Bytes()
-}
-
-func printReport(w io.Writer, r *score.Report) {
+func printReport(w io.Writer, r *protocol.Report) {
 	if r == nil {
 		return
 	}
 	fmt.Fprintf(w, "data: %s  state: %s\n", r.Data, r.State)
 	fmt.Fprintf(w, "%-22s %6s %8s %9s %8s %8s\n", "level", "calls", "correct", "accuracy", "replies", "rouge-l")
-	row := func(t score.Tally, name string) {
+	row := func(t protocol.Tally, name string) {
 		fmt.Fprintf(w, "%-22s %6d %8d %8.1f%% %8d %8.4f\n", name, t.Calls, t.Correct, 100*t.Accuracy, t.Replies, t.RougeL)
 	}
 	for _, l := range r.Levels {
@@ -336,7 +330,7 @@ func printReport(w io.Writer, r *score.Report) {
 	}
 }
 
-func cmdRouge(args []string, stdout io.Writer) error {
+func cmdRouge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rouge", flag.ContinueOnError)
 	var c common
 	c.register(fs, false)
@@ -356,7 +350,7 @@ func cmdRouge(args []string, stdout io.Writer) error {
 		Ref *string `json:"ref"`
 		Hyp *string `json:"hyp"`
 	}
-	var good []map[string]string
+	var good []protocol.Pair
 	var slots []int // index into good, or -1 for a bad line
 	var msgs []string
 	sc := bufio.NewScanner(f)
@@ -382,7 +376,7 @@ func cmdRouge(args []string, stdout io.Writer) error {
 			if err != nil {
 				why = "not a JSON object: " + err.Error()
 			}
-			fmt.Fprintf(os.Stderr, "%s:%d: %s\n", *pairs, line, why)
+			fmt.Fprintf(stderr, "%s:%d: %s\n", *pairs, line, why)
 			slots = append(slots, -1)
 			msgs = append(msgs, fmt.Sprintf("line %d: %s", line, why))
 			bad = true
@@ -390,21 +384,18 @@ func cmdRouge(args []string, stdout io.Writer) error {
 		}
 		slots = append(slots, len(good))
 		msgs = append(msgs, "")
-		good = append(good, map[string]string{"ref": *p.Ref, "hyp": *p.Hyp})
+		good = append(good, protocol.Pair{Ref: *p.Ref, Hyp: *p.Hyp})
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %v", *pairs, line+1, err)
 	}
-	r, err := newRunner(c.native, c.wasm)
+	r, err := newRunner(c.native, c.wasm, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var res []struct {
-		F     *float64 `json:"f"`
-		Error string   `json:"error"`
-	}
-	if err := call(r, map[string]any{"op": "rouge", "pairs": good}, &res); err != nil {
+	res, err := call[[]protocol.Rouge](r, protocol.Request{Op: protocol.OpRouge, Pairs: good})
+	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
@@ -428,20 +419,20 @@ func cmdRouge(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdStats(args []string, stdout io.Writer) error {
+func cmdStats(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dataset stats", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	r, bad, err := start(c)
+	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var counts dataset.Counts
-	if err := call(r, map[string]any{"op": "stats"}, &counts); err != nil {
+	counts, err := call[protocol.Stats](r, protocol.Request{Op: protocol.OpStats})
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -458,12 +449,15 @@ func cmdStats(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdFill(args []string, stdout io.Writer) error {
+func cmdFill(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dataset fill", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
 		return usageError("dataset fill: %v", err)
 	}
 	if fs.NArg() == 0 {
@@ -477,17 +471,17 @@ func cmdFill(args []string, stdout io.Writer) error {
 		}
 		files[filepath.ToSlash(f)] = string(b)
 	}
-	r, bad, err := start(c)
+	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var res engine.FillResult
-	if err := call(r, map[string]any{"op": "fill", "files": files}, &res); err != nil {
+	res, err := call[protocol.Filled](r, protocol.Request{Op: protocol.OpFill, Files: files})
+	if err != nil {
 		return err
 	}
 	for _, e := range res.Errors {
-		fmt.Fprintln(os.Stderr, e.Error())
+		fmt.Fprintln(stderr, e.Error())
 	}
 	for p, text := range res.Files {
 		if err := os.WriteFile(filepath.FromSlash(p), []byte(text), 0o644); err != nil {
@@ -501,20 +495,20 @@ func cmdFill(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdValidate(args []string, stdout io.Writer) error {
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	r, _, err := start(c)
+	r, _, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	var rep verify.Report
-	if err := call(r, map[string]any{"op": "validate"}, &rep); err != nil {
+	rep, err := call[protocol.Validation](r, protocol.Request{Op: protocol.OpValidate})
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -523,7 +517,7 @@ func cmdValidate(args []string, stdout io.Writer) error {
 		for _, f := range rep.Failures {
 			fmt.Fprintf(stdout, "%s:%d: %s: %s\n", f.File, f.Line, f.Check, f.Why)
 		}
-		for _, k := range []string{verify.Format, verify.Execution, verify.Grounding, verify.Coverage} {
+		for _, k := range []string{protocol.CheckFormat, protocol.CheckExecution, protocol.CheckGrounding, protocol.CheckCoverage} {
 			if t, ok := rep.Checks[k]; ok {
 				fmt.Fprintf(stdout, "%-10s passed %5d  failed %4d\n", k, t.Passed, t.Failed)
 			}

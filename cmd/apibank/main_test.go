@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/apibank-playground/apibank/protocol"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,15 +14,8 @@ import (
 // runCapture runs the command in-process, returning stdout, stderr and the exit status.
 func runCapture(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out bytes.Buffer
-	// Commands print located problems to os.Stderr: capture it.
-	r, w, _ := os.Pipe()
-	saved := os.Stderr
-	os.Stderr = w
-	err := run(args, &out, w)
-	w.Close()
-	os.Stderr = saved
-	errText, _ := io.ReadAll(r)
+	var out, errText bytes.Buffer
+	err := run(args, &out, &errText)
 	code := 0
 	if err != nil {
 		code = 1
@@ -29,7 +23,7 @@ func runCapture(t *testing.T, args ...string) (string, string, int) {
 			code = ee.code
 		}
 	}
-	return out.String(), string(errText), code
+	return out.String(), errText.String(), code
 }
 
 func TestUsage(t *testing.T) {
@@ -75,15 +69,12 @@ func TestScoreBadLines(t *testing.T) {
 		t.Fatalf("stats: exit %d %s", code, stats)
 	}
 	// Pick the first builtin level-1 dialogue through the engine's samples op.
-	var samples []struct {
-		Level, File, Kind, Tool string
-		ID                      int
-	}
-	r, err := newRunner(true, "")
+	r, err := newRunner(true, "", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := call(r, map[string]any{"op": "samples", "level": "level-1-given-desc"}, &samples); err != nil {
+	samples, err := call[[]protocol.SampleView](r, protocol.Request{Op: protocol.OpSamples, Level: "level-1-given-desc"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var callSample, replySample = samples[0], samples[1]

@@ -1,0 +1,143 @@
+// Package protocol is the engine protocol's one home: the request and response envelope, the op names,
+// the error codes and every result type, plus a typed client over any transport. The engine fills
+// these types; every host (the wasm export, the wazero host, the CLI, the server, the browser UI)
+// imports them to talk to it, so no host declares a copy that could drift.
+//
+// It imports only the standard library, so a host compiled for the browser (GOOS=js) links none of
+// the engine's code by importing it.
+//
+// A request is a JSON object {"v": 1, "id": any, "op": "...", ...op fields}; the response is
+// {"v": 1, "id": same, "ok": true, "result": ...} or {"v": 1, "id": same, "ok": false,
+// "error": {"code", "message"}}. See Request for the ops and their fields.
+package protocol
+
+import "encoding/json"
+
+// Version is the protocol version. The engine refuses a request of another version.
+const Version = 1
+
+// Op names an engine operation.
+type Op string
+
+// The operations of the protocol. Request documents each one's fields; results.go its answer.
+const (
+	OpHello         Op = "hello"          // protocol and engine facts: Hello
+	OpCatalog       Op = "catalog"        // a catalog's tools: Catalog
+	OpLoad          Op = "load"           // load a folder or the builtin data: Loaded
+	OpDialogues     Op = "dialogues"      // the loaded dialogues: []DialogueSummary
+	OpDialogue      Op = "dialogue"       // one dialogue's turns: Dialogue
+	OpSamples       Op = "samples"        // the samples of the data: []SampleView
+	OpPrompt        Op = "prompt"         // what a model gets for a sample: Prompt
+	OpCall          Op = "call"           // a call in the sandbox world: CallResult
+	OpWorld         Op = "world"          // the sandbox's databases: World
+	OpReset         Op = "reset"          // the sandbox back to the initial world: Reset
+	OpScore         Op = "score"          // judge prediction JSONL: Batch
+	OpReplay        Op = "replay"         // replay every gold call: Replay
+	OpRouge         Op = "rouge"          // ROUGE-L of pairs: []Rouge
+	OpStats         Op = "stats"          // the loaded data's sizes: Stats
+	OpFill          Op = "fill"           // record draft dialogues' gold results: Filled
+	OpValidate      Op = "validate"       // verify the loaded data: Validation
+	OpEpisodeStart  Op = "episode_start"  // start a live level-3 episode: EpisodeStarted
+	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
+	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
+)
+
+// Ops lists every operation, in the order above (for tests and documentation).
+var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
+	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
+	OpEpisodeFinish}
+
+// Request is one engine request. Op selects the operation; the other fields are its arguments:
+//
+//	hello                                   protocol and engine facts
+//	catalog   catalog                       the tools of "apis" (default) or "lv3_apis"
+//	load      name, files | builtin         load a folder in the original layout (path -> text) or the builtin data
+//	dialogues level                         the loaded dialogues (summaries), optionally of one level
+//	dialogue  level, file                   one dialogue's turns
+//	samples   level, file                   the samples (level, file, id, kind)
+//	prompt    level, file, sample, form     what a model gets for a sample: text prompt or native messages
+//	call      call, catalog                 run a call (text or native JSON) in the session's sandbox world
+//	world     databases                     the sandbox's databases (all, or the named ones)
+//	reset                                   the sandbox back to the initial world
+//	score     preds, level, state, name,    judge prediction JSONL; results, line errors, report
+//	          gold                          (gold: true adds each call's gold answer and envelope)
+//	replay    state, form                   replay every gold call; per level total and accepted
+//	rouge     pairs                         ROUGE-L F of {ref, hyp} pairs
+//	stats                                   counts of the loaded dataset
+//	fill      files                         write the results of draft dialogues' gold calls by running them
+//	validate                                verify the loaded data: format, execution, grounding, coverage
+//	episode_start  file                     start a live level-3 episode of a scene; returns its id
+//	episode_step   episode, call            run the model's next call in the episode's world
+//	episode_finish episode                  judge the episode: final world vs gold, recall of gold calls
+type Request struct {
+	// V is the protocol version (Version); the typed client fills it.
+	V int `json:"v"`
+	// ID is echoed in the response, so a host can match answers to requests.
+	ID json.RawMessage `json:"id,omitempty"`
+	Op Op              `json:"op"`
+	// Name names the data being loaded or the prediction file being scored (for line errors).
+	Name string `json:"name,omitempty"`
+	// Files maps a path in the original layout to its text (load, fill).
+	Files map[string]string `json:"files,omitempty"`
+	// Builtin loads the project's own data instead of Files.
+	Builtin bool `json:"builtin,omitempty"`
+	// Catalog is "apis" or "lv3_apis".
+	Catalog string `json:"catalog,omitempty"`
+	// Level is a level's folder name (level-1-given-desc, level-2-toolsearcher, level-3).
+	Level string `json:"level,omitempty"`
+	// File is a dialogue's or a scene's file name.
+	File string `json:"file,omitempty"`
+	// Sample is a sample id (2k a call, 2k+1 the reply after it, later ids special cases).
+	Sample *int `json:"sample,omitempty"`
+	// Form is "text" or "native".
+	Form string `json:"form,omitempty"`
+	// Call is a call: the text form as a JSON string, or a native call object.
+	Call json.RawMessage `json:"call,omitempty"`
+	// Preds is prediction JSONL ({"level"?, "file", "id", "pred"} a line).
+	Preds string `json:"preds,omitempty"`
+	// State is the state mode: "fresh" or "replay" (empty: the data's default).
+	State string `json:"state,omitempty"`
+	// Pairs are the reference and hypothesis texts of a rouge request.
+	Pairs []Pair `json:"pairs,omitempty"`
+	// Databases names the databases a world request wants (empty: all).
+	Databases []string `json:"databases,omitempty"`
+	// Episode is the id episode_start returned.
+	Episode int `json:"episode,omitempty"`
+	// Gold asks a score request to add each call's gold answer and recorded envelope.
+	Gold bool `json:"gold,omitempty"`
+}
+
+// Pair is a reference and a hypothesis for the rouge op.
+type Pair struct {
+	Ref string `json:"ref"`
+	Hyp string `json:"hyp"`
+}
+
+// Response is one engine response: OK with a Result, or an Error.
+type Response struct {
+	V      int             `json:"v"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	OK     bool            `json:"ok"`
+	Result any             `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// Error codes: what kind of failure a response reports.
+const (
+	// CodeBadRequest: the request is malformed or asks for something impossible (a message says what).
+	CodeBadRequest = "bad_request"
+	// CodeNotFound: the request names a dialogue, sample, scene or episode that does not exist.
+	CodeNotFound = "not_found"
+	// CodeInternal: the engine failed; the message locates the defect.
+	CodeInternal = "internal"
+)
+
+// Error is a failed request: Code is machine-readable (one of the Code constants), Message says what
+// and where.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Error returns the message with its code, e.g. "not_found: no dialogue \"x.jsonl\" in builtin".
+func (e *Error) Error() string { return e.Code + ": " + e.Message }

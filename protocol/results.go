@@ -1,0 +1,377 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Values of the benchmark's world (databases, call arguments, result envelopes, chat messages) travel
+// as json.RawMessage: they are JSON-like data whose key order matters, and a host shows or forwards
+// them rather than computing with them. Fields of answers that were JSON objects of sorted keys keep
+// that order, so every answer's bytes are what they always were.
+
+// Hello answers hello: which protocol and engine this is, and the data loaded.
+type Hello struct {
+	// BuiltinError says why the builtin data could not be loaded ("" normally).
+	BuiltinError string `json:"builtin_error"`
+	// Catalogs counts the tools of each catalog, by name.
+	Catalogs map[string]int `json:"catalogs"`
+	// Data names the loaded dataset.
+	Data     string `json:"data"`
+	Engine   string `json:"engine"`
+	Protocol int    `json:"protocol"`
+}
+
+// Catalog answers catalog: the tools of one catalog, each as its API description entry.
+type Catalog struct {
+	Catalog string            `json:"catalog"`
+	Tools   []json.RawMessage `json:"tools"`
+}
+
+// LineError is a problem in an input, located by file and line (0 when it concerns the whole file).
+type LineError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// Error returns "file:line: message" (or "file: message" for a whole file), the form editors jump to.
+func (e LineError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Message)
+}
+
+// Loaded answers load: what was loaded and the problems met (the rest of the data still loads).
+type Loaded struct {
+	Name string `json:"name"`
+	// Dialogues counts the dialogues per level.
+	Dialogues map[string]int `json:"dialogues"`
+	Scenes    int            `json:"scenes"`
+	Databases []string       `json:"databases"`
+	// Tables says where Dictionary and Translate answer from: "world" or "harvested".
+	Tables string      `json:"tables"`
+	Errors []LineError `json:"errors"`
+}
+
+// DialogueSummary describes a dialogue in lists (answer of dialogues).
+type DialogueSummary struct {
+	Level string `json:"level"`
+	File  string `json:"file"`
+	Turns int    `json:"turns"`
+	Calls int    `json:"calls"`
+	// Tools are the tools its gold calls use, sorted.
+	Tools   []string `json:"tools"`
+	Special string   `json:"special,omitempty"`
+	// First is the first user utterance.
+	First string `json:"first"`
+}
+
+// Dialogue answers dialogue: its turns in the file's own JSON shape.
+type Dialogue struct {
+	File  string `json:"file"`
+	Level string `json:"level"`
+	Meta  *Meta  `json:"meta,omitempty"`
+	Turns []Turn `json:"turns"`
+}
+
+// Turn is one turn of a dialogue.
+type Turn struct {
+	// Role is User, AI or API.
+	Role    string          `json:"role"`
+	Text    string          `json:"text,omitempty"`
+	APIName string          `json:"api_name,omitempty"`
+	Params  json.RawMessage `json:"param_dict,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	// Line is the turn's line in its file.
+	Line int `json:"line"`
+}
+
+// Meta is a dialogue's optional first line: the special case it tests and the values it derives.
+type Meta struct {
+	// Special names the special case the dialogue tests: "missing_value", "no_tool" or "ambiguous";
+	// empty for ordinary dialogues.
+	Special string `json:"special,omitempty"`
+	// Line is, in a special-case dialogue, the file line of the AI turn that is the right answer
+	// where a model might wrongly call a tool.
+	Line int `json:"line,omitempty"`
+	// Derived lists argument values that the dialogue derives rather than quotes (such as "tomorrow"
+	// -> a date), with the rule used, for the grounding check.
+	Derived []Derivation `json:"derived,omitempty"`
+}
+
+// Derivation records one derived argument value.
+type Derivation struct {
+	Value string `json:"value"`
+	Rule  string `json:"rule"`
+}
+
+// SampleView describes one sample (answer of samples).
+type SampleView struct {
+	Level string `json:"level"`
+	File  string `json:"file"`
+	ID    int    `json:"id"`
+	// Kind is call, reply, special or skip (see the Kind constants).
+	Kind string `json:"kind"`
+	// Tool is the gold call's tool, for call samples.
+	Tool string `json:"tool,omitempty"`
+}
+
+// Sample kinds.
+const (
+	// KindCall: predict the next API call (id 2k).
+	KindCall = "call"
+	// KindReply: predict the AI reply after it (id 2k+1).
+	KindReply = "reply"
+	// KindSpecial: a special case, where the right answer is to reply, not to call.
+	KindSpecial = "special"
+	// KindSkip: the gold turn is a User turn; the original never scores it.
+	KindSkip = "skip"
+)
+
+// Prompt is what a model gets for a sample, in both forms: a single text in the original's call
+// format, and chat messages with function-calling tool schemas.
+type Prompt struct {
+	// Text is the whole prompt for text-format models.
+	Text string `json:"text"`
+	// Messages are chat messages (system, user, assistant with tool_calls, tool) for native models,
+	// as a JSON array.
+	Messages json.RawMessage `json:"messages"`
+	// Tools are the function schemas offered to native models, as a JSON array.
+	Tools json.RawMessage `json:"tools"`
+	// Expect says what the answer should be: "call", "reply", or "special" (a reply where a careless
+	// model would call).
+	Expect string `json:"expect"`
+	// Gold is the expected answer: the call in text form when the text format can write it exactly,
+	// else in native form; or the reply text.
+	Gold string `json:"gold"`
+	// GoldNative is the expected call as a native call, for call samples.
+	GoldNative string `json:"gold_native,omitempty"`
+}
+
+// CallResult answers a sandbox call.
+type CallResult struct {
+	Args json.RawMessage `json:"args"`
+	// Changed names the databases the sandbox has changed so far.
+	Changed []string `json:"changed"`
+	Error   string   `json:"error"`
+	// Form is how the call was written: text or native.
+	Form string `json:"form"`
+	// History is the number of calls in the sandbox's history.
+	History int             `json:"history"`
+	Name    string          `json:"name"`
+	Result  json.RawMessage `json:"result"`
+}
+
+// SandboxCall is one call made in the sandbox, kept so a host can show (and restore) the history.
+type SandboxCall struct {
+	Call    string          `json:"call"`
+	Catalog string          `json:"catalog"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// World answers world: the databases (a JSON object in the engine's order), the names of those
+// changed, and the call history.
+type World struct {
+	Changed   []string        `json:"changed"`
+	Databases json.RawMessage `json:"databases"`
+	History   []SandboxCall   `json:"history"`
+}
+
+// Reset answers reset.
+type Reset struct {
+	Reset bool `json:"reset"`
+}
+
+// Batch answers score: a verdict per judged line, the lines that could not be judged, and the report.
+type Batch struct {
+	Results []Verdict   `json:"results"`
+	Errors  []LineError `json:"errors"`
+	Report  *Report     `json:"report"`
+}
+
+// Report sums up a batch of verdicts: accuracy per level, per category and per tool, mean ROUGE-L,
+// and the gold ceiling (what the gold calls themselves score in the same mode).
+type Report struct {
+	// State is the state mode the calls ran in: fresh or replay.
+	State string `json:"state"`
+	// Data names the dataset.
+	Data string `json:"data"`
+	// Notes explain where the numbers cannot match the original (offline tables, ToolSearcher).
+	Notes []string `json:"notes,omitempty"`
+	// Overall sums every level.
+	Overall Tally `json:"overall"`
+	// Levels has one tally per level present, in level order.
+	Levels []Tally `json:"levels"`
+	// Categories counts call verdicts per category, in the original's order then ours.
+	Categories []Count `json:"categories"`
+	// SpecialCategories counts the verdicts of special-case samples (CORRECT or PREMATURE_CALL),
+	// kept apart from the call categories as their accuracy is.
+	SpecialCategories []Count `json:"special_categories,omitempty"`
+	// Tools tallies call verdicts per gold tool, by name.
+	Tools []Tally `json:"tools"`
+	// Forms counts call predictions per form (text, native; "none" when no call was found).
+	Forms map[string]int `json:"forms"`
+	// Ceiling is the gold replay of every level present, in the same mode: the best a model can score.
+	Ceiling []Replayed `json:"ceiling"`
+}
+
+// Tally counts call verdicts and reply scores for a level, a tool, or everything.
+type Tally struct {
+	Name string `json:"name,omitempty"`
+	// Calls is the number of call predictions judged; Correct how many were right.
+	Calls   int `json:"calls"`
+	Correct int `json:"correct"`
+	// Accuracy is Correct/Calls (0 when there are none).
+	Accuracy float64 `json:"accuracy"`
+	// Replies is the number of reply predictions scored; RougeL their mean ROUGE-L.
+	Replies int     `json:"replies"`
+	RougeL  float64 `json:"rouge_l"`
+	// Scenes counts the level-3 scenes with predictions; ScenesCorrect those whose every predicted
+	// step is correct (the original's per-scene accuracy).
+	Scenes        int `json:"scenes,omitempty"`
+	ScenesCorrect int `json:"scenes_correct,omitempty"`
+	// Special counts call predictions of special-case samples; SpecialCorrect the right ones
+	// (reported apart from call accuracy).
+	Special        int `json:"special,omitempty"`
+	SpecialCorrect int `json:"special_correct,omitempty"`
+}
+
+// Count is the number of verdicts of one category.
+type Count struct {
+	Category string `json:"category"`
+	Count    int    `json:"count"`
+}
+
+// Replayed is the gold replay of one level: how many of its gold calls are accepted.
+type Replayed struct {
+	Level string `json:"level"`
+	// Form is how the gold calls were written: text or native.
+	Form     string `json:"form"`
+	Total    int    `json:"total"`
+	Accepted int    `json:"accepted"`
+	// Rejected lists the turns not accepted, with their verdicts.
+	Rejected []Verdict `json:"rejected,omitempty"`
+}
+
+// Replay answers replay: the gold replay of every level present.
+type Replay struct {
+	Data   string     `json:"data"`
+	Form   string     `json:"form"`
+	Levels []Replayed `json:"levels"`
+	State  string     `json:"state"`
+}
+
+// Rouge is one answer of the rouge op: F, or the error the original's package raised.
+type Rouge struct {
+	F     *float64 `json:"f,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// Stats answers stats: a dataset's sizes, as `apibank dataset stats` prints them.
+type Stats struct {
+	Dialogues int `json:"dialogues"`
+	APICalls  int `json:"api_calls"`
+	// Levels has "1", "2" and "3" (scenes count as level-3 dialogues).
+	Levels map[string]LevelStats `json:"levels"`
+	// ToolsTotal is the number of distinct tool names over both catalogs; ToolsCovered how many of
+	// them appear in at least one gold call.
+	ToolsTotal   int `json:"tools_total"`
+	ToolsCovered int `json:"tools_covered"`
+	// SpecialCases is the number of dialogues marked as special cases.
+	SpecialCases int `json:"special_cases"`
+}
+
+// LevelStats are one level's sizes.
+type LevelStats struct {
+	Dialogues int `json:"dialogues"`
+	APICalls  int `json:"api_calls"`
+}
+
+// Filled answers fill: the files with their gold results written, and the problems.
+type Filled struct {
+	Files  map[string]string `json:"files"`
+	Errors []LineError       `json:"errors"`
+}
+
+// Validation answers validate, in the shape `apibank validate --json` prints.
+type Validation struct {
+	OK bool `json:"ok"`
+	// Checks tallies each check (format, execution, grounding, coverage), by name.
+	Checks   map[string]CheckTally `json:"checks"`
+	Failures []Failure             `json:"failures"`
+}
+
+// CheckTally counts what a check passed and failed.
+type CheckTally struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+}
+
+// Failure is one problem validate found, located.
+type Failure struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Check string `json:"check"`
+	Why   string `json:"why"`
+}
+
+// EpisodeStarted answers episode_start: the episode's id and what the model is told.
+type EpisodeStarted struct {
+	Catalog   string   `json:"catalog"`
+	Episode   int      `json:"episode"`
+	File      string   `json:"file"`
+	KeyInfo   []string `json:"key_info"`
+	Prompt    Prompt   `json:"prompt"`
+	Scene     string   `json:"scene"`
+	Utterance string   `json:"utterance"`
+}
+
+// EpisodeCall is one call a model made in an episode (answer of episode_step).
+type EpisodeCall struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// Outcome is an episode's judgement (answer of episode_finish).
+type Outcome struct {
+	Scene string `json:"scene"`
+	// Calls is the number of calls the model made; Gold the number of gold calls.
+	Calls int `json:"calls"`
+	Gold  int `json:"gold"`
+	// Matched is how many gold calls the model's calls matched (each model call matches at most one);
+	// Recall is Matched/Gold.
+	Matched int     `json:"matched"`
+	Recall  float64 `json:"recall"`
+	// Missed lists the gold calls no model call matched, as text calls.
+	Missed []string `json:"missed"`
+	// StateMatch is true when the final world equals the gold final world.
+	StateMatch bool `json:"state_match"`
+	// Diff lists the differences between the final world and the gold final world.
+	Diff []Difference `json:"diff"`
+	// Success is a matching final state with every gold call recalled.
+	Success bool `json:"success"`
+}
+
+// Difference is one difference between two worlds: a database path, the gold value and the model's.
+type Difference struct {
+	Path string          `json:"path"`
+	Gold json.RawMessage `json:"gold"`
+	Got  json.RawMessage `json:"got"`
+}
+
+// The checks validate runs, by the names Validation.Checks and Failure.Check use.
+const (
+	// CheckFormat: every file parses and every turn has the expected shape.
+	CheckFormat = "format"
+	// CheckExecution: each gold call, replayed in order, yields exactly its recorded result.
+	CheckExecution = "execution"
+	// CheckGrounding: every argument value occurs earlier in the dialogue or is declared derived.
+	CheckGrounding = "grounding"
+	// CheckCoverage: the dataset reaches its size and per-tool goals (builtin data only).
+	CheckCoverage = "coverage"
+)
