@@ -160,4 +160,4 @@ func (c *Footer) clear(ctx app.Context, e app.Event) {
 }
 
 // dataCleared is the action sent after "Clear my data".
-const dataCleared = "github.com/apibank-playground/apibank/data-cleared"
+const dataCleared = "apibank/data-cleared"

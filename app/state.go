@@ -39,7 +39,7 @@ func Use(e Engine, s Store) {
 func Current() *Tab { return tab }
 
 // dataChanged is the action sent when the tab loads another dataset: pages refetch what they show.
-const dataChanged = "github.com/apibank-playground/apibank/data-changed"
+const dataChanged = "apibank/data-changed"
 
 // DataName returns the loaded dataset's name, asking the engine the first time.
 func (t *Tab) DataName() (string, error) {

@@ -24,7 +24,7 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 
 func TestKind(t *testing.T) {
 	tests := []struct{ path, want string }{
-		{"github.com/apibank-playground/apibank/lv1-lv2-samples/level-1-given-desc/AddAlarm-level-1-1.jsonl", "level-1-given-desc"},
+		{"apibank/lv1-lv2-samples/level-1-given-desc/AddAlarm-level-1-1.jsonl", "level-1-given-desc"},
 		{"lv1-lv2-samples/level-2-toolsearcher/x.jsonl", "level-2-toolsearcher"},
 		{"lv3-samples/scene.txt", "scene"},
 		{"x/level-3/scene.json", "scene"},
@@ -43,11 +43,11 @@ func TestKind(t *testing.T) {
 
 func TestCollect(t *testing.T) {
 	folder := []Entry{
-		{Path: "github.com/apibank-playground/apibank/lv1-lv2-samples/level-1-given-desc/a.jsonl", Data: []byte(`{"role":"User","text":"hi"}`)},
-		{Path: "github.com/apibank-playground/apibank/lv1-lv2-samples/level-2-toolsearcher/b.jsonl", Data: []byte(`{}`)},
-		{Path: "github.com/apibank-playground/apibank/init_database/Account.json", Data: []byte(`{}`)},
-		{Path: "github.com/apibank-playground/apibank/lv3-samples/s.txt", Data: []byte(`x`)},
-		{Path: "github.com/apibank-playground/apibank/oracle/verdicts.jsonl", Data: []byte(`{}`)},
+		{Path: "apibank/lv1-lv2-samples/level-1-given-desc/a.jsonl", Data: []byte(`{"role":"User","text":"hi"}`)},
+		{Path: "apibank/lv1-lv2-samples/level-2-toolsearcher/b.jsonl", Data: []byte(`{}`)},
+		{Path: "apibank/init_database/Account.json", Data: []byte(`{}`)},
+		{Path: "apibank/lv3-samples/s.txt", Data: []byte(`x`)},
+		{Path: "apibank/oracle/verdicts.jsonl", Data: []byte(`{}`)},
 	}
 	tests := []struct {
 		name    string
