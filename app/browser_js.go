@@ -3,9 +3,11 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"syscall/js"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -63,32 +65,29 @@ func await(p js.Value, out any) error {
 	return err
 }
 
-// Do sends one request to the worker and waits for its answer.
-func (b *BrowserEngine) Do(req Request) (json.RawMessage, error) {
-	text, err := json.Marshal(req)
-	if err != nil {
-		return nil, err
-	}
+// Do sends one encoded request to the worker and waits for its encoded answer.
+func (b *BrowserEngine) Do(_ context.Context, req []byte) ([]byte, error) {
 	var r bridgeReply
-	if err := await(b.bridge.Call("request", string(text)), &r); err != nil {
+	if err := await(b.bridge.Call("request", string(req)), &r); err != nil {
 		return nil, err
 	}
 	if !r.OK {
 		return nil, errors.New(r.Error)
 	}
-	return DecodeResponse([]byte(r.Text))
+	return []byte(r.Text), nil
 }
 
-// LoadImported loads again the folder imported earlier in this tab (kept by the bridge).
-func (b *BrowserEngine) LoadImported() ([]byte, error) {
+// LoadImported loads again the folder imported earlier in this tab (kept by the bridge) and returns
+// the engine's load answer.
+func (b *BrowserEngine) LoadImported() (protocol.Loaded, error) {
 	var r bridgeReply
 	if err := await(b.bridge.Call("loadImported"), &r); err != nil {
-		return nil, err
+		return protocol.Loaded{}, err
 	}
 	if !r.OK {
-		return nil, errors.New(r.Error)
+		return protocol.Loaded{}, errors.New(r.Error)
 	}
-	return DecodeResponse([]byte(r.Text))
+	return protocol.Decode[protocol.Loaded](protocol.OpLoad, []byte(r.Text))
 }
 
 // ImportedName returns the name of the folder the bridge keeps for this tab ("" when none).

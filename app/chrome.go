@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -70,7 +71,7 @@ func (c *DataSwitch) Render() app.UI {
 func (c *DataSwitch) onChange(ctx app.Context, e app.Event) {
 	name := ctx.JSSrc().Get("value").String()
 	c.busy, c.err = true, ""
-	refresh(ctx, func() (LoadResult, error) { return tab.SwitchTo(name) }, func(r LoadResult, err error) {
+	refresh(ctx, func() (protocol.Loaded, error) { return tab.SwitchTo(name) }, func(r protocol.Loaded, err error) {
 		c.busy = false
 		if err != nil {
 			c.err = err.Error()

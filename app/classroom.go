@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -41,7 +42,9 @@ type Progress struct {
 	Solved   bool `json:"solved"`
 }
 
-func exerciseKey(s SampleView) string { return s.Level + "/" + s.File + "#" + strconv.Itoa(s.ID) }
+func exerciseKey(s protocol.SampleView) string {
+	return s.Level + "/" + s.File + "#" + strconv.Itoa(s.ID)
+}
 
 // ClassroomPage turns a level's call samples into exercises: the student writes the call and gets an
 // instant verdict with a hint; progress over the set is kept.
@@ -49,11 +52,11 @@ type ClassroomPage struct {
 	app.Compo
 	data      string
 	level     string
-	exercises []SampleView
+	exercises []protocol.SampleView
 	index     int
-	dlg       *Dialogue
+	dlg       *protocol.Dialogue
 	tools     json.RawMessage
-	verdict   *Verdict
+	verdict   *protocol.Verdict
 	progress  map[string]Progress
 	answer    string
 	err       string
@@ -78,7 +81,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 	level := p.level
 	type loaded struct {
 		data string
-		ex   []SampleView
+		ex   []protocol.SampleView
 	}
 	refresh(ctx, func() (loaded, error) {
 		name, err := tab.DataName()
@@ -89,7 +92,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		if err != nil {
 			return loaded{}, err
 		}
-		var ex []SampleView
+		var ex []protocol.SampleView
 		for _, s := range ss {
 			if s.Kind == "call" {
 				ex = append(ex, s)
@@ -126,7 +129,7 @@ func (p *ClassroomPage) open(ctx app.Context) {
 	}
 	s := p.exercises[p.index]
 	type loaded struct {
-		d     *Dialogue
+		d     *protocol.Dialogue
 		tools json.RawMessage
 	}
 	refresh(ctx, func() (loaded, error) {
@@ -177,9 +180,8 @@ func (p *ClassroomPage) exercise() app.UI {
 	s := p.exercises[p.index]
 	var turns []app.UI
 	if p.dlg != nil {
-		gold, _ := p.dlg.GoldTurn(s.ID)
 		for _, t := range p.dlg.Turns {
-			if t.Line >= gold.Line {
+			if t.Line >= s.GoldLine {
 				break
 			}
 			if t.Role == "API" {
@@ -206,7 +208,7 @@ func (p *ClassroomPage) exercise() app.UI {
 			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
 		),
 		app.If(p.verdict != nil, func() app.UI {
-			v := p.verdict
+			v := p.verdict.Call()
 			cls := "bad"
 			if v.Correct {
 				cls = "good"
@@ -225,7 +227,7 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 	}
 	s := p.exercises[p.index]
 	line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": p.answer})
-	refresh(ctx, func() (Batch, error) { return tab.Score(string(line), "", "") }, func(b Batch, err error) {
+	refresh(ctx, func() (protocol.Batch, error) { return tab.Score(string(line), "", "") }, func(b protocol.Batch, err error) {
 		if err != nil {
 			p.err = err.Error()
 			return
@@ -241,7 +243,7 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		k := exerciseKey(s)
 		pr := p.progress[k]
 		pr.Attempts++
-		pr.Solved = pr.Solved || v.Correct
+		pr.Solved = pr.Solved || v.Call().Correct
 		p.progress[k] = pr
 		p.saveErr = ""
 		if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {

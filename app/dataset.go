@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"net/url"
 	"sort"
 	"strings"
@@ -18,9 +19,9 @@ type Filter struct {
 }
 
 // Apply returns the dialogues that pass the filter, in order.
-func (f Filter) Apply(ds []DialogueSummary) []DialogueSummary {
+func (f Filter) Apply(ds []protocol.DialogueSummary) []protocol.DialogueSummary {
 	q := strings.ToLower(strings.TrimSpace(f.Text))
-	var out []DialogueSummary
+	var out []protocol.DialogueSummary
 	for _, d := range ds {
 		if f.Level != "" && d.Level != f.Level {
 			continue
@@ -57,7 +58,7 @@ func contains(list []string, s string) bool {
 }
 
 // toolsAndSpecials lists the tools and special cases that occur, sorted.
-func toolsAndSpecials(ds []DialogueSummary) (tools, specials []string) {
+func toolsAndSpecials(ds []protocol.DialogueSummary) (tools, specials []string) {
 	ts, ss := map[string]bool{}, map[string]bool{}
 	for _, d := range ds {
 		for _, t := range d.Tools {
@@ -81,7 +82,7 @@ func toolsAndSpecials(ds []DialogueSummary) (tools, specials []string) {
 // DatasetPage browses the loaded dialogues.
 type DatasetPage struct {
 	app.Compo
-	all    []DialogueSummary
+	all    []protocol.DialogueSummary
 	filter Filter
 	err    string
 	loaded bool
@@ -98,7 +99,7 @@ func (p *DatasetPage) OnMount(ctx app.Context) {
 }
 
 func (p *DatasetPage) load(ctx app.Context) {
-	refresh(ctx, tab.Dialogues, func(ds []DialogueSummary, err error) {
+	refresh(ctx, tab.Dialogues, func(ds []protocol.DialogueSummary, err error) {
 		p.loaded = true
 		if err != nil {
 			p.err = err.Error()

@@ -2,23 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Stats is the answer to stats.
-type Stats struct {
-	Dialogues    int `json:"dialogues"`
-	APICalls     int `json:"api_calls"`
-	ToolsTotal   int `json:"tools_total"`
-	ToolsCovered int `json:"tools_covered"`
-	Special      int `json:"special_cases"`
-}
-
 // Home says what API-Bank measures and where to start.
 type Home struct {
 	app.Compo
-	stats *Stats
+	stats *protocol.Stats
 	err   string
 }
 
@@ -33,7 +25,7 @@ func (h *Home) OnMount(ctx app.Context) {
 }
 
 func (h *Home) load(ctx app.Context) {
-	refresh(ctx, func() (Stats, error) { return call[Stats](tab.Engine, Request{Op: "stats"}) }, func(s Stats, err error) {
+	refresh(ctx, func() (protocol.Stats, error) { return call[protocol.Stats](tab.Engine, protocol.Request{Op: protocol.OpStats}) }, func(s protocol.Stats, err error) {
 		if err != nil {
 			h.err = err.Error()
 			return
@@ -66,7 +58,7 @@ func (h *Home) Render() app.UI {
 		app.If(h.stats != nil, func() app.UI {
 			s := h.stats
 			return app.P().Class("stats").Text(fmt.Sprintf("Loaded: %d dialogues, %d API calls, %d of %d tools covered, %d special cases.",
-				s.Dialogues, s.APICalls, s.ToolsCovered, s.ToolsTotal, s.Special))
+				s.Dialogues, s.APICalls, s.ToolsCovered, s.ToolsTotal, s.SpecialCases))
 		}),
 	)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,7 +16,7 @@ type ImportPage struct {
 	busy    bool
 	err     string
 	summary *importer.Summary
-	result  *LoadResult
+	result  *protocol.Loaded
 }
 
 // Render draws the page.
@@ -73,7 +74,7 @@ func (p *ImportPage) read(ctx app.Context, promise app.Value) {
 
 type importOutcome struct {
 	sum importer.Summary
-	res LoadResult
+	res protocol.Loaded
 }
 
 func (p *ImportPage) load(ctx app.Context, entries []importer.Entry) {
@@ -117,7 +118,7 @@ func (p *ImportPage) resultView() app.UI {
 			return app.Div().Body(
 				app.H3().Text(fmt.Sprintf("%d problems (the rest loaded)", len(r.Errors))),
 				app.Ul().Body(app.Range(r.Errors).Slice(func(i int) app.UI {
-					return app.Li().DataSet("testid", "import-error").Text(r.Errors[i].String())
+					return app.Li().DataSet("testid", "import-error").Text(r.Errors[i].Error())
 				})),
 			)
 		}),

@@ -17,14 +17,15 @@ func ResultsCSV(sb *SavedBatch) []byte {
 	_ = w.Write([]string{"line", "level", "file", "id", "kind", "category", "correct", "gold_tool", "called", "form", "rouge_l", "special", "error"})
 	for _, v := range sb.Batch.Results {
 		rouge := ""
-		if v.RougeL != nil {
-			rouge = strconv.FormatFloat(*v.RougeL, 'f', 4, 64)
+		if r, ok := v.Reply(); ok {
+			rouge = strconv.FormatFloat(r.RougeL, 'f', 4, 64)
 		}
+		c := v.Call()
 		correct := ""
 		if v.Kind == "call" {
-			correct = strconv.FormatBool(v.Correct)
+			correct = strconv.FormatBool(c.Correct)
 		}
-		_ = w.Write([]string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, v.Category, correct, v.Tool, v.Called, v.Form, rouge, v.Special, v.Error})
+		_ = w.Write([]string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()})
 	}
 	w.Flush()
 	return b.Bytes()

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,9 +15,9 @@ type SamplePage struct {
 	app.Compo
 	level, file string
 	id          int
-	dlg         *Dialogue
-	samples     []SampleView
-	prompt      *Prompt
+	dlg         *protocol.Dialogue
+	samples     []protocol.SampleView
+	prompt      *protocol.Prompt
 	showGold    bool
 	err         string
 	copied      string
@@ -40,9 +41,9 @@ func (p *SamplePage) OnMount(ctx app.Context) {
 
 type sampleData struct {
 	level, file string
-	dlg         *Dialogue
-	samples     []SampleView
-	prompt      *Prompt
+	dlg         *protocol.Dialogue
+	samples     []protocol.SampleView
+	prompt      *protocol.Prompt
 	id          int
 }
 
@@ -60,7 +61,7 @@ func (p *SamplePage) load(ctx app.Context) {
 		if err != nil {
 			return sampleData{}, err
 		}
-		ss, err := call[[]SampleView](tab.Engine, Request{Op: "samples", Level: d.Level, File: d.File})
+		ss, err := call[[]protocol.SampleView](tab.Engine, protocol.Request{Op: protocol.OpSamples, Level: d.Level, File: d.File})
 		if err != nil {
 			return sampleData{}, err
 		}
@@ -110,8 +111,10 @@ func (p *SamplePage) Render() app.UI {
 			}))
 	}
 	gold := -1
-	if t, ok := p.dlg.GoldTurn(p.id); ok {
-		gold = t.Line
+	for _, s := range p.samples {
+		if s.ID == p.id {
+			gold = s.GoldLine
+		}
 	}
 	return shell("/sample", p.file,
 		app.P().Class("small").Text(LevelLabel(p.level)),

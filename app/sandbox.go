@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 	"strings"
 
@@ -16,7 +17,7 @@ type SandboxPage struct {
 	input    string
 	output   string
 	outErr   bool
-	world    *World
+	world    *world
 	selected string
 	busy     bool
 	err      string
@@ -35,21 +36,34 @@ func (p *SandboxPage) OnMount(ctx app.Context) {
 }
 
 func (p *SandboxPage) refreshWorld(ctx app.Context) {
-	refresh(ctx, tab.World, func(w World, err error) {
+	refresh(ctx, tab.World, func(w protocol.World, err error) {
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		p.world, p.err = &w, ""
+		p.world, p.err = newWorld(w), ""
 	})
 }
 
+// world is the sandbox world as the page shows it: the engine's answer, its databases decoded once
+// with their order kept.
+type world struct {
+	protocol.World
+	dbs OrderedObject
+}
+
+func newWorld(w protocol.World) *world {
+	v := &world{World: w}
+	_ = json.Unmarshal(w.Databases, &v.dbs)
+	return v
+}
+
 // Examples returns calls to try, made from the world's first account (none when it has no accounts).
-func Examples(w *World) []string {
+func Examples(w *world) []string {
 	if w == nil {
 		return nil
 	}
-	raw, ok := w.Databases.Get("Account")
+	raw, ok := w.dbs.Get("Account")
 	if !ok {
 		return nil
 	}
@@ -77,7 +91,7 @@ func Examples(w *World) []string {
 func (p *SandboxPage) Render() app.UI {
 	examples := Examples(p.world)
 	var changed []string
-	var history []SandboxCall
+	var history []protocol.SandboxCall
 	var names []string
 	if p.world != nil {
 		history = p.world.History
@@ -87,7 +101,7 @@ func (p *SandboxPage) Render() app.UI {
 				changed = append(changed, n)
 			}
 		}
-		for _, f := range p.world.Databases {
+		for _, f := range p.world.dbs {
 			if !strings.HasPrefix(f.Key, "_") {
 				names = append(names, f.Key)
 			}
@@ -152,7 +166,7 @@ func (p *SandboxPage) Render() app.UI {
 					return app.Li().Body(b)
 				})),
 				app.If(p.selected != "" && p.world != nil, func() app.UI {
-					raw, _ := p.world.Databases.Get(p.selected)
+					raw, _ := p.world.dbs.Get(p.selected)
 					return app.Div().Body(app.H3().Text(p.selected), app.Pre().Class("db").DataSet("testid", "sandbox-db").Text(Pretty(raw)))
 				}),
 			),
@@ -221,7 +235,7 @@ func (p *SandboxPage) run(ctx app.Context) {
 		} else {
 			p.output, p.outErr = Pretty(r.Result), false
 		}
-		p.world = &cw.w
+		p.world = newWorld(cw.w)
 		if len(r.Changed) > 0 && p.selected == "" {
 			p.selected = r.Changed[0]
 		}
@@ -229,23 +243,23 @@ func (p *SandboxPage) run(ctx app.Context) {
 }
 
 type callAndWorld struct {
-	r CallResult
-	w World
+	r protocol.CallResult
+	w protocol.World
 }
 
 func (p *SandboxPage) reset(ctx app.Context, e app.Event) {
 	p.busy = true
-	refresh(ctx, func() (World, error) {
+	refresh(ctx, func() (protocol.World, error) {
 		if err := tab.Reset(); err != nil {
-			return World{}, err
+			return protocol.World{}, err
 		}
 		return tab.World()
-	}, func(w World, err error) {
+	}, func(w protocol.World, err error) {
 		p.busy = false
 		if err != nil {
 			p.output, p.outErr = err.Error(), true
 			return
 		}
-		p.world, p.output, p.outErr = &w, "The world is back to its initial state.", false
+		p.world, p.output, p.outErr = newWorld(w), "The world is back to its initial state.", false
 	})
 }

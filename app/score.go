@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,8 +20,8 @@ type SavedBatch struct {
 	// Data is the dataset the batch was scored against.
 	Data string `json:"data"`
 	// Source says where the predictions came from: "paste", "file", "sample", or later "model".
-	Source Source `json:"source"`
-	Batch  Batch  `json:"batch"`
+	Source Source         `json:"source"`
+	Batch  protocol.Batch `json:"batch"`
 	// Preds are the prediction texts by input line.
 	Preds map[int]string `json:"preds,omitempty"`
 }
@@ -76,10 +77,10 @@ type ScorePage struct {
 	err       string
 	saveNote  string
 	saved     *SavedBatch
-	dialogues []DialogueSummary
+	dialogues []protocol.DialogueSummary
 	oneFile   string
 	oneSample string
-	samples   []SampleView
+	samples   []protocol.SampleView
 	oneText   string
 	one       *SavedBatch
 	oneErr    string
@@ -108,7 +109,7 @@ func (p *ScorePage) OnMount(ctx app.Context) {
 func (p *ScorePage) load(ctx app.Context) {
 	type loaded struct {
 		name string
-		ds   []DialogueSummary
+		ds   []protocol.DialogueSummary
 	}
 	refresh(ctx, func() (loaded, error) {
 		name, err := tab.DataName()
@@ -228,10 +229,10 @@ func (p *ScorePage) onOneFile(ctx app.Context, e app.Event) {
 	if file == "" {
 		return
 	}
-	refresh(ctx, func() ([]SampleView, error) {
-		return call[[]SampleView](tab.Engine, Request{Op: "samples", Level: level, File: file})
+	refresh(ctx, func() ([]protocol.SampleView, error) {
+		return call[[]protocol.SampleView](tab.Engine, protocol.Request{Op: protocol.OpSamples, Level: level, File: file})
 	},
-		func(ss []SampleView, err error) {
+		func(ss []protocol.SampleView, err error) {
 			if err != nil {
 				p.oneErr = err.Error()
 				return
@@ -253,7 +254,7 @@ func (p *ScorePage) onScoreOne(ctx app.Context, e app.Event) {
 	text := app.Window().GetElementByID("one-pred").Get("value").String()
 	line, _ := json.Marshal(map[string]any{"level": level, "file": file, "id": id, "pred": text})
 	p.oneErr = ""
-	refresh(ctx, func() (Batch, error) { return tab.Score(string(line), "", p.state) }, func(b Batch, err error) {
+	refresh(ctx, func() (protocol.Batch, error) { return tab.Score(string(line), "", p.state) }, func(b protocol.Batch, err error) {
 		if err != nil {
 			p.oneErr = err.Error()
 			return
@@ -301,7 +302,7 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 	}
 	p.busy, p.err, p.saveNote = true, "", ""
 	bulk, level, state, data := p.bulk, p.level, p.state, p.data
-	refresh(ctx, func() (Batch, error) { return tab.Score(bulk, level, state) }, func(b Batch, err error) {
+	refresh(ctx, func() (protocol.Batch, error) { return tab.Score(bulk, level, state) }, func(b protocol.Batch, err error) {
 		p.busy = false
 		if err != nil {
 			p.err = err.Error()
@@ -372,30 +373,40 @@ func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
 // lines renders quickly.
 type Compares struct {
 	open map[int]bool
-	gold map[int]*Turn
+	gold map[int]*protocol.Turn
 	err  map[int]string
 }
 
 // toggle opens or closes a row's comparison, fetching its gold turn the first time.
-func (cs *Compares) toggle(ctx app.Context, v Verdict) {
+func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 	if cs.open == nil {
-		cs.open, cs.gold, cs.err = map[int]bool{}, map[int]*Turn{}, map[int]string{}
+		cs.open, cs.gold, cs.err = map[int]bool{}, map[int]*protocol.Turn{}, map[int]string{}
 	}
 	cs.open[v.Line] = !cs.open[v.Line]
 	if !cs.open[v.Line] || cs.gold[v.Line] != nil {
 		return
 	}
-	refresh(ctx, func() (*Turn, error) {
+	refresh(ctx, func() (*protocol.Turn, error) {
 		d, err := tab.Dialogue(v.Level, v.File)
 		if err != nil {
 			return nil, err
 		}
-		t, ok := d.GoldTurn(v.ID)
-		if !ok {
-			return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
+		samples, err := tab.Samples(v.Level)
+		if err != nil {
+			return nil, err
 		}
-		return &t, nil
-	}, func(t *Turn, err error) {
+		for _, s := range samples {
+			if s.File != v.File || s.ID != v.ID {
+				continue
+			}
+			for _, t := range d.Turns {
+				if t.Line == s.GoldLine {
+					return &t, nil
+				}
+			}
+		}
+		return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
+	}, func(t *protocol.Turn, err error) {
 		if err != nil {
 			cs.err[v.Line] = err.Error()
 			return
@@ -414,13 +425,15 @@ func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 		)),
 		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
 			v := rows[i]
-			cat, label := v.Category, v.Category
-			if v.Kind == "reply" {
+			c := v.Call()
+			r, isReply := v.Reply()
+			cat, label := c.Category, c.Category
+			if isReply {
 				cat = "REPLY"
-				label = "ROUGE-L " + Round4(deref(v.RougeL))
+				label = "ROUGE-L " + Round4(r.RougeL)
 			}
 			cls := "bad"
-			if v.Correct || (v.Kind == "reply" && deref(v.RougeL) > 0) {
+			if c.Correct || (isReply && r.RougeL > 0) {
 				cls = "good"
 			}
 			open := cs.open[v.Line]
@@ -439,19 +452,12 @@ func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 	)
 }
 
-func deref(f *float64) float64 {
-	if f == nil {
-		return 0
-	}
-	return *f
-}
-
 func sampleURL(level, file string, id int) string {
 	return "/sample?" + url.Values{"level": {level}, "file": {file}, "id": {strconv.Itoa(id)}}.Encode()
 }
 
 // compareView shows what the gold turn expected next to what the prediction produced.
-func compareView(v Verdict, pred string, gold *Turn, err string) app.UI {
+func compareView(v protocol.Verdict, pred string, gold *protocol.Turn, err string) app.UI {
 	if err != "" {
 		return errorBox(err)
 	}
@@ -464,7 +470,7 @@ func compareView(v Verdict, pred string, gold *Turn, err string) app.UI {
 	)
 }
 
-func expectedView(v Verdict, t Turn) app.UI {
+func expectedView(v protocol.Verdict, t protocol.Turn) app.UI {
 	if v.Kind == "reply" {
 		return app.Pre().Text(t.Text)
 	}
@@ -482,7 +488,7 @@ func expectedView(v Verdict, t Turn) app.UI {
 	)
 }
 
-func gotView(v Verdict, pred string) app.UI {
+func gotView(v protocol.Verdict, pred string) app.UI {
 	if v.Kind == "reply" {
 		return app.Pre().Text(pred)
 	}
@@ -491,13 +497,13 @@ func gotView(v Verdict, pred string) app.UI {
 		Output    json.RawMessage `json:"output"`
 		Exception json.RawMessage `json:"exception"`
 	}
-	_ = json.Unmarshal(v.Result, &env)
+	_ = json.Unmarshal(v.Call().Result, &env)
 	return app.Dl().Body(
 		app.Dt().Text("call"), app.Dd().Body(app.Code().Text(pred)),
 		app.Dt().Text("input"), app.Dd().Body(app.Pre().Text(Pretty(env.Input))),
 		app.Dt().Text("output"), app.Dd().Body(app.Pre().Text(Pretty(env.Output))),
 		app.Dt().Text("exception"), app.Dd().Body(app.Pre().Text(Pretty(env.Exception))),
-		app.If(v.Error != "", func() app.UI { return app.Dt().Text("error") }),
-		app.If(v.Error != "", func() app.UI { return app.Dd().Text(v.Error) }),
+		app.If(v.Err() != "", func() app.UI { return app.Dt().Text("error") }),
+		app.If(v.Err() != "", func() app.UI { return app.Dd().Text(v.Err()) }),
 	)
 }

@@ -5,6 +5,7 @@
 package ui
 
 import (
+	"github.com/apibank-playground/apibank/protocol"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,9 +21,9 @@ type Tab struct {
 
 	mu        sync.Mutex
 	data      string // the loaded dataset's name ("" until known)
-	dialogues []DialogueSummary
-	byKey     map[string]*Dialogue
-	samples   map[string][]SampleView
+	dialogues []protocol.DialogueSummary
+	byKey     map[string]*protocol.Dialogue
+	samples   map[string][]protocol.SampleView
 	imported  string // the name of the imported folder this tab can switch back to
 }
 
@@ -49,7 +50,7 @@ func (t *Tab) DataName() (string, error) {
 	if name != "" {
 		return name, nil
 	}
-	h, err := call[Hello](t.Engine, Request{Op: "hello"})
+	h, err := call[protocol.Hello](t.Engine, protocol.Request{Op: protocol.OpHello})
 	if err != nil {
 		return "", err
 	}
@@ -68,9 +69,9 @@ func (t *Tab) Imported() string {
 
 // Load loads a folder (path -> text) or, with files nil, the builtin data; on success the pages'
 // caches are dropped.
-func (t *Tab) Load(name string, files map[string]string) (LoadResult, error) {
-	req := Request{Op: "load", Name: name, Files: files, Builtin: files == nil}
-	res, err := call[LoadResult](t.Engine, req)
+func (t *Tab) Load(name string, files map[string]string) (protocol.Loaded, error) {
+	req := protocol.Request{Op: protocol.OpLoad, Name: name, Files: files, Builtin: files == nil}
+	res, err := call[protocol.Loaded](t.Engine, req)
 	if err != nil {
 		return res, err
 	}
@@ -84,17 +85,15 @@ func (t *Tab) Load(name string, files map[string]string) (LoadResult, error) {
 }
 
 // SwitchTo loads the builtin data (name "builtin") or the folder imported earlier in this tab.
-func (t *Tab) SwitchTo(name string) (LoadResult, error) {
+func (t *Tab) SwitchTo(name string) (protocol.Loaded, error) {
 	if name == "builtin" || name == "" {
 		return t.Load("builtin", nil)
 	}
-	if sw, ok := t.Engine.(interface{ LoadImported() ([]byte, error) }); ok {
-		raw, err := sw.LoadImported()
+	if sw, ok := t.Engine.(interface {
+		LoadImported() (protocol.Loaded, error)
+	}); ok {
+		res, err := sw.LoadImported()
 		if err != nil {
-			return LoadResult{}, err
-		}
-		var res LoadResult
-		if err := jsonUnmarshal(raw, &res); err != nil {
 			return res, err
 		}
 		t.mu.Lock()
@@ -102,7 +101,7 @@ func (t *Tab) SwitchTo(name string) (LoadResult, error) {
 		t.mu.Unlock()
 		return res, nil
 	}
-	return LoadResult{}, errImportAgain
+	return protocol.Loaded{}, errImportAgain
 }
 
 // SetImported records the name of a folder the engine restored on its own (after a reload).
@@ -113,14 +112,14 @@ func (t *Tab) SetImported(name string) {
 }
 
 // Dialogues returns the loaded dialogues, cached.
-func (t *Tab) Dialogues() ([]DialogueSummary, error) {
+func (t *Tab) Dialogues() ([]protocol.DialogueSummary, error) {
 	t.mu.Lock()
 	ds := t.dialogues
 	t.mu.Unlock()
 	if ds != nil {
 		return ds, nil
 	}
-	ds, err := call[[]DialogueSummary](t.Engine, Request{Op: "dialogues"})
+	ds, err := call[[]protocol.DialogueSummary](t.Engine, protocol.Request{Op: protocol.OpDialogues})
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +129,8 @@ func (t *Tab) Dialogues() ([]DialogueSummary, error) {
 	return ds, nil
 }
 
-// Dialogue returns one dialogue, cached.
-func (t *Tab) Dialogue(level, file string) (*Dialogue, error) {
+// protocol.Dialogue returns one dialogue, cached.
+func (t *Tab) Dialogue(level, file string) (*protocol.Dialogue, error) {
 	key := level + "/" + file
 	t.mu.Lock()
 	d := t.byKey[key]
@@ -139,13 +138,13 @@ func (t *Tab) Dialogue(level, file string) (*Dialogue, error) {
 	if d != nil {
 		return d, nil
 	}
-	got, err := call[Dialogue](t.Engine, Request{Op: "dialogue", Level: level, File: file})
+	got, err := call[protocol.Dialogue](t.Engine, protocol.Request{Op: protocol.OpDialogue, Level: level, File: file})
 	if err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
 	if t.byKey == nil {
-		t.byKey = map[string]*Dialogue{}
+		t.byKey = map[string]*protocol.Dialogue{}
 	}
 	t.byKey[key] = &got
 	t.mu.Unlock()
@@ -153,20 +152,20 @@ func (t *Tab) Dialogue(level, file string) (*Dialogue, error) {
 }
 
 // Samples returns the samples of a level ("" for all), cached.
-func (t *Tab) Samples(level string) ([]SampleView, error) {
+func (t *Tab) Samples(level string) ([]protocol.SampleView, error) {
 	t.mu.Lock()
 	ss, ok := t.samples[level]
 	t.mu.Unlock()
 	if ok {
 		return ss, nil
 	}
-	ss, err := call[[]SampleView](t.Engine, Request{Op: "samples", Level: level})
+	ss, err := call[[]protocol.SampleView](t.Engine, protocol.Request{Op: protocol.OpSamples, Level: level})
 	if err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
 	if t.samples == nil {
-		t.samples = map[string][]SampleView{}
+		t.samples = map[string][]protocol.SampleView{}
 	}
 	t.samples[level] = ss
 	t.mu.Unlock()
@@ -174,28 +173,28 @@ func (t *Tab) Samples(level string) ([]SampleView, error) {
 }
 
 // Score judges prediction JSONL against the loaded data.
-func (t *Tab) Score(preds, level, state string) (Batch, error) {
-	return call[Batch](t.Engine, Request{Op: "score", Preds: preds, Level: level, State: state, Name: "predictions"})
+func (t *Tab) Score(preds, level, state string) (protocol.Batch, error) {
+	return call[protocol.Batch](t.Engine, protocol.Request{Op: protocol.OpScore, Preds: preds, Level: level, State: state, Name: "predictions"})
 }
 
-// Prompt returns a sample's prompt in both forms.
-func (t *Tab) Prompt(level, file string, id int) (Prompt, error) {
-	return call[Prompt](t.Engine, Request{Op: "prompt", Level: level, File: file, Sample: &id})
+// protocol.Prompt returns a sample's prompt in both forms.
+func (t *Tab) Prompt(level, file string, id int) (protocol.Prompt, error) {
+	return call[protocol.Prompt](t.Engine, protocol.Request{Op: protocol.OpPrompt, Level: level, File: file, Sample: &id})
 }
 
 // Call runs a sandbox call (text form, or native JSON) in this tab's world.
-func (t *Tab) Call(text, catalog string) (CallResult, error) {
-	return call[CallResult](t.Engine, Request{Op: "call", Call: jsonString(text), Catalog: catalog})
+func (t *Tab) Call(text, catalog string) (protocol.CallResult, error) {
+	return call[protocol.CallResult](t.Engine, protocol.Request{Op: protocol.OpCall, Call: jsonString(text), Catalog: catalog})
 }
 
-// World returns the sandbox's databases and history.
-func (t *Tab) World() (World, error) {
-	return call[World](t.Engine, Request{Op: "world"})
+// protocol.World returns the sandbox's databases and history.
+func (t *Tab) World() (protocol.World, error) {
+	return call[protocol.World](t.Engine, protocol.Request{Op: protocol.OpWorld})
 }
 
 // Reset puts the sandbox back to the initial world.
 func (t *Tab) Reset() error {
-	_, err := call[map[string]bool](t.Engine, Request{Op: "reset"})
+	_, err := call[map[string]bool](t.Engine, protocol.Request{Op: protocol.OpReset})
 	return err
 }
 

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"github.com/apibank-playground/apibank/protocol"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,13 +16,7 @@ import (
 // native is the engine in-process: the same protocol the tab's worker answers.
 type native struct{ s *engine.Session }
 
-func (n native) Do(req Request) (json.RawMessage, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeResponse(n.s.Handle(b))
-}
+func (n native) Do(_ context.Context, req []byte) ([]byte, error) { return n.s.Handle(req), nil }
 
 func useNative(t *testing.T) {
 	t.Helper()
@@ -82,7 +78,7 @@ func TestDatasetRowsMatchTheEngine(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	ds := []DialogueSummary{
+	ds := []protocol.DialogueSummary{
 		{Level: "level-1-given-desc", File: "a.jsonl", Tools: []string{"AddAlarm", "GetUserToken"}, First: "Wake me up at six"},
 		{Level: "level-1-given-desc", File: "b.jsonl", Tools: []string{"QueryStock"}, Special: "no_tool", First: "Buy me a boat"},
 		{Level: "level-2-toolsearcher", File: "c.jsonl", Tools: []string{"ToolSearcher", "AddAlarm"}, First: "An alarm please"},
@@ -178,24 +174,6 @@ func TestMarkupInDataIsText(t *testing.T) {
 	}
 }
 
-func TestGoldTurn(t *testing.T) {
-	d := Dialogue{Turns: []Turn{
-		{Role: "User", Line: 1}, {Role: "API", APIName: "A", Line: 2}, {Role: "AI", Line: 3},
-		{Role: "User", Line: 4}, {Role: "API", APIName: "B", Line: 5}, {Role: "AI", Line: 6},
-	}}
-	tests := []struct {
-		id   int
-		line int
-		ok   bool
-	}{{0, 2, true}, {1, 3, true}, {2, 5, true}, {3, 6, true}, {4, 0, false}}
-	for _, tt := range tests {
-		got, ok := d.GoldTurn(tt.id)
-		if ok != tt.ok || got.Line != tt.line {
-			t.Errorf("sample %d: line %d ok %v, want %d %v", tt.id, got.Line, ok, tt.line, tt.ok)
-		}
-	}
-}
-
 func TestHints(t *testing.T) {
 	for _, c := range []string{"CORRECT", "NO_API_CALL", "FAILED_PARSE_API_CALL", "API_NAME_MISMATCH", "INVALID_INPUT_PARAMETER",
 		"MISS_INPUT_ARGUMENT", "KEY_ERROR", "HAS_EXCEPTION", "OUTPUT_MISMATCH", "INPUT_MISMATCH", "INVALID_PARAMETER_TYPE",
@@ -210,10 +188,9 @@ func TestHints(t *testing.T) {
 }
 
 func TestResultsFiles(t *testing.T) {
-	r := 0.5
-	sb := &SavedBatch{Format: batchFormat, Data: "builtin", Batch: Batch{Results: []Verdict{
-		{Line: 1, Level: "level-1-given-desc", File: "a.jsonl", ID: 0, Kind: "call", Category: "CORRECT", Correct: true, Tool: "AddAlarm"},
-		{Line: 2, Level: "level-1-given-desc", File: "a.jsonl", ID: 1, Kind: "reply", RougeL: &r},
+	sb := &SavedBatch{Format: batchFormat, Data: "builtin", Batch: protocol.Batch{Results: []protocol.Verdict{
+		{Line: 1, Level: "level-1-given-desc", File: "a.jsonl", ID: 0, Kind: "call", CallVerdict: &protocol.CallVerdict{Category: "CORRECT", Correct: true, Tool: "AddAlarm"}},
+		{Line: 2, Level: "level-1-given-desc", File: "a.jsonl", ID: 1, Kind: "reply", ReplyVerdict: &protocol.ReplyVerdict{RougeL: 0.5}},
 	}}}
 	csv := string(ResultsCSV(sb))
 	for _, want := range []string{"line,level,file,id,kind,category", "1,level-1-given-desc,a.jsonl,0,call,CORRECT,true,AddAlarm", "2,level-1-given-desc,a.jsonl,1,reply,,,,,,0.5000"} {
@@ -269,7 +246,7 @@ func TestExamplesComeFromTheWorld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex := Examples(&w)
+	ex := Examples(newWorld(w))
 	if len(ex) == 0 {
 		t.Fatal("no examples from the builtin world")
 	}

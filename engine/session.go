@@ -267,7 +267,7 @@ func (s *Session) samples(r *protocol.Request) any {
 		if (r.Level != "" && sm.Dialogue.Level != r.Level) || (r.File != "" && sm.Dialogue.File != r.File) {
 			continue
 		}
-		v := protocol.SampleView{Level: sm.Dialogue.Level, File: sm.Dialogue.File, ID: sm.ID, Kind: sm.Kind}
+		v := protocol.SampleView{Level: sm.Dialogue.Level, File: sm.Dialogue.File, ID: sm.ID, Kind: sm.Kind, GoldLine: sm.GoldTurn().Line}
 		if sm.Kind == score.KindCall {
 			v.Tool = sm.GoldTurn().Tool
 		}

@@ -116,6 +116,9 @@ type SampleView struct {
 	Kind string `json:"kind"`
 	// Tool is the gold call's tool, for call samples.
 	Tool string `json:"tool,omitempty"`
+	// GoldLine is the file line of the turn the sample predicts, so a host can mark it without
+	// knowing how sample ids map to turns.
+	GoldLine int `json:"gold_line"`
 }
 
 // Sample kinds.

@@ -120,3 +120,31 @@ func (v *Verdict) UnmarshalJSON(data []byte) error {
 	}
 	return nil
 }
+
+// Call returns the call verdict, or a zero one for a reply verdict: hosts read its members without
+// a nil check.
+func (v Verdict) Call() CallVerdict {
+	if v.CallVerdict == nil {
+		return CallVerdict{}
+	}
+	return *v.CallVerdict
+}
+
+// Reply returns the reply verdict and true, or a zero one and false for a call verdict.
+func (v Verdict) Reply() (ReplyVerdict, bool) {
+	if v.ReplyVerdict == nil {
+		return ReplyVerdict{}, false
+	}
+	return *v.ReplyVerdict, true
+}
+
+// Err returns the error text of either verdict kind ("" when none was raised).
+func (v Verdict) Err() string {
+	if v.CallVerdict != nil {
+		return v.CallVerdict.Error
+	}
+	if v.ReplyVerdict != nil {
+		return v.ReplyVerdict.Error
+	}
+	return ""
+}
