@@ -9,10 +9,10 @@ import (
 )
 
 // oracleRequests returns the oracle's load and score requests (see package oracle), or skips.
-func oracleRequests(b *testing.B) (load, score []byte, n int) {
+func oracleRequests(b testing.TB) (load, score []byte, n int) {
 	load, score, n, ok, err := oracle.Requests(filepath.Join("..", "..", "shared", "apibank"))
 	if !ok {
-		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
+		b.Skip("../shared/apibank not found: the oracle suites need the reference data beside the repository")
 	}
 	if err != nil {
 		b.Fatal(err)

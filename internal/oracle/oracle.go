@@ -5,11 +5,11 @@ package oracle
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Requests returns, for the apibank folder dir, a load request of its files, a score request (fresh
@@ -28,10 +28,10 @@ func Requests(dir string) (load, score []byte, n int, ok bool, err error) {
 	for p, c := range files {
 		m[p] = string(c)
 	}
-	if load, err = json.Marshal(map[string]any{"v": 1, "op": "load", "files": m}); err != nil {
+	if load, err = protocol.Encode(protocol.Request{Op: protocol.OpLoad, Files: m}); err != nil {
 		return nil, nil, 0, true, err
 	}
-	if score, err = json.Marshal(map[string]any{"v": 1, "op": "score", "preds": string(preds), "state": "fresh"}); err != nil {
+	if score, err = protocol.Encode(protocol.Request{Op: protocol.OpScore, Preds: string(preds), State: "fresh"}); err != nil {
 		return nil, nil, 0, true, err
 	}
 	return load, score, bytes.Count(preds, []byte("\n")), true, nil

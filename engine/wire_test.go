@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// encodeLikeEngine encodes v with encoding/json as the engine's score answers are written (no HTML
+// escaping).
+func encodeLikeEngine(t testing.TB, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// roundTrip sends req, decodes the answer strictly as T (unknown members are an error), and checks
+// that encoding the typed value again gives the engine's exact bytes: no member is lost or renamed.
+func roundTrip[T any](t *testing.T, s *Session, req protocol.Request) T {
+	t.Helper()
+	var resp []byte
+	recorded := func(ctx context.Context, req []byte) ([]byte, error) {
+		resp = s.Handle(req)
+		return resp, nil
+	}
+	got, err := protocol.Call[T](context.Background(), recorded, req)
+	if err != nil {
+		t.Fatalf("%s: %v", req.Op, err)
+	}
+	raw, err := protocol.Result(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := json.Compact(&want, raw); err != nil {
+		t.Fatal(err)
+	}
+	// The engine writes score answers with its own encoder (no HTML escaping) and the others with
+	// encoding/json's defaults.
+	again, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, fast := any(got).(protocol.Batch); fast {
+		again = encodeLikeEngine(t, got)
+	}
+	if !bytes.Equal(again, want.Bytes()) {
+		t.Fatalf("%s: the typed answer re-encodes differently: %s", req.Op, firstDiff(again, want.Bytes()))
+	}
+	return got
+}
+
+// TestEveryAnswerDecodesStrictly sends every op and decodes its answer as the protocol's type with
+// unknown members disallowed, then compares the re-encoded value with the engine's bytes.
+func TestEveryAnswerDecodesStrictly(t *testing.T) {
+	s := New()
+	covered := map[protocol.Op]bool{}
+	op := func(o protocol.Op) protocol.Op { covered[o] = true; return o }
+	zero, one := 0, 1
+
+	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpHello)})
+	roundTrip[protocol.Catalog](t, s, protocol.Request{Op: op(protocol.OpCatalog), Catalog: "lv3_apis"})
+	roundTrip[protocol.Stats](t, s, protocol.Request{Op: op(protocol.OpStats)})
+	ds := roundTrip[[]protocol.DialogueSummary](t, s, protocol.Request{Op: op(protocol.OpDialogues)})
+	var l1, special, scene protocol.DialogueSummary
+	for _, d := range ds {
+		switch {
+		case d.Level == "level-1-given-desc" && d.Special == "" && l1.File == "":
+			l1 = d
+		case d.Special != "" && special.File == "":
+			special = d
+		case d.Level == "level-3" && scene.File == "":
+			scene = d
+		}
+	}
+	if l1.File == "" || special.File == "" || scene.File == "" {
+		t.Fatalf("builtin data lacks a level-1 dialogue, a special case or a scene: %+v %+v %+v", l1, special, scene)
+	}
+	d := roundTrip[protocol.Dialogue](t, s, protocol.Request{Op: op(protocol.OpDialogue), Level: l1.Level, File: l1.File})
+	roundTrip[protocol.Dialogue](t, s, protocol.Request{Op: protocol.OpDialogue, Level: special.Level, File: special.File})
+	samples := roundTrip[[]protocol.SampleView](t, s, protocol.Request{Op: op(protocol.OpSamples), Level: l1.Level, File: l1.File})
+	roundTrip[protocol.Prompt](t, s, protocol.Request{Op: op(protocol.OpPrompt), Level: l1.Level, File: l1.File, Sample: &zero})
+	roundTrip[protocol.Prompt](t, s, protocol.Request{Op: protocol.OpPrompt, Level: l1.Level, File: l1.File, Sample: &one})
+	roundTrip[protocol.CallResult](t, s, protocol.Request{Op: op(protocol.OpCall), Call: json.RawMessage(`"[Calculator(formula='(1+2)*3')]"`)})
+	roundTrip[protocol.CallResult](t, s, protocol.Request{Op: protocol.OpCall, Call: json.RawMessage(`{"name":"QueryStock","arguments":{"stock_code":"NOPE"}}`)})
+	roundTrip[protocol.World](t, s, protocol.Request{Op: op(protocol.OpWorld), Databases: []string{"Alarm"}})
+	roundTrip[protocol.Reset](t, s, protocol.Request{Op: op(protocol.OpReset)})
+
+	var preds bytes.Buffer
+	for _, sm := range samples {
+		line, _ := json.Marshal(map[string]any{"level": sm.Level, "file": sm.File, "id": sm.ID, "pred": "[Calculator(formula='1+1')] or a reply"})
+		preds.Write(line)
+		preds.WriteByte('\n')
+	}
+	preds.WriteString("{not json\n")
+	b := roundTrip[protocol.Batch](t, s, protocol.Request{Op: op(protocol.OpScore), Preds: preds.String(), Gold: true})
+	if len(b.Results) != len(samples) || len(b.Errors) != 1 {
+		t.Fatalf("score: %d verdicts and %d errors for %d samples and one bad line", len(b.Results), len(b.Errors), len(samples))
+	}
+	roundTrip[protocol.Replay](t, s, protocol.Request{Op: op(protocol.OpReplay)})
+	roundTrip[[]protocol.Rouge](t, s, protocol.Request{Op: op(protocol.OpRouge), Pairs: []protocol.Pair{{Ref: "the cat sat", Hyp: "the cat"}, {Ref: "x", Hyp: ""}}})
+	roundTrip[protocol.Validation](t, s, protocol.Request{Op: op(protocol.OpValidate)})
+	draft := `{"role":"User","text":"What is 2+2?"}
+{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":null}
+{"role":"AI","text":"4."}`
+	roundTrip[protocol.Filled](t, s, protocol.Request{Op: op(protocol.OpFill), Files: map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+
+	started := roundTrip[protocol.EpisodeStarted](t, s, protocol.Request{Op: op(protocol.OpEpisodeStart), File: scene.File})
+	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})
+	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode})
+
+	// load last: it replaces the data the requests above used.
+	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})
+
+	for _, o := range protocol.Ops {
+		if !covered[o] {
+			t.Errorf("op %s has no round-trip check", o)
+		}
+	}
+	if len(d.Turns) == 0 {
+		t.Fatal("a dialogue without turns")
+	}
+}
+
+// TestSamplesSayWhichTurnTheyPredict checks gold_line against the original's numbering: id 2k is the
+// k-th API turn, 2k+1 the turn after it.
+func TestSamplesSayWhichTurnTheyPredict(t *testing.T) {
+	s := New()
+	ds := roundTrip[[]protocol.DialogueSummary](t, s, protocol.Request{Op: protocol.OpDialogues, Level: "level-1-given-desc"})
+	checked := 0
+	for _, sum := range ds[:20] {
+		d := roundTrip[protocol.Dialogue](t, s, protocol.Request{Op: protocol.OpDialogue, Level: sum.Level, File: sum.File})
+		var apis []int // indexes of API turns
+		for i, tn := range d.Turns {
+			if tn.Role == "API" {
+				apis = append(apis, i)
+			}
+		}
+		for _, sm := range roundTrip[[]protocol.SampleView](t, s, protocol.Request{Op: protocol.OpSamples, Level: sum.Level, File: sum.File}) {
+			if sm.Kind == protocol.KindSpecial {
+				continue
+			}
+			want := d.Turns[apis[sm.ID/2]+sm.ID%2].Line
+			if sm.GoldLine != want {
+				t.Errorf("%s sample %d: gold_line %d, want %d", sum.File, sm.ID, sm.GoldLine, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no sample checked")
+	}
+}
+
+// TestBatchEncoderEqualsEncodingJSON compares the engine's hand-written batch encoder with
+// encoding/json of the same values, on every oracle prediction (with the gold answers attached).
+func TestBatchEncoderEqualsEncodingJSON(t *testing.T) {
+	load, _, _ := oracleRequests(t)
+	s := New()
+	if _, err := protocol.Result(s.Handle(load)); err != nil {
+		t.Fatal(err)
+	}
+	_, score, n := oracleRequests(t)
+	var req protocol.Request
+	if err := json.Unmarshal(score, &req); err != nil {
+		t.Fatal(err)
+	}
+	req.Gold = true
+	text, _ := protocol.Encode(req)
+	raw, err := protocol.Result(s.Handle(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := protocol.Decode[protocol.Batch](protocol.OpScore, append(append([]byte(`{"v":1,"ok":true,"result":`), raw...), '}'))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Results)+len(b.Errors) < n {
+		t.Fatalf("%d verdicts and %d errors for %d oracle lines", len(b.Results), len(b.Errors), n)
+	}
+	if got := encodeLikeEngine(t, b); !bytes.Equal(got, raw) {
+		t.Fatalf("encoding/json and the engine's encoder differ: %s", firstDiff(got, raw))
+	}
+}
+
+// firstDiff shows where two encodings part.
+func firstDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(0, i-120)
+	return fmt.Sprintf("at byte %d:\n got ...%s\nwant ...%s", i, got[lo:min(len(got), i+120)], want[lo:min(len(want), i+120)])
+}
