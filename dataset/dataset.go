@@ -109,6 +109,24 @@ func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
 	return nil, false
 }
 
+// CatalogFor returns the tool catalog a level uses: level 3 the lv3 catalog, levels 1 and 2 the apis
+// catalog.
+func CatalogFor(level string) *tools.Catalog {
+	if level == Level3 {
+		return tools.LV3
+	}
+	return tools.APIs
+}
+
+// ToolCatalog returns the catalog the dialogue's calls use: its own when it names one (a scene's),
+// else its level's.
+func (d *Dialogue) ToolCatalog() *tools.Catalog {
+	if c, ok := tools.CatalogByName(d.Catalog); ok && d.Catalog != "" {
+		return c
+	}
+	return CatalogFor(d.Level)
+}
+
 // LineError is a problem in an input file, located by file and line (the protocol's type).
 type LineError = protocol.LineError
 

@@ -32,7 +32,7 @@ func fillDialogue(base *tools.Base, level, name string, data []byte) ([]byte, []
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	cat := Catalog(level)
+	cat := dataset.CatalogFor(level)
 	w := base.NewWorld()
 	results := map[int]*value.Map{}
 	for _, t := range d.Turns {

@@ -105,7 +105,7 @@ func (s *Scorer) world(sm Sample) *tools.World {
 func (s *Scorer) replayed(d *dataset.Dialogue, pos int) *tools.World {
 	states, ok := s.replays[d]
 	if !ok {
-		cat := CatalogOf(d)
+		cat := d.ToolCatalog()
 		w := s.data.Base.NewWorld()
 		states = make([]*tools.World, len(d.Turns)+1)
 		states[0] = w
@@ -155,7 +155,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category, v.Error = APINameMismatch, c.Name
 		return v
 	}
-	cat := CatalogOf(sm.Dialogue)
+	cat := sm.Dialogue.ToolCatalog()
 	w := s.world(sm)
 	var env *value.Map
 	var err error

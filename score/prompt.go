@@ -18,7 +18,7 @@ type Prompt = protocol.Prompt
 // offered returns the tools a sample's prompt describes: at level 1 every tool the dialogue uses; at
 // levels 2 and 3 only ToolSearcher (the model must find the others).
 func offered(sm Sample) []*tools.Tool {
-	cat := CatalogOf(sm.Dialogue)
+	cat := sm.Dialogue.ToolCatalog()
 	if sm.Dialogue.Level != dataset.Level1 {
 		t, _ := cat.Lookup("ToolSearcher")
 		return []*tools.Tool{t}

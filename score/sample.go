@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/tools"
 )
 
 // Kind of sample.
@@ -77,19 +76,3 @@ func Samples(d *dataset.Dialogue) ([]Sample, error) {
 	return out, err
 }
 
-// Catalog returns the tool catalog a dialogue's level uses: level 3 uses the lv3 catalog.
-func Catalog(level string) *tools.Catalog {
-	if level == dataset.Level3 {
-		return tools.LV3
-	}
-	return tools.APIs
-}
-
-// CatalogOf returns the catalog a dialogue's calls use: its own when it names one (a scene's),
-// else its level's.
-func CatalogOf(d *dataset.Dialogue) *tools.Catalog {
-	if c, ok := tools.CatalogByName(d.Catalog); ok && d.Catalog != "" {
-		return c
-	}
-	return Catalog(d.Level)
-}

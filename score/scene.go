@@ -21,7 +21,7 @@ func SceneDialogue(base *tools.Base, sc *dataset.Scene) *dataset.Dialogue {
 		text += "\n" + k
 	}
 	d.Turns = append(d.Turns, dataset.Turn{Role: dataset.User, Text: text})
-	cat := CatalogOf(d)
+	cat := d.ToolCatalog()
 	var w *tools.World
 	for _, c := range sc.Calls {
 		res := c.Result
@@ -82,7 +82,7 @@ func NewEpisode(base *tools.Base, scene *dataset.Dialogue) *Episode {
 
 // Step runs one call of the model in the episode's world.
 func (e *Episode) Step(name string, args *value.Map, native bool) EpisodeCall {
-	cat := CatalogOf(e.scene)
+	cat := e.scene.ToolCatalog()
 	var env *value.Map
 	var err error
 	if native {
@@ -124,7 +124,7 @@ type Difference = protocol.Difference
 // Finish judges the episode.
 func (e *Episode) Finish(base *tools.Base) Outcome {
 	out := Outcome{Scene: e.scene.File, Calls: len(e.calls), Missed: []string{}, Diff: []Difference{}}
-	cat := CatalogOf(e.scene)
+	cat := e.scene.ToolCatalog()
 	gold := base.NewWorld()
 	used := make([]bool, len(e.calls))
 	for _, t := range e.scene.Turns {

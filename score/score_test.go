@@ -282,8 +282,8 @@ func TestOriginalScenes(t *testing.T) {
 	s := New(data, Replay)
 	steps := 0
 	for _, d := range ix.Scenes() {
-		if CatalogOf(d).Name != "apis" {
-			t.Errorf("%s: catalog %s, want apis (the sample scenes call the levels 1-2 tools)", d.File, CatalogOf(d).Name)
+		if d.ToolCatalog().Name != "apis" {
+			t.Errorf("%s: catalog %s, want apis (the sample scenes call the levels 1-2 tools)", d.File, d.ToolCatalog().Name)
 		}
 		for _, sm := range SceneSamples(d) {
 			steps++

@@ -24,9 +24,12 @@ const (
 	acctResetCode int64 = 970420
 )
 
-func init() {
-	defaults[acctBankAccountsDB] = func() any {
-		return value.MapOf("0", value.MapOf("account", "test", "password", "test", "name", "yifei"))
+// accountDefaults are the account tools' in-memory tables: OpenBankAccount's one account.
+func accountDefaults() map[string]func() any {
+	return map[string]func() any{
+		acctBankAccountsDB: func() any {
+			return value.MapOf("0", value.MapOf("account", "test", "password", "test", "name", "yifei"))
+		},
 	}
 }
 

@@ -91,11 +91,13 @@ func lv3Users() any {
 	return out
 }
 
-func init() {
-	defaults[lv3Accounts] = lv3Users
-	defaults[lv3PersonalInfo] = lv3Users
-	defaults[lv3Meetings] = func() any { return []any{} }
-	defaults[lv3Flights] = func() any {
+// lv3Defaults are the level-3 tools' in-memory tables (the original keeps them as literals).
+func lv3Defaults() map[string]func() any {
+	d := map[string]func() any{}
+	d[lv3Accounts] = lv3Users
+	d[lv3PersonalInfo] = lv3Users
+	d[lv3Meetings] = func() any { return []any{} }
+	d[lv3Flights] = func() any {
 		routes := [][3]string{
 			{"New York", "San Francisco", "2022-01-01"},
 			{"Los Angeles", "San Francisco", "2022-01-02"},
@@ -110,7 +112,7 @@ func init() {
 		}
 		return out
 	}
-	defaults[lv3Places] = func() any {
+	d[lv3Places] = func() any {
 		return value.MapOf(
 			"New York City", value.MapOf("latitude", 40.7128, "longitude", 74.0060),
 			"San Francisco", value.MapOf("latitude", 37.7749, "longitude", 122.4194),
@@ -119,11 +121,11 @@ func init() {
 			"Tokyo", value.MapOf("latitude", 35.6762, "longitude", 139.6503),
 		)
 	}
-	defaults[lv3Salaries] = func() any {
+	d[lv3Salaries] = func() any {
 		return value.MapOf("Financial Analyst", int64(100000), "Software Engineer", int64(120000),
 			"Data Scientist", int64(150000), "Product Manager", int64(130000), "Doctor", int64(200000))
 	}
-	defaults[lv3Weather] = func() any {
+	d[lv3Weather] = func() any {
 		rows := []struct {
 			lat, lon float64
 			temp     int64
@@ -143,7 +145,7 @@ func init() {
 		}
 		return out
 	}
-	defaults[lv3Hotels] = func() any {
+	d[lv3Hotels] = func() any {
 		m := value.NewMap(5)
 		for i := 1; i <= 5; i++ {
 			m.Set("hotel_"+strconv.Itoa(i), value.MapOf("destination", "San Francisco",
@@ -152,14 +154,14 @@ func init() {
 		}
 		return m
 	}
-	defaults[lv3Likes] = func() any {
+	d[lv3Likes] = func() any {
 		m := value.NewMap(15)
 		for i := int64(1); i <= 15; i++ {
 			m.Set(strconv.FormatInt(i, 10), 10*i)
 		}
 		return m
 	}
-	defaults[lv3Genres] = func() any {
+	d[lv3Genres] = func() any {
 		return value.MapOf(
 			"Action", lv3Strs("The Dark Knight", "The Matrix", "The Lord of the Rings"),
 			"Comedy", lv3Strs("The Hangover", "Knives Out", "Deadpool"),
@@ -168,7 +170,7 @@ func init() {
 			"Thriller", lv3Strs("Inception", "Parasite", "Get Out"),
 		)
 	}
-	defaults[lv3Restaurants] = func() any {
+	d[lv3Restaurants] = func() any {
 		ny, sf := value.Tuple{40.7128, 74.006}, value.Tuple{37.7749, 122.4194}
 		return []any{
 			value.MapOf("coordinates", ny, "name", "Restaurant A"),
@@ -177,11 +179,11 @@ func init() {
 			value.MapOf("coordinates", value.Clone(sf), "name", "Restaurant D"),
 		}
 	}
-	defaults[lv3Organizations] = func() any {
+	d[lv3Organizations] = func() any {
 		return value.MapOf("Alibaba", lv3Strs("John", "Mary", "Peter"), "Tencent", lv3Strs("Tom", "Jerry"),
 			"Baidu", lv3Strs("Jack", "Rose"), "ByteDance", lv3Strs("Bob", "Alice"), "JD", lv3Strs("Mike", "Jane"))
 	}
-	defaults[lv3UserMeetings] = func() any {
+	d[lv3UserMeetings] = func() any {
 		meeting := func(id int64, name, time, room string, who ...string) *value.Map {
 			return value.MapOf("meeting_id", id, "meeting_name", name, "meeting_time", time,
 				"meeting_location", room, "meeting_attendees", lv3Strs(who...))
@@ -197,29 +199,30 @@ func init() {
 		}
 		return value.MapOf("John", three(), "Mary", three(), "Peter", three(), "Tom", two(), "Jerry", two())
 	}
-	defaults[lv3Travel] = func() any {
+	d[lv3Travel] = func() any {
 		return value.MapOf("John", "Traveling", "Mary", "Working from home", "Peter", "Working from office",
 			"Tom", "Traveling", "Jerry", "Working from home", "Jack", "Working from office",
 			"Rose", "Working from office", "Bob", "Traveling", "Alice", "Working from home",
 			"Mike", "Working from office", "Jane", "Working from office")
 	}
-	defaults[lv3Preferences] = func() any {
+	d[lv3Preferences] = func() any {
 		return value.MapOf("John", lv3Strs("Action", "Comedy", "Drama"), "Mary", lv3Strs("Comedy", "Drama", "Romance"),
 			"Peter", lv3Strs("Action", "Drama", "Thriller"), "Tom", lv3Strs("Action", "Comedy", "Drama"),
 			"Jerry", lv3Strs("Comedy", "Drama", "Romance"))
 	}
-	defaults[lv3Posts] = func() any {
+	d[lv3Posts] = func() any {
 		m := value.NewMap(5)
 		for u := int64(1); u <= 5; u++ {
 			m.Set(strconv.FormatInt(u, 10), []any{3*u - 2, 3*u - 1, 3 * u})
 		}
 		return m
 	}
-	defaults[lv3Watched] = func() any {
+	d[lv3Watched] = func() any {
 		a := func() []any { return lv3Strs("The Matrix", "The Lord of the Rings", "The Dark Knight") }
 		b := func() []any { return lv3Strs("The Lord of the Rings", "The Dark Knight", "The Matrix") }
 		return value.MapOf("John", a(), "Peter", a(), "Jerry", a(), "Mary", b(), "Tom", b())
 	}
+	return d
 }
 
 // lv3List returns a level-3 table that is an array, for reading only.

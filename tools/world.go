@@ -149,5 +149,20 @@ func (w *World) Changed() []string {
 }
 
 // defaults are the literal tables of tools that keep in-memory data instead of a database file
-// (OpenBankAccount, the lv3 tools), keyed by the database name the world keeps them under.
-var defaults = map[string]func() any{}
+// (OpenBankAccount, the lv3 tools), keyed by the database name the world keeps them under: each
+// file of tools lists its own, and this is their union.
+var defaults = union(accountDefaults(), lv3Defaults())
+
+// union merges tables of defaults; a name in two tables is a defect caught at start.
+func union(tables ...map[string]func() any) map[string]func() any {
+	out := map[string]func() any{}
+	for _, t := range tables {
+		for name, f := range t {
+			if _, dup := out[name]; dup {
+				panic("tools: two default tables for database " + name)
+			}
+			out[name] = f
+		}
+	}
+	return out
+}

@@ -18,7 +18,6 @@ import (
 	"sort"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/score"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -138,7 +137,7 @@ func checkFormat(dl *dataset.Dialogue, fail func(line int, format string, a ...a
 	if dl.Turns[0].Role != dataset.User {
 		bad(dl.Turns[0].Line, "a dialogue starts with a User turn, not %s", dl.Turns[0].Role)
 	}
-	cat := score.CatalogOf(dl)
+	cat := dl.ToolCatalog()
 	for i, t := range dl.Turns {
 		if t.Role != dataset.API {
 			if t.Text == "" {
@@ -189,7 +188,7 @@ func checkCall(cat *tools.Catalog, name string, params, result *value.Map, bad f
 
 // checkExecution replays a dialogue's gold calls in order in one world and compares every result.
 func checkExecution(base *tools.Base, dl *dataset.Dialogue, report func(ok bool, line int, why string)) {
-	cat := score.CatalogOf(dl)
+	cat := dl.ToolCatalog()
 	w := base.NewWorld()
 	for _, t := range dl.Turns {
 		if t.Role != dataset.API {
@@ -317,7 +316,7 @@ func checkCoverage(d *dataset.Data, t Targets, fail func(why string)) Tally {
 func ToolUses(d *dataset.Data) map[string]int {
 	uses := map[string]int{}
 	for _, dl := range d.Dialogues {
-		cat := score.CatalogOf(dl)
+		cat := dl.ToolCatalog()
 		for _, t := range dl.Turns {
 			if t.Role == dataset.API {
 				uses[cat.Name+"/"+t.Tool]++
