@@ -25,7 +25,9 @@ func (h *Home) OnMount(ctx app.Context) {
 }
 
 func (h *Home) load(ctx app.Context) {
-	refresh(ctx, func() (protocol.Stats, error) { return call[protocol.Stats](tab.Engine, protocol.Request{Op: protocol.OpStats}) }, func(s protocol.Stats, err error) {
+	refresh(ctx, func() (protocol.Stats, error) {
+		return call[protocol.Stats](tab.Engine, protocol.Request{Op: protocol.OpStats})
+	}, func(s protocol.Stats, err error) {
 		if err != nil {
 			h.err = err.Error()
 			return

@@ -14,8 +14,6 @@ func jsonString(s string) json.RawMessage {
 	return b
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
 // LevelLabel names a level folder in plain words.
 func LevelLabel(level string) string {
 	switch level {

@@ -25,11 +25,15 @@ import (
 // ErrEmptyHypothesis is returned by L when the hypothesis has no sentence at
 // all (for example "" or "..."). The text is the one the Python package
 // raises, so callers can report the same message the original evaluator did.
+//
+//lint:ignore ST1005 the text is the original package's exception message, shown to users as is.
 var ErrEmptyHypothesis = errors.New("Hypothesis is empty.")
 
 // ErrEmptyReference is returned by L when the hypothesis has a sentence but
 // the reference has none. The hypothesis is checked first, as in the
 // original, so when both are empty the error is ErrEmptyHypothesis.
+//
+//lint:ignore ST1005 the text is the original package's exception message, shown to users as is.
 var ErrEmptyReference = errors.New("Reference is empty.")
 
 // L returns the ROUGE-L F score of hyp (the generated text) against ref (the

@@ -75,4 +75,3 @@ func Samples(d *dataset.Dialogue) ([]Sample, error) {
 	}
 	return out, err
 }
-

@@ -138,9 +138,9 @@ func forgotPassword() *Tool {
 // acctLookup is Python's `name in accounts` followed by accounts[name]: a text name is looked up,
 // other hashable values are never found, and lists and objects fail as unhashable.
 func acctLookup(accounts *value.Map, name any) (rec any, found bool, err error) {
-	switch name.(type) {
+	switch name := name.(type) {
 	case string:
-		rec, found = accounts.Get(name.(string))
+		rec, found = accounts.Get(name)
 		return rec, found, nil
 	case []any:
 		return nil, false, fail("unhashable type: 'list'")

@@ -150,33 +150,6 @@ func strip(v any) (any, bool) {
 	return v, true
 }
 
-// stripLower is a normaliser: strip then lowercase.
-func stripLower(v any) (any, bool) {
-	if s, ok := v.(string); ok {
-		return py.Lower(py.Strip(s)), true
-	}
-	return v, true
-}
-
-// normDate returns a normaliser that applies the original's date normaliser with a layout; an
-// unparsable value is unequal to everything. Null stays null.
-func normDate(layout py.Layout) func(any) (any, bool) {
-	return func(v any) (any, bool) {
-		if v == nil {
-			return nil, true
-		}
-		s, ok := v.(string)
-		if !ok {
-			return v, false
-		}
-		n, err := py.Norm(s, layout)
-		if err != nil {
-			return nil, false
-		}
-		return n, true
-	}
-}
-
 // jaccardIn compares a free-text input field by word overlap (> 0.5), optionally lowercased.
 func jaccardIn(key string, lower bool) cond {
 	return func(r, g *value.Map) (bool, error) {

@@ -110,13 +110,6 @@ func homeRun(t *testing.T, steps ...homeStep) *World {
 	return w
 }
 
-// homeDB reads one entry of a world database.
-func homeDB(w *World, db, key string) any {
-	m, _ := w.Database(db).(*value.Map)
-	v, _ := m.Get(key)
-	return v
-}
-
 // homeWantDB compares one entry of a world database with a JSON literal ("" = absent).
 func homeWantDB(t *testing.T, w *World, db, key, want string) {
 	t.Helper()

@@ -17,7 +17,7 @@ func TestLayoutString(t *testing.T) {
 			t.Errorf("String() = %q, want %q", got, tt.want)
 		}
 	}
-	if DT == D || D == MD || DT != DT {
+	if same := DT; DT == D || D == MD || same != DT {
 		t.Error("layouts must compare by identity")
 	}
 }

@@ -6,6 +6,8 @@
 // calls handle(ptr, n), reads the response at the returned position, and calls free on both buffers.
 package main
 
+//lint:file-ignore U1000 the //go:wasmexport functions (and what only they use) are called by the host, not from Go.
+
 import (
 	"runtime/debug"
 	"unsafe"
