@@ -58,7 +58,7 @@ func (s Settings) Validate() error {
 	case err != nil:
 		return fmt.Errorf("model: the base URL is not a URL: %v", scrubErr(err, s.APIKey))
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("model: the base URL must start with http:// or https://, not %q", redact(u.Scheme, s.APIKey))
+		return errors.New("model: the base URL must start with http:// or https://")
 	case u.Host == "":
 		return errors.New("model: the base URL has no host")
 	case strings.TrimSpace(s.Model) == "":

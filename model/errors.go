@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -32,6 +33,10 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("model: ")
+	if e.Host == "" { // the settings were refused before any request
+		b.WriteString(e.Message)
+		return b.String()
+	}
 	if e.Status != 0 {
 		fmt.Fprintf(&b, "HTTP %d from %s", e.Status, e.Host)
 	} else {
@@ -73,11 +78,35 @@ func scrubErr(err error, key string) error { return scrubbed{redact(err.Error(),
 // redactedKey replaces the key wherever it occurs in text.
 const redactedKey = "[api key]"
 
+// redact removes the key from text: as it is, URL-escaped (as a URL in a network error shows it),
+// and in any letter case (URL parsing lowers some parts).
 func redact(text, key string) string {
 	if key == "" {
 		return text
 	}
-	return strings.ReplaceAll(text, key, redactedKey)
+	for _, k := range []string{key, url.QueryEscape(key), url.PathEscape(key)} {
+		text = replaceFold(text, k)
+	}
+	return text
+}
+
+// replaceFold replaces every ASCII-case-insensitive occurrence of k in text by redactedKey.
+func replaceFold(text, k string) string {
+	lower, lk := strings.ToLower(text), strings.ToLower(k)
+	if len(lower) != len(text) || len(lk) != len(k) { // non-ASCII case mapping changed lengths
+		return strings.ReplaceAll(text, k, redactedKey)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, lk)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		b.WriteString(redactedKey)
+		text, lower = text[i+len(k):], lower[i+len(k):]
+	}
 }
 
 // retryableStatus says whether a status is worth another attempt: 408 (timeout), 409 (conflict,
