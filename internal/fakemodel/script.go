@@ -200,13 +200,12 @@ func LoadScript(path string) (Script, error) {
 	return ParseScript(data, path)
 }
 
-// position turns a byte offset into a 1-based line and column.
+// position gives the 1-based line and column of the last byte the decoder read before it stopped
+// (encoding/json's offsets count the bytes read up to and including the offending one).
 func position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	before := string(data[:offset])
+	offset = max(min(offset, int64(len(data))), 1)
+	before := string(data[:offset-1])
 	line = strings.Count(before, "\n") + 1
-	col = int(offset) - strings.LastIndex(before, "\n")
+	col = len(before) - strings.LastIndex(before, "\n")
 	return line, col
 }
