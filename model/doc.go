@@ -1,0 +1,15 @@
+// Package model is a small client for OpenAI-compatible chat-completions endpoints: OpenAI itself,
+// OpenRouter, Groq, Together, Anthropic's compatibility layer, and local servers (Ollama, vLLM,
+// llama.cpp, LM Studio).
+//
+// It is written on net/http alone so that the same code runs natively (the CLI) and under
+// GOOS=js GOARCH=wasm (the browser tab, where net/http goes through fetch): a run of the tab and a
+// run of the CLI send the same requests and read the answers the same way.
+//
+// A [Client] sends one [Request] (messages, optional tools) and returns one [Response] (text,
+// tool calls, finish reason, token usage), streamed over server-sent events or not. It retries
+// rate limits, server errors and network failures with exponential backoff and jitter, honouring
+// Retry-After; it bounds what it reads of an answer (an oversized or endless answer is cut and
+// marked, never an error); and its errors carry the HTTP status and the provider's message but
+// never the API key.
+package model
