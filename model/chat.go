@@ -62,7 +62,8 @@ type Request struct {
 	// Tools are offered for native tool calling; none means a text-only request.
 	Tools []Tool `json:"tools,omitempty"`
 	// ToolChoice is "" (not sent: the endpoint's default, "auto" when tools are offered),
-	// ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired, or the name of a function to force.
+	// ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired, or the name of a function to force. It is
+	// not sent without Tools (endpoints refuse it there).
 	ToolChoice string `json:"tool_choice,omitempty"`
 }
 

@@ -23,7 +23,8 @@ type Client struct {
 	chatURL   string
 	modelsURL string
 	host      string
-	bad       error // what is wrong with the settings, reported by every call
+	bad       error    // what is wrong with the settings, reported by every call
+	secrets   []string // texts no error may show: the key, secret header values
 
 	http  *http.Client
 	clock Clock
@@ -39,6 +40,7 @@ func New(s Settings, opts ...Option) *Client {
 		o(c)
 	}
 	c.bad = s.Validate()
+	c.secrets = s.secrets()
 	if c.bad == nil {
 		base := endpointRoot(s.BaseURL)
 		c.chatURL, c.modelsURL = base+"/chat/completions", base+"/models"
@@ -56,7 +58,7 @@ func (s Settings) Validate() error {
 	case strings.TrimSpace(s.BaseURL) == "":
 		return errors.New("model: the base URL is empty")
 	case err != nil:
-		return fmt.Errorf("model: the base URL is not a URL: %v", scrubErr(err, s.APIKey))
+		return fmt.Errorf("model: the base URL is not a URL: %v", scrubErr(err, s.secrets()))
 	case u.Scheme != "http" && u.Scheme != "https":
 		return errors.New("model: the base URL must start with http:// or https://")
 	case u.Host == "":
@@ -85,7 +87,7 @@ func (c *Client) Chat(ctx context.Context, r Request) (Response, error) {
 	}
 	body, err := json.Marshal(toWire(c.s, r, c.s.Stream))
 	if err != nil { // only a Tool's Parameters can fail: they are raw JSON
-		return Response{}, &Error{Host: c.host, Message: "the request cannot be encoded: " + redact(err.Error(), c.s.APIKey)}
+		return Response{}, &Error{Host: c.host, Message: "the request cannot be encoded: " + redact(err.Error(), c.secrets)}
 	}
 	resp, n, err := retrying(ctx, c, func(ctx context.Context) (Response, *failure) {
 		return c.chatOnce(ctx, body)
@@ -148,13 +150,13 @@ func retrying[T any](ctx context.Context, c *Client, attempt func(context.Contex
 func (c *Client) errorOf(f *failure, attempts int) *Error {
 	e := &Error{
 		Status:   f.status,
-		Message:  redact(f.message, c.s.APIKey),
-		Type:     redact(f.kind, c.s.APIKey),
+		Message:  redact(f.message, c.secrets),
+		Type:     redact(f.kind, c.secrets),
 		Host:     c.host,
 		Attempts: attempts,
 	}
 	if f.cause != nil {
-		e.cause = scrubErr(f.cause, c.s.APIKey)
+		e.cause = scrubErr(f.cause, c.secrets)
 	}
 	return e
 }

@@ -169,6 +169,12 @@ func TestRequestSent(t *testing.T) {
 					t.Errorf("tool message %+v", m[3])
 				}
 			}},
+		{"tool choice without tools is not sent", nil, model.Request{Messages: user("hi"), ToolChoice: model.ToolChoiceRequired},
+			func(t *testing.T, r fakemodel.Request) {
+				if r.Chat.ToolChoice != nil || r.Chat.Tools != nil {
+					t.Errorf("body %s", r.Body)
+				}
+			}},
 		{"forced function", nil, model.Request{Messages: user("hi"), Tools: []model.Tool{weatherTool}, ToolChoice: "GetWeather"},
 			func(t *testing.T, r fakemodel.Request) {
 				if string(r.Chat.ToolChoice) != `{"type":"function","function":{"name":"GetWeather"}}` {
@@ -348,17 +354,20 @@ func TestErrorDetails(t *testing.T) {
 // TestKeyNeverInErrors makes requests fail every way there is, with the key where a careless
 // server or URL would put it, and looks for the key in everything the error shows.
 func TestKeyNeverInErrors(t *testing.T) {
+	const headerKey = "gw-0a1b2c3d4e5f-SECRET"
 	srv := start(t, fakemodel.Script{Rules: []fakemodel.Rule{
 		{Match: fakemodel.Match{Last: "leak"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultLeakKey}},
 		{Match: fakemodel.Match{Last: "malformed"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultMalformed}},
 		{Match: fakemodel.Match{Last: "drop"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultDrop}},
 		{Match: fakemodel.Match{Last: "status"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: 400, Message: "bad key " + testKey}},
+		{Match: fakemodel.Match{Last: "header"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: 403, Message: "gateway key " + headerKey + " refused"}},
 	}})
 	tests := []struct {
 		name   string
 		base   string
 		prompt string
 	}{
+		{"provider message quotes a key sent in a header", srv.URL(), "header"},
 		{"server echoes the Authorization header", srv.URL(), "leak"},
 		{"provider message quotes the key", srv.URL(), "status"},
 		{"malformed answer", srv.URL(), "malformed"},
@@ -369,7 +378,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := model.Settings{BaseURL: tt.base, APIKey: testKey, Model: "m", Retries: 1}
+			s := model.Settings{BaseURL: tt.base, APIKey: testKey, Model: "m", Retries: 1, Headers: map[string]string{"Api-Key": headerKey}}
 			_, err := model.New(s, model.WithClock(newClock())).Chat(context.Background(), model.Request{Messages: user(tt.prompt)})
 			if err == nil {
 				t.Fatal("no error")
@@ -380,7 +389,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 				shown = append(shown, e.Error())
 			}
 			for _, text := range shown {
-				if strings.Contains(text, testKey) || strings.Contains(text, "9f8e7d6c5b4a") {
+				if strings.Contains(text, testKey) || strings.Contains(text, "9f8e7d6c5b4a") || strings.Contains(text, "0a1b2c3d4e5f") {
 					t.Errorf("the key shows in %q", text)
 				}
 			}

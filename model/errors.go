@@ -72,20 +72,35 @@ type scrubbed struct {
 func (s scrubbed) Error() string        { return s.text }
 func (s scrubbed) Is(target error) bool { return errors.Is(s.err, target) }
 
-// scrubErr wraps err so that its text no longer holds the key.
-func scrubErr(err error, key string) error { return scrubbed{redact(err.Error(), key), err} }
+// scrubErr wraps err so that its text no longer holds the secrets.
+func scrubErr(err error, secrets []string) error { return scrubbed{redact(err.Error(), secrets), err} }
 
-// redactedKey replaces the key wherever it occurs in text.
+// redactedKey replaces a secret wherever it occurs in text.
 const redactedKey = "[api key]"
 
-// redact removes the key from text: as it is, URL-escaped (as a URL in a network error shows it),
-// and in any letter case (URL parsing lowers some parts).
-func redact(text, key string) string {
-	if key == "" {
-		return text
+// secrets are the texts no error may show: the API key, and the values of extra headers whose
+// names say they hold one (api-key, x-api-key, Authorization, ...), as some gateways want.
+func (s Settings) secrets() []string {
+	var out []string
+	if s.APIKey != "" {
+		out = append(out, s.APIKey)
 	}
-	for _, k := range []string{key, url.QueryEscape(key), url.PathEscape(key)} {
-		text = replaceFold(text, k)
+	for k, v := range s.Headers {
+		name := strings.ToLower(k)
+		if v != "" && (strings.Contains(name, "key") || strings.Contains(name, "token") || strings.Contains(name, "auth")) {
+			out = append(out, strings.TrimPrefix(v, "Bearer "))
+		}
+	}
+	return out
+}
+
+// redact removes the secrets from text: as they are, URL-escaped (as a URL in a network error
+// shows them), and in any letter case (URL parsing lowers some parts).
+func redact(text string, secrets []string) string {
+	for _, key := range secrets {
+		for _, k := range []string{key, url.QueryEscape(key), url.PathEscape(key)} {
+			text = replaceFold(text, k)
+		}
 	}
 	return text
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -171,12 +172,18 @@ func TestRedact(t *testing.T) {
 		{"none", "none"},
 	}
 	for _, tt := range tests {
-		if got := redact(tt.in, key); got != tt.want {
+		if got := redact(tt.in, []string{key}); got != tt.want {
 			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := redact("text", ""); got != "text" {
-		t.Errorf("an empty key changed the text: %q", got)
+	if got := redact("text", nil); got != "text" {
+		t.Errorf("no secret changed the text: %q", got)
+	}
+	s := Settings{APIKey: "k1", Headers: map[string]string{"api-key": "k2", "X-Auth-Token": "Bearer k3", "anthropic-dangerous-direct-browser-access": "true"}}
+	got := s.secrets()
+	sort.Strings(got)
+	if strings.Join(got, ",") != "k1,k2,k3" {
+		t.Errorf("secrets %q, want the key and the two secret headers", got)
 	}
 }
 

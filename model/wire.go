@@ -197,13 +197,11 @@ func toWire(s Settings, r Request, stream bool) wireRequest {
 		w.Messages[i] = wm
 	}
 	for _, t := range r.Tools {
-		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireFunction{
-			Name: t.Name, Description: t.Description, Parameters: t.Parameters,
-		}})
+		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireFunction(t)})
 	}
-	switch r.ToolChoice {
-	case "":
-	case ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired:
+	switch {
+	case r.ToolChoice == "" || len(r.Tools) == 0: // endpoints refuse a tool choice without tools
+	case r.ToolChoice == ToolChoiceAuto || r.ToolChoice == ToolChoiceNone || r.ToolChoice == ToolChoiceRequired:
 		w.ToolChoice = r.ToolChoice
 	default:
 		var c wireToolChoice

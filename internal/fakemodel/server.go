@@ -46,33 +46,51 @@ type Request struct {
 	Fault string `json:"fault,omitempty"`
 }
 
-// ChatRequest is a chat-completions request body as the server reads it.
+// ChatRequest is a chat-completions request body as the server reads it, for tests to inspect.
 type ChatRequest struct {
-	Model         string          `json:"model"`
-	Messages      []ChatMessage   `json:"messages"`
-	Temperature   *float64        `json:"temperature"`
-	MaxTokens     int             `json:"max_tokens"`
-	Tools         json.RawMessage `json:"tools"`
-	ToolChoice    json.RawMessage `json:"tool_choice"`
-	Stream        bool            `json:"stream"`
-	StreamOptions *struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
+	// Model is the model named.
+	Model string `json:"model"`
+	// Messages is the conversation sent.
+	Messages []ChatMessage `json:"messages"`
+	// Temperature is nil when none was sent.
+	Temperature *float64 `json:"temperature"`
+	// MaxTokens is 0 when none was sent.
+	MaxTokens int `json:"max_tokens"`
+	// Tools and ToolChoice are kept as sent (nil when absent).
+	Tools      json.RawMessage `json:"tools"`
+	ToolChoice json.RawMessage `json:"tool_choice"`
+	// Stream says a stream was asked for; StreamOptions is what came with it.
+	Stream        bool           `json:"stream"`
+	StreamOptions *StreamOptions `json:"stream_options"`
+}
+
+// StreamOptions is a request's stream_options.
+type StreamOptions struct {
+	// IncludeUsage asks for a last event carrying the token usage.
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // ChatMessage is one message of a ChatRequest.
 type ChatMessage struct {
-	Role      string  `json:"role"`
-	Content   *string `json:"content"`
-	ToolCalls []struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls,omitempty"`
+	// Role is the message's role.
+	Role string `json:"role"`
+	// Content is nil when the message's content was null (an assistant turn with tool calls).
+	Content *string `json:"content"`
+	// ToolCalls are an assistant turn's calls.
+	ToolCalls []SentCall `json:"tool_calls,omitempty"`
+	// ToolCallID is what a tool turn answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// SentCall is a tool call inside a sent assistant message.
+type SentCall struct {
+	// ID, Type ("function") and Function are as the client sent them.
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 // text is the message's content, "" when null.
