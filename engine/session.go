@@ -453,7 +453,8 @@ func (s *Session) episodeStart(r *protocol.Request) (any, *protocol.Error) {
 	s.episodes[s.nextEpisode] = score.NewEpisode(s.data.Base, d)
 	sc := d.Scene
 	return protocol.EpisodeStarted{Episode: s.nextEpisode, Scene: sc.Name, File: sc.File, Utterance: sc.Utterance,
-		KeyInfo: sc.KeyInfo, Catalog: d.ToolCatalog().Name, Prompt: score.BuildPrompt(score.SceneSamples(d)[0])}, nil
+		KeyInfo: sc.KeyInfo, Catalog: d.ToolCatalog().Name, Prompt: score.BuildPrompt(score.SceneSamples(d)[0]),
+		Tools: score.Schemas(d.ToolCatalog().Tools())}, nil
 }
 
 func (s *Session) episode(r *protocol.Request) (*score.Episode, *protocol.Error) {

@@ -323,13 +323,17 @@ type Failure struct {
 
 // EpisodeStarted answers episode_start: the episode's id and what the model is told.
 type EpisodeStarted struct {
-	Catalog   string   `json:"catalog"`
-	Episode   int      `json:"episode"`
-	File      string   `json:"file"`
-	KeyInfo   []string `json:"key_info"`
-	Prompt    Prompt   `json:"prompt"`
-	Scene     string   `json:"scene"`
-	Utterance string   `json:"utterance"`
+	Catalog string   `json:"catalog"`
+	Episode int      `json:"episode"`
+	File    string   `json:"file"`
+	KeyInfo []string `json:"key_info"`
+	Prompt  Prompt   `json:"prompt"`
+	Scene   string   `json:"scene"`
+	// Tools are the function schemas of every tool of the scene's catalog, for a native episode:
+	// function calling cannot call a tool it was not offered, so a live native episode offers the
+	// whole catalog where the text prompt offers only ToolSearcher.
+	Tools     json.RawMessage `json:"tools"`
+	Utterance string          `json:"utterance"`
 }
 
 // EpisodeCall is one call a model made in an episode (answer of episode_step).

@@ -138,15 +138,20 @@ func BuildPrompt(sm Sample) Prompt {
 		}
 	}
 	p.Messages = value.Marshal(msgs)
-	p.Tools = json.RawMessage("null")
-	if len(ts) > 0 {
-		schemas := make([]any, len(ts))
-		for i, t := range ts {
-			schemas[i] = Schema(t)
-		}
-		p.Tools = value.Marshal(schemas)
-	}
+	p.Tools = Schemas(ts)
 	return p
+}
+
+// Schemas returns the function-calling schemas of tools as a JSON array (null for none).
+func Schemas(ts []*tools.Tool) json.RawMessage {
+	if len(ts) == 0 {
+		return json.RawMessage("null")
+	}
+	schemas := make([]any, len(ts))
+	for i, t := range ts {
+		schemas[i] = Schema(t)
+	}
+	return value.Marshal(schemas)
 }
 
 // Schema returns a tool's function-calling schema {"type":"function","function":{name, description,

@@ -1,0 +1,488 @@
+// Package run evaluates a model end to end: it asks the engine for the samples and their prompts,
+// sends each prompt to an OpenAI-compatible endpoint (package model), turns each answer into a
+// prediction line, and has the engine judge them exactly as a pasted prediction file; level-3 scenes
+// are played live as episodes in the engine's worlds. The browser tab (GOOS=js, fetch) and the CLI
+// (net/http) run this same code, so the same model answers give byte-identical predictions and
+// reports in both.
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// Forms of a run: how the model is asked and answers.
+const (
+	// Text is the original's prompt and `[ApiName(key='value')]` answer, comparable with published
+	// API-Bank numbers.
+	Text = "text"
+	// Native is function calling: `tools` offered, `tool_calls` answered, results sent back as
+	// `tool` messages.
+	Native = "native"
+)
+
+// Level3 is the level played as live episodes.
+const Level3 = "level-3"
+
+// Defaults of Config's zero values.
+const (
+	DefaultConcurrency = 4
+	DefaultSteps       = 10
+)
+
+// Chat is what a run needs of a model endpoint: *model.Client is one.
+type Chat interface {
+	Chat(ctx context.Context, r model.Request) (model.Response, error)
+}
+
+// Config says what to run.
+type Config struct {
+	// Form is Text or Native (default Text).
+	Form string `json:"form"`
+	// Levels are the levels to run, by folder name (level-1-given-desc, level-2-toolsearcher,
+	// level-3); empty means every level the data has.
+	Levels []string `json:"levels"`
+	// State is the state mode calls are judged in ("" the data's default).
+	State string `json:"state,omitempty"`
+	// Concurrency is how many model requests are in flight at once (default 4).
+	Concurrency int `json:"concurrency"`
+	// Limit, when positive, runs only the first Limit samples (and scenes) of each level.
+	Limit int `json:"limit,omitempty"`
+	// Steps bounds the calls of one level-3 episode (default 10).
+	Steps int `json:"steps"`
+}
+
+func (c Config) withDefaults() Config {
+	if c.Form == "" {
+		c.Form = Text
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = DefaultConcurrency
+	}
+	if c.Steps <= 0 {
+		c.Steps = DefaultSteps
+	}
+	return c
+}
+
+// Validate says what in the config cannot run.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	if c.Form != Text && c.Form != Native {
+		return fmt.Errorf("form must be %s or %s, not %q", Text, Native, c.Form)
+	}
+	return nil
+}
+
+// Task is one model request of a run: a sample of levels 1-2, or a level-3 scene (ID -1).
+type Task struct {
+	Level string `json:"level"`
+	File  string `json:"file"`
+	ID    int    `json:"id"`
+	Kind  string `json:"kind"`
+}
+
+// Prediction is one line of the run's predictions file, the format `apibank score --preds` reads.
+type Prediction struct {
+	Level string `json:"level"`
+	File  string `json:"file"`
+	ID    int    `json:"id"`
+	Pred  string `json:"pred"`
+}
+
+// Failure is a model request that failed after its retries: not a model error, so it is not
+// judged; it is counted apart and can be retried alone.
+type Failure struct {
+	Task
+	// Status is the HTTP status (0 for a network error or a timeout).
+	Status int `json:"status"`
+	// Message is the provider's message (never containing the API key).
+	Message string `json:"message"`
+}
+
+// Episode is a level-3 scene played live: every message of the conversation, the engine's
+// judgement, and the calls made.
+type Episode struct {
+	Level      string                 `json:"level"`
+	Scene      string                 `json:"scene"`
+	File       string                 `json:"file"`
+	Outcome    *protocol.Outcome      `json:"outcome,omitempty"`
+	Calls      []protocol.EpisodeCall `json:"calls"`
+	Transcript []model.Message        `json:"transcript"`
+	// Stopped says why the episode ended: "reply" (the model answered without a call), "steps"
+	// (the step limit), "failed" (a request failed) or "cancelled".
+	Stopped string `json:"stopped"`
+}
+
+// Progress is the state of a running run, handed to Options.Progress after every finished task.
+type Progress struct {
+	Done, Total, Failed int
+	// Correct and Judged count the call verdicts so far (judged as they land), for a live accuracy.
+	Correct, Judged     int
+	TokensIn, TokensOut int
+	Elapsed             time.Duration
+}
+
+// Result is a finished (or cancelled) run.
+type Result struct {
+	Config      Config                    `json:"config"`
+	Predictions []Prediction              `json:"predictions"`
+	Responses   map[string]model.Response `json:"responses"`
+	Episodes    []Episode                 `json:"episodes"`
+	Failures    []Failure                 `json:"failures"`
+	// Batch is the engine's judgement of the predictions (nil when there were none).
+	Batch     *protocol.Batch `json:"batch,omitempty"`
+	TokensIn  int             `json:"tokens_in"`
+	TokensOut int             `json:"tokens_out"`
+	Cancelled bool            `json:"cancelled,omitempty"`
+}
+
+// Options are the hooks of a run.
+type Options struct {
+	// Progress, when set, is called (from the run's goroutines, one call at a time) after every
+	// finished task.
+	Progress func(Progress)
+	// Done, when set, skips tasks already finished (a resumed run): it reports the prediction and
+	// response kept for a task key (see Key), or false.
+	Done func(key string) (Prediction, model.Response, bool)
+	// Landed, when set, is told each finished sample as it lands, so a host can persist it.
+	Landed func(key string, p Prediction, r model.Response)
+}
+
+// Key names a task in Result.Responses and the resume hooks.
+func Key(t Task) string { return fmt.Sprintf("%s/%s#%d", t.Level, t.File, t.ID) }
+
+// serial serialises a transport: an engine session answers one request at a time.
+type serial struct {
+	mu sync.Mutex
+	do protocol.Transport
+}
+
+func (e *serial) call(ctx context.Context, req []byte) ([]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.do(ctx, req)
+}
+
+func ask[T any](ctx context.Context, e *serial, req protocol.Request) (T, error) {
+	return protocol.Call[T](ctx, e.call, req)
+}
+
+// Tasks lists the requests a run of cfg makes against the engine's loaded data, in the run's order
+// (level order, then the engine's sample order).
+func Tasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task, error) {
+	return tasks(ctx, &serial{do: do}, cfg.withDefaults())
+}
+
+func tasks(ctx context.Context, e *serial, cfg Config) ([]Task, error) {
+	levels := cfg.Levels
+	if len(levels) == 0 {
+		levels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+	}
+	var out []Task
+	for _, l := range levels {
+		if l == Level3 {
+			ds, err := ask[[]protocol.DialogueSummary](ctx, e, protocol.Request{Op: protocol.OpDialogues, Level: Level3})
+			if err != nil {
+				return nil, err
+			}
+			for i, d := range ds {
+				if cfg.Limit > 0 && i >= cfg.Limit {
+					break
+				}
+				out = append(out, Task{Level: Level3, File: d.File, ID: -1, Kind: "episode"})
+			}
+			continue
+		}
+		ss, err := ask[[]protocol.SampleView](ctx, e, protocol.Request{Op: protocol.OpSamples, Level: l})
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, s := range ss {
+			if s.Kind == protocol.KindSkip {
+				continue
+			}
+			if cfg.Limit > 0 && n >= cfg.Limit {
+				break
+			}
+			out = append(out, Task{Level: s.Level, File: s.File, ID: s.ID, Kind: s.Kind})
+			n++
+		}
+	}
+	return out, nil
+}
+
+// Request is the model request of a prompt in a form: the text prompt as one user message, or the
+// native messages with the tools offered. It is what `apibank prompts` writes and what a run sends.
+func Request(p protocol.Prompt, form string) (model.Request, error) {
+	if form == Text {
+		return model.Request{Messages: []model.Message{{Role: model.RoleUser, Content: p.Text}}}, nil
+	}
+	var r model.Request
+	var msgs []struct {
+		Role       string  `json:"role"`
+		Content    *string `json:"content"`
+		ToolCallID string  `json:"tool_call_id"`
+		ToolCalls  []struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	}
+	if err := json.Unmarshal(p.Messages, &msgs); err != nil {
+		return r, fmt.Errorf("prompt messages: %w", err)
+	}
+	for _, m := range msgs {
+		msg := model.Message{Role: m.Role, ToolCallID: m.ToolCallID}
+		if m.Content != nil {
+			msg.Content = *m.Content
+		}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		}
+		r.Messages = append(r.Messages, msg)
+	}
+	tools, err := Tools(p.Tools)
+	if err != nil {
+		return r, err
+	}
+	r.Tools = tools
+	return r, nil
+}
+
+// Tools reads the engine's function schemas ({"type":"function","function":{...}}) as model tools.
+func Tools(raw json.RawMessage) ([]model.Tool, error) {
+	var schemas []struct {
+		Function model.Tool `json:"function"`
+	}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &schemas); err != nil {
+			return nil, fmt.Errorf("prompt tools: %w", err)
+		}
+	}
+	out := make([]model.Tool, len(schemas))
+	for i, s := range schemas {
+		out[i] = s.Function
+	}
+	return out, nil
+}
+
+// Pred turns a model answer into a prediction text: the first native tool call as
+// {"name", "arguments"} (arguments kept as the model wrote them when they are not a JSON object, so
+// the scorer judges them), else the answer's text.
+func Pred(r model.Response) string {
+	if len(r.ToolCalls) == 0 {
+		return r.Content
+	}
+	c := r.ToolCalls[0]
+	args := json.RawMessage(c.Arguments)
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil {
+		quoted, _ := json.Marshal(c.Arguments)
+		args = quoted
+	}
+	var b bytes.Buffer
+	name, _ := json.Marshal(c.Name)
+	b.WriteString(`{"name":`)
+	b.Write(name)
+	b.WriteString(`,"arguments":`)
+	b.Write(compact(args))
+	b.WriteByte('}')
+	return b.String()
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// Run runs cfg: every task against chat, judged by the engine behind do. Cancelling ctx stops at
+// once and returns what finished (Result.Cancelled set).
+func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt Options) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	e := &serial{do: do}
+	ts, err := tasks(ctx, e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: cfg, Responses: map[string]model.Response{}, Predictions: []Prediction{}, Episodes: []Episode{}, Failures: []Failure{}}
+	start := time.Now()
+	var mu sync.Mutex
+	prog := Progress{Total: len(ts)}
+	preds := make([]*Prediction, len(ts))
+	episodes := make([]*Episode, len(ts))
+	report := func(resp model.Response, f *Failure, judged, correct bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		prog.Done++
+		prog.TokensIn += resp.Usage.PromptTokens
+		prog.TokensOut += resp.Usage.CompletionTokens
+		if f != nil {
+			prog.Failed++
+			res.Failures = append(res.Failures, *f)
+		}
+		if judged {
+			prog.Judged++
+			if correct {
+				prog.Correct++
+			}
+		}
+		prog.Elapsed = time.Since(start)
+		if opt.Progress != nil {
+			opt.Progress(prog)
+		}
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				t := ts[i]
+				if t.Level == Level3 {
+					ep, resp, f := playEpisode(ctx, e, chat, cfg, t)
+					mu.Lock()
+					episodes[i] = ep
+					mu.Unlock()
+					report(resp, f, ep.Outcome != nil, ep.Outcome != nil && ep.Outcome.Success)
+					continue
+				}
+				key := Key(t)
+				if opt.Done != nil {
+					if p, r, ok := opt.Done(key); ok {
+						mu.Lock()
+						preds[i], res.Responses[key] = &p, r
+						mu.Unlock()
+						report(model.Response{}, nil, false, false)
+						continue
+					}
+				}
+				p, resp, f := askSample(ctx, e, chat, cfg, t)
+				if p == nil {
+					report(resp, f, false, false)
+					continue
+				}
+				mu.Lock()
+				preds[i], res.Responses[key] = p, resp
+				mu.Unlock()
+				if opt.Landed != nil {
+					opt.Landed(key, *p, resp)
+				}
+				judged, correct := quickVerdict(ctx, e, cfg, *p, t)
+				report(resp, nil, judged, correct)
+			}
+		}()
+	}
+feed:
+	for i := range ts {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	res.Cancelled = ctx.Err() != nil
+	for i := range ts {
+		if preds[i] != nil {
+			res.Predictions = append(res.Predictions, *preds[i])
+		}
+		if episodes[i] != nil {
+			res.Episodes = append(res.Episodes, *episodes[i])
+		}
+	}
+	sort.SliceStable(res.Failures, func(i, j int) bool { return taskLess(ts, res.Failures[i].Task, res.Failures[j].Task) })
+	res.TokensIn, res.TokensOut = prog.TokensIn, prog.TokensOut
+	if len(res.Predictions) > 0 {
+		b, err := ask[protocol.Batch](context.WithoutCancel(ctx), e, protocol.Request{Op: protocol.OpScore, Preds: string(PredictionsJSONL(res.Predictions)), State: cfg.State, Name: "run"})
+		if err != nil {
+			return res, err
+		}
+		res.Batch = &b
+	}
+	return res, nil
+}
+
+// taskLess orders failures as their tasks are ordered in the run.
+func taskLess(ts []Task, a, b Task) bool {
+	pos := func(t Task) int {
+		for i, x := range ts {
+			if x == t {
+				return i
+			}
+		}
+		return len(ts)
+	}
+	return pos(a) < pos(b)
+}
+
+// quickVerdict judges one prediction alone for the live accuracy (the run's report judges them all
+// together at the end, as a pasted file would be).
+func quickVerdict(ctx context.Context, e *serial, cfg Config, p Prediction, t Task) (judged, correct bool) {
+	if t.Kind == protocol.KindReply {
+		return false, false
+	}
+	b, err := ask[protocol.Batch](ctx, e, protocol.Request{Op: protocol.OpScore, Preds: string(PredictionsJSONL([]Prediction{p})), State: cfg.State})
+	if err != nil || len(b.Results) != 1 {
+		return false, false
+	}
+	return true, b.Results[0].Call().Correct
+}
+
+// askSample asks the model one sample; a nil prediction means the request failed (see the Failure).
+func askSample(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) (*Prediction, model.Response, *Failure) {
+	id := t.ID
+	p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: t.Level, File: t.File, Sample: &id})
+	if err != nil {
+		return nil, model.Response{}, failure(t, err)
+	}
+	req, err := Request(p, cfg.Form)
+	if err != nil {
+		return nil, model.Response{}, failure(t, err)
+	}
+	resp, err := chat.Chat(ctx, req)
+	if err != nil {
+		return nil, resp, failure(t, err)
+	}
+	return &Prediction{Level: t.Level, File: t.File, ID: t.ID, Pred: Pred(resp)}, resp, nil
+}
+
+func failure(t Task, err error) *Failure {
+	f := &Failure{Task: t, Message: err.Error()}
+	var me *model.Error
+	if errors.As(err, &me) {
+		f.Status = me.Status
+	}
+	return f
+}
+
+// PredictionsJSONL writes predictions one JSON line each, in order: the file `score --preds` reads.
+func PredictionsJSONL(ps []Prediction) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, p := range ps {
+		_ = enc.Encode(p)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,166 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+func native() protocol.Transport {
+	s := engine.New()
+	return func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }
+}
+
+// goldScript answers the first call sample of level 1 with its gold call (both forms) and every
+// other request with a reply; for episodes it calls Calculator once, then replies.
+func goldScript(t *testing.T) (fakemodel.Script, Task) {
+	t.Helper()
+	do := native()
+	ts, err := Tasks(context.Background(), do, Config{Levels: []string{"level-1-given-desc"}, Limit: 4})
+	if err != nil || len(ts) < 2 {
+		t.Fatalf("tasks: %v %v", ts, err)
+	}
+	first := ts[0]
+	id := first.ID
+	p, err := protocol.Call[protocol.Prompt](context.Background(), do, protocol.Request{Op: protocol.OpPrompt, Level: first.Level, File: first.File, Sample: &id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gold struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal([]byte(p.GoldNative), &gold); err != nil {
+		t.Fatal(err)
+	}
+	// The last user message of the first sample is its planted key.
+	var msgs []struct{ Role, Content string }
+	_ = json.Unmarshal(p.Messages, &msgs)
+	key := msgs[len(msgs)-1].Content
+	yes, no := true, false
+	return fakemodel.Script{Rules: []fakemodel.Rule{
+		{Match: fakemodel.Match{Last: key, Tools: &no}, Reply: fakemodel.Reply{Content: p.Gold}},
+		{Match: fakemodel.Match{Last: key, Tools: &yes}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: gold.Name, Arguments: gold.Arguments}}}},
+		{Match: fakemodel.Match{Role: "tool"}, Reply: fakemodel.Reply{Content: "Done: the result is above."}},
+		{Match: fakemodel.Match{Last: "Response:"}, Reply: fakemodel.Reply{Content: "Done: the result is above."}},
+		{Match: fakemodel.Match{Tools: &yes, Any: "Scene"}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: "Calculator", Arguments: json.RawMessage(`{"formula":"2+2"}`)}}}},
+		{Match: fakemodel.Match{Tools: &yes}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: "Calculator", Arguments: json.RawMessage(`{"formula":"2+2"}`)}}}},
+		{Reply: fakemodel.Reply{Content: "[Calculator(formula='2+2')]"}},
+	}}, first
+}
+
+func TestRunBothFormsEveryLevel(t *testing.T) {
+	script, first := goldScript(t)
+	srv, err := fakemodel.Start(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, form := range []string{Text, Native} {
+		for _, stream := range []bool{false, true} {
+			t.Run(form+map[bool]string{true: "-stream", false: ""}[stream], func(t *testing.T) {
+				chat := model.New(model.Settings{BaseURL: srv.URL(), Model: "fake-model", Stream: stream})
+				cfg := Config{Form: form, Levels: []string{"level-1-given-desc", Level3}, Limit: 4, Concurrency: 3, Steps: 3}
+				var last Progress
+				res, err := Run(context.Background(), native(), chat, cfg, Options{Progress: func(p Progress) { last = p }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Predictions) != 4 || len(res.Episodes) != 4 || len(res.Failures) != 0 {
+					t.Fatalf("%d predictions, %d episodes, %d failures", len(res.Predictions), len(res.Episodes), len(res.Failures))
+				}
+				if last.Done != 8 || last.Total != 8 {
+					t.Fatalf("progress %+v, want 8 of 8", last)
+				}
+				p0 := res.Predictions[0]
+				if p0.File != first.File || p0.ID != first.ID {
+					t.Fatalf("predictions out of the run's order: %+v first, want %+v", p0, first)
+				}
+				v := res.Batch.Results[0]
+				if !v.Call().Correct || v.Call().Form != form {
+					t.Fatalf("the gold answer is judged %s in form %q (want CORRECT, %s); pred %s", v.Call().Category, v.Call().Form, form, p0.Pred)
+				}
+				for _, ep := range res.Episodes {
+					if ep.Outcome == nil || len(ep.Calls) == 0 || ep.Stopped != "reply" || len(ep.Transcript) < 3 {
+						t.Fatalf("episode %s: outcome %v, %d calls, stopped %q, %d messages", ep.File, ep.Outcome, len(ep.Calls), ep.Stopped, len(ep.Transcript))
+					}
+				}
+				// The same answers give the same bytes: a second run equals the first.
+				again, err := Run(context.Background(), native(), chat, cfg, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(PredictionsJSONL(res.Predictions), PredictionsJSONL(again.Predictions)) {
+					t.Fatal("two runs of the same answers differ")
+				}
+			})
+		}
+	}
+}
+
+func TestRunCountsFailedRequestsApart(t *testing.T) {
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{{Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: 503, Message: "overloaded"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	chat := model.New(model.Settings{BaseURL: srv.URL(), Model: "m", APIKey: "sk-secret-123", Retries: -1})
+	res, err := Run(context.Background(), native(), chat, Config{Levels: []string{"level-1-given-desc"}, Limit: 3}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failures) != 3 || len(res.Predictions) != 0 || res.Batch != nil {
+		t.Fatalf("%d failures, %d predictions", len(res.Failures), len(res.Predictions))
+	}
+	for _, f := range res.Failures {
+		if f.Status != 503 || !strings.Contains(f.Message, "overloaded") || strings.Contains(f.Message, "sk-secret-123") {
+			t.Fatalf("failure %+v", f)
+		}
+	}
+}
+
+func TestCancelKeepsWhatFinished(t *testing.T) {
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{{Reply: fakemodel.Reply{Content: "[Calculator(formula='1+1')]"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	chat := model.New(model.Settings{BaseURL: srv.URL(), Model: "m"})
+	res, err := Run(ctx, native(), chat, Config{Levels: []string{"level-1-given-desc"}, Limit: 50, Concurrency: 1}, Options{Progress: func(p Progress) {
+		if p.Done == 5 {
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cancelled || len(res.Predictions) < 5 || len(res.Predictions) >= 50 || res.Batch == nil || len(res.Batch.Results) != len(res.Predictions) {
+		t.Fatalf("cancelled %v with %d predictions", res.Cancelled, len(res.Predictions))
+	}
+}
+
+func TestPred(t *testing.T) {
+	tests := []struct {
+		name string
+		r    model.Response
+		want string
+	}{
+		{"text", model.Response{Content: "[A(x='1')]"}, "[A(x='1')]"},
+		{"a tool call", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{ "x": "1" }`}}}, `{"name":"A","arguments":{"x":"1"}}`},
+		{"invalid arguments stay as written", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{"x": "1`}}}, `{"name":"A","arguments":"{\"x\": \"1"}`},
+		{"the first of several calls", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{}`}, {Name: "B", Arguments: `{}`}}}, `{"name":"A","arguments":{}}`},
+	}
+	for _, tt := range tests {
+		if got := Pred(tt.r); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
