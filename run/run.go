@@ -486,3 +486,52 @@ func PredictionsJSONL(ps []Prediction) []byte {
 	}
 	return b.Bytes()
 }
+
+// PromptLine is one line of the prompts file: a sample's model request in a form.
+type PromptLine struct {
+	Level    string          `json:"level"`
+	File     string          `json:"file"`
+	ID       int             `json:"id"`
+	Kind     string          `json:"kind"`
+	Form     string          `json:"form"`
+	Messages []model.Message `json:"messages"`
+	Tools    []model.Tool    `json:"tools,omitempty"`
+}
+
+// Prompts writes the model request of every sample of cfg's levels as JSONL (level-3 step samples
+// included), the file a user answers with any model and pastes back as predictions.
+func Prompts(ctx context.Context, do protocol.Transport, cfg Config) ([]byte, error) {
+	cfg = cfg.withDefaults()
+	e := &serial{do: do}
+	levels := cfg.Levels
+	if len(levels) == 0 {
+		levels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, l := range levels {
+		ss, err := ask[[]protocol.SampleView](ctx, e, protocol.Request{Op: protocol.OpSamples, Level: l})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			if s.Kind == protocol.KindSkip {
+				continue
+			}
+			id := s.ID
+			p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: s.Level, File: s.File, Sample: &id})
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s sample %d: %w", s.Level, s.File, s.ID, err)
+			}
+			req, err := Request(p, cfg.Form)
+			if err != nil {
+				return nil, err
+			}
+			if err := enc.Encode(PromptLine{Level: s.Level, File: s.File, ID: s.ID, Kind: s.Kind, Form: cfg.Form, Messages: req.Messages, Tools: req.Tools}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.Bytes(), nil
+}

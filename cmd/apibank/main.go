@@ -29,6 +29,14 @@ commands:
            judge prediction JSONL {"level"?, "file", "id", "pred"}
   rouge    --pairs FILE
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
+  run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
+           [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
+           [--timeout D] [--data DIR] [--state fresh|replay] [--json]
+           evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
+           episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
+           (or --api-key-env), never from a flag
+  prompts  [--data DIR] [--level L]... [--form text|native]
+           every sample's model request as JSONL {"level","file","id","kind","form","messages","tools"?}
   validate [--data DIR] [--json]
            verify a dataset: format, execution (gold calls reproduce their results), grounding
            (argument values come from the dialogue), and for the builtin data coverage
@@ -60,7 +68,7 @@ func usageError(format string, a ...any) error {
 var errBadInput = &exitError{code: 1}
 
 func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	err := cli(os.Args[1:], os.Stdout, os.Stderr)
 	if err == nil {
 		return
 	}
@@ -95,7 +103,7 @@ func (c *common) register(fs *flag.FlagSet, data bool) {
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) (err error) {
+func cli(args []string, stdout, stderr io.Writer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
@@ -123,6 +131,10 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdRouge(rest, stdout, stderr)
 	case "validate":
 		return cmdValidate(rest, stdout, stderr)
+	case "run":
+		return cmdRun(rest, stdout, stderr)
+	case "prompts":
+		return cmdPrompts(rest, stdout, stderr)
 	case "dataset":
 		switch {
 		case len(rest) > 0 && rest[0] == "stats":

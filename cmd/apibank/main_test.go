@@ -15,7 +15,7 @@ import (
 func runCapture(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errText bytes.Buffer
-	err := run(args, &out, &errText)
+	err := cli(args, &out, &errText)
 	code := 0
 	if err != nil {
 		code = 1

@@ -36,7 +36,7 @@ func wasmPath(t testing.TB) string {
 func runCLI(t testing.TB, args ...string) (string, int) {
 	t.Helper()
 	var out bytes.Buffer
-	err := run(args, &out, os.Stderr)
+	err := cli(args, &out, os.Stderr)
 	code := 0
 	if err != nil {
 		code = 1

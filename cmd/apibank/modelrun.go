@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// levelsFlag collects repeated --level flags.
+type levelsFlag []string
+
+func (l *levelsFlag) String() string     { return fmt.Sprint(*l) }
+func (l *levelsFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// cmdRun evaluates a model at an OpenAI-compatible endpoint with the same loop the tab runs.
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	baseURL := fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
+	name := fs.String("model", "", "the model's name at the endpoint")
+	keyEnv := fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
+	form := fs.String("form", run.Text, "text (the original's format) or native (tool calling)")
+	var levels levelsFlag
+	fs.Var(&levels, "level", "a level to run (repeatable; default every level)")
+	concurrency := fs.Int("concurrency", run.DefaultConcurrency, "model requests in flight at once")
+	limit := fs.Int("limit", 0, "run only the first N samples (and scenes) of each level")
+	steps := fs.Int("steps", run.DefaultSteps, "the call limit of a level-3 episode")
+	state := fs.String("state", "", "fresh or replay (default: the data's)")
+	stream := fs.Bool("stream", false, "ask for streamed answers (server-sent events)")
+	timeout := fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
+	out := fs.String("out", "", "write the predictions (and level-3 episodes) here as JSONL")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *baseURL == "" || *name == "" || *out == "" {
+		return usageError("run needs --base-url URL, --model NAME and --out FILE")
+	}
+	settings := model.Settings{BaseURL: *baseURL, Model: *name, APIKey: os.Getenv(*keyEnv), Stream: *stream, Timeout: *timeout}
+	if err := settings.Validate(); err != nil {
+		return usageError("run: %v", err)
+	}
+	cfg := run.Config{Form: *form, Levels: levels, State: *state, Concurrency: *concurrency, Limit: *limit, Steps: *steps}
+	if err := cfg.Validate(); err != nil {
+		return usageError("run: %v", err)
+	}
+	r, bad, err := start(c, stderr)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var opt run.Options
+	if isTerminal(stderr) {
+		opt.Progress = func(p run.Progress) {
+			fmt.Fprintf(stderr, "\r%d/%d done, %d failed, calls right %d/%d, tokens %d in %d out, %s   ", p.Done, p.Total, p.Failed, p.Correct, p.Judged, p.TokensIn, p.TokensOut, p.Elapsed.Round(time.Second))
+		}
+	}
+	res, err := run.Run(ctx, r.do, model.New(settings), cfg, opt)
+	if opt.Progress != nil {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, Lines(res), 0o644); err != nil {
+		return err
+	}
+	for _, f := range res.Failures {
+		fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
+	}
+	if c.json {
+		writeJSON(stdout, Summary(res))
+	} else {
+		printRun(stdout, res)
+	}
+	if bad || len(res.Failures) > 0 || res.Cancelled {
+		return errBadInput
+	}
+	return nil
+}
+
+// Lines is a run's --out file: the predictions, then one line per level-3 episode.
+func Lines(res *run.Result) []byte {
+	var b bytes.Buffer
+	b.Write(run.PredictionsJSONL(res.Predictions))
+	for _, ep := range res.Episodes {
+		b.Write(run.EpisodeLine(ep))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// runSummary is what `run --json` prints: the report as `score --json` prints it, with the
+// episodes, the failed requests and the tokens.
+type runSummary struct {
+	Report    *protocol.Report `json:"report"`
+	Episodes  []episodeSummary `json:"episodes"`
+	Failed    int              `json:"failed_requests"`
+	TokensIn  int              `json:"tokens_in"`
+	TokensOut int              `json:"tokens_out"`
+	Cancelled bool             `json:"cancelled,omitempty"`
+}
+
+type episodeSummary struct {
+	File    string            `json:"file"`
+	Stopped string            `json:"stopped"`
+	Outcome *protocol.Outcome `json:"outcome"`
+}
+
+// Summary is a run's result as `run --json` prints it.
+func Summary(res *run.Result) runSummary {
+	s := runSummary{Failed: len(res.Failures), TokensIn: res.TokensIn, TokensOut: res.TokensOut, Cancelled: res.Cancelled, Episodes: []episodeSummary{}}
+	if res.Batch != nil {
+		s.Report = res.Batch.Report
+	}
+	for _, ep := range res.Episodes {
+		s.Episodes = append(s.Episodes, episodeSummary{File: ep.File, Stopped: ep.Stopped, Outcome: ep.Outcome})
+	}
+	return s
+}
+
+func printRun(w io.Writer, res *run.Result) {
+	if res.Batch != nil {
+		printReport(w, res.Batch.Report)
+	}
+	if n := len(res.Episodes); n > 0 {
+		success, match, recall := 0, 0, 0.0
+		for _, ep := range res.Episodes {
+			if o := ep.Outcome; o != nil {
+				recall += o.Recall
+				if o.Success {
+					success++
+				}
+				if o.StateMatch {
+					match++
+				}
+			}
+		}
+		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", n, success, pct(success, n), match, recall/float64(n))
+	}
+	fmt.Fprintf(w, "%d requests failed; tokens %d in, %d out\n", len(res.Failures), res.TokensIn, res.TokensOut)
+	if res.Cancelled {
+		fmt.Fprintln(w, "cancelled: the finished samples are kept")
+	}
+}
+
+// cmdPrompts writes every sample's model request as JSONL, so any model anywhere can answer it.
+func cmdPrompts(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
+	var c common
+	c.register(fs, true)
+	form := fs.String("form", run.Text, "text or native")
+	var levels levelsFlag
+	fs.Var(&levels, "level", "a level (repeatable; default every level)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg := run.Config{Form: *form, Levels: levels}
+	if err := cfg.Validate(); err != nil {
+		return usageError("prompts: %v", err)
+	}
+	r, bad, err := start(c, stderr)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	text, err := run.Prompts(context.Background(), r.do, cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(text); err != nil {
+		return err
+	}
+	if bad {
+		return errBadInput
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal (a character device), where a progress line belongs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

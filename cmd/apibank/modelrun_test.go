@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/internal/fakemodel"
+)
+
+// TestRunAgainstTheFakeModel runs the CLI's run at every level in both forms, under wazero and
+// natively, and checks the predictions file, the report and that the key never shows.
+func TestRunAgainstTheFakeModel(t *testing.T) {
+	wasm := wasmPath(t)
+	yes := true
+	srv, err := fakemodel.Start(fakemodel.Script{Key: "sk-test-key-42", Rules: []fakemodel.Rule{
+		{Match: fakemodel.Match{Role: "tool"}, Reply: fakemodel.Reply{Content: "Done."}},
+		{Match: fakemodel.Match{Last: "Response:"}, Reply: fakemodel.Reply{Content: "Done."}},
+		{Match: fakemodel.Match{Tools: &yes}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: "Calculator", Arguments: json.RawMessage(`{"formula":"1+2"}`)}}}},
+		{Reply: fakemodel.Reply{Content: "[Calculator(formula='1+2')]"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	t.Setenv("FAKE_KEY", "sk-test-key-42")
+	for _, form := range []string{"text", "native"} {
+		var outs [2][]byte
+		var reports [2]string
+		for i, engine := range []string{"--wasm=" + wasm, "--native"} {
+			out := filepath.Join(t.TempDir(), "preds.jsonl")
+			stdout, stderr, code := runCapture(t, "run", engine, "--base-url", srv.URL(), "--model", "fake-model", "--api-key-env", "FAKE_KEY",
+				"--form", form, "--level", "level-1-given-desc", "--level", "level-3", "--limit", "3", "--out", out)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s\n%s", form, engine, code, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, "sk-test-key-42") {
+				t.Fatal("the API key was printed")
+			}
+			if !strings.Contains(stdout, "level-1-given-desc") || !strings.Contains(stdout, "level-3 episodes: 3") || !strings.Contains(stdout, "0 requests failed") {
+				t.Fatalf("report lacks its lines:\n%s", stdout)
+			}
+			outs[i], _ = os.ReadFile(out)
+			reports[i] = stdout
+		}
+		if !bytes.Equal(outs[0], outs[1]) || reports[0] != reports[1] {
+			t.Fatalf("%s: wazero and native runs differ:\n%s\n%s\n%s\n%s", form, outs[0], outs[1], reports[0], reports[1])
+		}
+		lines := strings.Split(strings.TrimSpace(string(outs[0])), "\n")
+		if len(lines) != 6 || !strings.Contains(lines[0], `"pred":`) || !strings.Contains(lines[5], `"transcript":`) {
+			t.Fatalf("%s: --out has %d lines:\n%s", form, len(lines), outs[0])
+		}
+		if bytes.Contains(outs[0], []byte("sk-test-key-42")) {
+			t.Fatal("the key is in the predictions file")
+		}
+		// The predictions file scores with `score --preds` as the run judged it.
+		preds := filepath.Join(t.TempDir(), "p.jsonl")
+		_ = os.WriteFile(preds, []byte(strings.Join(lines[:3], "\n")+"\n"), 0o644)
+		stdout, _, code := runCapture(t, "score", "--native", "--preds", preds)
+		if code != 0 || !strings.Contains(stdout, "level-1-given-desc") {
+			t.Fatalf("score of the run's predictions: exit %d\n%s", code, stdout)
+		}
+	}
+}
+
+func TestRunUsage(t *testing.T) {
+	for _, args := range [][]string{{"run"}, {"run", "--base-url", "http://127.0.0.1:1", "--model", "m"}, {"run", "--base-url", "x", "--model", "m", "--out", "o", "--form", "yaml"}} {
+		if _, _, code := runCapture(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestPrompts(t *testing.T) {
+	for _, form := range []string{"text", "native"} {
+		stdout, stderr, code := runCapture(t, "prompts", "--native", "--level", "level-2-toolsearcher", "--form", form)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		var first struct {
+			Level, File, Kind, Form string
+			ID                      int
+			Messages                []map[string]any
+			Tools                   []map[string]any
+		}
+		if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+			t.Fatal(err)
+		}
+		if len(lines) < 100 || first.Level != "level-2-toolsearcher" || first.Form != form || len(first.Messages) == 0 {
+			t.Fatalf("%s: %d lines, first %+v", form, len(lines), first)
+		}
+		if (form == "native") != (len(first.Tools) > 0) {
+			t.Fatalf("%s: tools %v", form, first.Tools)
+		}
+	}
+}
