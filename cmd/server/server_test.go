@@ -21,7 +21,7 @@ import (
 )
 
 // testWeb makes a small web/ folder with every file the server needs.
-func testWeb(t *testing.T) string {
+func testWeb(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -41,7 +41,7 @@ func testWeb(t *testing.T) string {
 }
 
 // testSite loads a web/ folder made by testWeb and renders the site.
-func testSite(t *testing.T) *Site {
+func testSite(t testing.TB) *Site {
 	t.Helper()
 	assets, err := LoadAssets(testWeb(t))
 	if err != nil {
@@ -58,10 +58,17 @@ func testSite(t *testing.T) *Site {
 // testServer serves a test site on 127.0.0.1 with the whole handler chain (its access log discarded).
 func testServer(t *testing.T) (*httptest.Server, *Assets) {
 	t.Helper()
+	srv, site := testServerSite(t)
+	return srv, site.assets
+}
+
+// testServerSite is testServer that also returns the site it serves.
+func testServerSite(t *testing.T) (*httptest.Server, *Site) {
+	t.Helper()
 	site := testSite(t)
 	srv := httptest.NewServer(site.Handler(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	return srv, site.assets
+	return srv, site
 }
 
 func get(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {

@@ -16,9 +16,10 @@ const (
 	// counted from its first byte: a client that sends half a header and stalls (slowloris) is
 	// closed after it, however slowly it trickles.
 	ReadHeaderTimeout = 5 * time.Second
-	// ReadTimeout bounds reading a whole request, body included; a handler that takes large bodies
-	// may lengthen its own with ExtendRead.
-	ReadTimeout = 30 * time.Second
+	// ReadTimeout bounds reading a whole request, body included, from its first byte; a handler that
+	// takes large bodies may lengthen its own with ExtendRead. It is shorter than WriteTimeout, so a
+	// handler whose body read timed out still has time to answer 408.
+	ReadTimeout = 20 * time.Second
 	// WriteTimeout bounds writing a response, from the end of its headers; a handler that streams
 	// (NDJSON) or sends a large body lengthens its own with ExtendWrite.
 	WriteTimeout = 30 * time.Second
