@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -83,6 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The compressors' buffers (hundreds of MB for the wasm modules) are garbage now: give them back
+	// rather than keep them in the resident set for the process's life.
+	debug.FreeOSMemory()
 	limits := serve.Defaults(fitConns(*maxConns, logger))
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

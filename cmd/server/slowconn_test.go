@@ -135,6 +135,7 @@ func TestSlowConnections(t *testing.T) {
 func TestConnectionCap(t *testing.T) {
 	limits := shortLimits()
 	limits.MaxConns = 40
+	limits.ReadHeader = 500 * time.Millisecond
 	live := startLive(t, limits)
 	n := 100 // two and a half caps: the last ones wait in the kernel's queue for two header timeouts
 	res := flood(t, live, n, 4*limits.ReadHeader, 4*limits.ReadHeader+2*time.Second)
