@@ -25,13 +25,11 @@ func TestLimitListener(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	var clients []net.Conn
 	for range limit + 2 {
 		c, err := net.Dial("tcp", inner.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
-		clients = append(clients, c)
 		defer c.Close()
 	}
 	var server []net.Conn
