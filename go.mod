@@ -3,6 +3,7 @@ module github.com/apibank-playground/apibank
 go 1.25.0
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/norunners/vert v0.0.0-20221203075838-106a353d42dd
 	github.com/tetratelabs/wazero v1.12.0

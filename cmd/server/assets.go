@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,30 +13,24 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/apibank-playground/apibank/internal/serve"
 )
 
-// asset is one file of web/, read once, with its content hash and (when worth it) its gzip form.
-type asset struct {
-	body  []byte
-	gz    []byte
-	hash  string
-	ctype string
-}
-
-// Assets serves the files of a web/ folder under /web/. Every response carries an ETag made of the
-// content hash; a URL whose ?v= is that hash is cached for a year (immutable), any other must be
-// revalidated (no-cache), so a new build is never hidden behind a stale copy. Text and wasm files are
-// sent gzipped to clients that accept it.
+// Assets serves the files of a web/ folder under /web/, read once at start-up. Every response carries
+// an ETag made of the content hash (and the coding); a URL whose ?v= is that hash is cached for a
+// year (immutable), any other must be revalidated (no-cache), so a new build is never hidden behind a
+// stale copy. Text and wasm files are sent as brotli or gzip, compressed once (serve.Precompress).
 type Assets struct {
 	dir   string
-	files map[string]*asset // by path under web/, slash-separated
+	files map[string]*serve.Resource // by path under web/, slash-separated
 	// Version is the hash of all files: it changes whenever any file does.
 	Version string
 }
 
-// LoadAssets reads and compresses every file of dir.
+// LoadAssets reads every file of dir (uncompressed: NewSite compresses them with the pages).
 func LoadAssets(dir string) (*Assets, error) {
-	a := &Assets{dir: dir, files: map[string]*asset{}}
+	a := &Assets{dir: dir, files: map[string]*serve.Resource{}}
 	var names []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -57,12 +49,18 @@ func LoadAssets(dir string) (*Assets, error) {
 	sort.Strings(names)
 	var wg sync.WaitGroup
 	errs := make([]error, len(names))
-	assets := make([]*asset, len(names))
+	files := make([]*serve.Resource, len(names))
 	for i, n := range names {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			assets[i], errs[i] = readAsset(filepath.Join(dir, filepath.FromSlash(n)))
+			p := filepath.Join(dir, filepath.FromSlash(n))
+			b, err := os.ReadFile(p)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			files[i] = serve.NewResource(b, contentType(p))
 		}()
 	}
 	wg.Wait()
@@ -71,29 +69,10 @@ func LoadAssets(dir string) (*Assets, error) {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		a.files[n] = assets[i]
-		fmt.Fprintf(all, "%s %s\n", n, assets[i].hash)
+		a.files[n] = files[i]
+		fmt.Fprintf(all, "%s %s\n", n, files[i].Hash)
 	}
 	a.Version = hex.EncodeToString(all.Sum(nil))[:16]
-	return a, nil
-}
-
-func readAsset(p string) (*asset, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(b)
-	a := &asset{body: b, hash: hex.EncodeToString(sum[:])[:16], ctype: contentType(p)}
-	if compressible(a.ctype) && len(b) > 512 {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(b)
-		zw.Close()
-		if buf.Len() < len(b) {
-			a.gz = buf.Bytes()
-		}
-	}
 	return a, nil
 }
 
@@ -116,10 +95,6 @@ func contentType(p string) string {
 	return "application/octet-stream"
 }
 
-func compressible(ctype string) bool {
-	return strings.HasPrefix(ctype, "text/") || ctype == "application/wasm" || ctype == "application/json" || ctype == "image/svg+xml"
-}
-
 // URL returns the address of a web/ file with its content hash, e.g. "/web/app.wasm?v=1a2b…".
 // A path outside web/ comes back as it is.
 func (a *Assets) URL(p string) string {
@@ -128,7 +103,7 @@ func (a *Assets) URL(p string) string {
 		return p
 	}
 	if f, ok := a.files[rel]; ok {
-		return "/web/" + rel + "?v=" + f.hash
+		return "/web/" + rel + "?v=" + f.Hash
 	}
 	return p
 }
@@ -144,7 +119,7 @@ func (a *Assets) Resolve(p string) string {
 // Size returns the raw size of a web/ file (0 when missing).
 func (a *Assets) Size(rel string) int {
 	if f, ok := a.files[rel]; ok {
-		return len(f.body)
+		return len(f.Body())
 	}
 	return 0
 }
@@ -159,6 +134,15 @@ func (a *Assets) Names() []string {
 	return out
 }
 
+// resources lists the files' resources, for compression.
+func (a *Assets) resources() []*serve.Resource {
+	out := make([]*serve.Resource, 0, len(a.files))
+	for _, n := range a.Names() {
+		out = append(out, a.files[n])
+	}
+	return out
+}
+
 // ServeHTTP serves /web/<file>.
 func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rel := strings.TrimPrefix(r.URL.Path, "/web/")
@@ -167,39 +151,10 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	h := w.Header()
-	etag := `"` + f.hash + `"`
-	h.Set("ETag", etag)
-	h.Set("Vary", "Accept-Encoding")
-	if r.URL.Query().Get("v") == f.hash {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	if r.URL.Query().Get("v") == f.Hash {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
-		h.Set("Cache-Control", "no-cache")
+		w.Header().Set("Cache-Control", "no-cache")
 	}
-	if match := r.Header.Get("If-None-Match"); match != "" && (match == etag || match == "W/"+etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Type", f.ctype)
-	h.Set("X-Content-Type-Options", "nosniff")
-	body := f.body
-	if f.gz != nil && acceptsGzip(r) {
-		h.Set("Content-Encoding", "gzip")
-		body = f.gz
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(body)
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.TrimSpace(q) != "q=0" {
-			return true
-		}
-	}
-	return false
+	f.ServeHTTP(w, r)
 }

@@ -1,43 +1,70 @@
-// Command server serves the playground: the go-app pages (pre-rendered, then run by web/app.wasm)
-// and the static files of web/ (the UI and engine modules, the worker, the WASI shim, styles), with
-// the right types, gzip, and cache headers keyed on content hashes. All benchmark work happens in the
-// visitor's tab; the server only hands out files.
+// Command server serves the playground: the go-app pages (rendered once at start-up, then run by
+// web/app.wasm) and the static files of web/ (the UI and engine modules, the worker, the WASI shim,
+// styles), with the right types, brotli or gzip made once, cache headers keyed on content hashes,
+// security headers on every response, every timeout set, a cap on open connections, an access log,
+// and a graceful stop on SIGINT or SIGTERM. All benchmark work happens in the visitor's tab; the
+// server only hands out files.
 //
-//	go run ./cmd/server [--addr :8080] [--web web]
+//	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json]
 //	go run ./cmd/server --static dist    # write the same pages as a static site instead
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"sort"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/internal/serve"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout io.Writer) error {
+// routesOnce registers the pages with go-app once per process (tests call run more than once).
+var routesOnce sync.Once
+
+// run serves until ctx ends. The address goes to stdout (the browser suite reads it there), the
+// logs to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	addr := fs.String("addr", ":8080", "address to listen on (host:port; port 0 picks a free one)")
 	web := fs.String("web", "web", "folder of the static files (app.wasm, engine.wasm, scripts, styles)")
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
+	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
+	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	logger, err := newLogger(stderr, *logFormat)
+	if err != nil {
+		return err
+	}
+	if *maxConns < 1 {
+		return fmt.Errorf("--max-conns %d: must be at least 1", *maxConns)
 	}
 	assets, err := LoadAssets(*web)
 	if err != nil {
@@ -48,17 +75,38 @@ func run(args []string, stdout io.Writer) error {
 			return fmt.Errorf("%s is missing: run `make` first", filepath.Join(*web, need))
 		}
 	}
-	ui.Routes()
+	routesOnce.Do(ui.Routes)
 	h := NewHandler(assets)
 	if *static != "" {
-		return exportStatic(*static, *web, h, assets)
+		return exportStatic(*static, h, assets, stdout)
 	}
+	site, err := NewSite(h, assets)
+	if err != nil {
+		return err
+	}
+	// The compressors' buffers (hundreds of MB for the wasm modules) are garbage now: give them back
+	// rather than keep them in the resident set for the process's life.
+	debug.FreeOSMemory()
+	limits := serve.Defaults(fitConns(*maxConns, logger))
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "API-Bank Playground at %s\n", displayURL(ln.Addr()))
-	return http.Serve(ln, NewMux(h, assets))
+	logger.Info("listening", "addr", ln.Addr().String(), "max_conns", limits.MaxConns)
+	srv := serve.NewServer(site.Handler(logger), limits, logger)
+	return serve.Run(ctx, srv, serve.LimitListener(ln, limits.MaxConns), limits.Grace, logger)
+}
+
+// newLogger makes the structured logger of the access log and the server's messages.
+func newLogger(w io.Writer, format string) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log %q: want text or json", format)
 }
 
 // displayURL is the address to open in a browser.
@@ -78,8 +126,7 @@ func NewHandler(assets *Assets) *app.Handler {
 			pages = append(pages, p.Path)
 		}
 	}
-	// The worker is started with its shim's hashed URL, so that is the address to keep offline.
-	worker := assets.URL("/web/engine-worker.js") + "&wasi=" + strings.ReplaceAll(assets.URL("/web/wasi.js"), "?", "%3F")
+	worker := workerURL(assets)
 	cacheable := append([]string{}, pages...)
 	for _, n := range assets.Names() {
 		switch n {
@@ -104,7 +151,7 @@ func NewHandler(assets *Assets) *app.Handler {
 		Styles:          []string{assets.URL("/web/style.css")},
 		Scripts:         []string{assets.URL("/web/bridge.js") + " defer"},
 		RawHeaders: []string{
-			fmt.Sprintf(`<script>window.apibankAssets={engine:%q,worker:%q};</script>`, assets.URL("/web/engine.wasm"), worker),
+			"<script>" + bootScript(assets) + "</script>",
 		},
 		CacheableResources: cacheable,
 		Resources:          assets,
@@ -113,16 +160,16 @@ func NewHandler(assets *Assets) *app.Handler {
 	}
 }
 
-// NewMux routes /web/ to the static files and everything else to go-app.
-func NewMux(h *app.Handler, assets *Assets) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/web/", assets)
-	mux.Handle("/", gzipText(h))
-	return mux
+// workerURL is the address the tab starts the engine worker at: the worker's hashed URL with its
+// shim's, so that is also the address to keep offline.
+func workerURL(assets *Assets) string {
+	return assets.URL("/web/engine-worker.js") + "&wasi=" + strings.ReplaceAll(assets.URL("/web/wasi.js"), "?", "%3F")
 }
 
-// exportStatic writes the pages with go-app's GenerateStaticWebsite and copies web/ beside them.
-func exportStatic(dir, web string, h *app.Handler, assets *Assets) error {
+// exportStatic writes the pages with go-app's GenerateStaticWebsite, copies web/ beside them, and
+// writes _headers: the security headers of every response in the format static hosts that read one
+// (Cloudflare Pages, Netlify) apply.
+func exportStatic(dir string, h *app.Handler, assets *Assets, stdout io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -130,22 +177,35 @@ func exportStatic(dir, web string, h *app.Handler, assets *Assets) error {
 		return fmt.Errorf("static site: %w", err)
 	}
 	for _, n := range assets.Names() {
-		src := filepath.Join(web, filepath.FromSlash(n))
 		dst := filepath.Join(dir, "web", filepath.FromSlash(n))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		b, err := os.ReadFile(src)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
+		if err := os.WriteFile(dst, assets.files[n].Body(), 0o644); err != nil {
 			return err
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("static site: %s/index.html was not written", dir)
 	}
-	log.Printf("static site written to %s (%d files of web/ copied)", dir, len(assets.Names()))
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), staticHeaders(serve.SecurityHeaders(policy(assets))), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "static site written to %s (%d files of web/ copied)\n", dir, len(assets.Names()))
 	return nil
+}
+
+// staticHeaders writes headers as a _headers file that applies them to every path.
+func staticHeaders(headers http.Header) []byte {
+	var b strings.Builder
+	b.WriteString("/*\n")
+	keys := make([]string, 0, len(headers))
+	for k := range headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "  %s: %s\n", k, headers.Get(k))
+	}
+	return []byte(b.String())
 }

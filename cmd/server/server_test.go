@@ -3,20 +3,25 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/internal/serve"
 )
 
 // testWeb makes a small web/ folder with every file the server needs.
-func testWeb(t *testing.T) string {
+func testWeb(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -35,21 +40,35 @@ func testWeb(t *testing.T) string {
 	return dir
 }
 
-var routesOnce bool
-
-func testServer(t *testing.T) (*httptest.Server, *Assets) {
+// testSite loads a web/ folder made by testWeb and renders the site.
+func testSite(t testing.TB) *Site {
 	t.Helper()
 	assets, err := LoadAssets(testWeb(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !routesOnce {
-		ui.Routes()
-		routesOnce = true
+	routesOnce.Do(ui.Routes)
+	site, err := NewSite(NewHandler(assets), assets)
+	if err != nil {
+		t.Fatal(err)
 	}
-	srv := httptest.NewServer(NewMux(NewHandler(assets), assets))
+	return site
+}
+
+// testServer serves a test site on 127.0.0.1 with the whole handler chain (its access log discarded).
+func testServer(t *testing.T) (*httptest.Server, *Assets) {
+	t.Helper()
+	srv, site := testServerSite(t)
+	return srv, site.assets
+}
+
+// testServerSite is testServer that also returns the site it serves.
+func testServerSite(t *testing.T) (*httptest.Server, *Site) {
+	t.Helper()
+	site := testSite(t)
+	srv := httptest.NewServer(site.Handler(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	return srv, assets
+	return srv, site
 }
 
 func get(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
@@ -81,7 +100,8 @@ func TestStaticFiles(t *testing.T) {
 		ctype, enc string
 		cache      string
 	}{
-		{"wasm, hashed", hashed, map[string]string{"Accept-Encoding": "gzip, br"}, 200, "application/wasm", "gzip", "public, max-age=31536000, immutable"},
+		{"wasm, hashed", hashed, map[string]string{"Accept-Encoding": "gzip, br"}, 200, "application/wasm", "br", "public, max-age=31536000, immutable"},
+		{"wasm, gzip only", hashed, map[string]string{"Accept-Encoding": "gzip"}, 200, "application/wasm", "gzip", "public, max-age=31536000, immutable"},
 		{"wasm, plain", "/web/engine.wasm", nil, 200, "application/wasm", "", "no-cache"},
 		{"script", "/web/bridge.js", map[string]string{"Accept-Encoding": "gzip"}, 200, "text/javascript; charset=utf-8", "gzip", "no-cache"},
 		{"stale hash", "/web/engine.wasm?v=0000", nil, 200, "application/wasm", "", "no-cache"},
@@ -115,7 +135,11 @@ func TestStaticFiles(t *testing.T) {
 				}
 			}
 			etag := resp.Header.Get("ETag")
-			again, _ := get(t, srv.URL+tt.path, map[string]string{"If-None-Match": etag})
+			revalidate := map[string]string{"If-None-Match": etag}
+			for k, v := range tt.header {
+				revalidate[k] = v
+			}
+			again, _ := get(t, srv.URL+tt.path, revalidate)
 			if again.StatusCode != http.StatusNotModified {
 				t.Errorf("revalidation with %s: %d, want 304", etag, again.StatusCode)
 			}
@@ -168,8 +192,7 @@ func TestPages(t *testing.T) {
 func TestStaticExport(t *testing.T) {
 	_, assets := testServer(t)
 	dir := t.TempDir()
-	web := assets.dir
-	if err := exportStatic(dir, web, NewHandler(assets), assets); err != nil {
+	if err := exportStatic(dir, NewHandler(assets), assets, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"index.html", "sandbox.html", "app.js", "app-worker.js", "web/engine.wasm", "web/app.wasm", "web/bridge.js"} {
@@ -177,12 +200,57 @@ func TestStaticExport(t *testing.T) {
 			t.Errorf("static site lacks %s", f)
 		}
 	}
+	b, err := os.ReadFile(filepath.Join(dir, "web", "engine.wasm"))
+	if err != nil || !bytes.Equal(b, assets.files["engine.wasm"].Body()) {
+		t.Errorf("web/engine.wasm of the static site differs from web/'s (%v)", err)
+	}
+	// The static host applies _headers: the same security headers as the server's, on every path.
+	headers, err := os.ReadFile(filepath.Join(dir, "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(headers)), "\n")
+	if lines[0] != "/*" {
+		t.Errorf("_headers starts with %q, want /*", lines[0])
+	}
+	want := serve.SecurityHeaders(policy(assets))
+	got := http.Header{}
+	for _, l := range lines[1:] {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ": ")
+		if !ok || !strings.HasPrefix(l, "  ") {
+			t.Fatalf("_headers line %q is not an indented 'Name: value'", l)
+		}
+		got.Add(k, v)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("_headers gives\n%v\nwant\n%v", got, want)
+	}
 }
 
-func TestMissingBuildOutputs(t *testing.T) {
-	dir := t.TempDir()
-	err := run([]string{"--web", dir, "--addr", "127.0.0.1:0"}, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "app.wasm is missing") {
-		t.Fatalf("error %v, want one naming the missing app.wasm", err)
+func TestRunRejectsBadInput(t *testing.T) {
+	web := testWeb(t)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing build outputs", []string{"--web", t.TempDir()}, "app.wasm is missing"},
+		{"missing folder", []string{"--web", filepath.Join(t.TempDir(), "none")}, "reading "},
+		{"bad log format", []string{"--web", web, "--log", "xml"}, `--log "xml": want text or json`},
+		{"no connections", []string{"--web", web, "--max-conns", "0"}, "--max-conns 0: must be at least 1"},
+		{"unknown flag", []string{"--port", "80"}, "flag provided but not defined: -port"},
+		{"bad address", []string{"--web", web, "--addr", "256.0.0.1:0"}, "256.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if !slices.Contains(args, "--addr") {
+				args = append([]string{"--addr", "127.0.0.1:0"}, args...)
+			}
+			err := run(context.Background(), args, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
 	}
 }

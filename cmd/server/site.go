@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/internal/serve"
+)
+
+// goappFiles are the files go-app's handler makes (its loader, its service worker, the Go wasm
+// runtime's glue, the manifest and its styles); they are served from the start-up cache like the pages.
+var goappFiles = []string{"/app.js", "/app-worker.js", "/wasm_exec.js", "/manifest.webmanifest", "/app.css"}
+
+// Site is everything the server hands out, made at start-up: the pages rendered once by go-app, go-app's
+// own files, and web/; each compressed once. go-app's handler is never called on a request: a page is
+// the same bytes for every visitor (the tab fills it in), and the handler's other behaviours (fetching
+// robots.txt and the like from the request's own Host) are not ones a public server should have.
+type Site struct {
+	assets *Assets
+	pages  map[string]*serve.Resource // by URL path
+	// Headers are the security headers of every response (with the policy that allows the pages'
+	// inline script).
+	Headers http.Header
+}
+
+// NewSite renders the pages and go-app's files with h, then compresses them and every web/ file.
+func NewSite(h *app.Handler, assets *Assets) (*Site, error) {
+	s := &Site{assets: assets, pages: map[string]*serve.Resource{}, Headers: serve.SecurityHeaders(policy(assets))}
+	for _, p := range append(pagePaths(), goappFiles...) {
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		req, err := http.NewRequest(http.MethodGet, p, nil)
+		if err != nil {
+			return nil, err
+		}
+		h.ServeHTTP(rec, req)
+		if rec.status != http.StatusOK || rec.body.Len() == 0 {
+			return nil, fmt.Errorf("rendering %s: go-app answered %d with %d bytes", p, rec.status, rec.body.Len())
+		}
+		ctype := rec.header.Get("Content-Type")
+		if ctype == "text/html" {
+			ctype = "text/html; charset=utf-8"
+		}
+		s.pages[p] = serve.NewResource(rec.body.Bytes(), ctype)
+	}
+	all := assets.resources()
+	for _, p := range s.Paths() {
+		all = append(all, s.pages[p])
+	}
+	serve.Precompress(all...)
+	return s, nil
+}
+
+// pagePaths are the routed pages (the "soon" ones have no route yet).
+func pagePaths() []string {
+	var out []string
+	for _, p := range ui.Pages {
+		if !p.Soon {
+			out = append(out, p.Path)
+		}
+	}
+	return out
+}
+
+// Paths lists the pages and go-app files, sorted.
+func (s *Site) Paths() []string {
+	out := make([]string, 0, len(s.pages))
+	for p := range s.pages {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ServeHTTP serves a page or a go-app file (revalidated on every visit: no-cache with an ETag), or 404.
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	res, ok := s.pages[r.URL.Path]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	res.ServeHTTP(w, r)
+}
+
+// Route is one more endpoint of the server (the API's): a ServeMux pattern that names its method,
+// such as "POST /api/v1/score", and its handler.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// NewMux routes GET and HEAD of /web/ to the static files and of everything else to the pages, then
+// the extra routes. Any other method on a known path gets 405 with an Allow header (ServeMux does it
+// for patterns that name methods).
+func NewMux(s *Site, routes ...Route) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("GET /web/", s.assets)
+	mux.Handle("GET /", s)
+	for _, r := range routes {
+		mux.Handle(r.Pattern, r.Handler)
+	}
+	return mux
+}
+
+// Handler is the whole server's handler: the access log around the security headers around the panic
+// guard around the mux.
+func (s *Site) Handler(logger *slog.Logger, routes ...Route) http.Handler {
+	return serve.AccessLog(logger, serve.Secure(s.Headers, serve.Recover(logger, NewMux(s, routes...))))
+}
+
+// policy is the Content-Security-Policy of the site: the pages' one inline script (bootScript) is
+// allowed by its hash.
+func policy(assets *Assets) string {
+	return serve.ContentSecurityPolicy(serve.ScriptHash(bootScript(assets)))
+}
+
+// bootScript is the inline script of every page: where the tab finds the engine and its worker
+// (hashed URLs, so a new build is fetched, not taken from a cache).
+func bootScript(assets *Assets) string {
+	return fmt.Sprintf(`window.apibankAssets={engine:%q,worker:%q};`, assets.URL("/web/engine.wasm"), workerURL(assets))
+}
+
+// recorder keeps a response in memory (go-app's renders at start-up).
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) WriteHeader(status int)      { r.status = status }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }

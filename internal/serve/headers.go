@@ -1,0 +1,72 @@
+package serve
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// ModelEndpoints are the connect-src sources that let the tab (and its workers) reach the model
+// endpoint a user chooses: any HTTPS host, and plain HTTP on the loopback names a local server
+// (llama.cpp, Ollama, vLLM, LM Studio) listens on, at any port. CSP cannot name IPv6 literals, so
+// http://[::1] is not in it; a LAN host over plain HTTP is refused on purpose (the key would cross the
+// network in clear).
+var ModelEndpoints = []string{"https:", "http://localhost:*", "http://127.0.0.1:*"}
+
+// ContentSecurityPolicy is the policy of every response. Everything is same-origin except
+// connect-src (ModelEndpoints). Scripts: our files, the WebAssembly modules ('wasm-unsafe-eval'
+// allows compiling wasm and nothing else: no eval, no new Function) and the inline scripts whose
+// SHA-256 are in scriptHashes (ScriptHash). No inline styles, no plugins, no frames, no <base>, and no
+// page may frame ours.
+func ContentSecurityPolicy(scriptHashes ...string) string {
+	script := append([]string{"'self'", "'wasm-unsafe-eval'"}, scriptHashes...)
+	connect := append([]string{"'self'"}, ModelEndpoints...)
+	return strings.Join([]string{
+		"default-src 'none'",
+		"script-src " + strings.Join(script, " "),
+		"style-src 'self'",
+		"img-src 'self'",
+		"font-src 'self'",
+		"connect-src " + strings.Join(connect, " "),
+		"worker-src 'self'",
+		"manifest-src 'self'",
+		"base-uri 'none'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+	}, "; ")
+}
+
+// ScriptHash is the CSP source for one inline script: 'sha256-' and the base64 digest of the exact
+// text between <script> and </script>.
+func ScriptHash(js string) string {
+	sum := sha256.Sum256([]byte(js))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// SecurityHeaders are the headers Secure sets on every response, with csp as the
+// Content-Security-Policy.
+func SecurityHeaders(csp string) http.Header {
+	return http.Header{
+		"Content-Security-Policy":      {csp},
+		"X-Content-Type-Options":       {"nosniff"},
+		"Referrer-Policy":              {"no-referrer"},
+		"X-Frame-Options":              {"DENY"},
+		"Cross-Origin-Opener-Policy":   {"same-origin"},
+		"Cross-Origin-Resource-Policy": {"same-origin"},
+		"Permissions-Policy":           {"camera=(), microphone=(), geolocation=(), payment=(), usb=()"},
+	}
+}
+
+// Secure sets headers on every response of next before next runs, so its errors, 404s and the
+// router's 405s carry them too.
+func Secure(headers http.Header, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for k, v := range headers {
+			h[k] = slices.Clone(v)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
