@@ -1,8 +1,8 @@
-// Package ui is the playground's user interface (the folder app/): go-app components for every page,
+// Package app is the playground's user interface: go-app components for every page,
 // over this tab's engine. It holds no benchmark logic: every number it shows comes from an engine
 // request. The GOOS=js main in wasm/app starts it in the browser; cmd/server pre-renders the same
 // pages and serves them.
-package ui
+package app
 
 import (
 	"github.com/apibank-playground/apibank/protocol"

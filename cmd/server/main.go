@@ -27,9 +27,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/app"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s is missing: run `make` first", filepath.Join(*web, need))
 		}
 	}
-	routesOnce.Do(ui.Routes)
+	routesOnce.Do(app.Routes)
 	h := NewHandler(assets)
 	if *static != "" {
 		return exportStatic(*static, h, assets, stdout)
@@ -119,9 +119,9 @@ func displayURL(a net.Addr) string {
 }
 
 // NewHandler configures go-app's handler for the playground's pages.
-func NewHandler(assets *Assets) *app.Handler {
+func NewHandler(assets *Assets) *goapp.Handler {
 	pages := []string{}
-	for _, p := range ui.Pages {
+	for _, p := range app.Pages {
 		if !p.Soon && p.Path != "/" {
 			pages = append(pages, p.Path)
 		}
@@ -138,13 +138,13 @@ func NewHandler(assets *Assets) *app.Handler {
 			cacheable = append(cacheable, assets.URL("/web/"+n))
 		}
 	}
-	return &app.Handler{
+	return &goapp.Handler{
 		Name:            "API-Bank Playground",
 		ShortName:       "API-Bank",
 		Title:           "API-Bank Playground",
 		Description:     "How well does a language model use tools? API-Bank's tools, call parser and scorer, in your browser.",
 		Lang:            "en",
-		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		Icon:            goapp.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-512.png", SVG: "/web/icon.svg"},
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#1d4f7c",
 		LoadingLabel:    "Loading the playground… {progress}%",
@@ -169,11 +169,11 @@ func workerURL(assets *Assets) string {
 // exportStatic writes the pages with go-app's GenerateStaticWebsite, copies web/ beside them, and
 // writes _headers: the security headers of every response in the format static hosts that read one
 // (Cloudflare Pages, Netlify) apply.
-func exportStatic(dir string, h *app.Handler, assets *Assets, stdout io.Writer) error {
+func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(dir, h); err != nil {
+	if err := goapp.GenerateStaticWebsite(dir, h); err != nil {
 		return fmt.Errorf("static site: %w", err)
 	}
 	for _, n := range assets.Names() {

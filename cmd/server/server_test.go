@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/app"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
@@ -47,7 +47,7 @@ func testSite(t testing.TB) *Site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	routesOnce.Do(ui.Routes)
+	routesOnce.Do(app.Routes)
 	site, err := NewSite(NewHandler(assets), assets)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestStaticFiles(t *testing.T) {
 
 func TestPages(t *testing.T) {
 	srv, assets := testServer(t)
-	for _, p := range ui.Pages {
+	for _, p := range app.Pages {
 		if p.Soon {
 			continue
 		}

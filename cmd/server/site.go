@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/app"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
@@ -30,7 +30,7 @@ type Site struct {
 }
 
 // NewSite renders the pages and go-app's files with h, then compresses them and every web/ file.
-func NewSite(h *app.Handler, assets *Assets) (*Site, error) {
+func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 	s := &Site{assets: assets, pages: map[string]*serve.Resource{}, Headers: serve.SecurityHeaders(policy(assets))}
 	for _, p := range append(pagePaths(), goappFiles...) {
 		rec := &recorder{header: http.Header{}, status: http.StatusOK}
@@ -59,7 +59,7 @@ func NewSite(h *app.Handler, assets *Assets) (*Site, error) {
 // pagePaths are the routed pages (the "soon" ones have no route yet).
 func pagePaths() []string {
 	var out []string
-	for _, p := range ui.Pages {
+	for _, p := range app.Pages {
 		if !p.Soon {
 			out = append(out, p.Path)
 		}

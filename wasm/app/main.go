@@ -6,20 +6,20 @@
 package main
 
 import (
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	ui "github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/app"
 )
 
 func main() {
-	ui.Routes()
-	var eng ui.Engine
+	app.Routes()
+	var eng app.Engine
 	var clearHook func()
-	if be, err := ui.NewBrowserEngine(); err == nil {
+	if be, err := app.NewBrowserEngine(); err == nil {
 		eng, clearHook = be, be.ClearSaved
 	} else {
-		app.Log(err)
+		goapp.Log(err)
 	}
-	ui.Use(eng, ui.NewBrowserStore(ui.NewLocalStorage(), ui.Budget, clearHook))
-	app.RunWhenOnBrowser()
+	app.Use(eng, app.NewBrowserStore(app.NewLocalStorage(), app.Budget, clearHook))
+	goapp.RunWhenOnBrowser()
 }
