@@ -330,6 +330,10 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 	preds := make([]*Prediction, len(ts))
 	episodes := make([]*Episode, len(ts))
 	report := func(resp model.Response, f *Failure, judged, correct bool) {
+		if f != nil && ctx.Err() != nil {
+			// Stopped by Cancel, not failed: the task is simply not done.
+			f = nil
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		prog.Done++

@@ -142,7 +142,7 @@ func TestCancelKeepsWhatFinished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Cancelled || len(res.Predictions) < 5 || len(res.Predictions) >= 50 || res.Batch == nil || len(res.Batch.Results) != len(res.Predictions) {
+	if !res.Cancelled || len(res.Failures) != 0 || len(res.Predictions) < 5 || len(res.Predictions) >= 50 || res.Batch == nil || len(res.Batch.Results) != len(res.Predictions) {
 		t.Fatalf("cancelled %v with %d predictions", res.Cancelled, len(res.Predictions))
 	}
 }
