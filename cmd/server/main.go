@@ -50,13 +50,18 @@ var routesOnce sync.Once
 // logs to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	addr := fs.String("addr", ":8080", "address to listen on (host:port; port 0 picks a free one)")
 	web := fs.String("web", "web", "folder of the static files (app.wasm, engine.wasm, scripts, styles)")
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the usage is printed (to stdout): asking for it is no error
+		}
+		fs.SetOutput(stderr)
+		fs.Usage()
 		return err
 	}
 	logger, err := newLogger(stderr, *logFormat)

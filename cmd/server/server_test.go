@@ -254,3 +254,16 @@ func TestRunRejectsBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestHelpExitsCleanly(t *testing.T) {
+	var out, errs strings.Builder
+	if err := run(context.Background(), []string{"--help"}, &out, &errs); err != nil {
+		t.Fatalf("--help: %v", err)
+	}
+	if !strings.Contains(out.String(), "-addr") {
+		t.Fatalf("--help printed no usage: %q", out.String())
+	}
+	if err := run(context.Background(), []string{"--nope"}, &out, &errs); err == nil || !strings.Contains(errs.String(), "-addr") {
+		t.Fatalf("an unknown flag: %v, usage %q", err, errs.String())
+	}
+}
