@@ -54,6 +54,7 @@ func Extract(output string) (string, bool) {
 // find locates the leftmost call: the '[' at start, the name in [start+1, paren), the parameter text
 // in [paren+1, end-2), end just past the ")]".
 func find(s string) (start, paren, params, end int) {
+	var close lastOnLine
 	for i := 0; i < len(s); i++ {
 		if s[i] != '[' {
 			continue
@@ -62,15 +63,42 @@ func find(s string) (start, paren, params, end int) {
 		if j == i+1 || j >= len(s) || s[j] != '(' {
 			continue
 		}
-		line := len(s)
-		if k := strings.IndexByte(s[j+1:], '\n'); k >= 0 {
-			line = j + 1 + k
-		}
-		if k := strings.LastIndex(s[j+1:line], ")]"); k >= 0 {
-			return i, j, j + 1, j + 1 + k + 2
+		if k := close.find(s, j+1, ")]"); k >= 0 {
+			return i, j, j + 1, k + 2
 		}
 	}
 	return -1, -1, -1, -1
+}
+
+// lastOnLine answers "where is the last sep between from and the end of its line" for a scan that
+// asks with from never decreasing and always the same sep. It searches each line once, so a scan
+// that meets many candidate starts on one long line (a '[' then a name then '(' repeated, with no
+// ")]" after them) stays linear in the text's length.
+type lastOnLine struct {
+	valid   bool
+	lineEnd int // the '\n' (or the text's end) that ends the line searched
+	last    int // the start of the last sep on it at or after the first from asked, or -1
+}
+
+// find returns the start of the last sep in s[from:e], e the first '\n' at or after from (or the
+// text's end), or -1 when there is none.
+func (c *lastOnLine) find(s string, from int, sep string) int {
+	if !c.valid || from > c.lineEnd {
+		e := len(s)
+		if k := strings.IndexByte(s[from:], '\n'); k >= 0 {
+			e = from + k
+		}
+		c.valid, c.lineEnd, c.last = true, e, -1
+		if k := strings.LastIndex(s[from:e], sep); k >= 0 {
+			c.last = from + k
+		}
+	}
+	// An occurrence of sep inside s[from:lineEnd] is one inside the part searched, and the last one
+	// there starts at or after from exactly when any does.
+	if c.last >= from {
+		return c.last
+	}
+	return -1
 }
 
 // isWord reports whether r is in Python's Unicode \w: letters and numbers of any script, and '_'.
@@ -114,8 +142,9 @@ func Parse(text string) (*Call, error) {
 	}
 	c := &Call{Name: text[start+1 : paren], Args: value.NewMap(4), Form: Text, Raw: text[start:end]}
 	p := text[params : end-2]
+	var brackets lastOnLine
 	for i := 0; i < len(p); {
-		name, val, next, ok := param(p, i)
+		name, val, next, ok := param(p, i, &brackets)
 		if ok {
 			c.Args.Set(name, val)
 			i = next
@@ -132,8 +161,9 @@ func Parse(text string) (*Call, error) {
 }
 
 // param tries the three alternatives at position i. On failure, next is where the scan may resume
-// (past a word that cannot start a match anywhere inside it) or i.
-func param(s string, i int) (name, val string, next int, ok bool) {
+// (past a word that cannot start a match anywhere inside it) or i. brackets serves the search for a
+// list's last ']' (positions only grow during one Parse).
+func param(s string, i int, brackets *lastOnLine) (name, val string, next int, ok bool) {
 	we := wordEnd(s, i)
 	if we == i {
 		return "", "", i, false
@@ -165,13 +195,9 @@ func param(s string, i int) (name, val string, next int, ok bool) {
 				}
 			}
 		case '[':
-			line := len(s)
-			if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
-				line = j + k
-			}
-			if k := strings.LastIndexByte(s[j+1:line], ']'); k >= 0 {
-				e := j + 1 + k + 1
-				return name, s[j:e], e, true
+			// \[.*\]: up to the last ']' on the line.
+			if k := brackets.find(s, j+1, "]"); k >= 0 {
+				return name, s[j : k+1], k + 1, true
 			}
 		}
 	}

@@ -2,7 +2,9 @@ package call
 
 import (
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apibank-playground/apibank/value"
 )
@@ -81,4 +83,33 @@ func FuzzScannerMatchesRegexp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkAgainstRegexp(t, s)
 	})
+}
+
+// TestScannerLongLines runs the scanner on lines of 256 KB built so that every position is a
+// candidate start ("[a(" with no ")]" after it, "x=[" with no ']' after it): it must agree with the
+// regular expressions and stay linear. A scanner that searches the rest of the line from each
+// candidate takes 25 s here; a linear one, milliseconds (the bound leaves room for a slow machine).
+func TestScannerLongLines(t *testing.T) {
+	const n = 1 << 18
+	rep := func(s string) string { return strings.Repeat(s, n/len(s)) }
+	cases := []struct{ name, in string }{
+		{"call starts without an end", rep("[a(")},
+		{"call starts, then one end", rep("[a(") + ")]"},
+		{"call starts on many lines", rep("[a(x\n")},
+		{"lists without an end", "[A(" + rep("x=[") + ")]"},
+		{"lists then a value", "[A(" + rep("x=[") + "y='1')]"},
+		{"quotes without an end", "[A(" + rep("x='") + ")]"},
+		{"names without values", "[A(" + rep("ab ") + ")]"},
+		{"equals signs", "[A(" + rep("a=") + ")]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			_, _ = Find(c.in)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("%d bytes took %v: not linear", len(c.in), d)
+			}
+			checkAgainstRegexp(t, c.in)
+		})
+	}
 }
