@@ -249,26 +249,53 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line, Message: err.Error()})
 			continue
 		}
-		r := Result{Level: sm.Dialogue.Level, File: p.File, ID: p.ID, Line: p.Line}
-		if sm.Dialogue.Meta != nil {
-			r.Special = sm.Dialogue.Meta.Special
-		}
-		switch sm.Kind {
-		case KindCall, KindSpecial:
-			v := s.Call(sm, p.Pred)
-			r.Kind, r.CallVerdict = sm.Kind, &v
-		case KindReply:
-			v := s.Reply(sm, p.Pred)
-			r.Kind, r.ReplyVerdict = KindReply, &v
-		default:
+		var r Result
+		var skip bool
+		err = isolated(func() { r, skip = s.judge(sm, p) })
+		switch {
+		case err != nil:
+			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
+				Message: fmt.Sprintf("sample %d of %s: %v", p.ID, p.File, err)})
+		case skip:
 			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
 				Message: fmt.Sprintf("sample %d of %s has a User turn as gold; the original never scores it", p.ID, p.File)})
-			continue
+		default:
+			b.Results = append(b.Results, r)
 		}
-		b.Results = append(b.Results, r)
 	}
 	b.Report = NewReport(data, ix, b.Results, mode)
 	return b
+}
+
+// judge judges one prediction for its sample; skip is true for a sample that is never scored.
+func (s *Scorer) judge(sm Sample, p Prediction) (r Result, skip bool) {
+	r = Result{Level: sm.Dialogue.Level, File: p.File, ID: p.ID, Line: p.Line}
+	if sm.Dialogue.Meta != nil {
+		r.Special = sm.Dialogue.Meta.Special
+	}
+	switch sm.Kind {
+	case KindCall, KindSpecial:
+		v := s.Call(sm, p.Pred)
+		r.Kind, r.CallVerdict = sm.Kind, &v
+	case KindReply:
+		v := s.Reply(sm, p.Pred)
+		r.Kind, r.ReplyVerdict = KindReply, &v
+	default:
+		return r, true
+	}
+	return r, false
+}
+
+// isolated runs f and turns a panic inside it into an error naming the panic, so that a bug of
+// ours met while judging one prediction costs that prediction's verdict only, not the batch's.
+func isolated(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error while judging this prediction (a bug of ours; the other lines are judged): %v", p)
+		}
+	}()
+	f()
+	return nil
 }
 
 // GoldText renders a gold API turn as the original prompts render past calls, the text form of a

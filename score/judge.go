@@ -2,6 +2,7 @@ package score
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -39,12 +40,19 @@ const (
 	// PrematureCall: the model called a tool where the gold answer is to reply (ask for a missing
 	// value, say no tool fits, ask which was meant).
 	PrematureCall = "PREMATURE_CALL"
+	// InputTooLarge: the prediction is beyond any sensible size (MaxCallPrediction for a call); the
+	// error says the size and the limit. Incorrect.
+	InputTooLarge = "INPUT_TOO_LARGE"
 )
+
+// MaxCallPrediction is the most bytes a call prediction may have (4 MiB): a tool call of more is not
+// a call any model makes, and judging one echoes it in the verdict.
+const MaxCallPrediction = 4 << 20
 
 // Categories lists every category in report order.
 var Categories = []string{Correct, NoAPICall, FailedParseAPICall, APINameMismatch, InvalidInputParameter,
 	MissInputArgument, KeyError, HasException, OutputMismatch, InputMismatch,
-	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall}
+	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, InputTooLarge}
 
 // Mode is how the world is set up for a call sample.
 type Mode string
@@ -158,6 +166,11 @@ func (s *Scorer) gold(t *dataset.Turn) *value.Map {
 func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	gt := sm.GoldTurn()
 	v := CallVerdict{Tool: gt.Tool}
+	if len(pred) > MaxCallPrediction {
+		v.Category = InputTooLarge
+		v.Error = fmt.Sprintf("the prediction has %d bytes, more than the %d a call prediction may have", len(pred), MaxCallPrediction)
+		return v
+	}
 	if gt.Role != dataset.API {
 		// Our special cases: the right answer was not to call.
 		if c, ok := call.Find(pred); ok {

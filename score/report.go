@@ -230,7 +230,10 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 			if native {
 				pred = GoldNative(t)
 			}
-			v := s.Call(sm, pred)
+			var v CallVerdict
+			if err := isolated(func() { v = s.Call(sm, pred) }); err != nil {
+				v = CallVerdict{Category: ToolError, Tool: t.Tool, Error: err.Error()}
+			}
 			rep.Total++
 			if v.Correct {
 				rep.Accepted++
