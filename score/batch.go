@@ -1,9 +1,9 @@
 package score
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -28,17 +28,22 @@ type Prediction struct {
 func ParsePredictions(name string, data []byte, level string) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
+	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
+	for {
+		raw, line, err := lr.Next()
+		if err == io.EOF {
+			break
 		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
+		}
+		if err != nil {
+			bad("%v", err)
+			continue
+		}
+		text := bytes.TrimSpace(raw)
+		if len(text) == 0 {
+			continue
 		}
 		if text[0] != '{' {
 			if _, err := value.Decode(text); err != nil {
@@ -70,9 +75,13 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 			continue
 		}
 		idv, ok := m.Get("id")
-		id, isInt := value.Int(idv)
-		if !ok || !isInt || id < 0 {
-			bad("\"id\" must be a non-negative integer")
+		if !ok {
+			bad("missing \"id\"")
+			continue
+		}
+		id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+		if !isInt || id < 0 {
+			bad("\"id\" must be a non-negative JSON integer, not %s", value.Marshal(idv))
 			continue
 		}
 		p.ID = int(id)
@@ -90,9 +99,6 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 			p.Pred = string(value.Marshal(x))
 		}
 		preds = append(preds, p)
-	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, dataset.LineError{File: name, Line: line + 1, Message: err.Error()})
 	}
 	return preds, errs
 }
