@@ -81,7 +81,11 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 		}
 		id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
 		if !isInt || id < 0 {
-			bad("\"id\" must be a non-negative JSON integer, not %s", value.Marshal(idv))
+			got := string(value.Marshal(idv))
+			if len(got) > 40 {
+				got = got[:40] + "..."
+			}
+			bad("\"id\" must be a non-negative JSON integer, not %s", got)
 			continue
 		}
 		p.ID = int(id)
