@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"syscall/js"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/norunners/vert"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // BrowserEngine is the engine of this tab: web/engine.wasm in a dedicated Web Worker, reached through

@@ -2,9 +2,10 @@ package app
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // DataSwitch chooses the dataset the tab uses: the builtin data or a folder imported in this tab

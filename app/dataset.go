@@ -2,12 +2,13 @@ package app
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"net/url"
 	"sort"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Filter selects dialogues by level, tool, special case and text.

@@ -2,9 +2,10 @@ package app
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Home says what API-Bank measures and where to start.

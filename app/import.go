@@ -2,12 +2,12 @@ package app
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/app/importer"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // ImportPage loads a folder or zip in the original layout into this tab's engine.

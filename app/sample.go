@@ -3,10 +3,11 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // SamplePage shows a dialogue as a chat and, for one of its samples, the exact prompt a model gets

@@ -3,11 +3,12 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // SandboxPage runs calls in this tab's own world, shows the databases change, and resets.

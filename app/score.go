@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // SavedBatch is a scored batch as the tab keeps it (and exports it): where the predictions came

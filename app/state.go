@@ -5,10 +5,11 @@
 package app
 
 import (
-	"github.com/apibank-playground/apibank/protocol"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Tab is what the pages of one browser tab share: its engine, its saved data, and caches of what

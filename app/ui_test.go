@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"github.com/apibank-playground/apibank/protocol"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // native is the engine in-process: the same protocol the tab's worker answers.

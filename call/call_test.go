@@ -1,6 +1,7 @@
 package call
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/value"
@@ -108,8 +109,11 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// FuzzFind: Find never panics and a call it finds is complete. The seeds include texts of hundreds of
+// KB whose every position is a candidate start (see TestScannerLongLines).
 func FuzzFind(f *testing.F) {
-	for _, s := range []string{"[A(x='1')]", `{"name":"A","arguments":{}}`, "[A(x=[1], y='2')]", "", "[(", "```json\n[]\n```"} {
+	for _, s := range []string{"[A(x='1')]", `{"name":"A","arguments":{}}`, "[A(x=[1], y='2')]", "", "[(", "```json\n[]\n```",
+		strings.Repeat("[a(", 100_000), "[A(" + strings.Repeat("x=[", 100_000) + ")]", "[Calculator(formula='" + strings.Repeat("9", 300_000) + "+1')]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -4,15 +4,15 @@
 package dataset
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
+	"io"
 	"path"
 	"sort"
 	"strings"
 
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -144,17 +144,22 @@ func ParseDraft(level, name string, data []byte) (*Dialogue, []LineError) {
 
 func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineError) {
 	var errs []LineError
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
+	lr := NewBytesLineReader(data, MaxLine)
+	for {
+		raw, line, err := lr.Next()
+		if err == io.EOF {
+			break
 		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
+		}
+		if err != nil {
+			bad("%v", err)
+			continue
+		}
+		text := bytes.TrimSpace(raw)
+		if len(text) == 0 {
+			continue
 		}
 		v, err := value.Decode(text)
 		if err != nil {
@@ -166,7 +171,12 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 			bad("a turn must be a JSON object")
 			continue
 		}
-		role := m.String("role")
+		rv, _ := m.Get("role")
+		role, isText := rv.(string)
+		if !isText {
+			bad("a turn needs a \"role\" text (User, AI or API)")
+			continue
+		}
 		switch role {
 		case User, AI:
 			t, ok := m.Get("text")
@@ -177,9 +187,10 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 			}
 			d.Turns = append(d.Turns, Turn{Role: role, Text: s, Line: line})
 		case API:
-			name := m.String("api_name")
+			nv, _ := m.Get("api_name")
+			name, _ := nv.(string)
 			if name == "" {
-				bad("API turn without an api_name")
+				bad("API turn without an api_name text")
 				continue
 			}
 			params, _ := m.Get("param_dict")
@@ -210,9 +221,6 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 			bad("unknown role %q (want User, AI or API)", role)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, LineError{File: name, Line: line + 1, Message: err.Error()})
-	}
 	if d.Meta != nil && d.Meta.Special != "" && d.SpecialTurn() < 0 {
 		errs = append(errs, LineError{File: name, Line: 1, Message: fmt.Sprintf("special case: line %d is not an AI turn", d.Meta.Line)})
 		d.Meta = nil
@@ -242,7 +250,7 @@ func parseMeta(m *value.Map) (*Meta, error) {
 		return nil, fmt.Errorf("special must be missing_value, no_tool or ambiguous, not %q", meta.Special)
 	}
 	if l, ok := m.Get("line"); ok {
-		n, isInt := value.Int(l)
+		n, isInt := l.(int64)
 		if !isInt || n < 1 {
 			return nil, fmt.Errorf("line must be a positive line number")
 		}
@@ -301,12 +309,17 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 				d.Dialogues = append(d.Dialogues, dl)
 			}
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
-			v, err := value.Decode(data)
+			v, line, err := decodeFile(data)
 			if err != nil {
-				errs = append(errs, LineError{File: p, Line: jsonErrorLine(data, err), Message: "not JSON: " + err.Error()})
+				errs = append(errs, LineError{File: p, Line: line, Message: "not JSON: " + err.Error()})
 				continue
 			}
-			dbs[strings.TrimSuffix(base, ".json")] = v
+			stem := strings.TrimSuffix(base, ".json")
+			if want, ok := tools.DatabaseShape(stem); ok && shape(v) != want {
+				errs = append(errs, LineError{File: p, Message: fmt.Sprintf("the %s database must be a JSON %s, not %s: not loaded (its tools see it empty)", stem, want, article(shape(v)))})
+				continue
+			}
+			dbs[stem] = v
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == Level3:
 			sc, e := ParseSceneJSON(p, data, false)
 			errs = append(errs, e...)
@@ -339,13 +352,51 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 	return d, errs, nil
 }
 
-// jsonErrorLine finds the line of a JSON syntax error's offset, or 0.
+// decodeFile decodes a whole JSON file, skipping a UTF-8 byte order mark at its start. On a syntax
+// error, line is the error's line (0 when unknown).
+func decodeFile(data []byte) (v any, line int, err error) {
+	data = bytes.TrimPrefix(data, []byte(bom))
+	v, err = value.Decode(data)
+	if err != nil {
+		return nil, jsonErrorLine(data, err), err
+	}
+	return v, 0, nil
+}
+
+// jsonErrorLine finds the line of a JSON syntax error's offset, or 0. Lines end at "\n", "\r\n" or
+// a lone "\r", as LineReader reads them.
 func jsonErrorLine(data []byte, err error) int {
 	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
 		return 0
 	}
-	return bytes.Count(data[:se.Offset], []byte("\n")) + 1
+	before := data[:se.Offset]
+	return bytes.Count(before, []byte("\n")) + bytes.Count(before, []byte("\r")) - bytes.Count(before, []byte("\r\n")) + 1
+}
+
+// shape names the JSON type of a decoded value as the dataset's messages do.
+func shape(v any) string {
+	switch v.(type) {
+	case *value.Map:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "text"
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	}
+	return "number"
+}
+
+// article puts "a" or "an" before a shape's name.
+func article(s string) string {
+	if strings.ContainsAny(s[:1], "aeiou") {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // harvestTables fills missing Dictionary and Translate tables from the dialogues' gold results (see

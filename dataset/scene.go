@@ -1,9 +1,8 @@
 package dataset
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -49,12 +48,17 @@ func ParseScene(name string, data []byte) (*Scene, []LineError) {
 	sc := &Scene{File: path.Base(name)}
 	var errs []LineError
 	section := ""
-	s := bufio.NewScanner(bytes.NewReader(data))
-	s.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	line := 0
-	for s.Scan() {
-		line++
-		text := strings.TrimSpace(strings.TrimPrefix(s.Text(), "\ufeff"))
+	lr := NewBytesLineReader(data, MaxLine)
+	for {
+		raw, line, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errs = append(errs, LineError{File: name, Line: line, Message: err.Error()})
+			continue
+		}
+		text := strings.TrimSpace(string(raw))
 		head := strings.TrimSpace(strings.TrimPrefix(text, "- "))
 		lower := strings.ToLower(head)
 		switch {
@@ -126,9 +130,9 @@ func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) 
 	bad := func(format string, a ...any) []LineError {
 		return []LineError{{File: name, Line: 1, Message: fmt.Sprintf(format, a...)}}
 	}
-	v, err := value.Decode(data)
+	v, line, err := decodeFile(data)
 	if err != nil {
-		return nil, bad("not JSON: %v", err)
+		return nil, []LineError{{File: name, Line: line, Message: "not JSON: " + err.Error()}}
 	}
 	m, ok := v.(*value.Map)
 	if !ok {

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/score"
-
 	"github.com/apibank-playground/apibank/value"
 )
 

@@ -3,13 +3,13 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/rouge"
 	"github.com/apibank-playground/apibank/score"
 	"github.com/apibank-playground/apibank/tools"

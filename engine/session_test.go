@@ -2,9 +2,10 @@ package engine
 
 import (
 	"encoding/json"
-	"github.com/apibank-playground/apibank/protocol"
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // do sends a request and decodes the response.

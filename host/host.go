@@ -63,13 +63,35 @@ func New(ctx context.Context, wasm []byte, cfg Config) (*Runtime, error) {
 // Close releases the runtime and every session made from it.
 func (r *Runtime) Close(ctx context.Context) error { return r.rt.Close(ctx) }
 
+// ErrSessionDead is matched (errors.Is) by every error of a Session whose instance trapped or exited:
+// its state is lost, and the owner starts a fresh session (Runtime.NewSession) to go on. The error
+// also wraps the cause, the first failure met.
+var ErrSessionDead = errors.New("engine session is dead")
+
+// deadError is the error of a dead session: it matches ErrSessionDead and wraps the cause.
+type deadError struct{ cause error }
+
+func (e *deadError) Error() string {
+	return "engine session is dead (start a new session): " + e.cause.Error()
+}
+
+func (e *deadError) Unwrap() []error { return []error{ErrSessionDead, e.cause} }
+
 // Session is one engine instance: its own memory, dataset and sandbox world.
+//
+// A trap or an exit inside the instance (the Go runtime in the module aborts on a fatal error, such
+// as running out of its 4 GiB) kills the session: the module's state can no longer be trusted, so
+// the instance is closed and its memory released once the failing call has returned, and every later
+// Handle answers an error matching ErrSessionDead without entering the module again. Entering a
+// closed module would run its code against released memory.
 type Session struct {
 	mu     sync.Mutex
 	mod    api.Module
+	mem    *sessionMemory
 	alloc  api.Function
 	free   api.Function
 	handle api.Function
+	dead   error
 }
 
 // NewSession instantiates the module and initialises it (the reactor's _initialize).
@@ -78,43 +100,138 @@ func (r *Runtime) NewSession(ctx context.Context) (*Session, error) {
 	if r.stderr != nil {
 		cfg = cfg.WithStderr(r.stderr)
 	}
-	if a := memoryAllocator(); a != nil {
+	mem := &sessionMemory{}
+	if a := memoryAllocator(mem); a != nil {
 		ctx = experimental.WithMemoryAllocator(ctx, a)
 	}
+	mem.enter()
 	mod, err := r.rt.InstantiateModule(ctx, r.compiled, cfg)
+	mem.leave()
 	if err != nil {
 		return nil, fmt.Errorf("instantiate engine: %w", err)
 	}
-	return &Session{mod: mod, alloc: mod.ExportedFunction("alloc"), free: mod.ExportedFunction("free"), handle: mod.ExportedFunction("handle")}, nil
+	return &Session{mod: mod, mem: mem, alloc: mod.ExportedFunction("alloc"), free: mod.ExportedFunction("free"), handle: mod.ExportedFunction("handle")}, nil
 }
 
-// Handle sends one engine request and returns the response JSON.
+// Err returns nil while the session is usable, and the error matching ErrSessionDead once it is not.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dead
+}
+
+// call calls an export of the module; a failure (trap, exit) kills the session.
+func (s *Session) call(ctx context.Context, f api.Function, what string, params ...uint64) ([]uint64, error) {
+	s.mem.enter()
+	res, err := f.Call(ctx, params...)
+	s.mem.leave()
+	if err != nil {
+		return nil, s.kill(ctx, fmt.Errorf("engine %s: %w", what, err))
+	}
+	return res, nil
+}
+
+// kill marks the session dead with cause, closes the instance and releases its memory. It runs only
+// between calls into the module.
+func (s *Session) kill(ctx context.Context, cause error) error {
+	if s.dead == nil {
+		s.dead = &deadError{cause: cause}
+		_ = s.mod.Close(ctx)
+		s.mem.release()
+	}
+	return s.dead
+}
+
+// Handle sends one engine request and returns the response JSON. After a trap or an exit inside the
+// module, it and every later call return an error matching ErrSessionDead.
 func (s *Session) Handle(ctx context.Context, req []byte) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res, err := s.alloc.Call(ctx, uint64(len(req)))
+	if s.dead != nil {
+		return nil, s.dead
+	}
+	res, err := s.call(ctx, s.alloc, "alloc", uint64(len(req)))
 	if err != nil {
-		return nil, fmt.Errorf("engine alloc: %w", err)
+		return nil, err
 	}
 	ptr := uint32(res[0])
 	if !s.mod.Memory().Write(ptr, req) {
-		return nil, errors.New("engine memory write out of range")
+		return nil, s.kill(ctx, fmt.Errorf("engine alloc returned %d bytes at %#x, outside its memory", len(req), ptr))
 	}
-	res, err = s.handle.Call(ctx, uint64(ptr), uint64(len(req)))
+	res, err = s.call(ctx, s.handle, "handle", uint64(ptr), uint64(len(req)))
 	if err != nil {
-		return nil, fmt.Errorf("engine handle: %w", err)
+		return nil, err
 	}
-	_, _ = s.free.Call(ctx, uint64(ptr))
+	if _, err := s.call(ctx, s.free, "free", uint64(ptr)); err != nil {
+		return nil, err
+	}
 	rp, rn := uint32(res[0]>>32), uint32(res[0])
 	b, ok := s.mod.Memory().Read(rp, rn)
 	if !ok {
-		return nil, errors.New("engine response out of memory range")
+		return nil, s.kill(ctx, fmt.Errorf("engine response of %d bytes at %#x is outside its memory", rn, rp))
 	}
 	out := make([]byte, len(b))
 	copy(out, b)
-	_, _ = s.free.Call(ctx, uint64(rp))
+	if _, err := s.call(ctx, s.free, "free", uint64(rp)); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
-// Close releases the session's instance.
-func (s *Session) Close(ctx context.Context) error { return s.mod.Close(ctx) }
+// Close releases the session's instance. Closing a dead session (already released) is not an error.
+func (s *Session) Close(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead != nil {
+		return nil
+	}
+	err := s.mod.Close(ctx)
+	s.mem.release()
+	s.dead = &deadError{cause: errors.New("closed")}
+	return err
+}
+
+// sessionMemory is the linear memory of one instance when the host reserves it (memory_linux.go). It
+// defers releasing the reservation while a call into the module runs: wazero closes a module that
+// exits from inside the exit call itself, and releasing the memory there would pull it from under
+// code that is still on the stack.
+type sessionMemory struct {
+	mu     sync.Mutex
+	inCall bool
+	unmap  func() // set when wazero is done with the memory and it is not yet released
+}
+
+// enter and leave bracket a call into the module.
+func (m *sessionMemory) enter() {
+	m.mu.Lock()
+	m.inCall = true
+	m.mu.Unlock()
+}
+
+func (m *sessionMemory) leave() {
+	m.mu.Lock()
+	m.inCall = false
+	m.mu.Unlock()
+	m.release()
+}
+
+// done is what the allocator's Free calls: release now, or after the call in flight.
+func (m *sessionMemory) done(unmap func()) {
+	m.mu.Lock()
+	m.unmap = unmap
+	m.mu.Unlock()
+	m.release()
+}
+
+// release releases the reservation if wazero is done with it and no call runs (once).
+func (m *sessionMemory) release() {
+	m.mu.Lock()
+	var f func()
+	if !m.inCall {
+		f, m.unmap = m.unmap, nil
+	}
+	m.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}

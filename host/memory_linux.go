@@ -12,10 +12,10 @@ import (
 // size (4 GiB for the engine), made with mmap and committed by the kernel page by page on first touch.
 // Growing is then free: wazero's default allocator grows a Go slice by appending, copying the whole
 // memory each time its capacity runs out, which dominated loads of large datasets.
-type reserveAllocator struct{}
+type reserveAllocator struct{ owner *sessionMemory }
 
 // Allocate reserves max bytes of address space (4 GiB when the module declares no maximum).
-func (reserveAllocator) Allocate(cap, max uint64) experimental.LinearMemory {
+func (a reserveAllocator) Allocate(cap, max uint64) experimental.LinearMemory {
 	if max == 0 || max > 4<<30 {
 		max = 4 << 30
 	}
@@ -24,10 +24,13 @@ func (reserveAllocator) Allocate(cap, max uint64) experimental.LinearMemory {
 	if err != nil {
 		return nil
 	}
-	return &reserved{buf: buf}
+	return &reserved{buf: buf, owner: a.owner}
 }
 
-type reserved struct{ buf []byte }
+type reserved struct {
+	buf   []byte
+	owner *sessionMemory
+}
 
 // Reallocate grows the memory within the reservation: the address never changes, nothing is copied.
 func (r *reserved) Reallocate(size uint64) []byte {
@@ -37,13 +40,18 @@ func (r *reserved) Reallocate(size uint64) []byte {
 	return r.buf[:size]
 }
 
-// Free releases the reservation.
+// Free is wazero's "done with the memory": the session unmaps it once no call into the module runs
+// (see sessionMemory).
 func (r *reserved) Free() {
-	if r.buf != nil {
-		_ = syscall.Munmap(r.buf)
-		r.buf = nil
+	buf := r.buf
+	if buf == nil {
+		return
 	}
+	r.buf = nil
+	r.owner.done(func() { _ = syscall.Munmap(buf) })
 }
 
-// memoryAllocator returns the allocator for new instances.
-func memoryAllocator() experimental.MemoryAllocator { return reserveAllocator{} }
+// memoryAllocator returns the allocator for a new instance whose memory owner is the session's.
+func memoryAllocator(owner *sessionMemory) experimental.MemoryAllocator {
+	return reserveAllocator{owner: owner}
+}

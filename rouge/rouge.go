@@ -14,13 +14,36 @@
 // Known difference: for sentence pairs whose LCS walk is longer than Python's
 // recursion limit (roughly a thousand tokens per sentence) the Python package
 // raises RecursionError; L returns the score instead.
+//
+// Memory is linear in the texts: an LCS table is kept whole only while it is
+// small, and larger ones are walked in row bands recomputed from a few kept
+// rows. Texts beyond any reply's size (MaxTokens, MaxPairs) give ErrTooLarge
+// instead of a long computation.
 package rouge
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"unicode/utf8"
 )
+
+// MaxTokens is the most tokens a hypothesis or a reference may have (about
+// 1.5 MB of English text, several novels' worth of words for one reply):
+// interning is the part of L whose memory grows with the number of tokens.
+const MaxTokens = 1 << 18
+
+// MaxPairs is the most token pairs L compares: the LCS tables of all sentence
+// pairs together have (hypothesis tokens) x (reference tokens) cells, and
+// each costs a few nanoseconds. A reply of 2,000 words against a reference of
+// 100,000 stays below it; two texts of 16,384 words each reach it.
+const MaxPairs = 1 << 28
+
+// ErrTooLarge is returned (wrapped, with the sizes and the limit) by L when a
+// text has more than MaxTokens tokens or the two have more than MaxPairs
+// token pairs. It is ours: the Python package has no limit and would run for
+// hours or exhaust memory instead.
+var ErrTooLarge = errors.New("input too large")
 
 // ErrEmptyHypothesis is returned by L when the hypothesis has no sentence at
 // all (for example "" or "..."). The text is the one the Python package
@@ -52,19 +75,34 @@ var ErrEmptyReference = errors.New("Reference is empty.")
 //
 // The result is in [0, 1); identical texts score 0.999999995. L returns
 // ErrEmptyHypothesis or ErrEmptyReference (and 0) when a text has no
-// sentence. L is safe for concurrent use.
+// sentence, and an error wrapping ErrTooLarge (and 0) when the texts pass
+// MaxTokens or MaxPairs. L is safe for concurrent use.
 func L(hyp, ref string) (float64, error) {
 	s := scratchPool.Get().(*scratch)
 	defer s.release()
 	s.reset()
 
-	if s.addText(hyp) == 0 {
+	s.maxIDs = MaxTokens
+	sents := s.addText(hyp)
+	if s.over {
+		return 0, fmt.Errorf("%w: the hypothesis has more than %d tokens, the most ROUGE-L takes", ErrTooLarge, MaxTokens)
+	}
+	if sents == 0 {
 		return 0, ErrEmptyHypothesis
 	}
 	hypSents := len(s.ends)
 	hypToks := len(s.ids)
-	if s.addText(ref) == 0 {
+	s.maxIDs = hypToks + MaxTokens
+	sents = s.addText(ref)
+	if s.over {
+		return 0, fmt.Errorf("%w: the reference has more than %d tokens, the most ROUGE-L takes", ErrTooLarge, MaxTokens)
+	}
+	if sents == 0 {
 		return 0, ErrEmptyReference
+	}
+	if refToks := len(s.ids) - hypToks; int64(hypToks)*int64(refToks) > MaxPairs {
+		return 0, fmt.Errorf("%w: %d hypothesis tokens x %d reference tokens = %d token pairs, more than the %d ROUGE-L compares",
+			ErrTooLarge, hypToks, refToks, int64(hypToks)*int64(refToks), MaxPairs)
 	}
 
 	// Per-token flags: which texts hold the token, and whether it is in U.
@@ -126,6 +164,12 @@ const linearLimit = 48
 // not pin its memory in the pool forever.
 const maxKeptTable = 1 << 20
 
+// fullTable is the most cells of an LCS table built whole (4 MiB); larger
+// sentence pairs are walked in bands (see walker). bandCells is the most cells
+// of one band. Both are variables so that tests can force the banded walk on
+// small inputs and compare it with the whole table.
+var fullTable, bandCells = maxKeptTable, maxKeptTable
+
 // scratch holds the buffers one call of L needs; it is pooled so that repeated
 // calls do not allocate.
 type scratch struct {
@@ -135,6 +179,9 @@ type scratch struct {
 	ends  []int            // end offset in ids of each sentence, in order
 	flags []uint8          // per token id: inHyp | inRef | inUnion
 	table []int32          // LCS length table of the current sentence pair
+	// maxIDs bounds ids while a text is added; over says a text passed it.
+	maxIDs int
+	over   bool
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -147,6 +194,7 @@ func (s *scratch) reset() {
 	}
 	s.ids = s.ids[:0]
 	s.ends = s.ends[:0]
+	s.over = false
 }
 
 // release returns s to the pool, dropping oversized buffers and the string
@@ -162,6 +210,9 @@ func (s *scratch) release() {
 	}
 	if cap(s.table) > maxKeptTable {
 		s.table = nil
+	}
+	if cap(s.ids) > maxKeptTable {
+		s.ids, s.words, s.flags = nil, nil, nil
 	}
 	scratchPool.Put(s)
 }
@@ -199,7 +250,8 @@ func (s *scratch) intern(w string) int32 {
 // addText splits text into sentences the way the Python package does and
 // appends their token ids and sentence ends; it returns the number of
 // sentences added. Splitting at the byte '.' is safe for UTF-8 because that
-// byte never occurs inside a multi-byte sequence.
+// byte never occurs inside a multi-byte sequence. It stops, setting over,
+// when ids would pass maxIDs.
 func (s *scratch) addText(text string) int {
 	count := 0
 	start := 0
@@ -208,12 +260,23 @@ func (s *scratch) addText(text string) int {
 			continue
 		}
 		if i > start {
-			s.addSentence(text[start:i])
+			if s.addSentence(text[start:i]); s.over {
+				return count
+			}
 			count++
 		}
 		start = i + 1
 	}
 	return count
+}
+
+// addID appends a token id unless ids is full (then it sets over).
+func (s *scratch) addID(w string) {
+	if len(s.ids) >= s.maxIDs {
+		s.over = true
+		return
+	}
+	s.ids = append(s.ids, s.intern(w))
 }
 
 // addSentence appends the tokens of one non-empty piece: its fields separated
@@ -235,7 +298,9 @@ func (s *scratch) addSentence(piece string) {
 		}
 		if space {
 			if fieldStart >= 0 {
-				s.ids = append(s.ids, s.intern(piece[fieldStart:i]))
+				if s.addID(piece[fieldStart:i]); s.over {
+					return
+				}
 				fieldStart = -1
 			}
 		} else if fieldStart < 0 {
@@ -244,10 +309,10 @@ func (s *scratch) addSentence(piece string) {
 		i += size
 	}
 	if fieldStart >= 0 {
-		s.ids = append(s.ids, s.intern(piece[fieldStart:]))
+		s.addID(piece[fieldStart:])
 	}
 	if len(s.ids) == before {
-		s.ids = append(s.ids, s.intern(""))
+		s.addID("")
 	}
 	s.ends = append(s.ends, len(s.ids))
 }
@@ -289,6 +354,9 @@ func (s *scratch) anyOutsideUnion(x []int32) bool {
 // sentence y, adds its tokens to U and returns how many were new.
 func (s *scratch) unionLCS(x, y []int32) int {
 	a, b := len(x), len(y)
+	if int64(a+1)*int64(b+1) > int64(fullTable) {
+		return s.walkLCS(x, y)
+	}
 	w := b + 1
 	size := (a + 1) * w
 	if cap(s.table) < size {
@@ -335,4 +403,140 @@ func (s *scratch) unionLCS(x, y []int32) int {
 		}
 	}
 	return added
+}
+
+// add puts token id into U and reports whether it was new.
+func (s *scratch) add(id int32) int {
+	if s.flags[id]&inUnion != 0 {
+		return 0
+	}
+	s.flags[id] |= inUnion
+	return 1
+}
+
+// walkLCS is unionLCS in memory linear in the sentences: the same LCS,
+// recovered by the same walk, from a table that is never held whole.
+//
+// The walk starts at the bottom-right cell and only moves up and left. To
+// take the steps of a band of rows it needs those rows and the one above, and
+// a row is computed from the row above it alone. So walk keeps the row at the
+// top of its band, computes a few rows evenly spaced inside it (kept), and
+// walks the sub-bands from the bottom one up, each from its kept top row; a
+// band small enough is computed whole and walked. The rows run along the
+// longer sentence, so kept rows are as short as possible.
+func (s *scratch) walkLCS(x, y []int32) int {
+	w := walker{s: s, rows: x, cols: y}
+	if len(y) > len(x) {
+		// Transposed, the walk's rule "up only when the cell above is
+		// strictly greater, else left" becomes "left only when the cell to
+		// the left is strictly greater, else up".
+		w.rows, w.cols, w.upOnTie = y, x, true
+	}
+	top := make([]int32, len(w.cols)+1)
+	w.walk(0, len(w.rows), len(w.cols), top)
+	return w.added
+}
+
+// walker follows the LCS walk over the table of rows (down) by cols (across).
+type walker struct {
+	s          *scratch
+	rows, cols []int32
+	// upOnTie: on a tie between the cell above and the cell to the left, go
+	// up (else left).
+	upOnTie bool
+	added   int
+}
+
+// bandParts is how many sub-bands a band too large to compute whole is cut
+// into: the kept rows per level, against the levels of recomputation.
+const bandParts = 16
+
+// walk follows the walk from cell (hi, j) until it reaches row lo or column
+// 0, given top = row lo of the table (at least columns 0..j), and returns the
+// column where it reached row lo (0 when it ended at column 0).
+func (w *walker) walk(lo, hi, j int, top []int32) int {
+	if j == 0 || hi == lo {
+		return j
+	}
+	if hi-lo == 1 || int64(hi-lo+1)*int64(j+1) <= int64(bandCells) {
+		return w.band(lo, hi, j, top)
+	}
+	parts := min(bandParts, hi-lo)
+	bounds := make([]int, parts+1)
+	for k := range bounds {
+		bounds[k] = lo + (hi-lo)*k/parts
+	}
+	// kept[k] is row bounds[k], columns 0..j.
+	kept := make([][]int32, parts)
+	kept[0] = top[:j+1]
+	store := make([]int32, (parts-1)*(j+1))
+	roll := [2][]int32{make([]int32, j+1), make([]int32, j+1)}
+	prev := top[:j+1]
+	for k := 1; k < parts; k++ {
+		for r := bounds[k-1] + 1; r <= bounds[k]; r++ {
+			cur := roll[0]
+			if &prev[0] == &cur[0] {
+				cur = roll[1]
+			}
+			if r == bounds[k] {
+				cur = store[(k-1)*(j+1) : k*(j+1)]
+			}
+			w.step(r, prev, cur)
+			prev = cur
+		}
+		kept[k] = prev
+	}
+	for k := parts - 1; k >= 0 && j > 0; k-- {
+		j = w.walk(bounds[k], bounds[k+1], j, kept[k])
+	}
+	return j
+}
+
+// step computes row r of the table (columns 0..len(cur)-1) into cur from row
+// r-1 in prev.
+func (w *walker) step(r int, prev, cur []int32) {
+	xi := w.rows[r-1]
+	cur[0] = 0
+	for c := 1; c < len(cur); c++ {
+		switch {
+		case xi == w.cols[c-1]:
+			cur[c] = prev[c-1] + 1
+		case prev[c] >= cur[c-1]:
+			cur[c] = prev[c]
+		default:
+			cur[c] = cur[c-1]
+		}
+	}
+}
+
+// band computes rows lo..hi (columns 0..j) whole from top and walks them from
+// (hi, j) up to row lo or column 0.
+func (w *walker) band(lo, hi, j int, top []int32) int {
+	cw := j + 1
+	size := (hi - lo + 1) * cw
+	s := w.s
+	if cap(s.table) < size {
+		s.table = make([]int32, size)
+	}
+	t := s.table[:size]
+	copy(t[:cw], top[:cw])
+	for r := 1; r <= hi-lo; r++ {
+		w.step(lo+r, t[(r-1)*cw:r*cw], t[r*cw:(r+1)*cw])
+	}
+	r, c := hi-lo, j
+	for r > 0 && c > 0 {
+		if id := w.rows[lo+r-1]; id == w.cols[c-1] {
+			w.added += s.add(id)
+			r--
+			c--
+			continue
+		}
+		up, left := t[(r-1)*cw+c], t[r*cw+c-1]
+		if up > left || (w.upOnTie && up == left) {
+			r--
+		} else {
+			c--
+		}
+	}
+	return c
 }

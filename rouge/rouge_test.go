@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -199,20 +202,23 @@ func TestOracleParity(t *testing.T) {
 
 // FuzzL checks that L never panics and always returns either an error with
 // a zero score or a score in [0, 1), and that identical texts with a
-// sentence score 0.999999995.
+// sentence score 0.999999995. The seeds include texts of hundreds of KB:
+// a long reply against a short reference (banded walk), one long sentence
+// each way round, and two texts beyond MaxPairs.
 func FuzzL(f *testing.F) {
 	f.Add("the cat sat on the mat", "the cat is on the mat")
 	f.Add("hello. ", "hello")
 	f.Add("...", "x")
 	f.Add("a\u00a0b\u2028c. \x1c", "c b a")
 	f.Add("\xff\xfe. \xc2", "\xc2\x85")
+	f.Add(strings.Repeat("the cat sat on the mat. ", 12_000), "the cat is on the mat")
+	f.Add(wordText(40_000, 50, 1), wordText(600, 50, 2))
+	f.Add(wordText(600, 50, 3), wordText(40_000, 50, 4))
+	f.Add(wordText(60_000, 1000, 5), wordText(60_000, 1000, 6))
 	f.Fuzz(func(t *testing.T, hyp, ref string) {
-		if len(hyp) > 4096 || len(ref) > 4096 {
-			t.Skip("keeps the quadratic LCS table small")
-		}
 		got, err := L(hyp, ref)
 		if err != nil {
-			if err != ErrEmptyHypothesis && err != ErrEmptyReference {
+			if err != ErrEmptyHypothesis && err != ErrEmptyReference && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			if got != 0 {
@@ -223,10 +229,124 @@ func FuzzL(f *testing.F) {
 		if !(got >= 0 && got < 1) {
 			t.Fatalf("L(%q, %q) = %v, outside [0, 1)", hyp, ref, got)
 		}
-		if self, err := L(hyp, hyp); err != nil || self != 0.999999995 {
+		if self, err := L(hyp, hyp); errors.Is(err, ErrTooLarge) {
+			return
+		} else if err != nil || self != 0.999999995 {
 			t.Fatalf("L(hyp, hyp) = %v, %v; want 0.999999995", self, err)
 		}
 	})
+}
+
+// wordText is n tokens drawn from a vocabulary of v words, one sentence.
+func wordText(n, v int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("w")
+		b.WriteString(strconv.Itoa(rng.IntN(v)))
+	}
+	return b.String()
+}
+
+// withWholeTables sets the sizes that decide between the whole LCS table and
+// the banded walk, runs f, and restores them.
+func withWholeTables(whole, band int, f func()) {
+	oldWhole, oldBand := fullTable, bandCells
+	fullTable, bandCells = whole, band
+	defer func() { fullTable, bandCells = oldWhole, oldBand }()
+	f()
+}
+
+// TestBandedWalkAgrees forces the banded walk (no whole tables, bands of a
+// few cells) and compares every score, bit for bit, with the whole-table
+// walk: random texts over small vocabularies (many ties), several sentences,
+// the hypothesis longer, shorter and as long as the reference.
+func TestBandedWalkAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func(n, v int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(strconv.Itoa(rng.IntN(v)))
+			switch rng.IntN(12) {
+			case 0:
+				b.WriteString(". ")
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		return b.String()
+	}
+	type pair struct{ hyp, ref string }
+	var pairs []pair
+	for _, p := range benchPairs {
+		pairs = append(pairs, pair{p[1], p[0]}, pair{p[0], p[1]})
+	}
+	for range 400 {
+		v := 2 + rng.IntN(8)
+		pairs = append(pairs, pair{text(1+rng.IntN(60), v), text(1+rng.IntN(60), v)})
+	}
+	pairs = append(pairs, pair{text(3000, 5), text(40, 5)}, pair{text(40, 5), text(3000, 5)}, pair{text(700, 3), text(700, 3)})
+	for _, band := range []int{1, 6, 50, 999} {
+		for _, p := range pairs {
+			want, wantErr := L(p.hyp, p.ref)
+			var got float64
+			var err error
+			withWholeTables(0, band, func() { got, err = L(p.hyp, p.ref) })
+			if got != want || !errors.Is(err, wantErr) {
+				t.Fatalf("bands of %d cells: L(%q, %q) = %v, %v; the whole table gives %v, %v", band, p.hyp, p.ref, got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+// TestLargeInputs: long texts are scored in memory linear in their size, and
+// texts beyond the limits give ErrTooLarge (with the limit in the message)
+// at once, without building their tables.
+func TestLargeInputs(t *testing.T) {
+	long := wordText(50_000, 400, 11) // one sentence of 50,000 tokens
+	short := wordText(300, 400, 12)
+	huge := strings.Repeat("word ", 8_000_000) // a 40 MB reply
+	cases := []struct {
+		name     string
+		hyp, ref string
+		err      error
+		inText   string // in the error message
+		maxAlloc uint64 // bytes L may allocate
+	}{
+		{"long reply, short reference", long, short, nil, "", 8 << 20},
+		{"short reply, long reference", short, long, nil, "", 8 << 20},
+		{"a 40 MB reply", huge, short, ErrTooLarge, "more than 262144 tokens", 16 << 20},
+		{"a 40 MB reference", short, huge, ErrTooLarge, "the reference has more than 262144 tokens", 16 << 20},
+		{"two long texts", wordText(20_000, 400, 13), wordText(20_000, 400, 14), ErrTooLarge, "more than the 268435456", 16 << 20},
+		{"an empty reply before a huge reference", "", huge, ErrEmptyHypothesis, "", 1 << 20},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got, err := L(c.hyp, c.ref)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, c.err) || (err != nil && !strings.Contains(err.Error(), c.inText)) {
+				t.Fatalf("error = %v, want %v containing %q", err, c.err, c.inText)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > c.maxAlloc {
+				t.Errorf("allocated %d bytes, more than %d", alloc, c.maxAlloc)
+			}
+			if c.err != nil {
+				return
+			}
+			// The same score from whole tables (60 MB of them here).
+			var want float64
+			withWholeTables(1<<30, 1<<30, func() { want, err = L(c.hyp, c.ref) })
+			if err != nil || got != want {
+				t.Errorf("L = %v; whole tables give %v, %v", got, want, err)
+			}
+		})
+	}
 }
 
 // benchPairs are realistic (reference, generated) turns in the style of

@@ -1,15 +1,15 @@
 package score
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/value"
 )
 
@@ -29,17 +29,22 @@ type Prediction struct {
 func ParsePredictions(name string, data []byte, level string) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
+	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
+	for {
+		raw, line, err := lr.Next()
+		if err == io.EOF {
+			break
 		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
+		}
+		if err != nil {
+			bad("%v", err)
+			continue
+		}
+		text := bytes.TrimSpace(raw)
+		if len(text) == 0 {
+			continue
 		}
 		if text[0] != '{' {
 			if _, err := value.Decode(text); err != nil {
@@ -71,9 +76,17 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 			continue
 		}
 		idv, ok := m.Get("id")
-		id, isInt := value.Int(idv)
-		if !ok || !isInt || id < 0 {
-			bad("\"id\" must be a non-negative integer")
+		if !ok {
+			bad("missing \"id\"")
+			continue
+		}
+		id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+		if !isInt || id < 0 {
+			got := string(value.Marshal(idv))
+			if len(got) > 40 {
+				got = got[:40] + "..."
+			}
+			bad("\"id\" must be a non-negative JSON integer, not %s", got)
 			continue
 		}
 		p.ID = int(id)
@@ -91,9 +104,6 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 			p.Pred = string(value.Marshal(x))
 		}
 		preds = append(preds, p)
-	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, dataset.LineError{File: name, Line: line + 1, Message: err.Error()})
 	}
 	return preds, errs
 }
@@ -234,26 +244,53 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line, Message: err.Error()})
 			continue
 		}
-		r := Result{Level: sm.Dialogue.Level, File: p.File, ID: p.ID, Line: p.Line}
-		if sm.Dialogue.Meta != nil {
-			r.Special = sm.Dialogue.Meta.Special
-		}
-		switch sm.Kind {
-		case KindCall, KindSpecial:
-			v := s.Call(sm, p.Pred)
-			r.Kind, r.CallVerdict = sm.Kind, &v
-		case KindReply:
-			v := s.Reply(sm, p.Pred)
-			r.Kind, r.ReplyVerdict = KindReply, &v
-		default:
+		var r Result
+		var skip bool
+		err = isolated(func() { r, skip = s.judge(sm, p) })
+		switch {
+		case err != nil:
+			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
+				Message: fmt.Sprintf("sample %d of %s: %v", p.ID, p.File, err)})
+		case skip:
 			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
 				Message: fmt.Sprintf("sample %d of %s has a User turn as gold; the original never scores it", p.ID, p.File)})
-			continue
+		default:
+			b.Results = append(b.Results, r)
 		}
-		b.Results = append(b.Results, r)
 	}
 	b.Report = NewReport(data, ix, b.Results, mode)
 	return b
+}
+
+// judge judges one prediction for its sample; skip is true for a sample that is never scored.
+func (s *Scorer) judge(sm Sample, p Prediction) (r Result, skip bool) {
+	r = Result{Level: sm.Dialogue.Level, File: p.File, ID: p.ID, Line: p.Line}
+	if sm.Dialogue.Meta != nil {
+		r.Special = sm.Dialogue.Meta.Special
+	}
+	switch sm.Kind {
+	case KindCall, KindSpecial:
+		v := s.Call(sm, p.Pred)
+		r.Kind, r.CallVerdict = sm.Kind, &v
+	case KindReply:
+		v := s.Reply(sm, p.Pred)
+		r.Kind, r.ReplyVerdict = KindReply, &v
+	default:
+		return r, true
+	}
+	return r, false
+}
+
+// isolated runs f and turns a panic inside it into an error naming the panic, so that a bug of
+// ours met while judging one prediction costs that prediction's verdict only, not the batch's.
+func isolated(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error while judging this prediction (a bug of ours; the other lines are judged): %v", p)
+		}
+	}()
+	f()
+	return nil
 }
 
 // GoldText renders a gold API turn as the original prompts render past calls, the text form of a

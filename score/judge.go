@@ -2,12 +2,13 @@ package score
 
 import (
 	"errors"
-	"github.com/apibank-playground/apibank/protocol"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/rouge"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
@@ -40,12 +41,19 @@ const (
 	// PrematureCall: the model called a tool where the gold answer is to reply (ask for a missing
 	// value, say no tool fits, ask which was meant).
 	PrematureCall = "PREMATURE_CALL"
+	// InputTooLarge: the prediction is beyond any sensible size (MaxCallPrediction for a call); the
+	// error says the size and the limit. Incorrect.
+	InputTooLarge = "INPUT_TOO_LARGE"
 )
+
+// MaxCallPrediction is the most bytes a call prediction may have (4 MiB): a tool call of more is not
+// a call any model makes, and judging one echoes it in the verdict.
+const MaxCallPrediction = 4 << 20
 
 // Categories lists every category in report order.
 var Categories = []string{Correct, NoAPICall, FailedParseAPICall, APINameMismatch, InvalidInputParameter,
 	MissInputArgument, KeyError, HasException, OutputMismatch, InputMismatch,
-	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall}
+	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, InputTooLarge}
 
 // Mode is how the world is set up for a call sample.
 type Mode string
@@ -136,6 +144,11 @@ func (s *Scorer) gold(t *dataset.Turn) *value.Map {
 func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	gt := sm.GoldTurn()
 	v := CallVerdict{Tool: gt.Tool}
+	if len(pred) > MaxCallPrediction {
+		v.Category = InputTooLarge
+		v.Error = fmt.Sprintf("the prediction has %d bytes, more than the %d a call prediction may have", len(pred), MaxCallPrediction)
+		return v
+	}
 	if gt.Role != dataset.API {
 		// Our special cases: the right answer was not to call.
 		if c, ok := call.Find(pred); ok {
@@ -176,15 +189,17 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category, v.Error = KeyError, "'result'"
 		return v
 	}
-	respCopy, _ := value.Clone(env).(*value.Map)
+	// The check may change the response in place (the meeting-family checks delete an input field):
+	// env is this call's own (its input map is made by the call, nothing else holds it), so the
+	// verdict shows the response as the check left it, as the original prints it.
 	check := tool.Check
 	if s.data.Repaired {
 		check = tool.CheckRepaired
 	}
-	okCheck, err := check(respCopy, gold)
+	okCheck, err := check(env, gold)
 	// The verdict shows the response as the check left it (the original prints it after the check's
 	// in-place changes).
-	v.Result = value.Marshal(respCopy)
+	v.Result = value.Marshal(env)
 	if err != nil {
 		v.Error = err.Error()
 		var te *tools.Error
@@ -202,9 +217,9 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category, v.Correct = Correct, true
 		return v
 	}
-	exc, _ := respCopy.Get("exception")
-	out, _ := respCopy.Get("output")
-	in, _ := respCopy.Get("input")
+	exc, _ := env.Get("exception")
+	out, _ := env.Get("output")
+	in, _ := env.Get("input")
 	gout, _ := gold.Get("output")
 	gin, _ := gold.Get("input")
 	switch {

@@ -2,12 +2,12 @@ package score
 
 import (
 	"encoding/json"
-	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )

@@ -1,11 +1,11 @@
 package score
 
 import (
-	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Report sums up a batch of verdicts (the protocol's type; score fills it).
@@ -184,7 +184,10 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 			if native {
 				pred = GoldNative(t)
 			}
-			v := s.Call(sm, pred)
+			var v CallVerdict
+			if err := isolated(func() { v = s.Call(sm, pred) }); err != nil {
+				v = CallVerdict{Category: ToolError, Tool: t.Tool, Error: err.Error()}
+			}
 			rep.Total++
 			if v.Correct {
 				rep.Accepted++

@@ -2,9 +2,9 @@ package score
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )

@@ -38,23 +38,31 @@ func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*va
 	if !ok {
 		return nil, escape(Plain, "invalid tool name.")
 	}
-	converted := value.NewMap(args.Len())
-	for _, k := range args.Keys() {
+	// The converted arguments in the map's order (few: a slice, not another map).
+	var buf [8]arg
+	converted := buf[:0]
+	var err error
+	args.Each(func(k string, v any) bool {
 		p, ok := t.Param(k)
 		if !ok {
-			return nil, escape(Assertion, "invalid parameter name. parameter: "+k)
+			err = escape(Assertion, "invalid parameter name. parameter: "+k)
+			return false
 		}
-		v, _ := args.Get(k)
-		cv, err := convert(p.Type, v, native)
-		if err != nil {
-			return nil, err
+		cv, e := convert(p.Type, v, native)
+		if e != nil {
+			err = e
+			return false
 		}
-		converted.Set(k, cv)
+		converted = append(converted, arg{k, cv})
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	in := value.NewMap(len(t.Params))
+	in := value.NewMap(max(len(t.Params), len(converted)))
 	var missing []string
 	for _, k := range t.order() {
-		if v, ok := converted.Get(k); ok {
+		if v, ok := argOf(converted, k); ok {
 			in.Set(k, v)
 			continue
 		}
@@ -70,10 +78,9 @@ func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*va
 	if len(missing) > 0 {
 		return nil, escape(Type, missingText(t.Name, missing))
 	}
-	for _, k := range converted.Keys() {
-		if !in.Has(k) {
-			v, _ := converted.Get(k)
-			in.Set(k, v)
+	for _, a := range converted {
+		if !in.Has(a.key) {
+			in.Set(a.key, a.val)
 		}
 	}
 	out, err := t.run(&Ctx{w: w, tool: t}, in)
@@ -97,6 +104,22 @@ func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*va
 	env.Set("output", out)
 	env.Set("exception", nil)
 	return env, nil
+}
+
+// arg is one converted argument of a call.
+type arg struct {
+	key string
+	val any
+}
+
+// argOf returns the converted argument called k.
+func argOf(args []arg, k string) (any, bool) {
+	for _, a := range args {
+		if a.key == k {
+			return a.val, true
+		}
+	}
+	return nil, false
 }
 
 // missingText is Python's message for a call that lacks required positional arguments.

@@ -56,6 +56,8 @@ type Tool struct {
 	check func(resp, gold *value.Map) (bool, error)
 	// repaired, when set, is a check without a defect of the original's (see CheckRepaired).
 	repaired func(resp, gold *value.Map) (bool, error)
+	// paramOrder is the names of Params in order, kept so that a call does not rebuild it.
+	paramOrder []string
 }
 
 // Param returns the declared parameter called name.
@@ -68,10 +70,13 @@ func (t *Tool) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-// order returns the call order of the parameters.
+// order returns the call order of the parameters (computed once, when the catalog is built).
 func (t *Tool) order() []string {
 	if t.Order != nil {
 		return t.Order
+	}
+	if t.paramOrder != nil {
+		return t.paramOrder
 	}
 	names := make([]string, len(t.Params))
 	for i, p := range t.Params {
@@ -103,6 +108,7 @@ func newCatalog(name string, list ...[]*Tool) *Catalog {
 			}
 			c.index[t.Name] = t
 			c.tools = append(c.tools, t)
+			t.paramOrder = t.order()
 		}
 	}
 	sort.Slice(c.tools, func(i, j int) bool { return c.tools[i].Name < c.tools[j].Name })

@@ -166,3 +166,36 @@ func union(tables ...map[string]func() any) map[string]func() any {
 	}
 	return out
 }
+
+// DatabaseShape returns the JSON type a database must have for the tools to read it, "object" or
+// "array", and whether any tool reads a database of that name. Loading checks it, so a database file
+// of the wrong type is reported by name instead of making every call that reads it fail unexplained.
+func DatabaseShape(name string) (string, bool) {
+	shapesOnce.Do(func() {
+		shapes = map[string]string{}
+		for _, c := range []*Catalog{APIs, LV3} {
+			for _, t := range c.tools {
+				if t.Database != "" {
+					shapes[t.Database] = "object"
+				}
+			}
+		}
+		// Read by tools whose Database names another (CheckToken and every token-taking tool).
+		shapes["Account"] = "object"
+		shapes["ImageCaptioning"] = "array"
+		for n, f := range defaults {
+			if _, isList := f().([]any); isList {
+				shapes[n] = "array"
+			} else {
+				shapes[n] = "object"
+			}
+		}
+	})
+	s, ok := shapes[name]
+	return s, ok
+}
+
+var (
+	shapesOnce sync.Once
+	shapes     map[string]string
+)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // SyntaxError is a JSON syntax error at a byte offset of the input.
@@ -38,7 +39,7 @@ func Decode(data []byte) (any, error) {
 }
 
 // DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
-// the others are checked for syntax and skipped. Prediction files often carry large fields a reader
+// the others are checked for syntax and skipped. want must not keep the key it is given. Prediction files often carry large fields a reader
 // does not need (the oracle's lines hold whole tool results): skipping them is several times faster.
 func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 	d := decoder{data: data}
@@ -231,7 +232,13 @@ func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 			}
 			return nil, d.errorf("object key must be a string")
 		}
-		key, err := d.key()
+		var key string
+		var err error
+		if want != nil {
+			key, err = d.fieldKey(want)
+		} else {
+			key, err = d.key()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -322,61 +329,75 @@ func (d *decoder) key() (string, error) {
 	return k, err
 }
 
-func (d *decoder) string() (string, error) {
-	d.pos++ // opening quote
-	start := d.pos
-	// Fast path: no escapes, valid UTF-8, no control characters.
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
-			s := d.data[start:d.pos]
-			d.pos++
-			if utf8.Valid(s) {
-				return string(s), nil
-			}
-			return string([]rune(string(s))), nil
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-		d.pos++
+// fieldKey reads an object key for DecodeFields. A plain key (no escapes, the usual case) is shown to
+// want without being copied, and copied only when wanted: the keys of skipped members cost nothing.
+func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
+	start := d.pos + 1
+	end := plainEnd(d.data, start)
+	if end >= len(d.data) || d.data[end] != '"' || end == start || !utf8.Valid(d.data[start:end]) {
+		return d.string()
 	}
-	d.buf = append(d.buf[:0], d.data[start:d.pos]...)
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
+	d.pos = end + 1
+	raw := unsafe.String(&d.data[start], end-start)
+	if !want(raw) {
+		return raw, nil // only compared by want again, never kept
+	}
+	return string(d.data[start:end]), nil
+}
+
+func (d *decoder) string() (string, error) {
+	data := d.data
+	start := d.pos + 1 // past the opening quote
+	pos := plainEnd(data, start)
+	// Fast path: no escapes, valid UTF-8, no control characters.
+	if pos < len(data) && data[pos] == '"' {
+		d.pos = pos + 1
+		s := data[start:pos]
+		if utf8.Valid(s) {
+			return string(s), nil
+		}
+		return string([]rune(string(s))), nil
+	}
+	buf := append(d.buf[:0], data[start:pos]...)
+	for pos < len(data) {
+		c := data[pos]
 		switch {
 		case c == '"':
-			d.pos++
-			if utf8.Valid(d.buf) {
-				return string(d.buf), nil
+			d.pos, d.buf = pos+1, buf // keep the grown buffer for the next string
+			if utf8.Valid(buf) {
+				return string(buf), nil
 			}
-			return string([]rune(string(d.buf))), nil
+			return string([]rune(string(buf))), nil
 		case c < 0x20:
+			d.pos = pos
 			return "", d.errorf("control character in a string")
 		case c != '\\':
-			d.buf = append(d.buf, c)
-			d.pos++
+			// A run of plain characters, copied at once.
+			end := plainEnd(data, pos)
+			buf = append(buf, data[pos:end]...)
+			pos = end
 			continue
 		}
-		if d.pos+1 >= len(d.data) {
+		if pos+1 >= len(data) {
 			break
 		}
-		e := d.data[d.pos+1]
-		d.pos += 2
+		e := data[pos+1]
+		pos += 2
 		switch e {
 		case '"', '\\', '/':
-			d.buf = append(d.buf, e)
+			buf = append(buf, e)
 		case 'b':
-			d.buf = append(d.buf, '\b')
+			buf = append(buf, '\b')
 		case 'f':
-			d.buf = append(d.buf, '\f')
+			buf = append(buf, '\f')
 		case 'n':
-			d.buf = append(d.buf, '\n')
+			buf = append(buf, '\n')
 		case 'r':
-			d.buf = append(d.buf, '\r')
+			buf = append(buf, '\r')
 		case 't':
-			d.buf = append(d.buf, '\t')
+			buf = append(buf, '\t')
 		case 'u':
+			d.pos = pos
 			r, ok := d.hex4()
 			if !ok {
 				return "", d.errorf("invalid \\u escape")
@@ -384,11 +405,12 @@ func (d *decoder) string() (string, error) {
 			if utf16.IsSurrogate(r) {
 				// A pair makes one character; a lone surrogate becomes U+FFFD.
 				save := d.pos
-				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+				if d.pos+1 < len(data) && data[d.pos] == '\\' && data[d.pos+1] == 'u' {
 					d.pos += 2
 					if r2, ok := d.hex4(); ok {
 						if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
-							d.buf = utf8.AppendRune(d.buf, c)
+							buf = utf8.AppendRune(buf, c)
+							pos = d.pos
 							continue
 						}
 					}
@@ -396,13 +418,27 @@ func (d *decoder) string() (string, error) {
 				d.pos = save
 				r = utf8.RuneError
 			}
-			d.buf = utf8.AppendRune(d.buf, r)
+			pos = d.pos
+			buf = utf8.AppendRune(buf, r)
 		default:
-			d.pos -= 2
+			d.pos = pos - 2
 			return "", d.errorf("invalid escape \\%c", e)
 		}
 	}
+	d.pos = pos
 	return "", d.errorf("unterminated string")
+}
+
+// plainEnd returns the end of the run of string characters from i that need no decoding: up to a
+// quote, a backslash, a control character or the end.
+func plainEnd(data []byte, i int) int {
+	for i < len(data) {
+		if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 func (d *decoder) hex4() (rune, bool) {

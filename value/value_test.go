@@ -3,6 +3,8 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -131,6 +133,63 @@ func TestDecodeFields(t *testing.T) {
 	for _, bad := range []string{`{"a": {"b": }`, `{"a": [1, 2}`, `{"a": "x`, `{"a": tru}`, `{"a": 1} x`, `[1]`} {
 		if _, err := DecodeFields([]byte(bad), func(string) bool { return false }); err == nil {
 			t.Errorf("DecodeFields(%s) succeeded", bad)
+		}
+	}
+}
+
+// TestDecodeStringsLikeEncodingJSON compares string decoding with encoding/json on random texts
+// (quotes, backslashes, control characters, non-ASCII, invalid UTF-8) written with every escape JSON
+// has, long plain runs between them included.
+func TestDecodeStringsLikeEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"a", "plain text ", strings.Repeat("x", 300), `"`, `\`, "/", "\n", "\t", "\x01", "é", "😀", "\u2028", "\xff", "\ud7ff"}
+	escapes := []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\u0000`}
+	for i := range 3000 {
+		var raw strings.Builder
+		raw.WriteByte('"')
+		for range rng.IntN(12) {
+			if rng.IntN(2) == 0 {
+				raw.WriteString(escapes[rng.IntN(len(escapes))])
+				continue
+			}
+			enc, _ := json.Marshal(pieces[rng.IntN(len(pieces))])
+			raw.WriteString(string(enc[1 : len(enc)-1]))
+		}
+		raw.WriteByte('"')
+		in := raw.String()
+		if i%3 == 0 {
+			// Raw (unescaped) bytes that JSON allows inside strings, invalid UTF-8 among them.
+			in = `"` + pieces[rng.IntN(len(pieces))] + in[1:]
+			if strings.ContainsAny(in[1:2], "\"\\\n\t\x01") {
+				continue
+			}
+		}
+		var want string
+		wantErr := json.Unmarshal([]byte(in), &want)
+		got, err := DecodeString(in)
+		if (err != nil) != (wantErr != nil) || (err == nil && got != want) {
+			t.Fatalf("DecodeString(%q) = %q, %v; encoding/json gives %q, %v", in, got, err, want, wantErr)
+		}
+	}
+}
+
+// TestDecodeFieldsKeys: plain and escaped keys are matched alike, wanted or not.
+func TestDecodeFieldsKeys(t *testing.T) {
+	want := func(k string) bool { return k == "file" || k == "" || k == "é" }
+	tests := []struct{ in, out string }{
+		{`{"file": 1, "other": 2}`, `{"file":1}`},
+		{`{"fi\u006ce": 1, "oth\u0065r": 2}`, `{"file":1}`},
+		{`{"": 1, "x": {"file": 3}}`, `{"":1}`},
+		{`{"\u00e9": 1, "é": 2, "e\u0301": 3}`, `{"é":2}`},
+		{"{\"\xff\": 1, \"file\": 2}", `{"file":2}`},
+	}
+	for _, tt := range tests {
+		m, err := DecodeFields([]byte(tt.in), want)
+		if err != nil {
+			t.Fatalf("DecodeFields(%s): %v", tt.in, err)
+		}
+		if got := string(Marshal(m)); got != tt.out {
+			t.Errorf("DecodeFields(%s) = %s, want %s", tt.in, got, tt.out)
 		}
 	}
 }

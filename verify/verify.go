@@ -14,10 +14,10 @@ package verify
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"sort"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )

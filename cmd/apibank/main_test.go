@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/apibank-playground/apibank/protocol"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // runCapture runs the command in-process, returning stdout, stderr and the exit status.
