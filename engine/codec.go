@@ -69,6 +69,9 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			text(&r.File)
 		case "form":
 			text(&r.Form)
+			if bad == nil && r.Form != "" && r.Form != protocol.FormText && r.Form != protocol.FormNative {
+				bad = fmt.Errorf("field \"form\" must be %s or %s, not %q", protocol.FormText, protocol.FormNative, truncate(r.Form, 40))
+			}
 		case "preds":
 			text(&r.Preds)
 		case "lines":
@@ -151,6 +154,14 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		return bad == nil
 	})
 	return r, bad
+}
+
+// truncate shortens a text quoted back in an error.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // encode writes a response. A result in the lines form is the envelope on one line and its JSONL

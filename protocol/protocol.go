@@ -93,7 +93,7 @@ type Request struct {
 	File string `json:"file,omitempty"`
 	// Sample is a sample id (2k a call, 2k+1 the reply after it, later ids special cases).
 	Sample *int `json:"sample,omitempty"`
-	// Form is "text" or "native".
+	// Form is FormText or FormNative (empty: the op's default); any other value is refused.
 	Form string `json:"form,omitempty"`
 	// Call is a call: the text form as a JSON string, or a native call object.
 	Call json.RawMessage `json:"call,omitempty"`
@@ -116,6 +116,12 @@ type Request struct {
 	// Line is the number of the chunk's first line in its file (1 when zero).
 	Line int `json:"line,omitempty"`
 }
+
+// The forms a call is written in: the original's text format or a native tool call.
+const (
+	FormText   = "text"
+	FormNative = "native"
+)
 
 // Pair is a reference and a hypothesis for the rouge op.
 type Pair struct {
