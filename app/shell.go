@@ -102,11 +102,33 @@ func levelSelect(value string, withAll bool, onChange func(app.Context, string))
 	return app.Label().Class("field").Body(
 		app.Span().Text("Level "),
 		app.Select().DataSet("testid", "level-select").OnChange(func(ctx app.Context, e app.Event) {
-			onChange(ctx, ctx.JSSrc().Get("value").String())
+			onChange(ctx, selectValue(ctx))
 		}).Body(
 			app.Range(opts).Slice(func(i int) app.UI {
-				return app.Option().Value(opts[i]).Selected(opts[i] == value).Text(LevelLabel(opts[i]))
+				return app.Option().Value(optionValue(opts[i])).Selected(opts[i] == value).Text(LevelLabel(opts[i]))
 			}),
 		),
 	)
+}
+
+// anyOption is the value of an option that means "no choice" (all levels, any tool, the default
+// world). go-app drops an empty value attribute, and an option without one submits its label, so
+// the empty choice needs a value of its own.
+const anyOption = "*"
+
+// optionValue is the value attribute of the choice v ("" is anyOption).
+func optionValue(v string) string {
+	if v == "" {
+		return anyOption
+	}
+	return v
+}
+
+// selectValue reads the chosen value of the select that sent the event ("" for anyOption).
+func selectValue(ctx app.Context) string {
+	v := ctx.JSSrc().Get("value").String()
+	if v == anyOption {
+		return ""
+	}
+	return v
 }
