@@ -119,7 +119,11 @@ func (f Filter) URL() string {
 }
 
 // OnNav reads the filter from the URL (a Back, a shared link, a reload).
+// The server's pre-render leaves the filter empty: it renders each page once, for every query.
 func (p *DatasetPage) OnNav(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
 	p.filter = FilterOf(ctx.Page().URL().Query())
 }
 
