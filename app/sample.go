@@ -197,10 +197,10 @@ func (p *SamplePage) promptView() app.UI {
 		app.P().Class("small").Text("Expected: "+expectText(pr.Expect)+"."),
 		app.H3().Text("Original text format"),
 		copyButton("Copy the text prompt", pr.Text, &p.copied),
-		app.Pre().Class("prompt-text").DataSet("testid", "prompt-text").Text(pr.Text),
+		app.Pre().Class("prompt-text").TabIndex(0).Aria("label", "The text prompt").DataSet("testid", "prompt-text").Text(pr.Text),
 		app.H3().Text("Native tool calling (messages and tools)"),
 		copyButton("Copy the messages", string(native), &p.copied),
-		app.Pre().Class("prompt-text").DataSet("testid", "prompt-native").Text(string(native)),
+		app.Pre().Class("prompt-text").TabIndex(0).Aria("label", "The native messages and tools").DataSet("testid", "prompt-native").Text(string(native)),
 		app.H3().Text("Gold answer"),
 		app.If(!p.showGold, func() app.UI {
 			return app.Button().DataSet("testid", "reveal-gold").Text("Show the gold answer").OnClick(func(ctx app.Context, e app.Event) { p.showGold = true })

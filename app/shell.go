@@ -41,7 +41,7 @@ func Routes() {
 // shell wraps a page's content with the header, navigation and footer every page shares.
 func shell(current, title string, content ...app.UI) app.UI {
 	return app.Div().Class("shell").Body(
-		app.A().Class("skip").Href("#main").Text("Skip to content"),
+		app.A().Class("skip").Href("#main").Text("Skip to content").OnClick(skipToMain),
 		app.Header().Class("top").Body(
 			app.Div().Class("brand").Body(
 				app.A().Href("/").Body(app.Strong().Text("API-Bank")),
@@ -68,12 +68,22 @@ func shell(current, title string, content ...app.UI) app.UI {
 				}),
 			),
 		),
-		app.Main().ID("main").Class("main").Body(
+		app.Main().ID("main").Class("main").TabIndex(-1).Body(
 			app.H1().Text(title),
 			app.Div().Body(content...),
 		),
 		&Footer{},
 	)
+}
+
+// skipToMain moves the keyboard focus to the page's content: the skip link's target must take the
+// focus, or the next Tab starts again at the navigation (go-app's own handling of the link only
+// scrolls).
+func skipToMain(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if m := app.Window().GetElementByID("main"); m.Truthy() {
+		m.Call("focus")
+	}
 }
 
 // errorBox shows an error, or nothing.
