@@ -4,20 +4,29 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
-// newHandler routes /healthz to the health check and /api/ to api, everything else (that the
-// static assets did not answer) to a JSON 404; under the security headers of every response and a
+// newHandler routes /healthz to the health check and /api/ to api, a GET of anything else (that
+// the static assets did not answer) to a JSON 404 and other methods there to 405; under the security headers of every response and a
 // panic guard, with an access log to logger (one line a request: no header, no body, no query).
 func newHandler(logger *slog.Logger, api http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", healthz)
-	mux.Handle("/api/", api)
-	mux.HandleFunc("/", notFound)
+	mux.HandleFunc("GET /", notFound)
+	// The API takes every method under /api/ and answers 405 itself; a mux pattern for it would
+	// clash with "GET /" (neither is more specific), so it is split off before the mux.
+	routes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
-	return serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, mux)))
+	return serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)))
 }
 
 // health is the answer of /healthz.
