@@ -227,11 +227,15 @@ export async function verdicts(page) {
   return page.$$eval("[data-testid=verdict-row]", (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.category]));
 }
 
-/** session starts the server and Chromium before a test file's tests and stops both after them. */
+/**
+ * session starts the server and Chromium before a test file's tests and stops both after them. With
+ * APIBANK_E2E_TARGET=worker in the environment the server is the Worker on workerd (startWorker), so
+ * a test file runs unchanged against the public demo.
+ */
 export function session() {
   const s = { server: null, browser: null };
   before(async () => {
-    s.server = await startServer();
+    s.server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer();
     s.browser = await launch();
   });
   after(async () => {
