@@ -11,8 +11,7 @@ type page struct {
 	Soon bool
 }
 
-// Pages lists the navigation in order. "Run a model" is the place of the later issue that runs a
-// model from the tab with the user's own API key.
+// Pages lists the navigation in order.
 var Pages = []page{
 	{"/", "Home", false},
 	{"/dataset", "Dataset", false},
@@ -22,7 +21,8 @@ var Pages = []page{
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
 	{"/import", "Import", false},
-	{"/run", "Run a model (soon)", true},
+	{"/run", "Run a model", false},
+	{"/runs", "Runs", false},
 }
 
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
@@ -36,6 +36,8 @@ func Routes() {
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
+	app.Route("/run", func() app.Composer { return &RunPage{} })
+	app.Route("/runs", func() app.Composer { return &RunsPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.
