@@ -280,31 +280,13 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 // for a line that could not be judged.
 func writeResults(path string, results []protocol.Verdict, errs []protocol.LineError) error {
 	var buf bytes.Buffer
-	type lined struct {
-		line int
-		text []byte
-	}
-	var all []lined
-	for _, r := range results {
-		text, err := r.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		all = append(all, lined{r.Line, text})
-	}
-	for _, e := range errs {
-		b, _ := json.Marshal(map[string]any{"line": e.Line, "error": e.Message})
-		all = append(all, lined{e.Line, b})
-	}
-	// Stable merge by line: results and errors are each already in line order.
-	for i := 1; i < len(all); i++ {
-		for j := i; j > 0 && all[j].line < all[j-1].line; j-- {
-			all[j], all[j-1] = all[j-1], all[j]
-		}
-	}
-	for _, l := range all {
-		buf.Write(l.text)
+	b := protocol.Batch{Results: results, Errors: errs}
+	if err := b.EachLine(func(line []byte) error {
+		buf.Write(line)
 		buf.WriteByte('\n')
+		return nil
+	}); err != nil {
+		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
