@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"testing"
 )
 
 // A small JSON Schema validator of ours (the subset openapi.json uses: $ref, type, const, enum,
