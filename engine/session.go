@@ -3,7 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strings"
 	"sync"
@@ -77,6 +79,26 @@ func indexOf(d *dataset.Data) *score.Index {
 		builtinIndex.ix = score.NewIndex(d)
 	})
 	return builtinIndex.ix
+}
+
+// restartSlack is how much garbage restart lets pile up before it collects it.
+const restartSlack = 32 << 20
+
+// collectIfGrown runs the collector when the heap holds more than restartSlack beyond what was
+// live after the last collection. A server restarts its instances' engines between requests, and
+// the wasm engine collects only near its 192 MiB memory limit (wasm/engine): each instance would
+// otherwise climb to that limit (and its linear memory never shrinks) before the first collection;
+// collecting here keeps an instance near its live data plus the slack, at the price of a
+// collection every few hundred requests.
+func collectIfGrown() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if sample[1].Value.Uint64() > sample[0].Value.Uint64()+restartSlack {
+		runtime.GC()
+	}
 }
 
 // Handle answers one JSON request with one JSON response. It never panics: a malformed request gets
@@ -153,6 +175,7 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case protocol.OpRestart:
 		*s = *New()
+		collectIfGrown()
 		return s.hello(), nil
 	case "":
 		return nil, badRequest("missing op")
