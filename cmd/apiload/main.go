@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,8 @@ func run() error {
 	minRPS := flag.Float64("min-rps", 500, "goal: requests a second at least")
 	maxP99 := flag.Duration("max-p99", 100*time.Millisecond, "goal: 99th percentile latency at most")
 	maxGrowth := flag.Float64("max-rss-growth", 0.10, "goal: resident memory growth over the measured requests at most (fraction)")
+	interruptible := flag.Bool("interruptible", false, "let a deadline stop engine calls (the server does so only for ROUGE-L and data sent, not for these score requests)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured requests here")
 	limit := flag.Duration("time-limit", 3*time.Minute, "stop the run after this long whatever remains")
 	flag.Parse()
 
@@ -55,7 +58,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("%v (run make wasm)", err)
 	}
-	rt, err := host.New(ctx, module, host.Config{Interruptible: true})
+	rt, err := host.New(ctx, module, host.Config{Interruptible: *interruptible})
 	if err != nil {
 		return err
 	}
@@ -88,6 +91,16 @@ func run() error {
 	runtime.GC()
 	before := rss()
 	cpuBefore := cpuTime()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
 	lat, errs, firstErr := load(client, url, bodies, *requests, *clients, deadline)
 	took := time.Since(start)

@@ -243,16 +243,24 @@ func (h *handler) acquire(w http.ResponseWriter, ctx context.Context) (*session,
 	return &session{do: do, release: release}, true
 }
 
-// call sends one request; a transport failure marks the session dead.
+// call sends one request; a transport failure marks the session dead. An answer that came after
+// the deadline (from an engine a deadline does not stop) is the deadline's error all the same.
 func call[T any](ctx context.Context, s *session, req protocol.Request) (T, error) {
-	out, err := protocol.Call[T](ctx, func(ctx context.Context, b []byte) ([]byte, error) {
-		resp, err := s.do(ctx, b)
-		if err != nil {
-			s.dead = true
-		}
-		return resp, err
-	}, req)
+	out, err := protocol.Call[T](ctx, s.transport, req)
+	if err == nil && ctx.Err() != nil {
+		var zero T
+		return zero, ctx.Err()
+	}
 	return out, err
+}
+
+// transport is the session's transport, marking it dead when it fails.
+func (s *session) transport(ctx context.Context, b []byte) ([]byte, error) {
+	resp, err := s.do(ctx, b)
+	if err != nil {
+		s.dead = true
+	}
+	return resp, err
 }
 
 // done releases the session (once).
@@ -263,9 +271,14 @@ func (s *session) done() {
 	}
 }
 
-// work runs f with a fresh engine session within the time limit, answering errors itself.
-func (h *handler) work(w http.ResponseWriter, r *http.Request, f func(ctx context.Context, s *session) error) {
-	ctx, cancel := context.WithTimeout(r.Context(), h.limits.Timeout)
+// work runs f with a fresh engine session within the time limit, answering errors itself;
+// unbounded marks the request for the pool (see Unbounded).
+func (h *handler) work(w http.ResponseWriter, r *http.Request, unbounded bool, f func(ctx context.Context, s *session) error) {
+	ctx := r.Context()
+	if unbounded {
+		ctx = markUnbounded(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.limits.Timeout)
 	defer cancel()
 	s, ok := h.acquire(w, ctx)
 	if !ok {
@@ -310,7 +323,7 @@ type Health struct {
 }
 
 func (h *handler) dataset(w http.ResponseWriter, r *http.Request) {
-	h.work(w, r, func(ctx context.Context, s *session) error {
+	h.work(w, r, false, func(ctx context.Context, s *session) error {
 		st, err := call[protocol.Stats](ctx, s, protocol.Request{Op: protocol.OpStats})
 		if err != nil {
 			return err
@@ -333,7 +346,7 @@ func (h *handler) catalog(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "apis"
 	}
-	h.work(w, r, func(ctx context.Context, s *session) error {
+	h.work(w, r, false, func(ctx context.Context, s *session) error {
 		c, err := call[protocol.Catalog](ctx, s, protocol.Request{Op: protocol.OpCatalog, Catalog: name, Form: "native"})
 		if err != nil {
 			return err

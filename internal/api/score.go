@@ -181,7 +181,7 @@ func (h *handler) score(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("more than %d prediction lines; the limit is %d a request", h.limits.MaxLines, h.limits.MaxLines), line)
 		return
 	}
-	h.work(w, r, func(ctx context.Context, s *session) error {
+	h.work(w, r, req.Data != nil, func(ctx context.Context, s *session) error {
 		var dataErrs []protocol.LineError
 		if req.Data != nil {
 			if len(req.Data.Files) == 0 {

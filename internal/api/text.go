@@ -51,7 +51,7 @@ func (h *handler) rouge(w http.ResponseWriter, r *http.Request) {
 		}
 		pairs, bad = parsePairs(body)
 	}
-	h.work(w, r, func(ctx context.Context, s *session) error {
+	h.work(w, r, true, func(ctx context.Context, s *session) error {
 		res, err := call[[]protocol.Rouge](ctx, s, protocol.Request{Op: protocol.OpRouge, Pairs: pairs})
 		if err != nil {
 			return err
@@ -159,14 +159,11 @@ func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h.work(w, r, func(ctx context.Context, s *session) error {
-		text, err := run.Prompts(ctx, func(ctx context.Context, b []byte) ([]byte, error) {
-			resp, err := s.do(ctx, b)
-			if err != nil {
-				s.dead = true
-			}
-			return resp, err
-		}, cfg)
+	h.work(w, r, false, func(ctx context.Context, s *session) error {
+		text, err := run.Prompts(ctx, s.transport, cfg)
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return err
 		}
