@@ -29,11 +29,15 @@ type Config struct {
 	CacheDir string
 	// Stderr receives what the module writes to stderr (nothing in normal operation); nil discards it.
 	Stderr io.Writer
+	// Interruptible makes a call stop when its context ends (deadline or cancel): the instance is
+	// closed mid-call, so its session dies (ErrSessionDead) and its owner starts a new one. A server
+	// needs it to bound a request's time; it costs a check at every function entry and loop.
+	Interruptible bool
 }
 
 // New compiles the module bytes.
 func New(ctx context.Context, wasm []byte, cfg Config) (*Runtime, error) {
-	rc := wazero.NewRuntimeConfig()
+	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.Interruptible)
 	if cfg.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
 		if err != nil {
@@ -176,6 +180,17 @@ func (s *Session) Handle(ctx context.Context, req []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// MemorySize is the size of the instance's linear memory in bytes (0 once the session is dead): it
+// only grows, so a pool replaces an instance that has grown too large.
+func (s *Session) MemorySize() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead != nil {
+		return 0
+	}
+	return uint64(s.mod.Memory().Size())
 }
 
 // Close releases the session's instance. Closing a dead session (already released) is not an error.
