@@ -7,7 +7,6 @@ import (
 	"errors"
 	"syscall/js"
 
-
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -62,4 +61,3 @@ func (b *BrowserEngine) Pred(line int) string {
 	}
 	return v.String()
 }
-
