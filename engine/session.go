@@ -40,10 +40,17 @@ type Session struct {
 	nextStream int
 }
 
-// New returns a session with the builtin data loaded. Should the embedded data fail to load (a build
+// New returns a session whose data is the builtin data. The builtin data is built on the first
+// request that needs it, so a host that loads its own folder first (apibank --data) never builds it:
+// that is most of a one-prediction CLI run's start-up. Should the embedded data fail to load (a build
 // defect the tests catch), the session starts empty and says why in hello; it still serves loads.
-func New() *Session {
-	s := &Session{}
+func New() *Session { return &Session{} }
+
+// ensureData builds the builtin data if no data is in use yet.
+func (s *Session) ensureData() {
+	if s.data != nil {
+		return
+	}
 	d, err := dataset.Builtin()
 	if err != nil {
 		s.builtinErr = err.Error()
@@ -51,7 +58,6 @@ func New() *Session {
 	}
 	s.use(d)
 	s.loadErrs = dataset.BuiltinErrors()
-	return s
 }
 
 func (s *Session) use(d *dataset.Data) {
@@ -135,6 +141,9 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 	}()
 	if r.V != protocol.Version {
 		return nil, badRequest(fmt.Sprintf("protocol version %d is not supported (this engine speaks %d)", r.V, protocol.Version))
+	}
+	if r.Op != protocol.OpLoad || r.Builtin {
+		s.ensureData()
 	}
 	switch r.Op {
 	case protocol.OpHello:
