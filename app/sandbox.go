@@ -28,9 +28,29 @@ type SandboxPage struct {
 // pre-render, which has no engine and so shows the page empty, and the component tests).
 func (p *SandboxPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 
+// OnNav takes a catalog and a call to type in from the URL (?catalog=lv3_apis&call=...), as the
+// Tools page's "Try it in the Sandbox" links give them.
+func (p *SandboxPage) OnNav(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	q := ctx.Page().URL().Query()
+	if c := q.Get("catalog"); contains(Catalogs, c) {
+		p.catalog = c
+	}
+	if c := q.Get("call"); c != "" {
+		p.input = c
+		if el := app.Window().GetElementByID("sandbox-input"); el.Truthy() {
+			el.Set("value", c)
+		}
+	}
+}
+
 // OnMount fetches the world.
 func (p *SandboxPage) OnMount(ctx app.Context) {
-	p.catalog = "apis"
+	if p.catalog == "" {
+		p.catalog = "apis"
+	}
 	p.refreshWorld(ctx)
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.output = ""; p.refreshWorld(ctx) })
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.refreshWorld(ctx) })

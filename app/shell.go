@@ -21,6 +21,7 @@ var Pages = []page{
 	{"/results", "Results", false},
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
+	{"/tools", "Tools", false},
 	{"/import", "Import", false},
 	{"/run", "Run a model (soon)", true},
 }
@@ -36,6 +37,7 @@ func Routes() {
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
+	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.

@@ -162,7 +162,9 @@ func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 	for _, t := range cat.Tools() {
 		entries = append(entries, value.Marshal(t.Entry()))
 	}
-	return protocol.Catalog{Catalog: cat.Name, Tools: entries}, nil
+	docs := docsOf(s.data, cat.Name)
+	return protocol.Catalog{Catalog: cat.Name, Tools: entries, Schemas: score.Schemas(cat.Tools()),
+		Examples: docs.examples, Exceptions: docs.exceptions}, nil
 }
 
 func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
