@@ -138,7 +138,7 @@ func (p *SamplePage) Render() app.UI {
 			app.Range(p.samples).Slice(func(i int) app.UI {
 				s := p.samples[i]
 				label := sampleLabel(s)
-				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) })
+				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) }, app.EventScope(p.level, p.file, s.ID))
 				if s.ID == p.id {
 					b = b.Class("chip active").Aria("pressed", "true")
 				}
@@ -257,7 +257,7 @@ func copyButton(label, text string, msg *string) app.UI {
 			f.Invoke(text)
 			*msg = "Copied."
 		}
-	})
+	}, app.EventScope(text))
 }
 
 // expectText says in words what a sample's answer should be.

@@ -442,7 +442,7 @@ func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 				app.Td().Body(app.Span().Class("verdict "+cls).Text(label)),
 				app.Td().Body(
 					app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
-						OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }),
+						OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
 					app.If(open, func() app.UI { return compareView(v, sb.Preds[v.Line], cs.gold[v.Line], cs.err[v.Line]) }),
 				),
 			)

@@ -270,7 +270,7 @@ func (p *ToolsPage) toolView(catalog string, d ToolDoc) app.UI {
 				app.H3().Text("Example"),
 				app.Pre().DataSet("testid", "tool-example").Text(d.Example),
 				app.Div().Class("row").Body(
-					app.Button().DataSet("testid", "tool-run").Text("Run it in my sandbox world").OnClick(func(ctx app.Context, e app.Event) { p.run(ctx, key, catalog, d.Example) }),
+					app.Button().DataSet("testid", "tool-run").Text("Run it in my sandbox world").OnClick(func(ctx app.Context, e app.Event) { p.run(ctx, key, catalog, d.Example) }, app.EventScope(key, d.Example)),
 					app.A().DataSet("testid", "tool-try").Href(sandboxURL(catalog, d.Example)).Text("Try it in the Sandbox"),
 				),
 				app.If(p.ran[key] != "", func() app.UI {
