@@ -208,6 +208,10 @@ func (p *ClassroomPage) exercise() app.UI {
 			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
 			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
 		),
+		app.If(s.Level == "level-3", func() app.UI {
+			return app.P().Class("note").Body(app.Text("A level-3 scene is a whole plan, not one call: "),
+				app.A().DataSet("testid", "classroom-play").Href(PlayURL(s.File)).Text("play this scene yourself, call by call"), app.Text("."))
+		}),
 		app.If(p.verdict != nil, func() app.UI {
 			v := p.verdict.Call()
 			cls := "bad"

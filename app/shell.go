@@ -22,6 +22,7 @@ var Pages = []page{
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
 	{"/tools", "Tools", false},
+	{"/play", "Play a scene", false},
 	{"/import", "Import", false},
 	{"/run", "Run a model (soon)", true},
 }
@@ -38,6 +39,7 @@ func Routes() {
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
+	app.Route("/play", func() app.Composer { return &PlayPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.
