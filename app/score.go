@@ -362,6 +362,7 @@ func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
 				})),
 			)
 		}),
+		duplicatesNote(sb),
 		verdictTable(sb, cs),
 	)
 }
@@ -416,6 +417,7 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 // verdictTable lists the verdicts, each with a side-by-side of expected and got on demand.
 func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 	rows := sb.Batch.Results
+	dups := Duplicates(rows)
 	return app.Table().Class("verdicts").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Scope("col").Text("line"), app.Th().Scope("col").Text("sample"), app.Th().Scope("col").Text("verdict"),
@@ -439,7 +441,7 @@ func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 				DataSet("file", v.File).DataSet("id", v.ID).Body(
 				app.Td().Text(v.Line),
 				app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
-				app.Td().Body(app.Span().Class("verdict "+cls).Text(label)),
+				app.Td().Body(app.Span().Class("verdict "+cls).Text(label), duplicateTag(dups, v.Line)),
 				app.Td().Body(
 					app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
 						OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
