@@ -107,7 +107,7 @@ func (p *SamplePage) load(ctx app.Context) {
 		}
 		p.err = sd.missing
 		p.level, p.file, p.dlg, p.samples, p.prompt, p.id = sd.level, sd.file, sd.dlg, sd.samples, sd.prompt, sd.id
-		p.showGold = false
+		p.showGold, p.copied = false, ""
 	})
 }
 
@@ -138,7 +138,7 @@ func (p *SamplePage) Render() app.UI {
 			app.Range(p.samples).Slice(func(i int) app.UI {
 				s := p.samples[i]
 				label := sampleLabel(s)
-				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) })
+				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) }, app.EventScope(p.level, p.file, s.ID))
 				if s.ID == p.id {
 					b = b.Class("chip active").Aria("pressed", "true")
 				}
@@ -210,7 +210,6 @@ func (p *SamplePage) promptView() app.UI {
 				app.If(pr.GoldNative != "", func() app.UI { return app.Pre().Text(pr.GoldNative) }),
 			)
 		}),
-		note(p.copied),
 	)
 }
 
@@ -250,14 +249,19 @@ const idRule = "Sample 2k is the k-th API call of a dialogue, 2k+1 the AI reply 
 	"A special case has one more sample, numbered after those: there the right answer is a reply " +
 	"(ask for the missing value, say no tool fits, ask which was meant), and calling a tool is PREMATURE_CALL."
 
-// copyButton copies text to the clipboard (through web/bridge.js's apibankCopy).
-func copyButton(label, text string, msg *string) app.UI {
-	return app.Button().Class("small-button").Text(label).OnClick(func(ctx app.Context, e app.Event) {
-		if f := app.Window().Get("apibankCopy"); f.Truthy() {
-			f.Invoke(text)
-			*msg = "Copied."
-		}
-	})
+// copyButton copies text to the clipboard (through web/bridge.js's apibankCopy) and says so right
+// beside itself; copied holds the label of the button pressed last.
+func copyButton(label, text string, copied *string) app.UI {
+	return app.Span().Class("copy").Body(
+		app.Button().Class("small-button").Text(label).OnClick(func(ctx app.Context, e app.Event) {
+			if f := app.Window().Get("apibankCopy"); f.Truthy() {
+				f.Invoke(text)
+				*copied = label
+			}
+		}, app.EventScope(text)),
+		app.Span().Class("copied small").DataSet("testid", "copied").Attr("role", "status").
+			Text(map[bool]string{true: " Copied.", false: ""}[*copied == label]),
+	)
 }
 
 // expectText says in words what a sample's answer should be.

@@ -509,6 +509,7 @@ func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll 
 				}),
 			)
 		}),
+		duplicatesNote(sb),
 		app.If(sb.Rows == 0, func() app.UI { return verdictTable(sb, cs) }),
 		app.If(sb.Rows > 0, func() app.UI { return virtualTable(sb, vr, cs, onScroll) }),
 	)
@@ -535,7 +536,7 @@ func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.Ev
 			verdictHead(),
 			app.TBody().Body(
 				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", above)),
-				app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs) }),
+				app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs, nil) }),
 				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", below)),
 			),
 		),
@@ -593,9 +594,10 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 	rows := sb.Batch.Results
 	pred := func(line int) string { return sb.Preds[line] }
+	dups := Duplicates(rows)
 	return app.Table().Class("verdicts").Body(
 		verdictHead(),
-		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI { return verdictRow(rows[i], pred, cs) })),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI { return verdictRow(rows[i], pred, cs, dups) })),
 	)
 }
 
@@ -606,8 +608,9 @@ func verdictHead() app.UI {
 	))
 }
 
-// verdictRow is one verdict's row; pred gives the prediction text of a line for the comparison.
-func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares) app.UI {
+// verdictRow is one verdict's row; pred gives the prediction text of a line for the comparison, dups
+// the lines that repeat an earlier one (see Duplicates; nil when not known).
+func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares, dups map[int]int) app.UI {
 	c := v.Call()
 	r, isReply := v.Reply()
 	cat, label := c.Category, c.Category
@@ -624,10 +627,10 @@ func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares) app.UI 
 		DataSet("file", v.File).DataSet("id", v.ID).Body(
 		app.Td().Text(v.Line),
 		app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
-		app.Td().Body(app.Span().Class("verdict "+cls).Text(label)),
+		app.Td().Body(app.Span().Class("verdict "+cls).Text(label), duplicateTag(dups, v.Line)),
 		app.Td().Body(
 			app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
-				OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }),
+				OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
 			app.If(open, func() app.UI { return compareView(v, pred(v.Line), cs.gold[v.Line], cs.err[v.Line]) }),
 		),
 	)

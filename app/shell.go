@@ -20,6 +20,8 @@ var Pages = []page{
 	{"/results", "Results", false},
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
+	{"/tools", "Tools", false},
+	{"/play", "Play a scene", false},
 	{"/import", "Import", false},
 	{"/run", "Run a model", false},
 	{"/runs", "Runs", false},
@@ -38,6 +40,12 @@ func Routes() {
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
+	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
+	app.Route("/play", func() app.Composer { return &PlayPage{} })
+	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })
+	// Any other address: the "page not found" page (exact routes are matched first). go-app's own
+	// NotFound variable is not used by its router, so a catch-all route stands in for it.
+	app.RouteWithRegexp("^/.*", func() app.Composer { return &NotFoundPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.

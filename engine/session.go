@@ -197,6 +197,7 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()
+		s.ensureData() // the builtin index is built once a process: this costs a world, no parse
 		return s.hello(), nil
 	case "":
 		return nil, badRequest("missing op")
@@ -232,7 +233,8 @@ func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 	for _, t := range cat.Tools() {
 		entries = append(entries, value.Marshal(t.Entry()))
 	}
-	res := protocol.Catalog{Catalog: cat.Name, Tools: entries}
+	docs := docsOf(s.data, cat.Name)
+	res := protocol.Catalog{Catalog: cat.Name, Tools: entries, Examples: docs.examples, Exceptions: docs.exceptions}
 	switch r.Form {
 	case "", string(call.Text):
 	case string(call.Native):

@@ -68,6 +68,14 @@ test("axe-core finds no serious or critical violation on any page or state", asy
 test("the keyboard alone reaches every control of every page, and the skip link moves the focus to the content", async () => {
   const page = await s.browser.context.newPage();
   await states(page, s.server.url, async (where) => {
+    // Wait until the page is settled (lists load after the heading): the same number of controls twice.
+    let n = -1;
+    for (let i = 0; i < 20; i++) {
+      await page.waitForTimeout(250);
+      const m = await page.evaluate(() => document.querySelectorAll("a[href], button, select, textarea, input, summary").length);
+      if (m === n) break;
+      n = m;
+    }
     const controls = await page.evaluate(() => {
       const sel = "a[href], button:not([disabled]), select:not([disabled]), textarea:not([disabled]), input:not([type=hidden]):not([disabled]), summary";
       let i = 0;
