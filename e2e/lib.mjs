@@ -318,3 +318,56 @@ export async function startWorker() {
       }),
   };
 }
+
+/** fakeModelBinary builds cmd/fakemodel once per run. */
+let fakeBuilt = null;
+function fakeModelBinary() {
+  if (fakeBuilt) return fakeBuilt;
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-fake-"));
+  fakeBuilt = path.join(dir, "fakemodel");
+  execFileSync("go", ["build", "-o", fakeBuilt, "./cmd/fakemodel"], { cwd: root, stdio: "inherit" });
+  return fakeBuilt;
+}
+
+/**
+ * startFakeModel runs cmd/fakemodel (the scripted OpenAI-compatible server) on a free port and
+ * resolves {url (its /v1 base URL), origin, script(s), requests(), reset(), stop()}.
+ */
+export async function startFakeModel(script) {
+  const proc = spawn(fakeModelBinary(), ["--addr", "127.0.0.1:0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr.on("data", (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("fakemodel did not start in 20 s: " + stderr)), 20000);
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/(http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ""));
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`fakemodel exited with ${code}: ${stderr}`)));
+  });
+  const origin = new URL(url).origin;
+  const post = async (p, body) => {
+    const r = await fetch(origin + p, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
+    if (!r.ok) throw new Error(`fakemodel ${p}: HTTP ${r.status} ${await r.text()}`);
+  };
+  const fake = {
+    url,
+    origin,
+    script: (s) => post("/_fake/script", s),
+    reset: () => post("/_fake/reset"),
+    requests: async () => (await fetch(origin + "/_fake/requests")).json(),
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once("exit", resolve);
+        proc.kill("SIGTERM");
+      }),
+  };
+  if (script) await fake.script(script);
+  return fake;
+}
