@@ -72,6 +72,10 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).error.code, "not_found");
   for (const h of securityHeaders) assert.ok(missing.headers.get(h), `the 404 has ${h}`);
+  // _headers configures the assets; it is not one of them.
+  const headersFile = await fetch(s.worker.url + "/_headers");
+  assert.equal(headersFile.status, 404);
+  await headersFile.text();
   const post = await fetch(s.worker.url + "/healthz", { method: "POST" });
   assert.equal(post.status, 405);
   await post.text();
