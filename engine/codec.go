@@ -171,7 +171,7 @@ func encode(r protocol.Response) []byte {
 		r.Result = la.answer
 		head := encode(r)
 		out := make([]byte, 0, len(head)+1+la.body.Len())
-		out = append(append(head, '\n'), la.body.Bytes()...)
+		out = append(append(append(out, head...), '\n'), la.body.Bytes()...)
 		return out
 	}
 	if bt, ok := r.Result.(*protocol.Batch); ok && r.Error == nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -86,6 +87,28 @@ func TestStreamLimit(t *testing.T) {
 	}
 }
 
+// TestBuiltinIsLazy: a new session builds the builtin data only when a request needs it; a load of
+// a folder first never builds it, and the builtin data still answers when asked for.
+func TestBuiltinIsLazy(t *testing.T) {
+	s := New()
+	if s.data != nil {
+		t.Fatal("New built the builtin data")
+	}
+	draft := `{"role":"User","text":"What is 2+2?"}` + "\n" + `{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}}` + "\n" + `{"role":"AI","text":"4."}`
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	if r := do(t, s, string(req)); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if s.data == nil || s.data.Name != "tiny" {
+		t.Fatalf("data after load: %+v", s.data)
+	}
+	fresh := New()
+	r := do(t, fresh, `{"v":1,"op":"hello"}`)
+	if !r.OK || !strings.Contains(mustJSON(r.Result), `"data":"builtin"`) {
+		t.Fatalf("hello of a new session: %+v", r)
+	}
+}
+
 func TestIDEchoed(t *testing.T) {
 	r := do(t, New(), `{"v":1,"id":"req-7","op":"hello"}`)
 	if !r.OK || string(r.ID) != `"req-7"` {
@@ -93,11 +116,11 @@ func TestIDEchoed(t *testing.T) {
 	}
 }
 
-// TestPanicRecovered: a panic inside an op (here: a session used before any data was set) is
-// answered as an internal error, and the same session keeps working afterwards.
+// TestPanicRecovered: a panic inside an op (here: a session whose data has no world) is answered as
+// an internal error, and the same session keeps working afterwards.
 func TestPanicRecovered(t *testing.T) {
-	s := &Session{}
-	r := do(t, s, `{"v":1,"op":"stats"}`)
+	s := &Session{data: &dataset.Data{Name: "broken"}}
+	r := do(t, s, `{"v":1,"op":"world"}`)
 	if r.OK || r.Error == nil || r.Error.Code != "internal" {
 		t.Fatalf("want an internal error, got %+v", r)
 	}

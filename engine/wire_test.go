@@ -70,6 +70,7 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 
 	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpHello)})
 	roundTrip[protocol.Catalog](t, s, protocol.Request{Op: op(protocol.OpCatalog), Catalog: "lv3_apis"})
+	roundTrip[protocol.Catalog](t, s, protocol.Request{Op: protocol.OpCatalog, Catalog: "apis", Form: "native"})
 	roundTrip[protocol.Stats](t, s, protocol.Request{Op: op(protocol.OpStats)})
 	ds := roundTrip[[]protocol.DialogueSummary](t, s, protocol.Request{Op: op(protocol.OpDialogues)})
 	var l1, special, scene protocol.DialogueSummary
@@ -121,8 +122,9 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})
 	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode})
 
-	// load last: it replaces the data the requests above used.
+	// load last: it replaces the data the requests above used; restart brings the builtin back.
 	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})
+	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpRestart)})
 
 	for _, o := range protocol.Ops {
 		if !covered[o] {

@@ -40,17 +40,19 @@ const (
 	OpEpisodeStart  Op = "episode_start"  // start a live level-3 episode: EpisodeStarted
 	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
+	OpRestart       Op = "restart"        // start over as a new session: Hello
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
 //	hello                                   protocol and engine facts
-//	catalog   catalog                       the tools of "apis" (default) or "lv3_apis"
+//	catalog   catalog, form                 the tools of "apis" (default) or "lv3_apis"; form "native"
+//	                                        adds their function-calling schemas
 //	load      name, files | builtin         load a folder in the original layout (path -> text) or the builtin data
 //	dialogues level                         the loaded dialogues (summaries), optionally of one level
 //	dialogue  level, file                   one dialogue's turns
@@ -73,6 +75,8 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	score_lines    stream, lines, line      streaming ops and the lines form of their answers)
 //	score_finish   stream
 //	rouge_lines    lines, line, name
+//	restart                                 start over as a brand-new session (builtin data, initial
+//	                                        sandbox, no episodes): what a server does between requests
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
@@ -93,7 +97,8 @@ type Request struct {
 	File string `json:"file,omitempty"`
 	// Sample is a sample id (2k a call, 2k+1 the reply after it, later ids special cases).
 	Sample *int `json:"sample,omitempty"`
-	// Form is FormText or FormNative (empty: the op's default); any other value is refused.
+	// Form is FormText or FormNative (empty: the op's default); any other value is refused (prompt,
+	// replay; catalog: "native" adds the tools' schemas).
 	Form string `json:"form,omitempty"`
 	// Call is a call: the text form as a JSON string, or a native call object.
 	Call json.RawMessage `json:"call,omitempty"`

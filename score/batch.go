@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
@@ -129,8 +130,11 @@ type Index struct {
 	byFile  map[string][]string // file -> levels that have it
 	// Errors are problems found while building samples (an API turn that ends a dialogue).
 	Errors []dataset.LineError
-	// ceilings caches gold replays: they depend only on the data, mode, level and form.
-	ceilings map[ceilingKey]Replayed
+	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
+	// data's index is shared by every session of a process (natively, sessions in several
+	// goroutines), so the cache is guarded.
+	ceilingsMu sync.Mutex
+	ceilings   map[ceilingKey]Replayed
 	// scenes are the level-3 scenes as dialogues.
 	scenes []*dataset.Dialogue
 }
@@ -145,6 +149,8 @@ type ceilingKey struct {
 // computed once per index: it depends only on the data, mode, level and form.
 func (ix *Index) Ceiling(mode Mode, level string, native bool) Replayed {
 	k := ceilingKey{mode, level, native}
+	ix.ceilingsMu.Lock()
+	defer ix.ceilingsMu.Unlock()
 	if r, ok := ix.ceilings[k]; ok {
 		return r
 	}
