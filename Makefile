@@ -47,6 +47,8 @@ worker: wasm app
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(WORKER)
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $(WORKER)/app.wasm ./cmd/worker
 	$(GO) run ./cmd/server --static $(WORKER)/assets
+	@# The pages link web/ files by content-hashed URLs (?v=), as cmd/server gives them: cached for a year.
+	printf '/web/*\n  Cache-Control: public, max-age=31536000, immutable\n' >> $(WORKER)/assets/_headers
 	@printf 'worker module raw %d bytes, gzip %d bytes (Workers: 3 MB compressed free, 10 MB paid)\n' $$(wc -c < $(WORKER)/app.wasm) $$(gzip -9 -c $(WORKER)/app.wasm | wc -c)
 
 worker/node_modules/.package-lock.json: worker/package.json worker/package-lock.json
@@ -59,6 +61,8 @@ worker-size: worker worker/node_modules/.package-lock.json
 # The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
 test-browser: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node --test --test-concurrency=1 tests/
+	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).
+	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs
 
 # A PNG of every page in screenshots/ for review.
 screenshots: wasm app e2e/node_modules/.package-lock.json

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 
 	"github.com/apibank-playground/apibank/internal/serve"
@@ -26,7 +27,20 @@ func newHandler(logger *slog.Logger, api http.Handler) http.Handler {
 		mux.ServeHTTP(w, r)
 	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
-	return serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)))
+	return memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes))))
+}
+
+// memoryLog logs, after each request, how much memory the Go runtime holds (on Workers: about the
+// instance's linear memory, which counts against the isolate's 128 MB) and the peak heap, so a
+// request that comes near the limit shows in the logs before it fails.
+func memoryLog(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		logger.LogAttrs(r.Context(), slog.LevelInfo, "memory", slog.String("path", r.URL.Path),
+			slog.Uint64("sys_bytes", m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc))
+	})
 }
 
 // health is the answer of /healthz.

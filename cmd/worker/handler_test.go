@@ -38,7 +38,9 @@ func TestHandlerRoutes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, strings.NewReader("")))
+			req := httptest.NewRequest(tc.method, tc.path+"?key=sk-in-query", strings.NewReader("sk-in-body"))
+			req.Header.Set("Authorization", "Bearer sk-in-header")
+			h.ServeHTTP(rec, req)
 			if rec.Code != tc.status {
 				t.Fatalf("status %d, want %d (body %q)", rec.Code, tc.status, rec.Body.String())
 			}
@@ -55,16 +57,28 @@ func TestHandlerRoutes(t *testing.T) {
 			}
 		})
 	}
-	// One access-log line a request, each a JSON object naming its path.
+	// Two log lines a request, each a JSON object naming its path: the access line, then the memory
+	// the instance holds.
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
-	if len(lines) != len(tests) {
+	if len(lines) != 2*len(tests) {
 		t.Fatalf("%d log lines for %d requests:\n%s", len(lines), len(tests), logs.String())
 	}
 	for i, l := range lines {
-		var rec struct{ Msg, Path string }
-		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Msg != "request" || rec.Path != tests[i].path {
-			t.Errorf("log line %d = %s (err %v), want a request line for %s", i+1, l, err, tests[i].path)
+		var rec struct {
+			Msg, Path string
+			Sys       uint64 `json:"sys_bytes"`
 		}
+		want := map[bool]string{true: "request", false: "memory"}[i%2 == 0]
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Msg != want || rec.Path != tests[i/2].path {
+			t.Errorf("log line %d = %s (err %v), want a %s line for %s", i+1, l, err, want, tests[i/2].path)
+		}
+		if want == "memory" && rec.Sys == 0 {
+			t.Errorf("log line %d = %s: no memory figure", i+1, l)
+		}
+	}
+	// No key, wherever the request carried it, reaches the log.
+	if strings.Contains(logs.String(), "sk-in-") {
+		t.Errorf("a key reached the log:\n%s", logs.String())
 	}
 }
 

@@ -55,6 +55,11 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
     assert.equal(r.status, 200, c.path);
     assert.match(r.headers.get("content-type") || "", c.type, c.path);
     for (const h of securityHeaders) assert.ok(r.headers.get(h), `${c.path} has ${h}`);
+    // web/ files are linked by content-hashed URLs: cached for good (so the tab also works offline);
+    // a page is revalidated on every visit, so a new deploy is seen at once.
+    const cache = r.headers.get("cache-control") || "";
+    if (c.path.startsWith("/web/")) assert.match(cache, /immutable/, c.path);
+    else if (c.type.source.includes("html")) assert.match(cache, /max-age=0|no-cache/, c.path);
     await r.arrayBuffer();
   }
   const health = await (await fetch(s.worker.url + "/healthz")).json();
@@ -67,6 +72,10 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).error.code, "not_found");
   for (const h of securityHeaders) assert.ok(missing.headers.get(h), `the 404 has ${h}`);
+  // _headers configures the assets; it is not one of them.
+  const headersFile = await fetch(s.worker.url + "/_headers");
+  assert.equal(headersFile.status, 404);
+  await headersFile.text();
   const post = await fetch(s.worker.url + "/healthz", { method: "POST" });
   assert.equal(post.status, 405);
   await post.text();
