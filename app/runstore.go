@@ -3,7 +3,6 @@ package app
 import (
 	"encoding/json"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/apibank-playground/apibank/model"
@@ -115,10 +114,6 @@ func (m *memRuns) Clear() error {
 
 // landedKey is a landed sample's key in a store that keeps all runs' samples together: the run ID,
 // a separator no ID holds, the task key.
+//
+//lint:ignore U1000 the browser store (runstore_js.go) uses it.
 func landedKey(id, key string) string { return id + "\x00" + key }
-
-// splitLandedKey undoes landedKey.
-func splitLandedKey(k string) (id, key string) {
-	id, key, _ = strings.Cut(k, "\x00")
-	return id, key
-}

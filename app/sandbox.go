@@ -168,7 +168,7 @@ func (p *SandboxPage) Render() app.UI {
 				})),
 				app.If(p.selected != "" && p.world != nil, func() app.UI {
 					raw, _ := p.world.dbs.Get(p.selected)
-					return app.Div().Body(app.H3().Text(p.selected), app.Pre().Class("db").DataSet("testid", "sandbox-db").Text(Pretty(raw)))
+					return app.Div().Body(app.H3().Text(p.selected), app.Pre().Class("db").TabIndex(0).DataSet("testid", "sandbox-db").Text(Pretty(raw)))
 				}),
 			),
 			app.Section().Body(

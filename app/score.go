@@ -141,7 +141,7 @@ func (p *ScorePage) load(ctx app.Context) {
 func (p *ScorePage) Render() app.UI {
 	return shell("/score", "Paste and score",
 		app.P().Text("Predictions are JSONL, one line a sample: {\"file\": ..., \"id\": ..., \"pred\": ...} (\"level\" optional), "+
-			"the format of the original's evaluator. Sample 2k predicts the k-th API call of a dialogue, 2k+1 the AI reply after it. "+
+			"the format of the original's evaluator. "+idRule+" "+
 			"A prediction is a call in the original text form [ToolName(key='value')] or a native call {\"name\", \"arguments\"}."),
 		p.renderOne(),
 		app.Section().Class("card").Aria("labelledby", "bulk-h").Body(
@@ -151,9 +151,9 @@ func (p *ScorePage) Render() app.UI {
 				app.Label().Class("field").Body(
 					app.Span().Text("World "),
 					app.Select().DataSet("testid", "state-select").OnChange(func(ctx app.Context, e app.Event) {
-						p.state = ctx.JSSrc().Get("value").String()
+						p.state = selectValue(ctx)
 					}).Body(
-						app.Option().Value("").Selected(p.state == "").Text("default (replay for builtin data, fresh for imported)"),
+						app.Option().Value(anyOption).Selected(p.state == "").Text("default (replay for builtin data, fresh for imported)"),
 						app.Option().Value("fresh").Selected(p.state == "fresh").Text("fresh: every call against the initial world"),
 						app.Option().Value("replay").Selected(p.state == "replay").Text("replay: after the dialogue's earlier gold calls"),
 					),
@@ -189,7 +189,7 @@ func (p *ScorePage) renderOne() app.UI {
 			app.Label().Class("field").Body(
 				app.Span().Text("Dialogue "),
 				app.Select().DataSet("testid", "one-dialogue").OnChange(p.onOneFile).Body(
-					app.Option().Value("").Text("choose…"),
+					app.Option().Value(anyOption).Text("choose…"),
 					app.Range(files).Slice(func(i int) app.UI {
 						d := files[i]
 						v := d.Level + "/" + d.File
@@ -205,10 +205,7 @@ func (p *ScorePage) renderOne() app.UI {
 					app.Range(p.samples).Slice(func(i int) app.UI {
 						s := p.samples[i]
 						v := strconv.Itoa(s.ID)
-						label := fmt.Sprintf("%d · %s", s.ID, s.Kind)
-						if s.Tool != "" {
-							label += " · " + s.Tool
-						}
+						label := sampleLabel(s)
 						return app.Option().Value(v).Selected(v == p.oneSample).Text(label)
 					}),
 				),
@@ -224,7 +221,7 @@ func (p *ScorePage) renderOne() app.UI {
 }
 
 func (p *ScorePage) onOneFile(ctx app.Context, e app.Event) {
-	p.oneFile = ctx.JSSrc().Get("value").String()
+	p.oneFile = selectValue(ctx)
 	p.samples, p.oneSample = nil, ""
 	level, file, _ := strings.Cut(p.oneFile, "/")
 	if file == "" {
@@ -239,7 +236,7 @@ func (p *ScorePage) onOneFile(ctx app.Context, e app.Event) {
 				return
 			}
 			for _, s := range ss {
-				if s.Kind == "call" || s.Kind == "reply" {
+				if scorable(s.Kind) {
 					p.samples = append(p.samples, s)
 				}
 			}

@@ -32,6 +32,9 @@ type Session struct {
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
+	// streams are the open scoring streams, by id.
+	streams    map[int]*score.Stream
+	nextStream int
 }
 
 // New returns a session with the builtin data loaded. Should the embedded data fail to load (a build
@@ -54,6 +57,7 @@ func (s *Session) use(d *dataset.Data) {
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
+	s.streams = map[int]*score.Stream{}
 }
 
 // Handle answers one JSON request with one JSON response. It never panics: a malformed request gets
@@ -126,6 +130,14 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.episodeStep(r)
 	case protocol.OpEpisodeFinish:
 		return s.episodeFinish(r)
+	case protocol.OpScoreStart:
+		return s.scoreStart(r)
+	case protocol.OpScoreLines:
+		return s.scoreLines(r)
+	case protocol.OpScoreFinish:
+		return s.scoreFinish(r)
+	case protocol.OpRougeLines:
+		return rougeLines(r), nil
 	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case "":

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -38,6 +39,16 @@ func TestHandleErrors(t *testing.T) {
 		{"bad state", `{"v":1,"op":"score","preds":"","state":"sideways"}`, "bad_request", "fresh or replay"},
 		{"bad form", `{"v":1,"op":"replay","form":"xml"}`, "bad_request", "text or native"},
 		{"fill without files", `{"v":1,"op":"fill"}`, "bad_request", "needs files"},
+		{"unknown form on prompt", `{"v":1,"op":"prompt","file":"x.jsonl","sample":0,"form":"yaml"}`, "bad_request", `must be text or native, not "yaml"`},
+		{"unknown form on any op", `{"v":1,"op":"hello","form":"Native"}`, "bad_request", `not "Native"`},
+		{"form not a text", `{"v":1,"op":"replay","form":1}`, "bad_request", `"form" must be a string`},
+		{"score_lines without stream", `{"v":1,"op":"score_lines","lines":""}`, "bad_request", "missing stream"},
+		{"score_lines of no stream", `{"v":1,"op":"score_lines","stream":99,"lines":""}`, "not_found", "no scoring stream 99"},
+		{"score_finish of no stream", `{"v":1,"op":"score_finish","stream":3}`, "not_found", "no scoring stream 3"},
+		{"stream not an integer", `{"v":1,"op":"score_lines","stream":"1"}`, "bad_request", `"stream" must be an integer`},
+		{"line not an integer", `{"v":1,"op":"rouge_lines","lines":"","line":1.5}`, "bad_request", `"line" must be an integer`},
+		{"lines not a text", `{"v":1,"op":"rouge_lines","lines":["a"]}`, "bad_request", `"lines" must be a string`},
+		{"score_start bad state", `{"v":1,"op":"score_start","state":"sideways"}`, "bad_request", "fresh or replay"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +57,32 @@ func TestHandleErrors(t *testing.T) {
 				t.Errorf("got ok=%v error=%+v; want %s containing %q", r.OK, r.Error, tt.code, tt.contains)
 			}
 		})
+	}
+}
+
+// TestStreamLimit: at most protocol.MaxStreams scoring streams are open at once; finishing one
+// makes room, and a load drops them all.
+func TestStreamLimit(t *testing.T) {
+	s := New()
+	for i := 0; i < protocol.MaxStreams; i++ {
+		if r := do(t, s, `{"v":1,"op":"score_start"}`); !r.OK {
+			t.Fatalf("stream %d: %+v", i+1, r.Error)
+		}
+	}
+	if r := do(t, s, `{"v":1,"op":"score_start"}`); r.OK || !strings.Contains(r.Error.Message, "finish one") {
+		t.Fatalf("stream %d opened: %+v", protocol.MaxStreams+1, r)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_finish","stream":1}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_start"}`); !r.OK {
+		t.Fatalf("no room after a finish: %+v", r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"load","builtin":true}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_lines","stream":2,"lines":""}`); r.OK || r.Error.Code != "not_found" {
+		t.Fatalf("a stream survived a load: %+v", r)
 	}
 }
 
@@ -186,6 +223,11 @@ func FuzzHandle(f *testing.F) {
 		`{"v":1,"op":"load","files":{"init_database/Account.json":"{}"}}`,
 		`{"v":1,"op":"world","databases":["Alarm"]}`,
 		`{"v":1,"op":"prompt","file":"x","sample":0}`,
+		`{"v":1,"op":"score_start","level":"level-1-given-desc"}`,
+		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\r\n{bad","line":3}`,
+		`{"v":1,"op":"score_finish","stream":1}`,
+		`{"v":1,"op":"rouge_lines","lines":"{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n","name":"p"}`,
+		`{"v":1,"op":"prompt","file":"x","sample":0,"form":"yaml"}`,
 		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
 	} {
 		f.Add([]byte(seed))
@@ -193,8 +235,12 @@ func FuzzHandle(f *testing.F) {
 	s := New()
 	f.Fuzz(func(t *testing.T, req []byte) {
 		out := s.Handle(req)
+		head := out // an answer in the lines form: the envelope is its first line
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			head = out[:i]
+		}
 		var r protocol.Response
-		if err := json.Unmarshal(out, &r); err != nil {
+		if err := json.Unmarshal(head, &r); err != nil {
 			t.Fatalf("response is not JSON: %v\n%s", err, out)
 		}
 		if r.V != protocol.Version || r.OK == (r.Error != nil) {
