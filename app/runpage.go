@@ -326,8 +326,8 @@ func (p *RunPage) renderTest() app.UI {
 	)
 }
 
-func (p *RunPage) onTest(ctx app.Context, e app.Event) {
-	ctx = p.mc
+func (p *RunPage) onTest(_ app.Context, e app.Event) {
+	ctx := p.mc
 	s := p.s.Endpoint(p.key)
 	s.Retries, s.Timeout = -1, 30*time.Second
 	if err := s.Validate(); err != nil {
@@ -381,8 +381,8 @@ func TestConnection(ctx context.Context, c *model.Client, name string) (lines []
 	return lines, false
 }
 
-func (p *RunPage) onStart(ctx app.Context, e app.Event) {
-	ctx = p.mc
+func (p *RunPage) onStart(_ app.Context, e app.Event) {
+	ctx := p.mc
 	p.err, p.msg = "", ""
 	if len(p.s.Levels) == 0 {
 		p.err = "Choose at least one level."
@@ -410,8 +410,8 @@ func (p *RunPage) onStart(ctx app.Context, e app.Event) {
 	})
 }
 
-func (p *RunPage) resume(ctx app.Context, r *SavedRun) {
-	ctx = p.mc
+func (p *RunPage) resume(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	p.err = ""
 	key := p.key
 	ctx.Async(func() {
@@ -428,8 +428,8 @@ func (p *RunPage) resume(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunPage) discard(ctx app.Context, r *SavedRun) {
-	ctx = p.mc
+func (p *RunPage) discard(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Delete(r.ID)
 		ctx.Dispatch(func(app.Context) {
@@ -441,8 +441,8 @@ func (p *RunPage) discard(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunPage) retry(ctx app.Context, r *SavedRun, f *run.Failure) {
-	ctx = p.mc
+func (p *RunPage) retry(_ app.Context, r *SavedRun, f *run.Failure) {
+	ctx := p.mc
 	p.err = ""
 	key := p.key
 	ctx.Async(func() {

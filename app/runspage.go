@@ -401,8 +401,8 @@ func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
 	p.share, p.err = u.String()+"#"+frag, ""
 }
 
-func (p *RunsPage) delete(ctx app.Context, r *SavedRun) {
-	ctx = p.mc
+func (p *RunsPage) delete(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Delete(r.ID)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -416,8 +416,8 @@ func (p *RunsPage) delete(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunsPage) keep(ctx app.Context, r *SavedRun) {
-	ctx = p.mc
+func (p *RunsPage) keep(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Put(r)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -454,8 +454,8 @@ func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
 
 // rescore judges an imported or shared run's predictions with this tab's engine, replays its
 // episodes' calls, and says whether the verdicts agree with those it carried.
-func (p *RunsPage) rescore(ctx app.Context, r *SavedRun, from string) {
-	ctx = p.mc
+func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
+	ctx := p.mc
 	p.err, p.msg, p.agree = "", "Re-scoring "+from+" with this tab's engine…", nil
 	refresh(ctx, func() (Agreement, error) {
 		var carried []protocol.Verdict
