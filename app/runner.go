@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -96,16 +95,23 @@ func NewSavedRun(s RunSettings, data string, dataHash string) *SavedRun {
 }
 
 // DataHash is a short hash of the samples of the levels a run covers, from the engine: two runs
-// with the same hash saw the same samples.
+// with the same hash saw the same samples. It hashes the engine's answers as they come, without
+// decoding them (a level's list is about 100 KB, whose decoding would hold up the page).
 func DataHash(levels []string) (string, error) {
+	if tab.Engine == nil {
+		return "", errors.New("the engine is not running")
+	}
 	h := sha256.New()
 	for _, l := range levels {
-		ss, err := tab.Samples(l)
+		req, err := protocol.Encode(protocol.Request{Op: protocol.OpSamples, Level: l})
 		if err != nil {
 			return "", err
 		}
-		b, _ := json.Marshal(ss)
-		h.Write(b)
+		resp, err := tab.Engine.Do(context.Background(), req)
+		if err != nil {
+			return "", err
+		}
+		h.Write(resp)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }

@@ -38,6 +38,9 @@ type RunPage struct {
 	err        string
 	msg        string
 	watching   bool
+	// mc is the page's own context (from OnMount): work that outlives the button that started it
+	// (a run, a test) reports through it, since a button's context dies with the button.
+	mc app.Context
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
@@ -46,6 +49,7 @@ func (p *RunPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 
 // OnMount reads the saved settings and key, and looks for runs a reload interrupted.
 func (p *RunPage) OnMount(ctx app.Context) {
+	p.mc = ctx
 	p.s = DefaultRunSettings()
 	var s RunSettings
 	if tab.Store.Get(runSettingsKey, &s) == nil && s.BaseURL != "" {
@@ -322,7 +326,8 @@ func (p *RunPage) renderTest() app.UI {
 	)
 }
 
-func (p *RunPage) onTest(ctx app.Context, e app.Event) {
+func (p *RunPage) onTest(_ app.Context, e app.Event) {
+	ctx := p.mc
 	s := p.s.Endpoint(p.key)
 	s.Retries, s.Timeout = -1, 30*time.Second
 	if err := s.Validate(); err != nil {
@@ -376,7 +381,8 @@ func TestConnection(ctx context.Context, c *model.Client, name string) (lines []
 	return lines, false
 }
 
-func (p *RunPage) onStart(ctx app.Context, e app.Event) {
+func (p *RunPage) onStart(_ app.Context, e app.Event) {
+	ctx := p.mc
 	p.err, p.msg = "", ""
 	if len(p.s.Levels) == 0 {
 		p.err = "Choose at least one level."
@@ -404,7 +410,8 @@ func (p *RunPage) onStart(ctx app.Context, e app.Event) {
 	})
 }
 
-func (p *RunPage) resume(ctx app.Context, r *SavedRun) {
+func (p *RunPage) resume(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	p.err = ""
 	key := p.key
 	ctx.Async(func() {
@@ -421,7 +428,8 @@ func (p *RunPage) resume(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunPage) discard(ctx app.Context, r *SavedRun) {
+func (p *RunPage) discard(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Delete(r.ID)
 		ctx.Dispatch(func(app.Context) {
@@ -433,7 +441,8 @@ func (p *RunPage) discard(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunPage) retry(ctx app.Context, r *SavedRun, f *run.Failure) {
+func (p *RunPage) retry(_ app.Context, r *SavedRun, f *run.Failure) {
+	ctx := p.mc
 	p.err = ""
 	key := p.key
 	ctx.Async(func() {
@@ -469,6 +478,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		status = r.Status
 		if r.Total > 0 {
 			pr.Total = r.Total
+		}
+		if status == runDone {
+			pr.Done = pr.Total // every task ended (answered or failed), retries included
 		}
 	}
 	rate, eta := RunRate(pr)

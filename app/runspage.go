@@ -25,6 +25,8 @@ type RunsPage struct {
 	agree   *Agreement
 	err     string
 	msg     string
+	// mc is the page's own context (see RunPage.mc).
+	mc app.Context
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser.
@@ -32,6 +34,7 @@ func (p *RunsPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 
 // OnMount loads the runs, and a shared run from the URL fragment.
 func (p *RunsPage) OnMount(ctx app.Context) {
+	p.mc = ctx
 	p.load(ctx)
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.runs, p.a, p.b, p.open = nil, "", "", "" })
 	if frag := ctx.Page().URL().Fragment; strings.HasPrefix(frag, "run=") {
@@ -255,20 +258,22 @@ func compareRuns(a, b *SavedRun) app.UI {
 	if a.DataHash != b.DataHash || a.Data != b.Data {
 		warn = "The two runs saw different data (" + a.Data + " " + a.DataHash + " and " + b.Data + " " + b.DataHash + "): compare with care."
 	}
-	head := app.THead().Body(app.Tr().Body(app.Th().Text(""), app.Th().Text("A: "+a.Label()), app.Th().Text("B: "+b.Label())))
+	head := func() app.UI {
+		return app.THead().Body(app.Tr().Body(app.Th().Text(""), app.Th().Text("A: "+a.Label()), app.Th().Text("B: "+b.Label())))
+	}
 	return app.Section().Class("card").DataSet("testid", "compare").Body(
 		app.H2().Text("A and B side by side"),
 		note(warn),
 		app.H3().Text("Per level (call accuracy, 95% Wilson interval)"),
-		app.Table().Class("tally").Body(head, app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(LevelLabel(levels[i])), accuracyCell(tallyOf(ra.Levels, levels[i])), accuracyCell(tallyOf(rb.Levels, levels[i])))
 		}))),
 		app.H3().Text("Per verdict category"),
-		app.Table().Class("tally").Body(head, app.TBody().Body(app.Range(cats).Slice(func(i int) app.UI {
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(cats).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(cats[i]), app.Td().Text(countOf(ra.Categories, cats[i])), app.Td().Text(countOf(rb.Categories, cats[i])))
 		}))),
 		app.H3().Text("Per gold tool"),
-		app.Table().Class("tally").Body(head, app.TBody().Body(app.Range(tools).Slice(func(i int) app.UI {
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(tools).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(tools[i]), accuracyCell(tallyOf(ra.Tools, tools[i])), accuracyCell(tallyOf(rb.Tools, tools[i])))
 		}))),
 		app.H3().Text(fmt.Sprintf("%d samples judged differently", len(diffs))),
@@ -396,7 +401,8 @@ func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
 	p.share, p.err = u.String()+"#"+frag, ""
 }
 
-func (p *RunsPage) delete(ctx app.Context, r *SavedRun) {
+func (p *RunsPage) delete(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Delete(r.ID)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -410,7 +416,8 @@ func (p *RunsPage) delete(ctx app.Context, r *SavedRun) {
 	})
 }
 
-func (p *RunsPage) keep(ctx app.Context, r *SavedRun) {
+func (p *RunsPage) keep(_ app.Context, r *SavedRun) {
+	ctx := p.mc
 	ctx.Async(func() {
 		err := runStore.Put(r)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -426,6 +433,7 @@ func (p *RunsPage) keep(ctx app.Context, r *SavedRun) {
 
 func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
 	files := ctx.JSSrc().Get("files")
+	ctx = p.mc
 	if files.Get("length").Int() == 0 {
 		return
 	}
@@ -446,7 +454,8 @@ func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
 
 // rescore judges an imported or shared run's predictions with this tab's engine, replays its
 // episodes' calls, and says whether the verdicts agree with those it carried.
-func (p *RunsPage) rescore(ctx app.Context, r *SavedRun, from string) {
+func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
+	ctx := p.mc
 	p.err, p.msg, p.agree = "", "Re-scoring "+from+" with this tab's engine…", nil
 	refresh(ctx, func() (Agreement, error) {
 		var carried []protocol.Verdict

@@ -36,8 +36,10 @@ function script(extra = [], more = {}) {
 
 /** Every request any page makes, with whether it carries the key (headers or body). */
 const seen = [];
-before(async () => {
-  fake = await startFakeModel(script());
+let listening = false;
+function listen() {
+  if (listening) return;
+  listening = true;
   s.browser.context.on("request", async (req) => {
     let headers = {};
     try {
@@ -48,6 +50,10 @@ before(async () => {
     const body = req.postData() || "";
     seen.push({ url: req.url(), carries: JSON.stringify(headers).includes(KEY) || body.includes(KEY), inBody: body.includes(KEY), auth: headers.authorization || "" });
   });
+}
+
+before(async () => {
+  fake = await startFakeModel(script());
 });
 
 after(async () => {
@@ -57,6 +63,7 @@ after(async () => {
 
 /** newPage opens a new tab on /run (the runs saved by earlier tests stay). */
 async function newPage() {
+  listen();
   const page = await s.browser.context.newPage();
   const w = watch(page);
   await open(page, s.server.url, "/run");
@@ -319,7 +326,9 @@ test("a failed request is listed with its status and message, and retried alone"
   await page.waitForFunction((n) => {
     const el = document.querySelector("[data-testid=run-progress]");
     return el && el.dataset.state !== "running" && Number(el.dataset.failed) === n - 1;
-  }, p.failed, { timeout: 30000 });
+  }, p.failed, { timeout: 30000 }).catch(async (e) => {
+    throw new Error(e.message + "\n" + (await page.textContent("main")));
+  });
   const chats = (await fake.requests()).filter((r) => r.path.endsWith("/chat/completions"));
   assert.equal(chats.length, 1, "the retry asked the one failed sample alone");
   const { run: after } = await savedRun(page, p.id);
@@ -332,7 +341,7 @@ test("a failed request is listed with its status and message, and retried alone"
       return el && el.dataset.state !== "running" && el.dataset.failed === "0";
     }, null, { timeout: 30000 });
   }
-  assert.deepEqual(w.errors, []);
+  assert.deepEqual(w.errors.filter((e) => !/status of 400/.test(e)), [], "no error but the scripted 400s");
   await page.close();
 });
 
