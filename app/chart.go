@@ -13,6 +13,8 @@ type Bar struct {
 	Label string
 	Value float64
 	Text  string
+	// Class colours the bar (chart-bar-good, -bad, -none, -level); empty is the accent colour.
+	Class string
 }
 
 // BarChart draws horizontal bars scaled to max (the largest value when max <= 0) as SVG. Labels are
@@ -41,7 +43,7 @@ func BarChart(title string, bars []Bar, max float64) app.UI {
 		}
 		rows = append(rows, el("g").Body(
 			el("text").Attr("x", labelW-8).Attr("y", y+rowH/2+4).Attr("text-anchor", "end").Attr("class", "chart-label").Text(b.Label),
-			el("rect").Attr("x", labelW).Attr("y", y+3).Attr("width", fmt.Sprintf("%.1f", w)).Attr("height", rowH-8).Attr("rx", 3).Attr("class", "chart-bar"),
+			el("rect").Attr("x", labelW).Attr("y", y+3).Attr("width", fmt.Sprintf("%.1f", w)).Attr("height", rowH-8).Attr("rx", 3).Attr("class", "chart-bar chart-bar-"+b.Class),
 			el("text").Attr("x", fmt.Sprintf("%.1f", labelW+w+6)).Attr("y", y+rowH/2+4).Attr("class", "chart-value").Text(b.Text),
 		))
 	}

@@ -137,6 +137,8 @@ func (c *EngineBadge) Render() app.UI {
 type Footer struct {
 	app.Compo
 	msg string
+	// confirming is true between "Clear my data" and the answer to "are you sure?".
+	confirming bool
 }
 
 // Render draws the footer.
@@ -145,8 +147,18 @@ func (c *Footer) Render() app.UI {
 		app.P().Body(
 			app.Text("Everything runs in this tab: your predictions and results never leave your browser. "),
 			app.Text("Saved here: "+Size(tab.Store.Used())+". "),
-			app.Button().Class("link-button").DataSet("testid", "clear-data").Text("Clear my data").OnClick(c.clear),
+			app.Button().Class("link-button").DataSet("testid", "clear-data").Text("Clear my data").
+				OnClick(func(ctx app.Context, e app.Event) { c.confirming, c.msg = true, "" }),
 		),
+		app.If(c.confirming, func() app.UI {
+			return app.Div().Class("note").DataSet("testid", "clear-confirm").Attr("role", "alertdialog").Aria("label", "Clear my data?").Body(
+				app.P().Text("Forget your saved predictions, results, classroom progress, sandbox history and imported folder in this browser? This cannot be undone."),
+				app.Div().Class("row").Body(
+					app.Button().Class("primary").DataSet("testid", "clear-yes").Text("Yes, clear my data").OnClick(c.clear),
+					app.Button().DataSet("testid", "clear-no").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { c.confirming = false }),
+				),
+			)
+		}),
 		note(c.msg),
 		app.P().Class("small").Body(
 			app.Text("After API-Bank (Li et al., EMNLP 2023). "),
@@ -156,6 +168,7 @@ func (c *Footer) Render() app.UI {
 }
 
 func (c *Footer) clear(ctx app.Context, e app.Event) {
+	c.confirming = false
 	tab.Store.Clear()
 	c.msg = "Your saved predictions, results, classroom progress and sandbox history are cleared."
 	ctx.NewAction(dataCleared)

@@ -12,21 +12,21 @@ import (
 
 // hints turn a verdict category into advice for a student.
 var hints = map[string]string{
-	"CORRECT":                 "Right: the call does what the dialogue needs.",
-	"NO_API_CALL":             "No call found. Write it as [ToolName(key='value', other='value')], brackets included.",
-	"FAILED_PARSE_API_CALL":   "The call could not be read. Check the brackets, the parentheses and the key='value' pairs.",
-	"API_NAME_MISMATCH":       "Wrong tool. Re-read what the user asks for: which tool does exactly that?",
-	"INVALID_INPUT_PARAMETER": "One of the argument names is not a parameter of this tool. Check the tool's description.",
-	"MISS_INPUT_ARGUMENT":     "An argument is missing. Look at the tool's parameters: every required one needs a value.",
-	"KEY_ERROR":               "An argument name does not fit the tool. Check its spelling against the description.",
-	"HAS_EXCEPTION":           "The tool raised an error with your arguments. A value is wrong or badly formatted (a token? a date?).",
-	"OUTPUT_MISMATCH":         "The call ran but did something else than the dialogue needs. A value differs from what the user said.",
-	"INPUT_MISMATCH":          "Right tool, but an argument's value differs from the one the dialogue gives.",
-	"INVALID_PARAMETER_TYPE":  "A value has the wrong type for its parameter (a number where text is expected, or the reverse).",
-	"TOOL_ERROR":              "The tool could not run with these arguments. Check each value's format.",
-	"CHECK_ERROR":             "The result could not be compared with the expected one. Check the values' formats.",
-	"INCORRECT":               "Not quite: compare each argument with what the user said.",
-	"PREMATURE_CALL":          "Don't call a tool yet: the right move here is to reply (ask for what is missing, or say no tool fits).",
+	"CORRECT":                 "The call does what the dialogue needs.",
+	"NO_API_CALL":             "Write the call as [ToolName(key='value', other='value')], brackets included.",
+	"FAILED_PARSE_API_CALL":   "Check the brackets, the parentheses and the key='value' pairs.",
+	"API_NAME_MISMATCH":       "Re-read what the user asks for: which tool does exactly that?",
+	"INVALID_INPUT_PARAMETER": "Check each argument name against the tool's parameters.",
+	"MISS_INPUT_ARGUMENT":     "Every required parameter of the tool needs a value.",
+	"KEY_ERROR":               "Check the spelling of each argument name against the tool's description.",
+	"HAS_EXCEPTION":           "A value is wrong or badly formatted (a token? a date?).",
+	"OUTPUT_MISMATCH":         "A value differs from what the user said.",
+	"INPUT_MISMATCH":          "Compare each value with the one the dialogue gives.",
+	"INVALID_PARAMETER_TYPE":  "A number where text is expected, or the reverse?",
+	"TOOL_ERROR":              "Check each value's format.",
+	"CHECK_ERROR":             "Check the values' formats.",
+	"INCORRECT":               "Compare each argument with what the user said.",
+	"PREMATURE_CALL":          "The right move here is to reply: ask for what is missing, or say no tool fits.",
 }
 
 // Hint returns the advice for a verdict category.
@@ -62,6 +62,9 @@ type ClassroomPage struct {
 	answer    string
 	err       string
 	saveErr   string
+	// docs are the tools of the level's catalog, for concrete hints.
+	docs       []ToolDoc
+	showAnswer bool
 }
 
 func progressKey(data string) string { return "classroom/" + data }
@@ -83,6 +86,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 	type loaded struct {
 		data string
 		ex   []protocol.SampleView
+		docs []ToolDoc
 	}
 	refresh(ctx, func() (loaded, error) {
 		name, err := tab.DataName()
@@ -93,19 +97,31 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		if err != nil {
 			return loaded{}, err
 		}
+		catalog := "apis"
+		if level == "level-3" {
+			catalog = "lv3_apis"
+		}
+		c, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: catalog, Form: protocol.FormNative})
+		if err != nil {
+			return loaded{}, err
+		}
+		docs, err := ToolDocs(c)
+		if err != nil {
+			return loaded{}, err
+		}
 		var ex []protocol.SampleView
 		for _, s := range ss {
 			if s.Kind == "call" {
 				ex = append(ex, s)
 			}
 		}
-		return loaded{name, ex}, nil
+		return loaded{name, ex, docs}, nil
 	}, func(l loaded, err error) {
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		p.data, p.exercises, p.index = l.data, l.ex, 0
+		p.data, p.exercises, p.index, p.docs = l.data, l.ex, 0, l.docs
 		p.progress = map[string]Progress{}
 		_ = tab.Store.Get(progressKey(l.data), &p.progress)
 		// Start at the first exercise not solved yet.
@@ -121,7 +137,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 
 // open fetches the current exercise's dialogue and tools.
 func (p *ClassroomPage) open(ctx app.Context) {
-	p.verdict, p.answer, p.dlg = nil, "", nil
+	p.verdict, p.answer, p.dlg, p.showAnswer = nil, "", nil, false
 	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
 		el.Set("value", "")
 	}
@@ -201,21 +217,43 @@ func (p *ClassroomPage) exercise() app.UI {
 		app.Label().For("classroom-input").Class("block").Text("Your call"),
 		app.Textarea().ID("classroom-input").DataSet("testid", "classroom-input").Rows(2).Spellcheck(false).
 			Placeholder("[ToolName(key='value')]").Text(p.answer).
-			OnChange(func(ctx app.Context, e app.Event) { p.answer = ctx.JSSrc().Get("value").String() }),
+			OnChange(func(ctx app.Context, e app.Event) { p.answer = ctx.JSSrc().Get("value").String() }).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
+					e.PreventDefault()
+					p.check(ctx, e)
+				}
+			}),
 		app.Div().Class("row").Body(
-			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check").OnClick(p.check),
+			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check (Ctrl+Enter)").OnClick(p.check),
 			app.Button().DataSet("testid", "classroom-prev").Text("Previous").Disabled(p.index == 0).OnClick(func(ctx app.Context, e app.Event) { p.index--; p.open(ctx) }),
 			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
 			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
 		),
+		app.If(s.Level == "level-3", func() app.UI {
+			return app.P().Class("note").Body(app.Text("A level-3 scene is a whole plan, not one call: "),
+				app.A().DataSet("testid", "classroom-play").Href(PlayURL(s.File)).Text("play this scene yourself, call by call"), app.Text("."))
+		}),
 		app.If(p.verdict != nil, func() app.UI {
 			v := p.verdict.Call()
 			cls := "bad"
 			if v.Correct {
 				cls = "good"
 			}
+			lines := ConcreteHint(v, p.docs)
+			if len(lines) == 0 {
+				lines = []string{Hint(v.Category)}
+			}
 			return app.Div().Class("hint "+cls).DataSet("testid", "classroom-verdict").DataSet("category", v.Category).Aria("live", "polite").Body(
-				app.Strong().Text(v.Category+". "), app.Span().DataSet("testid", "classroom-hint").Text(Hint(v.Category)),
+				app.P().Body(app.Span().Class("small").Text("Verdict: "), app.Strong().Text(v.Category)),
+				app.Ul().DataSet("testid", "classroom-hint").Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
+				app.If(!v.Correct && v.GoldCall != "", func() app.UI {
+					if !p.showAnswer {
+						return app.Button().DataSet("testid", "classroom-show-answer").Text("Show the answer").
+							OnClick(func(ctx app.Context, e app.Event) { p.showAnswer = true })
+					}
+					return app.P().Body(app.Text("The answer: "), app.Code().DataSet("testid", "classroom-answer").Text(v.GoldCall))
+				}),
 			)
 		}),
 		app.P().Class("small").Text(fmt.Sprintf("Attempts: %d%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved])),
@@ -228,7 +266,10 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 	}
 	s := p.exercises[p.index]
 	line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": p.answer})
-	refresh(ctx, func() (protocol.Batch, error) { return tab.Score(string(line), "", "") }, func(b protocol.Batch, err error) {
+	p.showAnswer = false
+	refresh(ctx, func() (protocol.Batch, error) {
+		return call[protocol.Batch](tab.Engine, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "classroom", Gold: true})
+	}, func(b protocol.Batch, err error) {
 		if err != nil {
 			p.err = err.Error()
 			return

@@ -87,11 +87,55 @@ type DatasetPage struct {
 	filter Filter
 	err    string
 	loaded bool
+	// promptsForm is the form "Download all prompts" writes; prompting says it is at work.
+	promptsForm string
+	prompting   bool
+	promptsMsg  string
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
 // pre-render, which has no engine and so shows the page empty, and the component tests).
 func (p *DatasetPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
+// Query is the filter as URL query parameters (level, tool, special, q), empty ones left out, so
+// a filtered list has an address: Back returns to it and it can be shared.
+func (f Filter) Query() url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"level": f.Level, "tool": f.Tool, "special": f.Special, "q": f.Text} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
+}
+
+// FilterOf reads a filter from URL query parameters (the inverse of Query).
+func FilterOf(q url.Values) Filter {
+	return Filter{Level: q.Get("level"), Tool: q.Get("tool"), Special: q.Get("special"), Text: q.Get("q")}
+}
+
+// URL is the Dataset page's address for the filter.
+func (f Filter) URL() string {
+	if q := f.Query().Encode(); q != "" {
+		return "/dataset?" + q
+	}
+	return "/dataset"
+}
+
+// OnNav reads the filter from the URL (a Back, a shared link, a reload).
+// The server's pre-render leaves the filter empty: it renders each page once, for every query.
+func (p *DatasetPage) OnNav(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	p.filter = FilterOf(ctx.Page().URL().Query())
+}
+
+// setFilter applies a changed filter and records it as a new history entry.
+func (p *DatasetPage) setFilter(ctx app.Context, f Filter) {
+	p.filter = f
+	ctx.Navigate(f.URL())
+}
 
 // OnMount fetches the dialogues.
 func (p *DatasetPage) OnMount(ctx app.Context) {
@@ -116,13 +160,19 @@ func (p *DatasetPage) Render() app.UI {
 	shown := p.filter.Apply(p.all)
 	return shell("/dataset", "Dataset",
 		app.Div().Class("row filters").Body(
-			levelSelect(p.filter.Level, true, func(_ app.Context, v string) { p.filter.Level = v }),
+			levelSelect(p.filter.Level, true, func(ctx app.Context, v string) {
+				f := p.filter
+				f.Level = v
+				p.setFilter(ctx, f)
+			}),
 			app.Label().Class("field").Body(
 				app.Span().Text("Tool "),
 				app.Select().DataSet("testid", "tool-select").OnChange(func(ctx app.Context, e app.Event) {
-					p.filter.Tool = ctx.JSSrc().Get("value").String()
+					f := p.filter
+					f.Tool = selectValue(ctx)
+					p.setFilter(ctx, f)
 				}).Body(
-					app.Option().Value("").Text("any"),
+					app.Option().Value(anyOption).Selected(p.filter.Tool == "").Text("any"),
 					app.Range(tools).Slice(func(i int) app.UI {
 						return app.Option().Value(tools[i]).Selected(tools[i] == p.filter.Tool).Text(tools[i])
 					}),
@@ -131,9 +181,11 @@ func (p *DatasetPage) Render() app.UI {
 			app.Label().Class("field").Body(
 				app.Span().Text("Special case "),
 				app.Select().DataSet("testid", "special-select").OnChange(func(ctx app.Context, e app.Event) {
-					p.filter.Special = ctx.JSSrc().Get("value").String()
+					f := p.filter
+					f.Special = selectValue(ctx)
+					p.setFilter(ctx, f)
 				}).Body(
-					app.Option().Value("").Text("any"),
+					app.Option().Value(anyOption).Selected(p.filter.Special == "").Text("any"),
 					app.Option().Value("none").Selected(p.filter.Special == "none").Text("none (ordinary)"),
 					app.Range(specials).Slice(func(i int) app.UI {
 						return app.Option().Value(specials[i]).Selected(specials[i] == p.filter.Special).Text(specials[i])
@@ -143,9 +195,14 @@ func (p *DatasetPage) Render() app.UI {
 			app.Label().Class("field grow").Body(
 				app.Span().Text("Search "),
 				app.Input().Type("search").DataSet("testid", "dataset-search").Value(p.filter.Text).Placeholder("words in the first request, tool, file").
-					OnInput(func(ctx app.Context, e app.Event) { p.filter.Text = ctx.JSSrc().Get("value").String() }),
+					OnInput(func(ctx app.Context, e app.Event) {
+						// Typing replaces the history entry (one Back undoes the whole search, not a letter).
+						p.filter.Text = ctx.JSSrc().Get("value").String()
+						app.Window().Get("history").Call("replaceState", nil, "", p.filter.URL())
+					}),
 			),
 		),
+		p.promptsRow(),
 		errorBox(p.err),
 		app.P().Class("small").DataSet("testid", "dataset-count").Text(fmt.Sprintf("%d of %d dialogues", len(shown), len(p.all))),
 		app.If(p.loaded && len(p.all) == 0 && p.err == "", func() app.UI {

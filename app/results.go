@@ -25,7 +25,11 @@ func ResultsCSV(sb *SavedBatch) []byte {
 		if v.Kind == "call" {
 			correct = strconv.FormatBool(c.Correct)
 		}
-		_ = w.Write([]string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()})
+		row := []string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()}
+		for i := range row {
+			row[i] = csvSafe(row[i])
+		}
+		_ = w.Write(row)
 	}
 	w.Flush()
 	return b.Bytes()
@@ -155,12 +159,12 @@ func reportView(sb *SavedBatch, imported bool) app.UI {
 	levelBars := make([]Bar, 0, len(r.Levels))
 	for _, l := range r.Levels {
 		if l.Calls > 0 {
-			levelBars = append(levelBars, Bar{Label: LevelLabel(l.Name), Value: l.Accuracy, Text: Percent(l.Accuracy)})
+			levelBars = append(levelBars, Bar{Label: LevelLabel(l.Name), Value: l.Accuracy, Text: Percent(l.Accuracy), Class: "level"})
 		}
 	}
 	catBars := make([]Bar, 0, len(r.Categories))
 	for _, c := range r.Categories {
-		catBars = append(catBars, Bar{Label: c.Category, Value: float64(c.Count), Text: strconv.Itoa(c.Count)})
+		catBars = append(catBars, Bar{Label: c.Category, Value: float64(c.Count), Text: strconv.Itoa(c.Count), Class: categoryClass(c.Category)})
 	}
 	title := "Data: " + sb.Data + " · world: " + r.State
 	if imported {
@@ -171,8 +175,12 @@ func reportView(sb *SavedBatch, imported bool) app.UI {
 		app.Div().Class("numbers").Body(
 			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "accuracy").Text(Percent(r.Overall.Accuracy)),
 				app.Span().Text(fmt.Sprintf(" call accuracy (%d of %d)", r.Overall.Correct, r.Overall.Calls))),
-			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "rouge-l").Text(Round4(r.Overall.RougeL)),
+			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "rouge-l").Text(rougeOrDash(r.Overall)),
 				app.Span().Text(fmt.Sprintf(" mean ROUGE-L (%d replies)", r.Overall.Replies))),
+			app.If(r.Overall.Special > 0, func() app.UI {
+				return app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "special-score").
+					Text(fmt.Sprintf("%d/%d", r.Overall.SpecialCorrect, r.Overall.Special)), app.Span().Text(" special cases right"))
+			}),
 		),
 		app.Div().Class("two").Body(
 			app.Section().Body(app.H2().Text("Accuracy per level"), BarChart("Call accuracy per level", levelBars, 1)),
@@ -191,14 +199,15 @@ func reportView(sb *SavedBatch, imported bool) app.UI {
 					}
 				}
 				return app.Tr().DataSet("testid", "level-row").DataSet("level", l.Name).Body(app.Td().Text(LevelLabel(l.Name)), app.Td().Text(l.Calls), app.Td().Text(l.Correct),
-					app.Td().Text(Percent(l.Accuracy)), app.Td().Text(l.Replies), app.Td().Text(Round4(l.RougeL)), app.Td().Text(ceil))
+					app.Td().Text(accuracyOrDash(l)), app.Td().Text(l.Replies), app.Td().Text(rougeOrDash(l)), app.Td().Text(ceil))
 			})),
 		),
+		specialView(r),
 		app.H2().Text("Per tool"),
-		app.Table().Class("tally").Body(
+		app.Table().Class("tally").DataSet("testid", "tool-table").Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("gold tool"), app.Th().Text("calls"), app.Th().Text("correct"), app.Th().Text("accuracy"))),
-			app.TBody().Body(app.Range(r.Tools).Slice(func(i int) app.UI {
-				t := r.Tools[i]
+			app.TBody().Body(app.Range(callTools(r.Tools)).Slice(func(i int) app.UI {
+				t := callTools(r.Tools)[i]
 				return app.Tr().Body(app.Td().Text(t.Name), app.Td().Text(t.Calls), app.Td().Text(t.Correct), app.Td().Text(Percent(t.Accuracy)))
 			})),
 		),

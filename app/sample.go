@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -16,6 +17,7 @@ type SamplePage struct {
 	app.Compo
 	level, file string
 	id          int
+	idErr       string // the URL's id when it names no sample ("" when none was given or it exists)
 	dlg         *protocol.Dialogue
 	samples     []protocol.SampleView
 	prompt      *protocol.Prompt
@@ -28,7 +30,13 @@ type SamplePage struct {
 func (p *SamplePage) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
 	p.level, p.file = q.Get("level"), q.Get("file")
-	p.id, _ = strconv.Atoi(q.Get("id"))
+	p.id, p.idErr = 0, ""
+	if raw := q.Get("id"); raw != "" {
+		p.idErr = raw
+		if n, err := strconv.Atoi(raw); err == nil {
+			p.id = n
+		}
+	}
 	p.load(ctx)
 }
 
@@ -46,10 +54,12 @@ type sampleData struct {
 	samples     []protocol.SampleView
 	prompt      *protocol.Prompt
 	id          int
+	// missing says which sample the URL asked for that does not exist, and which do.
+	missing string
 }
 
 func (p *SamplePage) load(ctx app.Context) {
-	level, file, id := p.level, p.file, p.id
+	level, file, id, asked := p.level, p.file, p.id, p.idErr
 	refresh(ctx, func() (sampleData, error) {
 		if file == "" {
 			ds, err := tab.Dialogues()
@@ -68,13 +78,16 @@ func (p *SamplePage) load(ctx app.Context) {
 		}
 		sd := sampleData{level: d.Level, file: d.File, dlg: d, id: id}
 		for _, s := range ss {
-			if s.Kind == "call" || s.Kind == "reply" {
+			if scorable(s.Kind) {
 				sd.samples = append(sd.samples, s)
 			}
 		}
 		valid := false
 		for _, s := range sd.samples {
-			valid = valid || s.ID == id
+			valid = valid || (s.ID == id && (asked == "" || asked == strconv.Itoa(id)))
+		}
+		if !valid && asked != "" {
+			sd.missing = missingSample(asked, d.File, sd.samples)
 		}
 		if !valid && len(sd.samples) > 0 {
 			sd.id = sd.samples[0].ID
@@ -92,9 +105,9 @@ func (p *SamplePage) load(ctx app.Context) {
 			p.err = err.Error()
 			return
 		}
-		p.err = ""
+		p.err = sd.missing
 		p.level, p.file, p.dlg, p.samples, p.prompt, p.id = sd.level, sd.file, sd.dlg, sd.samples, sd.prompt, sd.id
-		p.showGold = false
+		p.showGold, p.copied = false, ""
 	})
 }
 
@@ -120,14 +133,12 @@ func (p *SamplePage) Render() app.UI {
 	return shell("/sample", p.file,
 		app.P().Class("small").Text(LevelLabel(p.level)),
 		errorBox(p.err),
+		app.P().Class("small").DataSet("testid", "id-rule").Text(idRule),
 		app.Nav().Class("samples").Aria("label", "Samples of this dialogue").Body(
 			app.Range(p.samples).Slice(func(i int) app.UI {
 				s := p.samples[i]
-				label := fmt.Sprintf("#%d %s", s.ID, s.Kind)
-				if s.Tool != "" {
-					label += " · " + s.Tool
-				}
-				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) })
+				label := sampleLabel(s)
+				b := app.Button().Class("chip").Text(label).OnClick(func(ctx app.Context, e app.Event) { p.choose(ctx, s.ID) }, app.EventScope(p.level, p.file, s.ID))
 				if s.ID == p.id {
 					b = b.Class("chip active").Aria("pressed", "true")
 				}
@@ -186,10 +197,10 @@ func (p *SamplePage) promptView() app.UI {
 		app.P().Class("small").Text("Expected: "+expectText(pr.Expect)+"."),
 		app.H3().Text("Original text format"),
 		copyButton("Copy the text prompt", pr.Text, &p.copied),
-		app.Pre().Class("prompt-text").DataSet("testid", "prompt-text").Text(pr.Text),
+		app.Pre().Class("prompt-text").TabIndex(0).Aria("label", "The text prompt").DataSet("testid", "prompt-text").Text(pr.Text),
 		app.H3().Text("Native tool calling (messages and tools)"),
 		copyButton("Copy the messages", string(native), &p.copied),
-		app.Pre().Class("prompt-text").DataSet("testid", "prompt-native").Text(string(native)),
+		app.Pre().Class("prompt-text").TabIndex(0).Aria("label", "The native messages and tools").DataSet("testid", "prompt-native").Text(string(native)),
 		app.H3().Text("Gold answer"),
 		app.If(!p.showGold, func() app.UI {
 			return app.Button().DataSet("testid", "reveal-gold").Text("Show the gold answer").OnClick(func(ctx app.Context, e app.Event) { p.showGold = true })
@@ -199,18 +210,58 @@ func (p *SamplePage) promptView() app.UI {
 				app.If(pr.GoldNative != "", func() app.UI { return app.Pre().Text(pr.GoldNative) }),
 			)
 		}),
-		note(p.copied),
 	)
 }
 
-// copyButton copies text to the clipboard (through web/bridge.js's apibankCopy).
-func copyButton(label, text string, msg *string) app.UI {
-	return app.Button().Class("small-button").Text(label).OnClick(func(ctx app.Context, e app.Event) {
-		if f := app.Window().Get("apibankCopy"); f.Truthy() {
-			f.Invoke(text)
-			*msg = "Copied."
-		}
-	})
+// scorable tells whether a sample of this kind is judged: calls, replies and special cases (skip
+// samples, whose gold is a User turn, never are).
+func scorable(kind string) bool {
+	return kind == protocol.KindCall || kind == protocol.KindReply || kind == protocol.KindSpecial
+}
+
+// missingSample says that the sample id asked for is not one of file's, and lists those that are.
+func missingSample(asked, file string, samples []protocol.SampleView) string {
+	ids := make([]string, len(samples))
+	for i, s := range samples {
+		ids[i] = fmt.Sprintf("%d (%s)", s.ID, s.Kind)
+	}
+	if len(ids) == 0 {
+		return fmt.Sprintf("%s has no sample %q: it has no samples at all.", file, asked)
+	}
+	return fmt.Sprintf("%s has no sample %q. Its samples are %s; the page shows sample %d.", file, asked, strings.Join(ids, ", "), samples[0].ID)
+}
+
+// sampleLabel names a sample in lists: its id, kind and tool, and for a special case what the right
+// answer is.
+func sampleLabel(s protocol.SampleView) string {
+	label := fmt.Sprintf("#%d %s", s.ID, s.Kind)
+	if s.Kind == protocol.KindSpecial {
+		return label + " · reply, do not call"
+	}
+	if s.Tool != "" {
+		label += " · " + s.Tool
+	}
+	return label
+}
+
+// idRule explains sample numbering where a page lists samples.
+const idRule = "Sample 2k is the k-th API call of a dialogue, 2k+1 the AI reply after it. " +
+	"A special case has one more sample, numbered after those: there the right answer is a reply " +
+	"(ask for the missing value, say no tool fits, ask which was meant), and calling a tool is PREMATURE_CALL."
+
+// copyButton copies text to the clipboard (through web/bridge.js's apibankCopy) and says so right
+// beside itself; copied holds the label of the button pressed last.
+func copyButton(label, text string, copied *string) app.UI {
+	return app.Span().Class("copy").Body(
+		app.Button().Class("small-button").Text(label).OnClick(func(ctx app.Context, e app.Event) {
+			if f := app.Window().Get("apibankCopy"); f.Truthy() {
+				f.Invoke(text)
+				*copied = label
+			}
+		}, app.EventScope(text)),
+		app.Span().Class("copied small").DataSet("testid", "copied").Attr("role", "status").
+			Text(map[bool]string{true: " Copied.", false: ""}[*copied == label]),
+	)
 }
 
 // expectText says in words what a sample's answer should be.

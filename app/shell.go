@@ -11,8 +11,7 @@ type page struct {
 	Soon bool
 }
 
-// Pages lists the navigation in order. "Run a model" is the place of the later issue that runs a
-// model from the tab with the user's own API key.
+// Pages lists the navigation in order.
 var Pages = []page{
 	{"/", "Home", false},
 	{"/dataset", "Dataset", false},
@@ -21,8 +20,11 @@ var Pages = []page{
 	{"/results", "Results", false},
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
+	{"/tools", "Tools", false},
+	{"/play", "Play a scene", false},
 	{"/import", "Import", false},
-	{"/run", "Run a model (soon)", true},
+	{"/run", "Run a model", false},
+	{"/runs", "Runs", false},
 }
 
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
@@ -36,12 +38,20 @@ func Routes() {
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
+	app.Route("/run", func() app.Composer { return &RunPage{} })
+	app.Route("/runs", func() app.Composer { return &RunsPage{} })
+	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
+	app.Route("/play", func() app.Composer { return &PlayPage{} })
+	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })
+	// Any other address: the "page not found" page (exact routes are matched first). go-app's own
+	// NotFound variable is not used by its router, so a catch-all route stands in for it.
+	app.RouteWithRegexp("^/.*", func() app.Composer { return &NotFoundPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.
 func shell(current, title string, content ...app.UI) app.UI {
 	return app.Div().Class("shell").Body(
-		app.A().Class("skip").Href("#main").Text("Skip to content"),
+		app.A().Class("skip").Href("#main").Text("Skip to content").OnClick(skipToMain),
 		app.Header().Class("top").Body(
 			app.Div().Class("brand").Body(
 				app.A().Href("/").Body(app.Strong().Text("API-Bank")),
@@ -68,12 +78,22 @@ func shell(current, title string, content ...app.UI) app.UI {
 				}),
 			),
 		),
-		app.Main().ID("main").Class("main").Body(
+		app.Main().ID("main").Class("main").TabIndex(-1).Body(
 			app.H1().Text(title),
 			app.Div().Body(content...),
 		),
 		&Footer{},
 	)
+}
+
+// skipToMain moves the keyboard focus to the page's content: the skip link's target must take the
+// focus, or the next Tab starts again at the navigation (go-app's own handling of the link only
+// scrolls).
+func skipToMain(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if m := app.Window().GetElementByID("main"); m.Truthy() {
+		m.Call("focus")
+	}
 }
 
 // errorBox shows an error, or nothing.
@@ -102,11 +122,33 @@ func levelSelect(value string, withAll bool, onChange func(app.Context, string))
 	return app.Label().Class("field").Body(
 		app.Span().Text("Level "),
 		app.Select().DataSet("testid", "level-select").OnChange(func(ctx app.Context, e app.Event) {
-			onChange(ctx, ctx.JSSrc().Get("value").String())
+			onChange(ctx, selectValue(ctx))
 		}).Body(
 			app.Range(opts).Slice(func(i int) app.UI {
-				return app.Option().Value(opts[i]).Selected(opts[i] == value).Text(LevelLabel(opts[i]))
+				return app.Option().Value(optionValue(opts[i])).Selected(opts[i] == value).Text(LevelLabel(opts[i]))
 			}),
 		),
 	)
+}
+
+// anyOption is the value of an option that means "no choice" (all levels, any tool, the default
+// world). go-app drops an empty value attribute, and an option without one submits its label, so
+// the empty choice needs a value of its own.
+const anyOption = "*"
+
+// optionValue is the value attribute of the choice v ("" is anyOption).
+func optionValue(v string) string {
+	if v == "" {
+		return anyOption
+	}
+	return v
+}
+
+// selectValue reads the chosen value of the select that sent the event ("" for anyOption).
+func selectValue(ctx app.Context) string {
+	v := ctx.JSSrc().Get("value").String()
+	if v == anyOption {
+		return ""
+	}
+	return v
 }

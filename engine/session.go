@@ -35,12 +35,22 @@ type Session struct {
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
+	// streams are the open scoring streams, by id.
+	streams    map[int]*score.Stream
+	nextStream int
 }
 
-// New returns a session with the builtin data loaded. Should the embedded data fail to load (a build
+// New returns a session whose data is the builtin data. The builtin data is built on the first
+// request that needs it, so a host that loads its own folder first (apibank --data) never builds it:
+// that is most of a one-prediction CLI run's start-up. Should the embedded data fail to load (a build
 // defect the tests catch), the session starts empty and says why in hello; it still serves loads.
-func New() *Session {
-	s := &Session{}
+func New() *Session { return &Session{} }
+
+// ensureData builds the builtin data if no data is in use yet.
+func (s *Session) ensureData() {
+	if s.data != nil {
+		return
+	}
 	d, err := dataset.Builtin()
 	if err != nil {
 		s.builtinErr = err.Error()
@@ -48,7 +58,6 @@ func New() *Session {
 	}
 	s.use(d)
 	s.loadErrs = dataset.BuiltinErrors()
-	return s
 }
 
 func (s *Session) use(d *dataset.Data) {
@@ -57,6 +66,7 @@ func (s *Session) use(d *dataset.Data) {
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
+	s.streams = map[int]*score.Stream{}
 }
 
 // builtinIndex is the builtin data's index, built once per process: the data never changes and an
@@ -132,6 +142,9 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 	if r.V != protocol.Version {
 		return nil, badRequest(fmt.Sprintf("protocol version %d is not supported (this engine speaks %d)", r.V, protocol.Version))
 	}
+	if r.Op != protocol.OpLoad || r.Builtin {
+		s.ensureData()
+	}
 	switch r.Op {
 	case protocol.OpHello:
 		return s.hello(), nil
@@ -171,11 +184,20 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.episodeStep(r)
 	case protocol.OpEpisodeFinish:
 		return s.episodeFinish(r)
+	case protocol.OpScoreStart:
+		return s.scoreStart(r)
+	case protocol.OpScoreLines:
+		return s.scoreLines(r)
+	case protocol.OpScoreFinish:
+		return s.scoreFinish(r)
+	case protocol.OpRougeLines:
+		return rougeLines(r), nil
 	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()
+		s.ensureData() // the builtin index is built once a process: this costs a world, no parse
 		return s.hello(), nil
 	case "":
 		return nil, badRequest("missing op")
@@ -211,7 +233,8 @@ func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 	for _, t := range cat.Tools() {
 		entries = append(entries, value.Marshal(t.Entry()))
 	}
-	res := protocol.Catalog{Catalog: cat.Name, Tools: entries}
+	docs := docsOf(s.data, cat.Name)
+	res := protocol.Catalog{Catalog: cat.Name, Tools: entries, Examples: docs.examples, Exceptions: docs.exceptions}
 	switch r.Form {
 	case "", string(call.Text):
 	case string(call.Native):

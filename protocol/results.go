@@ -28,7 +28,16 @@ type Hello struct {
 type Catalog struct {
 	Catalog string            `json:"catalog"`
 	Tools   []json.RawMessage `json:"tools"`
-	Schemas json.RawMessage   `json:"schemas,omitempty"`
+	// Schemas are the catalog's tools as OpenAI function-calling schemas (the "tools" array of a
+	// chat request, with each tool's required parameters), in the order of Tools; answered when the
+	// request's form is native.
+	Schemas json.RawMessage `json:"schemas,omitempty"`
+	// Examples maps a tool name to a call of it that runs: the first gold call of the tool in the
+	// loaded data, in the text form where that form carries it exactly, else as native JSON.
+	Examples map[string]string `json:"examples,omitempty"`
+	// Exceptions maps a tool name to the exception texts its gold calls in the loaded data record,
+	// distinct, in order of first appearance.
+	Exceptions map[string][]string `json:"exceptions,omitempty"`
 }
 
 // LineError is a problem in an input, located by file and line (0 when it concerns the whole file).

@@ -166,18 +166,20 @@ func NewHandler(assets *Assets) *goapp.Handler {
 			cacheable = append(cacheable, assets.URL("/web/"+n))
 		}
 	}
+	swTemplate, _ := offlineWorker()
 	return &goapp.Handler{
-		Name:            "API-Bank Playground",
-		ShortName:       "API-Bank",
-		Title:           "API-Bank Playground",
-		Description:     "How well does a language model use tools? API-Bank's tools, call parser and scorer, in your browser.",
-		Lang:            "en",
-		Icon:            goapp.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-512.png", SVG: "/web/icon.svg"},
-		BackgroundColor: "#ffffff",
-		ThemeColor:      "#1d4f7c",
-		LoadingLabel:    "Loading the playground… {progress}%",
-		Styles:          []string{assets.URL("/web/style.css")},
-		Scripts:         []string{assets.URL("/web/bridge.js") + " defer"},
+		ServiceWorkerTemplate: swTemplate,
+		Name:                  "API-Bank Playground",
+		ShortName:             "API-Bank",
+		Title:                 "API-Bank Playground",
+		Description:           "How well does a language model use tools? API-Bank's tools, call parser and scorer, in your browser.",
+		Lang:                  "en",
+		Icon:                  goapp.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		BackgroundColor:       "#ffffff",
+		ThemeColor:            "#1d4f7c",
+		LoadingLabel:          "Loading the playground… {progress}%",
+		Styles:                []string{assets.URL("/web/style.css")},
+		Scripts:               []string{assets.URL("/web/bridge.js") + " defer"},
 		RawHeaders: []string{
 			"<script>" + bootScript(assets) + "</script>",
 		},

@@ -24,6 +24,8 @@ var goappFiles = []string{"/app.js", "/app-worker.js", "/wasm_exec.js", "/manife
 type Site struct {
 	assets *Assets
 	pages  map[string]*serve.Resource // by URL path
+	// notFound is the "page not found" page, served with status 404 for every unknown path.
+	notFound []byte
 	// Headers are the security headers of every response (with the policy that allows the pages'
 	// inline script).
 	Headers http.Header
@@ -48,6 +50,16 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 		}
 		s.pages[p] = serve.NewResource(rec.body.Bytes(), ctype)
 	}
+	rec := &recorder{header: http.Header{}, status: http.StatusOK}
+	req, err := http.NewRequest(http.MethodGet, app.NotFoundPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	h.ServeHTTP(rec, req)
+	if rec.status != http.StatusOK || rec.body.Len() == 0 {
+		return nil, fmt.Errorf("rendering the not-found page: go-app answered %d", rec.status)
+	}
+	s.notFound = rec.body.Bytes()
 	all := assets.resources()
 	for _, p := range s.Paths() {
 		all = append(all, s.pages[p])
@@ -81,7 +93,12 @@ func (s *Site) Paths() []string {
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	res, ok := s.pages[r.URL.Path]
 	if !ok {
-		http.NotFound(w, r)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusNotFound)
+		if r.Method != http.MethodHead {
+			_, _ = w.Write(s.notFound)
+		}
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")

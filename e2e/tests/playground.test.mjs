@@ -284,6 +284,7 @@ test("a reload keeps the results, the sandbox history and its world", async () =
 
   // "Clear my data" forgets it all.
   await page.getByTestId("clear-data").click();
+  await page.getByTestId("clear-yes").click();
   await page.reload();
   await ready(page);
   assert.equal(((await engineRequest(page, { op: "world" })).history || []).length, 0);

@@ -1,0 +1,121 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+var (
+	missingArg = regexp.MustCompile(`missing \d+ required positional arguments?: (.*)$`)
+	quotedName = regexp.MustCompile(`'(\w+)'`)
+	badParam   = regexp.MustCompile(`parameter: (\w+)`)
+)
+
+// ConcreteHint says what is wrong with a call, in terms of this call: which argument is missing, which
+// name is not a parameter, which value or type differs, which kind of tool was expected. It never
+// writes a gold value or the gold tool's name (the student asks for the answer to see them). It
+// returns nothing when it has nothing more precise than the category's general hint.
+func ConcreteHint(v protocol.CallVerdict, tools []ToolDoc) []string {
+	called, goldTool := findTool(tools, v.Called), findTool(tools, v.Tool)
+	var out []string
+	switch v.Category {
+	case "API_NAME_MISMATCH":
+		out = append(out, fmt.Sprintf("You called %s, but this step needs another tool.", v.Called))
+		if goldTool != nil && goldTool.Description != "" {
+			out = append(out, "Look for the one that does this: "+goldTool.Description)
+		}
+		return out
+	case "MISS_INPUT_ARGUMENT":
+		if m := missingArg.FindStringSubmatch(v.Error); m != nil {
+			for _, n := range quotedName.FindAllStringSubmatch(m[1], -1) {
+				out = append(out, "The argument "+n[1]+" is missing"+paramNote(called, n[1])+".")
+			}
+		}
+	case "INVALID_INPUT_PARAMETER", "KEY_ERROR":
+		if m := badParam.FindStringSubmatch(v.Error); m != nil && called != nil {
+			out = append(out, fmt.Sprintf("%s is not a parameter of %s. Its parameters are %s.", m[1], called.Name, paramNames(called)))
+		}
+	}
+	var mine, gold struct {
+		Input     OrderedObject `json:"input"`
+		Exception *string       `json:"exception"`
+	}
+	if json.Unmarshal(v.Result, &mine) != nil || json.Unmarshal(v.GoldResult, &gold) != nil || len(v.Result) == 0 {
+		return out
+	}
+	if mine.Exception != nil && *mine.Exception != "" {
+		out = append(out, fmt.Sprintf("The tool answered: “%s”", *mine.Exception))
+	}
+	if v.Called != v.Tool {
+		return out
+	}
+	for _, g := range gold.Input {
+		got, ok := mine.Input.Get(g.Key)
+		switch {
+		case !ok || string(got) == "null" && string(g.Value) != "null":
+			out = append(out, "The call also needs "+g.Key+paramNote(called, g.Key)+".")
+		case jsonKind(got) != jsonKind(g.Value):
+			out = append(out, fmt.Sprintf("%s should be %s; you gave %s.", g.Key, jsonKind(g.Value), jsonKind(got)))
+		case !same(got, g.Value):
+			out = append(out, fmt.Sprintf("The value of %s (%s) is not the one the dialogue gives.", g.Key, strings.TrimSpace(string(got))))
+		}
+	}
+	return out
+}
+
+func findTool(tools []ToolDoc, name string) *ToolDoc {
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i]
+		}
+	}
+	return nil
+}
+
+// paramNote describes a parameter for a hint: " (str: The user's token)".
+func paramNote(t *ToolDoc, name string) string {
+	if t == nil {
+		return ""
+	}
+	for _, p := range t.Params {
+		if p.Name == name {
+			if p.Description == "" {
+				return " (" + p.Type + ")"
+			}
+			return " (" + p.Type + ": " + strings.TrimSuffix(p.Description, ".") + ")"
+		}
+	}
+	return ""
+}
+
+func paramNames(t *ToolDoc) string {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// jsonKind names a JSON value's type in words.
+func jsonKind(b json.RawMessage) string {
+	s := strings.TrimSpace(string(b))
+	switch {
+	case s == "" || s == "null":
+		return "nothing"
+	case s[0] == '"':
+		return "a text"
+	case s[0] == '{':
+		return "an object"
+	case s[0] == '[':
+		return "a list"
+	case s == "true" || s == "false":
+		return "a boolean"
+	}
+	return "a number"
+}

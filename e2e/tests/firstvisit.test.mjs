@@ -1,0 +1,120 @@
+// What a new user meets on a first visit (issue 10): the "All levels" / "any" choices, filters in the
+// URL, the special cases one at a time, and a bad sample id in a URL. Expected counts come from the
+// engine's own answers in the tab, never from constants.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { watch, open, engineRequest, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+
+const s = session();
+
+async function newPage(p = "/") {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/");
+  await page.evaluate(() => localStorage.clear());
+  if (p !== "/") await open(page, s.server.url, p);
+  return { page, w };
+}
+
+const count = async (page) => (await page.getByTestId("dataset-count").textContent()).trim();
+
+test("re-choosing All levels / any on the Dataset page shows every dialogue again, and the filters live in the URL", async () => {
+  const { page, w } = await newPage("/dataset");
+  const all = await engineRequest(page, { op: "dialogues" });
+  const total = `${all.length} of ${all.length} dialogues`;
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, total);
+  const lv1 = all.filter((d) => d.level === "level-1-given-desc").length;
+
+  await page.getByTestId("level-select").selectOption("level-1-given-desc");
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, `${lv1} of ${all.length} dialogues`);
+  assert.match(page.url(), /[?&]level=level-1-given-desc/, "the level is in the URL");
+  await page.getByTestId("level-select").selectOption({ label: "All levels" });
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, total);
+
+  const tool = all[0].tools[0];
+  const withTool = all.filter((d) => d.tools.includes(tool)).length;
+  await page.getByTestId("tool-select").selectOption(tool);
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, `${withTool} of ${all.length} dialogues`);
+  await page.getByTestId("tool-select").selectOption({ label: "any" });
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, total);
+
+  const special = all.find((d) => d.special).special;
+  const withSpecial = all.filter((d) => d.special === special).length;
+  await page.getByTestId("special-select").selectOption(special);
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, `${withSpecial} of ${all.length} dialogues`);
+  const shared = page.url();
+  assert.match(shared, /[?&]special=/);
+  await page.getByTestId("special-select").selectOption({ label: "any" });
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, total);
+
+  // Back returns to the filtered list; the address opens it in a fresh tab too.
+  await page.goBack();
+  await page.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, `${withSpecial} of ${all.length} dialogues`);
+  assert.equal(await page.getByTestId("special-select").inputValue(), special, "the select shows the filter Back restored");
+  const other = await s.browser.context.newPage();
+  await open(other, "", shared);
+  await other.waitForFunction((t) => document.querySelector("[data-testid=dataset-count]").textContent.trim() === t, `${withSpecial} of ${all.length} dialogues`);
+  assert.equal(await count(other), `${withSpecial} of ${all.length} dialogues`);
+  await other.close();
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("Paste & score after re-choosing All levels and the default world scores every line", async () => {
+  const { page, w } = await newPage("/score");
+  const list = (await engineRequest(page, { op: "dialogues", level: "level-1-given-desc" })).slice(0, 2);
+  const dls = [];
+  for (const d of list) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const lines = goldPredictions(dls);
+  await page.getByTestId("level-select").selectOption("level-2-toolsearcher");
+  await page.getByTestId("level-select").selectOption({ label: "All levels" });
+  await page.getByTestId("state-select").selectOption("fresh");
+  await page.getByTestId("state-select").selectOption({ index: 0 });
+  await pasteAndScore(page, jsonl(lines));
+  assert.equal(await page.locator("[data-testid=line-error]").count(), 0, "no line is refused");
+  assert.equal((await verdicts(page)).length, lines.length);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("a special case opens on the Sample page and scores in the one-sample box, and a bad id says which ids exist", async () => {
+  const { page, w } = await newPage("/sample");
+  const all = await engineRequest(page, { op: "dialogues" });
+  const d = all.find((x) => x.special);
+  const samples = await engineRequest(page, { op: "samples", level: d.level, file: d.file });
+  const sp = samples.find((x) => x.kind === "special");
+  assert.ok(sp, d.file + " has a special sample");
+
+  const q = (id) => `/sample?level=${encodeURIComponent(d.level)}&file=${encodeURIComponent(d.file)}&id=${id}`;
+  await open(page, s.server.url, q(sp.id));
+  await page.waitForSelector("[data-testid=prompt-text]");
+  const active = await page.locator(".samples .chip.active").textContent();
+  assert.match(active, new RegExp(`#${sp.id} special`), "the special sample is the one shown");
+  assert.match(active, /reply, do not call/);
+  assert.match(await page.getByTestId("id-rule").textContent(), /2k\+1.*special case/s, "the numbering rule explains special cases");
+  assert.match(await page.locator("main").textContent(), /Expected: a reply — a special case/);
+
+  await open(page, s.server.url, q(9999));
+  await page.waitForSelector("[role=alert]");
+  const err = await page.locator("[role=alert]").textContent();
+  assert.match(err, /no sample "9999"/);
+  for (const x of samples.filter((x) => ["call", "reply", "special"].includes(x.kind))) assert.ok(err.includes(`${x.id} (${x.kind})`), err);
+
+  await open(page, s.server.url, "/score");
+  await page.getByTestId("one-dialogue").selectOption(`${d.level}/${d.file}`);
+  await page.waitForSelector(`[data-testid=one-sample] option[value="${sp.id}"]`, { state: "attached" });
+  await page.getByTestId("one-sample").selectOption(String(sp.id));
+  const reply = await engineRequest(page, { op: "dialogue", level: d.level, file: d.file });
+  const gold = reply.turns.find((t) => t.line === sp.gold_line);
+  await page.getByTestId("one-prediction").fill(gold.text);
+  await page.getByTestId("one-score").click();
+  await page.waitForSelector("[data-testid=verdict-row]");
+  assert.equal(await page.locator("[data-testid=verdict-row]").getAttribute("data-id"), String(sp.id));
+  assert.equal(await page.locator("[data-testid=verdict-row]").getAttribute("data-category"), "CORRECT", "a reply is right for a special case");
+  const tool = all.find((x) => x.tools.length).tools[0];
+  await page.getByTestId("one-prediction").fill(`[${tool}(x='1')]`);
+  await page.getByTestId("one-score").click();
+  await page.waitForSelector("[data-testid=verdict-row][data-category=PREMATURE_CALL]");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});

@@ -1,0 +1,103 @@
+// Phone width (issue 10): at 390 px no page scrolls sideways, in every state the suite opens (the
+// compare panel, results, the sandbox world, run settings where the page has them); wide tables
+// scroll inside their own box.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { watch, open, engineRequest, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+
+const s = session();
+
+/** overflow says whether the page scrolls sideways, and which elements stick out past the viewport. */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const vw = window.innerWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= vw + 0.5) continue;
+      // An element inside a box that scrolls on its own is fine: the box is what must fit.
+      let p = el.parentElement, clipped = false;
+      while (p && p !== document.body) {
+        const ox = getComputedStyle(p).overflowX;
+        if (ox === "auto" || ox === "scroll" || ox === "hidden") { clipped = p.getBoundingClientRect().right <= vw + 0.5; break; }
+        p = p.parentElement;
+      }
+      if (!clipped) wide.push(`${el.tagName.toLowerCase()}.${el.className || ""}[${el.dataset.testid || ""}] right=${Math.round(r.right)}`);
+    }
+    // Text runs past its box where a word (a URL, a file name) cannot break.
+    const tw = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = tw.nextNode());) {
+      const rg = document.createRange();
+      rg.selectNodeContents(n);
+      const r = rg.getBoundingClientRect();
+      if (r.width > 0 && r.right > vw + 0.5) wide.push(`text in ${n.parentElement.tagName.toLowerCase()}.${n.parentElement.className} ${JSON.stringify(n.textContent.slice(0, 30))} right=${Math.round(r.right)}`);
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, wide: wide.slice(0, 6) };
+  });
+}
+
+async function fits(page, where) {
+  await page.waitForTimeout(100);
+  const o = await overflow(page);
+  assert.ok(o.scrollWidth <= o.innerWidth, `${where}: the page is ${o.scrollWidth} px wide at ${o.innerWidth} px: ${o.wide.join(", ")}`);
+}
+
+test("at 390 px no page scrolls sideways, in any state", async () => {
+  const page = await s.browser.context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const w = watch(page);
+  await open(page, s.server.url, "/");
+  await page.evaluate(() => localStorage.clear());
+  const navPaths = await page.$$eval("nav.nav a[href]", (as) => as.map((a) => a.getAttribute("href")));
+  for (const p of navPaths) {
+    await open(page, s.server.url, p);
+    await page.waitForSelector("main h1");
+    await fits(page, p);
+  }
+  // The dataset with its longest names, and a sample with its prompt.
+  await open(page, s.server.url, "/dataset");
+  await page.waitForSelector("[data-testid=dialogue-row]");
+  await fits(page, "/dataset (list)");
+  const all = await engineRequest(page, { op: "dialogues" });
+  const longest = all.reduce((a, b) => (b.file.length > a.file.length ? b : a));
+  await open(page, s.server.url, `/sample?level=${encodeURIComponent(longest.level)}&file=${encodeURIComponent(longest.file)}`);
+  await page.waitForSelector("[data-testid=prompt-text]");
+  await page.getByTestId("reveal-gold").click();
+  await fits(page, "/sample (gold shown)");
+
+  // Paste & score with results, a line error and a compare panel open.
+  await open(page, s.server.url, "/score");
+  const dls = [];
+  for (const d of all.slice(0, 6)) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const lines = goldPredictions(dls);
+  lines[0].pred = lines[0].pred.replace(/\)\]$/, ", extra='a very long value that runs past the width of a phone screen by far')]");
+  await pasteAndScore(page, jsonl(lines) + "not json at all, a line that is long enough to run past any phone screen's width\n");
+  await fits(page, "/score (verdicts)");
+  await page.locator("[data-testid=verdict-row] >> nth=0 >> text=compare").click();
+  await page.waitForSelector(".compare dl");
+  await fits(page, "/score (compare open)");
+  const h = await page.evaluate(() => document.querySelector("[data-testid=verdicts]").getBoundingClientRect().height);
+  assert.ok(h < 40 * lines.length * 5, `the verdicts are ${h} px tall for ${lines.length} lines: the compare must not be a ribbon`);
+
+  await open(page, s.server.url, "/results");
+  await page.waitForSelector("[data-testid=level-row]");
+  await fits(page, "/results");
+
+  // The sandbox after a call, with a database open.
+  await open(page, s.server.url, "/sandbox");
+  await page.locator("[data-testid=sandbox-example] >> nth=0").click();
+  await page.getByTestId("sandbox-run").click();
+  await page.waitForSelector("[data-testid=sandbox-history]");
+  const db = page.locator("[data-testid^=db-] >> nth=0");
+  if (await db.count()) await db.click();
+  await fits(page, "/sandbox (world)");
+
+  // Run settings, where the page exists.
+  if (navPaths.includes("/run")) {
+    await open(page, s.server.url, "/run");
+    for (const d of await page.locator("details:not([open]) > summary").all()) await d.click();
+    await fits(page, "/run (settings)");
+  }
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
