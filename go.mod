@@ -11,5 +11,6 @@ require (
 
 require (
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/syumai/workers v0.32.0 // indirect
 	golang.org/x/sys v0.44.0 // indirect
 )

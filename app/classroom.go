@@ -101,7 +101,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		if level == "level-3" {
 			catalog = "lv3_apis"
 		}
-		c, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: catalog})
+		c, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: catalog, Form: protocol.FormNative})
 		if err != nil {
 			return loaded{}, err
 		}

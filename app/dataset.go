@@ -87,6 +87,10 @@ type DatasetPage struct {
 	filter Filter
 	err    string
 	loaded bool
+	// promptsForm is the form "Download all prompts" writes; prompting says it is at work.
+	promptsForm string
+	prompting   bool
+	promptsMsg  string
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
@@ -198,6 +202,7 @@ func (p *DatasetPage) Render() app.UI {
 					}),
 			),
 		),
+		p.promptsRow(),
 		errorBox(p.err),
 		app.P().Class("small").DataSet("testid", "dataset-count").Text(fmt.Sprintf("%d of %d dialogues", len(shown), len(p.all))),
 		app.If(p.loaded && len(p.all) == 0 && p.err == "", func() app.UI {

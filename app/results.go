@@ -25,7 +25,11 @@ func ResultsCSV(sb *SavedBatch) []byte {
 		if v.Kind == "call" {
 			correct = strconv.FormatBool(c.Correct)
 		}
-		_ = w.Write([]string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()})
+		row := []string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()}
+		for i := range row {
+			row[i] = csvSafe(row[i])
+		}
+		_ = w.Write(row)
 	}
 	w.Flush()
 	return b.Bytes()

@@ -61,7 +61,7 @@ func (p *SandboxPage) OnMount(ctx app.Context) {
 	refresh(ctx, func() (map[string][]ToolDoc, error) {
 		out := map[string][]ToolDoc{}
 		for _, c := range Catalogs {
-			r, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: c})
+			r, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: c, Form: protocol.FormNative})
 			if err != nil {
 				return nil, err
 			}

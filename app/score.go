@@ -25,6 +25,21 @@ type SavedBatch struct {
 	Batch  protocol.Batch `json:"batch"`
 	// Preds are the prediction texts by input line.
 	Preds map[int]string `json:"preds,omitempty"`
+	// Rows counts the verdicts of a large batch (virtualFrom or more) whose rows are not kept here:
+	// they stay in the bridge, in this page's memory, until the tab reloads. Zero for a whole batch.
+	Rows int `json:"rows,omitempty"`
+	// ErrorCount counts the line errors of a large batch (Batch.Errors holds the first ones).
+	ErrorCount int `json:"error_count,omitempty"`
+}
+
+// virtualRows is the window of a large batch's verdicts the table renders: rows [start,
+// start+len(rows)) of total, fetched from the bridge as the box scrolls.
+type virtualRows struct {
+	total int
+	start int
+	rows  []protocol.Verdict
+	live  bool // the bridge holds this batch's rows (false after a reload)
+	err   string
 }
 
 // Source describes where predictions came from. Model and Provider are for the later runs of a model
@@ -88,7 +103,16 @@ type ScorePage struct {
 	runs      int
 	cmp       Compares
 	oneCmp    Compares
+	// large: the box holds more text than the page copies into Go (largeText); it is read from the
+	// DOM by the bridge when scored.
+	large   bool
+	virtual *virtualRows
 }
+
+// largeText is the size from which the bulk box's text stays in the DOM: copying it into Go at every
+// change, saving it in localStorage (whose quota it exceeds) or re-rendering it would cost the page
+// long tasks.
+const largeText = 1 << 20
 
 type pageState struct {
 	Bulk  string `json:"bulk"`
@@ -163,7 +187,7 @@ func (p *ScorePage) Render() app.UI {
 			app.Textarea().ID("bulk").DataSet("testid", "bulk-predictions").Rows(10).Spellcheck(false).
 				Placeholder(`{"file": "AddAlarm-level-1-1.jsonl", "id": 0, "pred": "[AddAlarm(token='…', time='…')]"}`).
 				Text(p.bulk).
-				OnChange(func(ctx app.Context, e app.Event) { p.bulk = ctx.JSSrc().Get("value").String() }).
+				OnChange(p.onBulkChange).
 				On("dragover", func(ctx app.Context, e app.Event) { e.PreventDefault() }).
 				OnDrop(p.onDrop),
 			app.Div().Class("row").Body(
@@ -174,10 +198,13 @@ func (p *ScorePage) Render() app.UI {
 					app.Input().Type("file").Accept(".jsonl,.json,.txt").DataSet("testid", "predictions-file").OnChange(p.onFile),
 				),
 			),
+			app.If(p.busy, func() app.UI {
+				return app.Progress().ID("score-progress").DataSet("testid", "score-progress").Aria("label", "scoring progress").Max(1).Value(0)
+			}),
 			errorBox(p.err),
 			note(p.saveNote),
 		),
-		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.runs, &p.cmp) }),
+		app.If(p.saved != nil, func() app.UI { return batchView(p.saved, p.runs, &p.cmp, p.virtual, p.onScroll) }),
 	)
 }
 
@@ -290,8 +317,25 @@ func (p *ScorePage) readFile(ctx app.Context, f app.Value) {
 	})
 }
 
+// onBulkChange keeps the box's text, unless it is large (see largeText): then it stays in the DOM and
+// p.bulk keeps its old value, so the next render does not write the box over.
+func (p *ScorePage) onBulkChange(ctx app.Context, e app.Event) {
+	src := ctx.JSSrc()
+	if src.Get("textLength").Int() >= largeText {
+		p.large = true
+		return
+	}
+	p.large = false
+	p.bulk = src.Get("value").String()
+}
+
 func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
-	if el := app.Window().GetElementByID("bulk"); el.Truthy() {
+	el := app.Window().GetElementByID("bulk")
+	if bs, ok := tab.Engine.(BulkScorer); ok && el.Truthy() {
+		p.onBulkScore(ctx, bs, el)
+		return
+	}
+	if el.Truthy() {
 		p.bulk = el.Get("value").String()
 	}
 	if strings.TrimSpace(p.bulk) == "" {
@@ -313,10 +357,110 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 	})
 }
 
+// onBulkScore scores the box's text in chunks in the worker (BulkScorer): the text is read by the
+// bridge, never copied into Go when large; the page keeps only the report, the first line errors,
+// and for a large batch the window of rows in view.
+func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
+	size := el.Get("textLength").Int() // the text itself is not copied to know its size
+	if size < largeText {
+		p.bulk, p.large = el.Get("value").String(), false
+		if strings.TrimSpace(p.bulk) == "" {
+			p.err = "Paste prediction JSONL first (one {\"file\", \"id\", \"pred\"} object a line)."
+			return
+		}
+	} else {
+		p.large = true
+	}
+	p.busy, p.err, p.saveNote = true, "", ""
+	level, state, data, bulk := p.level, p.state, p.data, p.bulk
+	small := !p.large
+	type done struct {
+		res  BulkResult
+		rows []protocol.Verdict
+	}
+	refresh(ctx, func() (done, error) {
+		res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state})
+		if err != nil || res.Verdicts >= virtualFrom {
+			return done{res: res}, err
+		}
+		rows, err := bs.Rows(0, res.Verdicts)
+		return done{res, rows}, err
+	}, func(d done, err error) {
+		p.busy = false
+		if err != nil {
+			p.err = err.Error()
+			return
+		}
+		res := d.res
+		rep := res.Report
+		sb := &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"},
+			Batch: protocol.Batch{Results: d.rows, Errors: res.Errors, Report: &rep}, ErrorCount: res.ErrorCount}
+		if sb.Batch.Results == nil {
+			sb.Batch.Results = []protocol.Verdict{}
+		}
+		p.virtual = nil
+		if res.Verdicts >= virtualFrom {
+			sb.Rows = res.Verdicts
+			p.virtual = &virtualRows{total: res.Verdicts, live: true}
+			p.fetchRows(bs, 0)
+		} else if small {
+			sb.Preds = predsByLine(bulk)
+		} else {
+			sb.Preds = map[int]string{}
+			for _, v := range d.rows {
+				sb.Preds[v.Line] = bs.Pred(v.Line)
+			}
+		}
+		p.saved = sb
+		p.cmp = Compares{}
+		p.runs++
+		p.saveNote = p.persist()
+	})
+}
+
+// fetchRows takes from the bridge the rows of a large batch around start.
+func (p *ScorePage) fetchRows(bs BulkScorer, start int) {
+	v := p.virtual
+	start = max(0, min(start, v.total-1))
+	rows, err := bs.Rows(start, viewRows+2*overscan)
+	if err != nil {
+		v.err = err.Error()
+		return
+	}
+	v.start, v.rows, v.err = start, rows, ""
+}
+
+// onScroll renders the rows in view of a large batch's table when the box has scrolled far enough
+// from the window rendered.
+func (p *ScorePage) onScroll(ctx app.Context, e app.Event) {
+	v := p.virtual
+	bs, ok := tab.Engine.(BulkScorer)
+	if v == nil || !v.live || !ok {
+		return
+	}
+	first := ctx.JSSrc().Get("scrollTop").Int() / rowHeight
+	start := max(0, first-overscan)
+	if abs(start-v.start) < overscan/2 && !(first+viewRows > v.start+len(v.rows) && v.start+len(v.rows) < v.total) {
+		ctx.PreventUpdate()
+		return
+	}
+	p.fetchRows(bs, start)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // persist saves the input and results; it returns a message when they could not be saved.
 func (p *ScorePage) persist() string {
 	if err := tab.Store.Set(batchKey(p.data), p.saved); err != nil {
 		return err.Error()
+	}
+	if p.large {
+		return "The pasted text (" + Size(largeText) + " or more) is not kept across reloads; the report is."
 	}
 	if err := tab.Store.Set("score/input/"+p.data, pageState{Bulk: p.bulk, Level: p.level, State: p.state}); err != nil {
 		return "Results saved; the pasted text is not: " + err.Error()
@@ -325,7 +469,7 @@ func (p *ScorePage) persist() string {
 }
 
 // batchView shows a batch's numbers, its line errors and its verdicts.
-func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
+func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll app.EventHandler) app.UI {
 	r := sb.Batch.Report
 	acc := "—"
 	if r.Overall.Calls > 0 {
@@ -351,7 +495,7 @@ func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
 					app.Span().Text(" special cases right (not in the accuracy)"))
 			}),
 		),
-		app.P().Class("small").Text(fmt.Sprintf("Data: %s · world: %s · %d lines scored, %d not.", sb.Data, r.State, len(sb.Batch.Results), len(sb.Batch.Errors))),
+		app.P().Class("small").DataSet("testid", "batch-counts").Text(fmt.Sprintf("Data: %s · world: %s · %d lines scored, %d not.", sb.Data, r.State, max(len(sb.Batch.Results), sb.Rows), max(len(sb.Batch.Errors), sb.ErrorCount))),
 		app.If(len(sb.Batch.Errors) > 0, func() app.UI {
 			return app.Div().Class("line-errors").Body(
 				app.H3().Text("Lines not scored"),
@@ -360,10 +504,42 @@ func batchView(sb *SavedBatch, run int, cs *Compares) app.UI {
 					return app.Li().DataSet("testid", "line-error").DataSet("line", le.Line).Body(
 						app.Strong().Text(fmt.Sprintf("line %d: ", le.Line)), app.Text(le.Message))
 				})),
+				app.If(sb.ErrorCount > len(sb.Batch.Errors), func() app.UI {
+					return app.P().Class("small").Text(fmt.Sprintf("… and %d more (the first %d are listed).", sb.ErrorCount-len(sb.Batch.Errors), len(sb.Batch.Errors)))
+				}),
 			)
 		}),
 		duplicatesNote(sb),
-		verdictTable(sb, cs),
+		app.If(sb.Rows == 0, func() app.UI { return verdictTable(sb, cs) }),
+		app.If(sb.Rows > 0, func() app.UI { return virtualTable(sb, vr, cs, onScroll) }),
+	)
+}
+
+// virtualTable shows a large batch's verdicts in a scrolling box with only the rows in view (and a
+// margin) in the DOM; spacer rows stand for the others, so the scrollbar is the whole table's.
+func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.EventHandler) app.UI {
+	if vr == nil || !vr.live {
+		return app.P().DataSet("testid", "rows-gone").Text(fmt.Sprintf("The %d verdict rows of this batch were kept in the page until it reloaded; the report above is saved. Score again to see the rows.", sb.Rows))
+	}
+	above := vr.start * rowHeight
+	below := max(0, vr.total-vr.start-len(vr.rows)) * rowHeight
+	pred := func(line int) string {
+		if bs, ok := tab.Engine.(BulkScorer); ok {
+			return bs.Pred(line)
+		}
+		return ""
+	}
+	return app.Div().Class("verdict-scroll").DataSet("testid", "verdict-scroll").DataSet("total", vr.total).
+		Style("height", fmt.Sprintf("%dpx", rowHeight*viewRows+40)).On("scroll", onScroll).Body(
+		errorBox(vr.err),
+		app.Table().Class("verdicts verdicts-virtual").Body(
+			verdictHead(),
+			app.TBody().Body(
+				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", above)),
+				app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs, nil) }),
+				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", below)),
+			),
+		),
 	)
 }
 
@@ -417,38 +593,46 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 // verdictTable lists the verdicts, each with a side-by-side of expected and got on demand.
 func verdictTable(sb *SavedBatch, cs *Compares) app.UI {
 	rows := sb.Batch.Results
+	pred := func(line int) string { return sb.Preds[line] }
 	dups := Duplicates(rows)
 	return app.Table().Class("verdicts").Body(
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("line"), app.Th().Scope("col").Text("sample"), app.Th().Scope("col").Text("verdict"),
-			app.Th().Scope("col").Text("expected and got"),
-		)),
-		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
-			v := rows[i]
-			c := v.Call()
-			r, isReply := v.Reply()
-			cat, label := c.Category, c.Category
-			if isReply {
-				cat = "REPLY"
-				label = "ROUGE-L " + Round4(r.RougeL)
-			}
-			cls := "bad"
-			if c.Correct || (isReply && r.RougeL > 0) {
-				cls = "good"
-			}
-			open := cs.open[v.Line]
-			return app.Tr().DataSet("testid", "verdict-row").DataSet("category", cat).DataSet("line", v.Line).
-				DataSet("file", v.File).DataSet("id", v.ID).Body(
-				app.Td().Text(v.Line),
-				app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
-				app.Td().Body(app.Span().Class("verdict "+cls).Text(label), duplicateTag(dups, v.Line)),
-				app.Td().Body(
-					app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
-						OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
-					app.If(open, func() app.UI { return compareView(v, sb.Preds[v.Line], cs.gold[v.Line], cs.err[v.Line]) }),
-				),
-			)
-		})),
+		verdictHead(),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI { return verdictRow(rows[i], pred, cs, dups) })),
+	)
+}
+
+func verdictHead() app.UI {
+	return app.THead().Body(app.Tr().Body(
+		app.Th().Scope("col").Text("line"), app.Th().Scope("col").Text("sample"), app.Th().Scope("col").Text("verdict"),
+		app.Th().Scope("col").Text("expected and got"),
+	))
+}
+
+// verdictRow is one verdict's row; pred gives the prediction text of a line for the comparison, dups
+// the lines that repeat an earlier one (see Duplicates; nil when not known).
+func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares, dups map[int]int) app.UI {
+	c := v.Call()
+	r, isReply := v.Reply()
+	cat, label := c.Category, c.Category
+	if isReply {
+		cat = "REPLY"
+		label = "ROUGE-L " + Round4(r.RougeL)
+	}
+	cls := "bad"
+	if c.Correct || (isReply && r.RougeL > 0) {
+		cls = "good"
+	}
+	open := cs.open[v.Line]
+	return app.Tr().DataSet("testid", "verdict-row").DataSet("category", cat).DataSet("line", v.Line).
+		DataSet("file", v.File).DataSet("id", v.ID).Body(
+		app.Td().Text(v.Line),
+		app.Td().Body(app.A().Href(sampleURL(v.Level, v.File, v.ID)).Text(fmt.Sprintf("%s #%d", v.File, v.ID))),
+		app.Td().Body(app.Span().Class("verdict "+cls).Text(label), duplicateTag(dups, v.Line)),
+		app.Td().Body(
+			app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
+				OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
+			app.If(open, func() app.UI { return compareView(v, pred(v.Line), cs.gold[v.Line], cs.err[v.Line]) }),
+		),
 	)
 }
 

@@ -11,8 +11,7 @@ type page struct {
 	Soon bool
 }
 
-// Pages lists the navigation in order. "Run a model" is the place of the later issue that runs a
-// model from the tab with the user's own API key.
+// Pages lists the navigation in order.
 var Pages = []page{
 	{"/", "Home", false},
 	{"/dataset", "Dataset", false},
@@ -24,7 +23,8 @@ var Pages = []page{
 	{"/tools", "Tools", false},
 	{"/play", "Play a scene", false},
 	{"/import", "Import", false},
-	{"/run", "Run a model (soon)", true},
+	{"/run", "Run a model", false},
+	{"/runs", "Runs", false},
 }
 
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
@@ -38,6 +38,8 @@ func Routes() {
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
+	app.Route("/run", func() app.Composer { return &RunPage{} })
+	app.Route("/runs", func() app.Composer { return &RunsPage{} })
 	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
 	app.Route("/play", func() app.Composer { return &PlayPage{} })
 	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })

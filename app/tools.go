@@ -134,7 +134,7 @@ func (p *ToolsPage) OnNav(ctx app.Context) {
 	refresh(ctx, func() ([]protocol.Catalog, error) {
 		var out []protocol.Catalog
 		for _, c := range Catalogs {
-			r, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: c})
+			r, err := call[protocol.Catalog](tab.Engine, protocol.Request{Op: protocol.OpCatalog, Catalog: c, Form: protocol.FormNative})
 			if err != nil {
 				return nil, err
 			}

@@ -136,7 +136,7 @@ func TestBatchViewShowsVerdictsAndLineErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb := &SavedBatch{Format: batchFormat, Data: "builtin", Batch: b, Preds: predsByLine(preds)}
-	html := app.HTMLString(batchView(sb, 1, &Compares{}))
+	html := app.HTMLString(batchView(sb, 1, &Compares{}, nil, nil))
 	html = regexp.MustCompile(`>\s+`).ReplaceAllString(html, ">")
 	tests := []struct {
 		what  string

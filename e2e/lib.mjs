@@ -227,11 +227,15 @@ export async function verdicts(page) {
   return page.$$eval("[data-testid=verdict-row]", (rows) => rows.map((r) => [Number(r.dataset.line), r.dataset.category]));
 }
 
-/** session starts the server and Chromium before a test file's tests and stops both after them. */
+/**
+ * session starts the server and Chromium before a test file's tests and stops both after them. With
+ * APIBANK_E2E_TARGET=worker in the environment the server is the Worker on workerd (startWorker), so
+ * a test file runs unchanged against the public demo.
+ */
 export function session() {
   const s = { server: null, browser: null };
   before(async () => {
-    s.server = await startServer();
+    s.server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer();
     s.browser = await launch();
   });
   after(async () => {
@@ -239,4 +243,131 @@ export function session() {
     if (s.server) await s.server.stop();
   });
   return s;
+}
+
+/** workerDir is the Worker's wrangler project: wrangler.jsonc, its pinned wrangler, build/ (make worker). */
+export const workerDir = path.join(root, "worker");
+
+/**
+ * wranglerEnv is the environment wrangler runs in for the tests: no telemetry, no error reports, no
+ * update check (the banner does it), no fetch of Cloudflare's Request.cf data, no colours.
+ */
+export function wranglerEnv() {
+  return {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+  };
+}
+
+/** wranglerBin is the pinned wrangler's entry point; a missing install or build is an error saying what to run. */
+export function wranglerBin() {
+  const bin = path.join(workerDir, "node_modules", "wrangler", "bin", "wrangler.js");
+  if (!existsSync(bin)) throw new Error("worker/node_modules is missing: run `cd worker && npm ci` (make test-browser does)");
+  for (const f of ["build/app.wasm", "build/worker.mjs", "build/assets/index.html"]) {
+    if (!existsSync(path.join(workerDir, f))) throw new Error(`worker/${f} is missing: run make worker (make test-browser does)`);
+  }
+  return bin;
+}
+
+/**
+ * startWorker runs the Worker locally on workerd (`wrangler dev` on 127.0.0.1, a free port, its
+ * state in a temporary folder) and resolves {url, pid, output, stop}. pid is wrangler's; its
+ * process group holds workerd, and stop ends that group (the one this call started).
+ */
+export async function startWorker() {
+  const bin = wranglerBin();
+  const persist = mkdtempSync(path.join(tmpdir(), "apibank-wrangler-"));
+  const args = [bin, "dev", "--ip", "127.0.0.1", "--port", "0", "--inspector-port", "0", "--persist-to", persist, "--show-interactive-dev-session=false"];
+  const proc = spawn(process.execPath, args, { cwd: workerDir, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const output = { text: "" };
+  proc.stderr.on("data", (d) => (output.text += d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("wrangler dev did not start in 60 s: " + output.text)), 60000);
+    proc.stdout.on("data", (d) => {
+      output.text += d;
+      const m = output.text.match(/Ready on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`wrangler dev exited with ${code}: ${output.text}`)));
+  });
+  return {
+    url,
+    pid: proc.pid,
+    output,
+    stop: () =>
+      new Promise((resolve) => {
+        const done = () => {
+          rmSync(persist, { recursive: true, force: true });
+          resolve();
+        };
+        if (proc.exitCode !== null) return done();
+        proc.once("exit", done);
+        try {
+          process.kill(-proc.pid, "SIGTERM");
+        } catch {
+          done();
+        }
+      }),
+  };
+}
+
+/** fakeModelBinary builds cmd/fakemodel once per run. */
+let fakeBuilt = null;
+function fakeModelBinary() {
+  if (fakeBuilt) return fakeBuilt;
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-fake-"));
+  fakeBuilt = path.join(dir, "fakemodel");
+  execFileSync("go", ["build", "-o", fakeBuilt, "./cmd/fakemodel"], { cwd: root, stdio: "inherit" });
+  return fakeBuilt;
+}
+
+/**
+ * startFakeModel runs cmd/fakemodel (the scripted OpenAI-compatible server) on a free port and
+ * resolves {url (its /v1 base URL), origin, script(s), requests(), reset(), stop()}.
+ */
+export async function startFakeModel(script) {
+  const proc = spawn(fakeModelBinary(), ["--addr", "127.0.0.1:0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr.on("data", (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("fakemodel did not start in 20 s: " + stderr)), 20000);
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/(http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ""));
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`fakemodel exited with ${code}: ${stderr}`)));
+  });
+  const origin = new URL(url).origin;
+  const post = async (p, body) => {
+    const r = await fetch(origin + p, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
+    if (!r.ok) throw new Error(`fakemodel ${p}: HTTP ${r.status} ${await r.text()}`);
+  };
+  const fake = {
+    url,
+    origin,
+    script: (s) => post("/_fake/script", s),
+    reset: () => post("/_fake/reset"),
+    requests: async () => (await fetch(origin + "/_fake/requests")).json(),
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once("exit", resolve);
+        proc.kill("SIGTERM");
+      }),
+  };
+  if (script) await fake.script(script);
+  return fake;
 }

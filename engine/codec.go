@@ -69,8 +69,17 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			text(&r.File)
 		case "form":
 			text(&r.Form)
+			if bad == nil && r.Form != "" && r.Form != protocol.FormText && r.Form != protocol.FormNative {
+				bad = fmt.Errorf("field \"form\" must be %s or %s, not %q", protocol.FormText, protocol.FormNative, truncate(r.Form, 40))
+			}
 		case "preds":
 			text(&r.Preds)
+		case "lines":
+			text(&r.Lines)
+		case "line":
+			integer(&r.Line)
+		case "stream":
+			integer(&r.Stream)
 		case "state":
 			text(&r.State)
 		case "gold":
@@ -147,8 +156,24 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 	return r, bad
 }
 
-// encode writes a response.
+// truncate shortens a text quoted back in an error.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// encode writes a response. A result in the lines form is the envelope on one line and its JSONL
+// after it (see protocol.LinesAnswer).
 func encode(r protocol.Response) []byte {
+	if la, ok := r.Result.(*linesAnswer); ok && r.Error == nil {
+		r.Result = la.answer
+		head := encode(r)
+		out := make([]byte, 0, len(head)+1+la.body.Len())
+		out = append(append(append(out, head...), '\n'), la.body.Bytes()...)
+		return out
+	}
 	if bt, ok := r.Result.(*protocol.Batch); ok && r.Error == nil {
 		var b bytes.Buffer
 		b.WriteString(`{"v":`)

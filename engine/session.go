@@ -3,9 +3,12 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
@@ -32,12 +35,22 @@ type Session struct {
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
+	// streams are the open scoring streams, by id.
+	streams    map[int]*score.Stream
+	nextStream int
 }
 
-// New returns a session with the builtin data loaded. Should the embedded data fail to load (a build
+// New returns a session whose data is the builtin data. The builtin data is built on the first
+// request that needs it, so a host that loads its own folder first (apibank --data) never builds it:
+// that is most of a one-prediction CLI run's start-up. Should the embedded data fail to load (a build
 // defect the tests catch), the session starts empty and says why in hello; it still serves loads.
-func New() *Session {
-	s := &Session{}
+func New() *Session { return &Session{} }
+
+// ensureData builds the builtin data if no data is in use yet.
+func (s *Session) ensureData() {
+	if s.data != nil {
+		return
+	}
 	d, err := dataset.Builtin()
 	if err != nil {
 		s.builtinErr = err.Error()
@@ -45,15 +58,57 @@ func New() *Session {
 	}
 	s.use(d)
 	s.loadErrs = dataset.BuiltinErrors()
-	return s
 }
 
 func (s *Session) use(d *dataset.Data) {
 	s.data = d
-	s.index = score.NewIndex(d)
+	s.index = indexOf(d)
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
+	s.streams = map[int]*score.Stream{}
+}
+
+// builtinIndex is the builtin data's index, built once per process: the data never changes and an
+// index holds nothing a session writes (its gold replays are a cache of pure results), so every
+// session of the builtin data shares it, and a new session (New, restart) costs microseconds instead
+// of rebuilding the samples and replaying every gold call again.
+var builtinIndex struct {
+	once sync.Once
+	data *dataset.Data
+	ix   *score.Index
+}
+
+// indexOf returns the index of d: the shared one for the builtin data, a new one for any other.
+func indexOf(d *dataset.Data) *score.Index {
+	if b, err := dataset.Builtin(); err != nil || d != b {
+		return score.NewIndex(d)
+	}
+	builtinIndex.once.Do(func() {
+		builtinIndex.data = d
+		builtinIndex.ix = score.NewIndex(d)
+	})
+	return builtinIndex.ix
+}
+
+// restartSlack is how much garbage restart lets pile up before it collects it.
+const restartSlack = 32 << 20
+
+// collectIfGrown runs the collector when the heap holds more than restartSlack beyond what was
+// live after the last collection. A server restarts its instances' engines between requests, and
+// the wasm engine collects only near its 192 MiB memory limit (wasm/engine): each instance would
+// otherwise climb to that limit (and its linear memory never shrinks) before the first collection;
+// collecting here keeps an instance near its live data plus the slack, at the price of a
+// collection every few hundred requests.
+func collectIfGrown() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if sample[1].Value.Uint64() > sample[0].Value.Uint64()+restartSlack {
+		runtime.GC()
+	}
 }
 
 // Handle answers one JSON request with one JSON response. It never panics: a malformed request gets
@@ -86,6 +141,9 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 	}()
 	if r.V != protocol.Version {
 		return nil, badRequest(fmt.Sprintf("protocol version %d is not supported (this engine speaks %d)", r.V, protocol.Version))
+	}
+	if r.Op != protocol.OpLoad || r.Builtin {
+		s.ensureData()
 	}
 	switch r.Op {
 	case protocol.OpHello:
@@ -126,8 +184,21 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.episodeStep(r)
 	case protocol.OpEpisodeFinish:
 		return s.episodeFinish(r)
+	case protocol.OpScoreStart:
+		return s.scoreStart(r)
+	case protocol.OpScoreLines:
+		return s.scoreLines(r)
+	case protocol.OpScoreFinish:
+		return s.scoreFinish(r)
+	case protocol.OpRougeLines:
+		return rougeLines(r), nil
 	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
+	case protocol.OpRestart:
+		*s = *New()
+		collectIfGrown()
+		s.ensureData() // the builtin index is built once a process: this costs a world, no parse
+		return s.hello(), nil
 	case "":
 		return nil, badRequest("missing op")
 	}
@@ -163,8 +234,15 @@ func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 		entries = append(entries, value.Marshal(t.Entry()))
 	}
 	docs := docsOf(s.data, cat.Name)
-	return protocol.Catalog{Catalog: cat.Name, Tools: entries, Schemas: score.Schemas(cat.Tools()),
-		Examples: docs.examples, Exceptions: docs.exceptions}, nil
+	res := protocol.Catalog{Catalog: cat.Name, Tools: entries, Examples: docs.examples, Exceptions: docs.exceptions}
+	switch r.Form {
+	case "", string(call.Text):
+	case string(call.Native):
+		res.Schemas = score.Schemas(cat.Tools())
+	default:
+		return nil, badRequest(fmt.Sprintf("catalog form must be text or native, not %q", r.Form))
+	}
+	return res, nil
 }
 
 func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -38,6 +40,16 @@ func TestHandleErrors(t *testing.T) {
 		{"bad state", `{"v":1,"op":"score","preds":"","state":"sideways"}`, "bad_request", "fresh or replay"},
 		{"bad form", `{"v":1,"op":"replay","form":"xml"}`, "bad_request", "text or native"},
 		{"fill without files", `{"v":1,"op":"fill"}`, "bad_request", "needs files"},
+		{"unknown form on prompt", `{"v":1,"op":"prompt","file":"x.jsonl","sample":0,"form":"yaml"}`, "bad_request", `must be text or native, not "yaml"`},
+		{"unknown form on any op", `{"v":1,"op":"hello","form":"Native"}`, "bad_request", `not "Native"`},
+		{"form not a text", `{"v":1,"op":"replay","form":1}`, "bad_request", `"form" must be a string`},
+		{"score_lines without stream", `{"v":1,"op":"score_lines","lines":""}`, "bad_request", "missing stream"},
+		{"score_lines of no stream", `{"v":1,"op":"score_lines","stream":99,"lines":""}`, "not_found", "no scoring stream 99"},
+		{"score_finish of no stream", `{"v":1,"op":"score_finish","stream":3}`, "not_found", "no scoring stream 3"},
+		{"stream not an integer", `{"v":1,"op":"score_lines","stream":"1"}`, "bad_request", `"stream" must be an integer`},
+		{"line not an integer", `{"v":1,"op":"rouge_lines","lines":"","line":1.5}`, "bad_request", `"line" must be an integer`},
+		{"lines not a text", `{"v":1,"op":"rouge_lines","lines":["a"]}`, "bad_request", `"lines" must be a string`},
+		{"score_start bad state", `{"v":1,"op":"score_start","state":"sideways"}`, "bad_request", "fresh or replay"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,6 +61,54 @@ func TestHandleErrors(t *testing.T) {
 	}
 }
 
+// TestStreamLimit: at most protocol.MaxStreams scoring streams are open at once; finishing one
+// makes room, and a load drops them all.
+func TestStreamLimit(t *testing.T) {
+	s := New()
+	for i := 0; i < protocol.MaxStreams; i++ {
+		if r := do(t, s, `{"v":1,"op":"score_start"}`); !r.OK {
+			t.Fatalf("stream %d: %+v", i+1, r.Error)
+		}
+	}
+	if r := do(t, s, `{"v":1,"op":"score_start"}`); r.OK || !strings.Contains(r.Error.Message, "finish one") {
+		t.Fatalf("stream %d opened: %+v", protocol.MaxStreams+1, r)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_finish","stream":1}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_start"}`); !r.OK {
+		t.Fatalf("no room after a finish: %+v", r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"load","builtin":true}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if r := do(t, s, `{"v":1,"op":"score_lines","stream":2,"lines":""}`); r.OK || r.Error.Code != "not_found" {
+		t.Fatalf("a stream survived a load: %+v", r)
+	}
+}
+
+// TestBuiltinIsLazy: a new session builds the builtin data only when a request needs it; a load of
+// a folder first never builds it, and the builtin data still answers when asked for.
+func TestBuiltinIsLazy(t *testing.T) {
+	s := New()
+	if s.data != nil {
+		t.Fatal("New built the builtin data")
+	}
+	draft := `{"role":"User","text":"What is 2+2?"}` + "\n" + `{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}}` + "\n" + `{"role":"AI","text":"4."}`
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	if r := do(t, s, string(req)); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if s.data == nil || s.data.Name != "tiny" {
+		t.Fatalf("data after load: %+v", s.data)
+	}
+	fresh := New()
+	r := do(t, fresh, `{"v":1,"op":"hello"}`)
+	if !r.OK || !strings.Contains(mustJSON(r.Result), `"data":"builtin"`) {
+		t.Fatalf("hello of a new session: %+v", r)
+	}
+}
+
 func TestIDEchoed(t *testing.T) {
 	r := do(t, New(), `{"v":1,"id":"req-7","op":"hello"}`)
 	if !r.OK || string(r.ID) != `"req-7"` {
@@ -56,11 +116,11 @@ func TestIDEchoed(t *testing.T) {
 	}
 }
 
-// TestPanicRecovered: a panic inside an op (here: a session used before any data was set) is
-// answered as an internal error, and the same session keeps working afterwards.
+// TestPanicRecovered: a panic inside an op (here: a session whose data has no world) is answered as
+// an internal error, and the same session keeps working afterwards.
 func TestPanicRecovered(t *testing.T) {
-	s := &Session{}
-	r := do(t, s, `{"v":1,"op":"stats"}`)
+	s := &Session{data: &dataset.Data{Name: "broken"}}
+	r := do(t, s, `{"v":1,"op":"world"}`)
 	if r.OK || r.Error == nil || r.Error.Code != "internal" {
 		t.Fatalf("want an internal error, got %+v", r)
 	}
@@ -186,6 +246,11 @@ func FuzzHandle(f *testing.F) {
 		`{"v":1,"op":"load","files":{"init_database/Account.json":"{}"}}`,
 		`{"v":1,"op":"world","databases":["Alarm"]}`,
 		`{"v":1,"op":"prompt","file":"x","sample":0}`,
+		`{"v":1,"op":"score_start","level":"level-1-given-desc"}`,
+		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\r\n{bad","line":3}`,
+		`{"v":1,"op":"score_finish","stream":1}`,
+		`{"v":1,"op":"rouge_lines","lines":"{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n","name":"p"}`,
+		`{"v":1,"op":"prompt","file":"x","sample":0,"form":"yaml"}`,
 		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
 	} {
 		f.Add([]byte(seed))
@@ -193,8 +258,12 @@ func FuzzHandle(f *testing.F) {
 	s := New()
 	f.Fuzz(func(t *testing.T, req []byte) {
 		out := s.Handle(req)
+		head := out // an answer in the lines form: the envelope is its first line
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			head = out[:i]
+		}
 		var r protocol.Response
-		if err := json.Unmarshal(out, &r); err != nil {
+		if err := json.Unmarshal(head, &r); err != nil {
 			t.Fatalf("response is not JSON: %v\n%s", err, out)
 		}
 		if r.V != protocol.Version || r.OK == (r.Error != nil) {

@@ -34,7 +34,7 @@ func TestCatalogDocs(t *testing.T) {
 	for _, name := range []string{"apis", "lv3_apis"} {
 		s := New()
 		c, err := protocol.Call[protocol.Catalog](context.Background(), func(_ context.Context, b []byte) ([]byte, error) { return s.Handle(b), nil },
-			protocol.Request{Op: protocol.OpCatalog, Catalog: name})
+			protocol.Request{Op: protocol.OpCatalog, Catalog: name, Form: protocol.FormNative})
 		if err != nil {
 			t.Fatal(err)
 		}

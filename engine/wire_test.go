@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/protocol"
@@ -69,6 +70,7 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 
 	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpHello)})
 	roundTrip[protocol.Catalog](t, s, protocol.Request{Op: op(protocol.OpCatalog), Catalog: "lv3_apis"})
+	roundTrip[protocol.Catalog](t, s, protocol.Request{Op: protocol.OpCatalog, Catalog: "apis", Form: "native"})
 	roundTrip[protocol.Stats](t, s, protocol.Request{Op: op(protocol.OpStats)})
 	ds := roundTrip[[]protocol.DialogueSummary](t, s, protocol.Request{Op: op(protocol.OpDialogues)})
 	var l1, special, scene protocol.DialogueSummary
@@ -106,7 +108,9 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 	if len(b.Results) != len(samples) || len(b.Errors) != 1 {
 		t.Fatalf("score: %d verdicts and %d errors for %d samples and one bad line", len(b.Results), len(b.Errors), len(samples))
 	}
+	checkStream(t, s, op, preds.String(), b)
 	roundTrip[protocol.Replay](t, s, protocol.Request{Op: op(protocol.OpReplay)})
+	checkRougeLines(t, s, op)
 	roundTrip[[]protocol.Rouge](t, s, protocol.Request{Op: op(protocol.OpRouge), Pairs: []protocol.Pair{{Ref: "the cat sat", Hyp: "the cat"}, {Ref: "x", Hyp: ""}}})
 	roundTrip[protocol.Validation](t, s, protocol.Request{Op: op(protocol.OpValidate)})
 	draft := `{"role":"User","text":"What is 2+2?"}
@@ -118,8 +122,9 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})
 	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode})
 
-	// load last: it replaces the data the requests above used.
+	// load last: it replaces the data the requests above used; restart brings the builtin back.
 	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})
+	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpRestart)})
 
 	for _, o := range protocol.Ops {
 		if !covered[o] {
@@ -128,6 +133,101 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 	}
 	if len(d.Turns) == 0 {
 		t.Fatal("a dialogue without turns")
+	}
+}
+
+// roundTripLines sends a request answered in the lines form, decodes the envelope strictly as T,
+// checks it re-encodes to the engine's bytes, and returns it with the JSONL that follows.
+func roundTripLines[T any](t *testing.T, s *Session, req protocol.Request) (T, []byte) {
+	t.Helper()
+	var resp []byte
+	recorded := func(ctx context.Context, req []byte) ([]byte, error) {
+		resp = s.Handle(req)
+		return resp, nil
+	}
+	got, body, err := protocol.CallLines[T](context.Background(), recorded, req)
+	if err != nil {
+		t.Fatalf("%s: %v", req.Op, err)
+	}
+	head := resp[:bytes.IndexByte(resp, '\n')]
+	raw, err := protocol.Result(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := encodeLikeEngine(t, got); !bytes.Equal(again, raw) {
+		t.Fatalf("%s: the typed envelope re-encodes differently: %s", req.Op, firstDiff(again, raw))
+	}
+	return got, body
+}
+
+// checkStream scores preds again as a stream in chunks cut at every third line and checks the lines
+// against the batch answer: each verdict line decodes strictly as a Verdict and equals the batch's,
+// each error line is the batch's error, and score_finish's report equals the batch's report.
+func checkStream(t *testing.T, s *Session, op func(protocol.Op) protocol.Op, preds string, b protocol.Batch) {
+	t.Helper()
+	st := roundTrip[protocol.ScoreStarted](t, s, protocol.Request{Op: op(protocol.OpScoreStart), Gold: true})
+	lines := strings.SplitAfter(preds, "\n")
+	var body []byte
+	for i := 0; i < len(lines); i += 3 {
+		chunk := strings.Join(lines[i:min(i+3, len(lines))], "")
+		_, part := roundTripLines[protocol.LinesAnswer](t, s, protocol.Request{Op: op(protocol.OpScoreLines), Stream: st.Stream, Lines: chunk, Line: i + 1})
+		body = append(body, part...)
+	}
+	rep := roundTrip[protocol.Report](t, s, protocol.Request{Op: op(protocol.OpScoreFinish), Stream: st.Stream})
+	var want bytes.Buffer
+	for _, r := range b.Results {
+		text, _ := r.MarshalJSON()
+		want.Write(text)
+		want.WriteByte('\n')
+	}
+	for _, e := range b.Errors { // the one bad line is the last line
+		want.Write(protocol.ErrorLine(e))
+	}
+	if !bytes.Equal(body, want.Bytes()) {
+		t.Fatalf("streamed lines differ from the batch: %s", firstDiff(body, want.Bytes()))
+	}
+	for i, l := range bytes.Split(bytes.TrimSuffix(body, []byte("\n")), []byte("\n"))[:len(b.Results)] {
+		var v protocol.Verdict
+		dec := json.NewDecoder(bytes.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+	}
+	if got, want := encodeLikeEngine(t, rep), encodeLikeEngine(t, b.Report); !bytes.Equal(got, want) {
+		t.Fatalf("stream report differs from the batch report: %s", firstDiff(got, want))
+	}
+	if _, err := protocol.Call[protocol.Report](context.Background(), func(_ context.Context, r []byte) ([]byte, error) { return s.Handle(r), nil },
+		protocol.Request{Op: protocol.OpScoreFinish, Stream: st.Stream}); err == nil || !strings.Contains(err.Error(), "not_found") {
+		t.Fatalf("a finished stream answered again: %v", err)
+	}
+}
+
+// checkRougeLines scores pairs as a chunk and compares each line with the rouge op's answer.
+func checkRougeLines(t *testing.T, s *Session, op func(protocol.Op) protocol.Op) {
+	t.Helper()
+	pairs := []protocol.Pair{{Ref: "the cat sat", Hyp: "the cat"}, {Ref: "x", Hyp: ""}, {Ref: "<a> & b", Hyp: "a b"}}
+	var chunk bytes.Buffer
+	for _, p := range pairs {
+		line, _ := json.Marshal(p)
+		chunk.Write(line)
+		chunk.WriteString("\r\n\n") // CRLF ends and a blank line between pairs
+	}
+	chunk.WriteString(`{"ref": 1}` + "\n")
+	la, body := roundTripLines[protocol.LinesAnswer](t, s, protocol.Request{Op: op(protocol.OpRougeLines), Lines: chunk.String(), Line: 10, Name: "p.jsonl"})
+	want := roundTrip[[]protocol.Rouge](t, s, protocol.Request{Op: protocol.OpRouge, Pairs: pairs})
+	var wantBody bytes.Buffer
+	for _, r := range want {
+		line, _ := json.Marshal(r)
+		wantBody.Write(line)
+		wantBody.WriteByte('\n')
+	}
+	wantBody.WriteString(`{"error":"line 16: want {\"ref\": text, \"hyp\": text}"}` + "\n")
+	if !bytes.Equal(body, wantBody.Bytes()) {
+		t.Fatalf("rouge_lines: %s", firstDiff(body, wantBody.Bytes()))
+	}
+	if la.Lines != 4 || la.Verdicts != 2 || len(la.Errors) != 1 || la.Errors[0].Error() != `p.jsonl:16: want {"ref": text, "hyp": text}` {
+		t.Fatalf("rouge_lines envelope: %+v", la)
 	}
 }
 

@@ -4,9 +4,14 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -25,19 +30,29 @@ type Runtime struct {
 // Config configures a Runtime.
 type Config struct {
 	// CacheDir, when set, keeps compiled code on disk between processes (wazero's compilation cache),
-	// so a CLI run skips the ~2 s compilation after the first.
+	// so a CLI run skips the ~2 s compilation after the first. It keeps the current build only: the
+	// code goes to a folder named by the module's hash, and the folders of other builds (24 MB each)
+	// are removed.
 	CacheDir string
 	// Stderr receives what the module writes to stderr (nothing in normal operation); nil discards it.
 	Stderr io.Writer
+	// Interruptible makes a call stop when its context ends (deadline or cancel): the instance is
+	// closed mid-call, so its session dies (ErrSessionDead) and its owner starts a new one. A server
+	// needs it to bound a request's time; it costs a check at every function entry and loop.
+	Interruptible bool
 }
 
 // New compiles the module bytes.
 func New(ctx context.Context, wasm []byte, cfg Config) (*Runtime, error) {
-	rc := wazero.NewRuntimeConfig()
+	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.Interruptible)
 	if cfg.CacheDir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
+		dir, err := buildCache(cfg.CacheDir, wasm)
 		if err != nil {
 			return nil, fmt.Errorf("compilation cache %s: %w", cfg.CacheDir, err)
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("compilation cache %s: %w", dir, err)
 		}
 		rc = rc.WithCompilationCache(cache)
 	}
@@ -58,6 +73,30 @@ func New(ctx context.Context, wasm []byte, cfg Config) (*Runtime, error) {
 		}
 	}
 	return &Runtime{rt: rt, compiled: compiled, stderr: cfg.Stderr}, nil
+}
+
+// cachePrefix starts the name of a build's folder in a cache directory.
+const cachePrefix = "engine-"
+
+// buildCache returns the folder of this build's compiled code under parent, creating it, and removes
+// the folders of other builds (and the layout of older versions, wazero's own folder at the top).
+func buildCache(parent string, wasm []byte) (string, error) {
+	sum := sha256.Sum256(wasm)
+	name := cachePrefix + hex.EncodeToString(sum[:8])
+	dir := filepath.Join(parent, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != name && (strings.HasPrefix(e.Name(), cachePrefix) || strings.HasPrefix(e.Name(), "wazero-")) {
+			_ = os.RemoveAll(filepath.Join(parent, e.Name())) // another process may hold it: it recompiles
+		}
+	}
+	return dir, nil
 }
 
 // Close releases the runtime and every session made from it.
@@ -176,6 +215,17 @@ func (s *Session) Handle(ctx context.Context, req []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// MemorySize is the size of the instance's linear memory in bytes (0 once the session is dead): it
+// only grows, so a pool replaces an instance that has grown too large.
+func (s *Session) MemorySize() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead != nil {
+		return 0
+	}
+	return uint64(s.mod.Memory().Size())
 }
 
 // Close releases the session's instance. Closing a dead session (already released) is not an error.

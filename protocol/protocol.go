@@ -40,17 +40,19 @@ const (
 	OpEpisodeStart  Op = "episode_start"  // start a live level-3 episode: EpisodeStarted
 	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
+	OpRestart       Op = "restart"        // start over as a new session: Hello
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
 //	hello                                   protocol and engine facts
-//	catalog   catalog                       the tools of "apis" (default) or "lv3_apis"
+//	catalog   catalog, form                 the tools of "apis" (default) or "lv3_apis"; form "native"
+//	                                        adds their function-calling schemas
 //	load      name, files | builtin         load a folder in the original layout (path -> text) or the builtin data
 //	dialogues level                         the loaded dialogues (summaries), optionally of one level
 //	dialogue  level, file                   one dialogue's turns
@@ -69,6 +71,12 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	episode_start  file                     start a live level-3 episode of a scene; returns its id
 //	episode_step   episode, call            run the model's next call in the episode's world
 //	episode_finish episode                  judge the episode: final world vs gold, recall of gold calls
+//	score_start    level, state, name, gold open a scoring stream (stream.go documents the four
+//	score_lines    stream, lines, line      streaming ops and the lines form of their answers)
+//	score_finish   stream
+//	rouge_lines    lines, line, name
+//	restart                                 start over as a brand-new session (builtin data, initial
+//	                                        sandbox, no episodes): what a server does between requests
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
@@ -89,7 +97,8 @@ type Request struct {
 	File string `json:"file,omitempty"`
 	// Sample is a sample id (2k a call, 2k+1 the reply after it, later ids special cases).
 	Sample *int `json:"sample,omitempty"`
-	// Form is "text" or "native".
+	// Form is FormText or FormNative (empty: the op's default); any other value is refused (prompt,
+	// replay; catalog: "native" adds the tools' schemas).
 	Form string `json:"form,omitempty"`
 	// Call is a call: the text form as a JSON string, or a native call object.
 	Call json.RawMessage `json:"call,omitempty"`
@@ -105,7 +114,19 @@ type Request struct {
 	Episode int `json:"episode,omitempty"`
 	// Gold asks a score request to add each call's gold answer and recorded envelope.
 	Gold bool `json:"gold,omitempty"`
+	// Stream is the id score_start returned (score_lines, score_finish).
+	Stream int `json:"stream,omitempty"`
+	// Lines is a chunk of whole JSONL lines: predictions (score_lines) or pairs (rouge_lines).
+	Lines string `json:"lines,omitempty"`
+	// Line is the number of the chunk's first line in its file (1 when zero).
+	Line int `json:"line,omitempty"`
 }
+
+// The forms a call is written in: the original's text format or a native tool call.
+const (
+	FormText   = "text"
+	FormNative = "native"
+)
 
 // Pair is a reference and a hypothesis for the rouge op.
 type Pair struct {

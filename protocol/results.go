@@ -10,7 +10,7 @@ import (
 // them rather than computing with them. Fields of answers that were JSON objects of sorted keys keep
 // that order, so every answer's bytes are what they always were.
 
-// Hello answers hello: which protocol and engine this is, and the data loaded.
+// Hello answers hello (and restart): which protocol and engine this is, and the data loaded.
 type Hello struct {
 	// BuiltinError says why the builtin data could not be loaded ("" normally).
 	BuiltinError string `json:"builtin_error"`
@@ -22,13 +22,16 @@ type Hello struct {
 	Protocol int    `json:"protocol"`
 }
 
-// Catalog answers catalog: the tools of one catalog, each as its API description entry.
+// Catalog answers catalog: the tools of one catalog, each as its API description entry, and for a
+// request of form "native" their function-calling schemas (the `tools` array of an OpenAI-compatible
+// chat request, exactly as prompts offer them).
 type Catalog struct {
 	Catalog string            `json:"catalog"`
 	Tools   []json.RawMessage `json:"tools"`
 	// Schemas are the catalog's tools as OpenAI function-calling schemas (the "tools" array of a
-	// chat request, with each tool's required parameters), in the order of Tools.
-	Schemas json.RawMessage `json:"schemas"`
+	// chat request, with each tool's required parameters), in the order of Tools; answered when the
+	// request's form is native.
+	Schemas json.RawMessage `json:"schemas,omitempty"`
 	// Examples maps a tool name to a call of it that runs: the first gold call of the tool in the
 	// loaded data, in the text form where that form carries it exactly, else as native JSON.
 	Examples map[string]string `json:"examples,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
@@ -27,6 +28,11 @@ type Prediction struct {
 // ParsePredictions reads prediction JSONL. level, when not empty, is used for lines without a level.
 // Bad lines are reported with their line number and left out; the others are returned in order.
 func ParsePredictions(name string, data []byte, level string) ([]Prediction, []dataset.LineError) {
+	return parsePredictions(name, data, level, 1)
+}
+
+// parsePredictions is ParsePredictions for a chunk of a file whose first line is number first.
+func parsePredictions(name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
@@ -35,6 +41,7 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 		if err == io.EOF {
 			break
 		}
+		line += first - 1
 		bad := func(format string, a ...any) {
 			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
 		}
@@ -123,8 +130,11 @@ type Index struct {
 	byFile  map[string][]string // file -> levels that have it
 	// Errors are problems found while building samples (an API turn that ends a dialogue).
 	Errors []dataset.LineError
-	// ceilings caches gold replays: they depend only on the data, mode, level and form.
-	ceilings map[ceilingKey]Replayed
+	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
+	// data's index is shared by every session of a process (natively, sessions in several
+	// goroutines), so the cache is guarded.
+	ceilingsMu sync.Mutex
+	ceilings   map[ceilingKey]Replayed
 	// scenes are the level-3 scenes as dialogues.
 	scenes []*dataset.Dialogue
 }
@@ -139,6 +149,8 @@ type ceilingKey struct {
 // computed once per index: it depends only on the data, mode, level and form.
 func (ix *Index) Ceiling(mode Mode, level string, native bool) Replayed {
 	k := ceilingKey{mode, level, native}
+	ix.ceilingsMu.Lock()
+	defer ix.ceilingsMu.Unlock()
 	if r, ok := ix.ceilings[k]; ok {
 		return r
 	}
@@ -237,29 +249,39 @@ type Batch = protocol.Batch
 // results, the lines that could not be judged, and the report (with the gold ceiling in that mode).
 func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name string) *Batch {
 	s := New(data, mode)
+	rb := newReportBuilder()
 	b := &Batch{Results: make([]Result, 0, len(preds))}
 	for _, p := range preds {
-		sm, err := ix.Find(p.Level, p.File, p.ID)
-		if err != nil {
-			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line, Message: err.Error()})
+		r, e := s.judgeLine(ix, p, name)
+		if e != nil {
+			b.Errors = append(b.Errors, *e)
 			continue
 		}
-		var r Result
-		var skip bool
-		err = isolated(func() { r, skip = s.judge(sm, p) })
-		switch {
-		case err != nil:
-			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
-				Message: fmt.Sprintf("sample %d of %s: %v", p.ID, p.File, err)})
-		case skip:
-			b.Errors = append(b.Errors, dataset.LineError{File: name, Line: p.Line,
-				Message: fmt.Sprintf("sample %d of %s has a User turn as gold; the original never scores it", p.ID, p.File)})
-		default:
-			b.Results = append(b.Results, r)
-		}
+		b.Results = append(b.Results, r)
+		rb.add(&b.Results[len(b.Results)-1])
 	}
-	b.Report = NewReport(data, ix, b.Results, mode)
+	b.Report = rb.report(data, ix, mode)
 	return b
+}
+
+// judgeLine judges one prediction line: its verdict, or the line error that takes its place (an
+// unknown sample, a sample never scored, a panic of ours while judging it).
+func (s *Scorer) judgeLine(ix *Index, p Prediction, name string) (Result, *dataset.LineError) {
+	sm, err := ix.Find(p.Level, p.File, p.ID)
+	if err != nil {
+		return Result{}, &dataset.LineError{File: name, Line: p.Line, Message: err.Error()}
+	}
+	var r Result
+	var skip bool
+	err = isolated(func() { r, skip = s.judge(sm, p) })
+	switch {
+	case err != nil:
+		return Result{}, &dataset.LineError{File: name, Line: p.Line, Message: fmt.Sprintf("sample %d of %s: %v", p.ID, p.File, err)}
+	case skip:
+		return Result{}, &dataset.LineError{File: name, Line: p.Line,
+			Message: fmt.Sprintf("sample %d of %s has a User turn as gold; the original never scores it", p.ID, p.File)}
+	}
+	return r, nil
 }
 
 // judge judges one prediction for its sample; skip is true for a sample that is never scored.
@@ -336,20 +358,24 @@ func GoldNative(t *dataset.Turn) string {
 // expected next to got without fetching dialogues.
 func AttachGold(b *Batch, ix *Index) {
 	for i := range b.Results {
-		r := &b.Results[i]
-		if r.CallVerdict == nil {
-			continue
-		}
-		sm, err := ix.Find(r.Level, r.File, r.ID)
-		if err != nil {
-			continue
-		}
-		gt := sm.GoldTurn()
-		if gt.Role != dataset.API {
-			r.CallVerdict.GoldCall = gt.Text
-			continue
-		}
-		r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
-		r.CallVerdict.GoldResult = value.Marshal(gt.Result)
+		attachGold(&b.Results[i], ix)
 	}
+}
+
+// attachGold adds to one call result its gold answer and recorded envelope.
+func attachGold(r *Result, ix *Index) {
+	if r.CallVerdict == nil {
+		return
+	}
+	sm, err := ix.Find(r.Level, r.File, r.ID)
+	if err != nil {
+		return
+	}
+	gt := sm.GoldTurn()
+	if gt.Role != dataset.API {
+		r.CallVerdict.GoldCall = gt.Text
+		return
+	}
+	r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
+	r.CallVerdict.GoldResult = value.Marshal(gt.Result)
 }

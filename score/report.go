@@ -54,52 +54,83 @@ func (t *tally) done() Tally {
 
 // NewReport sums results. The gold ceiling is computed for the levels present.
 func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Report {
-	rep := &Report{State: string(mode), Data: data.Name, Forms: map[string]int{}}
-	var overall tally
-	levels := map[string]*tally{}
-	toolTally := map[string]*tally{}
-	cats := map[string]int{}
-	specialCats := map[string]int{}
-	for _, r := range results {
-		overall.add(r)
-		lt := levels[r.Level]
-		if lt == nil {
-			lt = &tally{Tally: Tally{Name: r.Level}}
-			levels[r.Level] = lt
-		}
-		lt.add(r)
-		if r.CallVerdict != nil {
-			if r.CallVerdict.Tool == "" {
-				specialCats[r.CallVerdict.Category]++
-			} else {
-				cats[r.CallVerdict.Category]++
-			}
-			form := r.CallVerdict.Form
-			if form == "" {
-				form = "none"
-			}
-			rep.Forms[form]++
-			name := r.CallVerdict.Tool
-			if name == "" {
-				name = "(no call)"
-			}
-			tt := toolTally[name]
-			if tt == nil {
-				tt = &tally{Tally: Tally{Name: name}}
-				toolTally[name] = tt
-			}
-			tt.add(r)
-		}
+	rb := newReportBuilder()
+	for i := range results {
+		rb.add(&results[i])
 	}
-	sceneOK := map[string]bool{}
-	for _, r := range results {
-		if r.Level == dataset.Level3 && r.CallVerdict != nil {
-			ok, seen := sceneOK[r.File]
-			sceneOK[r.File] = (ok || !seen) && r.CallVerdict.Correct
-		}
+	return rb.report(data, ix, mode)
+}
+
+// reportBuilder sums verdicts one at a time, so a stream of any length keeps only its tallies: a
+// report built from a stream equals NewReport of the same verdicts (the sums are made in the same
+// order).
+type reportBuilder struct {
+	overall     tally
+	levels      map[string]*tally
+	tools       map[string]*tally
+	cats        map[string]int
+	specialCats map[string]int
+	forms       map[string]int
+	sceneOK     map[string]bool
+}
+
+func newReportBuilder() *reportBuilder {
+	return &reportBuilder{levels: map[string]*tally{}, tools: map[string]*tally{}, cats: map[string]int{},
+		specialCats: map[string]int{}, forms: map[string]int{}, sceneOK: map[string]bool{}}
+}
+
+// add counts one verdict.
+func (rb *reportBuilder) add(r *Result) {
+	rb.overall.add(*r)
+	lt := rb.levels[r.Level]
+	if lt == nil {
+		lt = &tally{Tally: Tally{Name: r.Level}}
+		rb.levels[r.Level] = lt
+	}
+	lt.add(*r)
+	if r.CallVerdict == nil {
+		return
+	}
+	if r.CallVerdict.Tool == "" {
+		rb.specialCats[r.CallVerdict.Category]++
+	} else {
+		rb.cats[r.CallVerdict.Category]++
+	}
+	form := r.CallVerdict.Form
+	if form == "" {
+		form = "none"
+	}
+	rb.forms[form]++
+	name := r.CallVerdict.Tool
+	if name == "" {
+		name = "(no call)"
+	}
+	tt := rb.tools[name]
+	if tt == nil {
+		tt = &tally{Tally: Tally{Name: name}}
+		rb.tools[name] = tt
+	}
+	tt.add(*r)
+	if r.Level == dataset.Level3 {
+		ok, seen := rb.sceneOK[r.File]
+		rb.sceneOK[r.File] = (ok || !seen) && r.CallVerdict.Correct
+	}
+}
+
+// report returns the report of the verdicts added so far.
+func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode) *Report {
+	rep := &Report{State: string(mode), Data: data.Name, Forms: map[string]int{}}
+	for k, n := range rb.forms {
+		rep.Forms[k] = n
+	}
+	overall := rb.overall
+	levels := make(map[string]*tally, len(rb.levels))
+	for k, t := range rb.levels {
+		c := *t
+		levels[k] = &c
 	}
 	if lt := levels[dataset.Level3]; lt != nil {
-		for _, ok := range sceneOK {
+		for _, ok := range rb.sceneOK {
 			lt.Scenes++
 			overall.Scenes++
 			if ok {
@@ -117,15 +148,16 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 		}
 	}
 	for _, c := range Categories {
-		if n := cats[c]; n > 0 {
+		if n := rb.cats[c]; n > 0 {
 			rep.Categories = append(rep.Categories, Count{Category: c, Count: n})
 		}
-		if n := specialCats[c]; n > 0 {
+		if n := rb.specialCats[c]; n > 0 {
 			rep.SpecialCategories = append(rep.SpecialCategories, Count{Category: c, Count: n})
 		}
 	}
-	for _, t := range toolTally {
-		rep.Tools = append(rep.Tools, t.done())
+	for _, t := range rb.tools {
+		c := *t
+		rep.Tools = append(rep.Tools, c.done())
 	}
 	sort.Slice(rep.Tools, func(i, j int) bool { return rep.Tools[i].Name < rep.Tools[j].Name })
 	rep.Notes = notes(data)

@@ -6,6 +6,12 @@
 //
 // The Go UI (web/app.wasm) calls window.apibankEngine.request(text) through syscall/js; the promise
 // always resolves, with {ok: true, text, ms} or {ok: false, error, restarted}.
+//
+// A worker that stops answering (closed silently, or stuck) is treated as a trapped one: a heartbeat
+// while idle and a timeout on every request detect it, and it is restarted with the tab's state.
+// Bulk scoring (bulk) sends a prediction text to the engine in chunks of lines (score_start,
+// score_lines, score_finish), updates a <progress> element as chunks come back, and keeps the verdict
+// lines here, in the page's JavaScript memory, so the Go UI fetches only the rows it shows (rows, pred).
 (function () {
   "use strict";
 
@@ -26,7 +32,38 @@
   let sandbox = []; // sandbox call requests since the last load or reset
   let restoring = false;
 
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0 };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0 };
+
+  // Liveness: every message from the worker counts as a sign of life. While requests are in flight,
+  // one with no sign of life for timeoutMs means the worker is gone; while idle, a ping every
+  // heartbeatMs must be answered within heartbeatMs.
+  const liveness = { heartbeatMs: 3000, timeoutMs: 60000 };
+  let lastHeard = 0;
+  let pingSent = 0; // when the unanswered ping was sent (0: none)
+  let pingID = 0;
+  setInterval(checkAlive, 500);
+
+  function checkAlive() {
+    const w = worker;
+    if (!w || !ready) return;
+    const now = performance.now();
+    if (inflight.size > 0) {
+      pingSent = 0;
+      if (now - lastHeard > liveness.timeoutMs) {
+        const oldest = inflight.keys().next().value;
+        onCrash(w, oldest, "the engine stopped answering: no answer in " + Math.round(liveness.timeoutMs / 1000) + " s");
+      }
+      return;
+    }
+    if (pingSent > 0) {
+      if (now - pingSent > liveness.heartbeatMs) onCrash(w, null, "the engine stopped answering its heartbeat");
+      return;
+    }
+    if (now - lastHeard > liveness.heartbeatMs) {
+      pingSent = now;
+      w.postMessage({ type: "ping", id: ++pingID });
+    }
+  }
 
   // What survives a reload of this tab: the sandbox calls and which data is active live in
   // sessionStorage (per tab: another tab has its own); an imported folder, too big for it, lives in
@@ -128,6 +165,8 @@
 
   function spawn() {
     ready = false;
+    lastHeard = performance.now();
+    pingSent = 0;
     const w = new Worker(workerURL);
     worker = w;
     w.onmessage = (ev) => onMessage(w, ev.data);
@@ -140,7 +179,14 @@
 
   function onMessage(w, msg) {
     if (w !== worker) return; // a message from a worker already replaced
+    lastHeard = performance.now();
+    pingSent = 0;
     switch (msg.type) {
+      case "pong":
+        return;
+      case "warm":
+        setStatus({ warm: true, warmMs: msg.ms });
+        return;
       case "ready":
         ready = true;
         restore(w).then((ok) => {
@@ -235,7 +281,7 @@
     }
     inflight.clear();
     waiting.unshift(...again);
-    setStatus({ state: "restarting", restarts: status.restarts + 1, lastError: why });
+    setStatus({ state: "restarting", restarts: status.restarts + 1, lastError: why, warm: false });
     spawn();
   }
 
@@ -265,6 +311,121 @@
       if (ready && worker) send(r);
       else waiting.push(r);
     });
+  }
+
+  // Bulk scoring. CHUNK is the size of a chunk of prediction text (whole lines): a chunk takes the
+  // worker well under a second, so progress moves and a stuck worker is told from a busy one.
+  const CHUNK = 512 << 10;
+  const MAX_ERRORS = 1000; // line errors handed to the UI (the count is always exact)
+  let last = { rows: [], text: "", chunks: [] }; // the last bulk run: verdict lines, input, chunk map
+
+  // answer splits an engine answer: {env} for a plain answer, {env, body} for the lines form.
+  function answer(text) {
+    const i = text.indexOf("\n");
+    const env = JSON.parse(i < 0 ? text : text.slice(0, i));
+    return { env, body: i < 0 ? "" : text.slice(i + 1) };
+  }
+
+  // cutAfterLine returns the index just after the first line end at or after from (text.length if none).
+  function cutAfterLine(text, from) {
+    const nl = text.indexOf("\n", from);
+    const cr = text.indexOf("\r", from);
+    if (cr >= 0 && (nl < 0 || cr < nl)) return text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+    return nl < 0 ? text.length : nl + 1;
+  }
+
+  // lineEnds counts the line ends of a chunk as the engine's LineReader does ("\r\n", "\r", "\n").
+  function lineEnds(chunk) {
+    let n = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c === 10) n++;
+      else if (c === 13) {
+        n++;
+        if (chunk.charCodeAt(i + 1) === 10) i++;
+      }
+    }
+    return n;
+  }
+
+  async function bulkOnce(text, opts, progress) {
+    const t0 = performance.now();
+    const fail = (r) => ({ ok: false, error: r.error || (r.env && r.env.error ? r.env.error.message : "the engine refused"), restarted: !!r.restarted });
+    let r = await request(JSON.stringify({ v: 1, op: "score_start", level: opts.level || "", state: opts.state || "", name: opts.name || "predictions" }));
+    if (!r.ok) return fail(r);
+    let a = answer(r.text);
+    if (!a.env.ok) return fail(a);
+    const stream = a.env.result.stream;
+    last = { rows: [], text: "", chunks: [] }; // the previous run's rows go now, not after this one
+    const run = { rows: [], text, chunks: [] };
+    const errors = [];
+    let errorCount = 0;
+    let engineMs = 0; // time spent inside the worker's engine calls
+    let pos = 0;
+    let line = 1;
+    progress(0, text.length);
+    while (pos < text.length) {
+      const end = pos + CHUNK >= text.length ? text.length : cutAfterLine(text, pos + CHUNK);
+      const chunk = text.slice(pos, end);
+      r = await request(JSON.stringify({ v: 1, op: "score_lines", stream, lines: chunk, line }));
+      if (!r.ok) return fail(r);
+      engineMs += r.ms;
+      a = answer(r.text);
+      if (!a.env.ok) return fail(a);
+      for (const e of a.env.result.errors) if (errors.length < MAX_ERRORS) errors.push(e);
+      errorCount += a.env.result.errors.length;
+      for (const l of a.body.split("\n")) if (l !== "" && !l.startsWith('{"error":')) run.rows.push(l);
+      run.chunks.push({ first: line, start: pos, end });
+      line += lineEnds(chunk);
+      pos = end;
+      progress(pos, text.length);
+    }
+    r = await request(JSON.stringify({ v: 1, op: "score_finish", stream }));
+    if (!r.ok) return fail(r);
+    if (!answer(r.text).env.ok) return fail(answer(r.text));
+    last = run;
+    return { ok: true, report: r.text, errors: JSON.stringify(errors), errorCount, verdicts: run.rows.length, ms: performance.now() - t0, engineMs };
+  }
+
+  // bulk scores the prediction text of opts.element (a textarea's id) or opts.text; a run cut short
+  // by a worker restart is run once more from the start (the stream died with the worker).
+  async function bulk(opts) {
+    const el = opts.element ? document.getElementById(opts.element) : null;
+    const text = el ? el.value : opts.text || "";
+    // The <progress> element is looked up at each step: the UI may render it after the run starts.
+    const progress = (done, total) => {
+      const p = opts.progress ? document.getElementById(opts.progress) : null;
+      if (!p) return;
+      p.max = Math.max(1, total);
+      p.value = done;
+    };
+    let r = await bulkOnce(text, opts, progress);
+    if (!r.ok && r.restarted) r = await bulkOnce(text, opts, progress);
+    return r;
+  }
+
+  // pred returns the "pred" of input line n of the last bulk run ("" when it has none).
+  function pred(n) {
+    const cs = last.chunks;
+    let lo = 0;
+    let hi = cs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (cs[mid].first <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    const c = cs[lo];
+    if (!c || c.first > n) return "";
+    let at = c.start;
+    for (let k = c.first; k < n && at < c.end; k++) at = cutAfterLine(last.text, at);
+    let stop = cutAfterLine(last.text, at);
+    const text = last.text.slice(at, stop).replace(/[\r\n]+$/, "").replace(/^\ufeff/, "");
+    try {
+      const p = JSON.parse(text).pred;
+      return typeof p === "string" ? p : p === undefined ? "" : JSON.stringify(p);
+    } catch (err) {
+      return "";
+    }
   }
 
   // fromSession restores, after a reload, the state this tab saved.
@@ -302,7 +463,23 @@
   window.apibankEngine = {
     /** request sends one engine request (JSON text); resolves {ok, text, ms} or {ok: false, error}. */
     request,
-    /** status returns {state, restarts, readyMs, lastError, engineMs}. */
+    /** bulk scores a prediction text in chunks: opts {element | text, level, state, progress}; resolves
+     *  {ok, report (the score_finish answer), errors (JSON, the first 1000), errorCount, verdicts, ms}
+     *  or {ok: false, error}. */
+    bulk,
+    /** rows returns verdict rows [from, from+count) of the last bulk run as a JSON array. */
+    rows: (from, count) => "[" + last.rows.slice(from, from + count).join(",") + "]",
+    /** pred returns the prediction of input line n of the last bulk run. */
+    pred,
+    /** configure sets the liveness timings {heartbeatMs, timeoutMs} (tests shorten them). */
+    configure(opts) {
+      Object.assign(liveness, opts || {});
+    },
+    /** hang makes the worker stop answering without a word (a test hook for the liveness checks). */
+    hang() {
+      if (worker) worker.postMessage({ type: "hang" });
+    },
+    /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs}. */
     status: () => Object.assign({}, status),
     /** onStatus calls cb with the status at every change. */
     onStatus(cb) {

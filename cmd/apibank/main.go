@@ -7,7 +7,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -237,76 +236,50 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	preds := fs.String("preds", "", "prediction JSONL file")
 	level := fs.String("level", "", "level of lines without one: level-1-given-desc or level-2-toolsearcher")
 	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
-	out := fs.String("out", "", "write one JSONL verdict per prediction line here")
+	outPath := fs.String("out", "", "write one JSONL verdict per prediction line here (as they come)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *preds == "" {
 		return usageError("score needs --preds FILE")
 	}
-	data, err := os.ReadFile(*preds)
-	if err != nil {
-		return err
-	}
 	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	b, err := call[protocol.Batch](r, protocol.Request{Op: protocol.OpScore, Preds: string(data), Level: *level, State: *state, Name: *preds})
+	var out io.Writer
+	var outFile *os.File
+	var outBuf *bufio.Writer
+	if *outPath != "" {
+		if outFile, err = os.Create(*outPath); err != nil {
+			return err
+		}
+		defer outFile.Close()
+		outBuf = bufio.NewWriterSize(outFile, 256<<10)
+		out = outBuf
+	}
+	rep, lineErrs, err := streamScore(r, *preds, *level, *state, out, stderr)
+	if outBuf != nil {
+		if ferr := outBuf.Flush(); err == nil {
+			err = ferr
+		}
+		if cerr := outFile.Close(); err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return err
 	}
-	for _, e := range b.Errors {
-		fmt.Fprintln(stderr, e.Error())
-	}
-	if *out != "" {
-		if err := writeResults(*out, b.Results, b.Errors); err != nil {
-			return err
-		}
-	}
 	if c.json {
-		writeJSON(stdout, b.Report)
+		writeJSON(stdout, rep)
 	} else {
-		printReport(stdout, b.Report)
+		printReport(stdout, rep)
 	}
-	if bad || len(b.Errors) > 0 {
+	if bad || lineErrs > 0 {
 		return errBadInput
 	}
 	return nil
-}
-
-// writeResults writes one line per prediction line, in input order: the verdict, or {"line", "error"}
-// for a line that could not be judged.
-func writeResults(path string, results []protocol.Verdict, errs []protocol.LineError) error {
-	var buf bytes.Buffer
-	type lined struct {
-		line int
-		text []byte
-	}
-	var all []lined
-	for _, r := range results {
-		text, err := r.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		all = append(all, lined{r.Line, text})
-	}
-	for _, e := range errs {
-		b, _ := json.Marshal(map[string]any{"line": e.Line, "error": e.Message})
-		all = append(all, lined{e.Line, b})
-	}
-	// Stable merge by line: results and errors are each already in line order.
-	for i := 1; i < len(all); i++ {
-		for j := i; j > 0 && all[j].line < all[j-1].line; j-- {
-			all[j], all[j-1] = all[j-1], all[j]
-		}
-	}
-	for _, l := range all {
-		buf.Write(l.text)
-		buf.WriteByte('\n')
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 func printReport(w io.Writer, r *protocol.Report) {
@@ -353,79 +326,16 @@ func cmdRouge(args []string, stdout, stderr io.Writer) error {
 	if *pairs == "" {
 		return usageError("rouge needs --pairs FILE")
 	}
-	f, err := os.Open(*pairs)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	type pair struct {
-		Ref *string `json:"ref"`
-		Hyp *string `json:"hyp"`
-	}
-	var good []protocol.Pair
-	var slots []int // index into good, or -1 for a bad line
-	var msgs []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
-	line, bad := 0, false
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		var m map[string]any
-		err := json.Unmarshal([]byte(text), &m)
-		var p pair
-		if ref, ok := m["ref"].(string); ok {
-			p.Ref = &ref
-		}
-		if hyp, ok := m["hyp"].(string); ok {
-			p.Hyp = &hyp
-		}
-		if err != nil || p.Ref == nil || p.Hyp == nil {
-			why := "want {\"ref\": text, \"hyp\": text}"
-			if err != nil {
-				why = "not a JSON object: " + err.Error()
-			}
-			fmt.Fprintf(stderr, "%s:%d: %s\n", *pairs, line, why)
-			slots = append(slots, -1)
-			msgs = append(msgs, fmt.Sprintf("line %d: %s", line, why))
-			bad = true
-			continue
-		}
-		slots = append(slots, len(good))
-		msgs = append(msgs, "")
-		good = append(good, protocol.Pair{Ref: *p.Ref, Hyp: *p.Hyp})
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s:%d: %v", *pairs, line+1, err)
-	}
 	r, err := newRunner(c.native, c.wasm, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	res, err := call[[]protocol.Rouge](r, protocol.Request{Op: protocol.OpRouge, Pairs: good})
+	bad, err := streamRouge(r, *pairs, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	for i, s := range slots {
-		var b []byte
-		switch {
-		case s < 0:
-			b, _ = json.Marshal(map[string]string{"error": msgs[i]})
-		case res[s].F != nil:
-			b, _ = json.Marshal(map[string]float64{"f": *res[s].F})
-		default:
-			b, _ = json.Marshal(map[string]string{"error": res[s].Error})
-		}
-		w.Write(b)
-		w.WriteByte('\n')
-	}
-	if bad {
+	if bad > 0 {
 		return errBadInput
 	}
 	return nil

@@ -34,7 +34,7 @@ func TestHeadersOnEveryRoute(t *testing.T) {
 		{"icon", "GET", "/web/icon-192.png", nil, 404, ""}, // the test web/ has no icons
 		{"missing file", "GET", "/web/nothing.js", nil, 404, ""},
 		{"missing page", "GET", "/nothing", nil, 404, ""},
-		{"soon page", "GET", "/run", nil, 404, ""},
+		{"run page", "GET", "/run", nil, 200, ""},
 		{"go-app proxy path", "GET", "/robots.txt", nil, 404, ""},
 		{"web folder", "GET", "/web", nil, http.StatusTemporaryRedirect, ""},
 		{"not acceptable", "GET", "/", map[string]string{"Accept-Encoding": "identity;q=0, br;q=0, gzip;q=0"}, 406, ""},

@@ -2,10 +2,12 @@
 // web/app.wasm) and the static files of web/ (the UI and engine modules, the worker, the WASI shim,
 // styles), with the right types, brotli or gzip made once, cache headers keyed on content hashes,
 // security headers on every response, every timeout set, a cap on open connections, an access log,
-// and a graceful stop on SIGINT or SIGTERM. All benchmark work happens in the visitor's tab; the
-// server only hands out files.
+// and a graceful stop on SIGINT or SIGTERM. The playground's benchmark work happens in the visitor's
+// tab; the server also answers the scoring API (/api/v1, package internal/api) with web/engine.wasm
+// under wazero, a fresh engine session per request (--api=false turns it off).
 //
 //	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json]
+//	                    [--api-instances N] [--api-max-body B] [--api-max-lines N] [--api-timeout D] [--api-max-concurrent N]
 //	go run ./cmd/server --static dist    # write the same pages as a static site instead
 package main
 
@@ -30,6 +32,7 @@ import (
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
@@ -56,6 +59,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
+	var apiCfg apiFlags
+	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed (to stdout): asking for it is no error
@@ -70,6 +75,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *maxConns < 1 {
 		return fmt.Errorf("--max-conns %d: must be at least 1", *maxConns)
+	}
+	if err := apiCfg.check(); err != nil {
+		return err
 	}
 	assets, err := LoadAssets(*web)
 	if err != nil {
@@ -97,10 +105,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var routes []Route
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if apiCfg.on {
+		pool := &startingPool{}
+		stopPool := pool.start(filepath.Join(*web, "engine.wasm"), apiCfg.instances, logger, func(err error) {
+			cancel(fmt.Errorf("the API's engine: %w", err))
+		})
+		defer stopPool()
+		routes = apiRoutes(api.New(pool, apiCfg.limits))
+	}
 	fmt.Fprintf(stdout, "API-Bank Playground at %s\n", displayURL(ln.Addr()))
-	logger.Info("listening", "addr", ln.Addr().String(), "max_conns", limits.MaxConns)
-	srv := serve.NewServer(site.Handler(logger), limits, logger)
-	return serve.Run(ctx, srv, serve.LimitListener(ln, limits.MaxConns), limits.Grace, logger)
+	logger.Info("listening", "addr", ln.Addr().String(), "max_conns", limits.MaxConns, "api", apiCfg.on)
+	srv := serve.NewServer(site.Handler(logger, routes...), limits, logger)
+	err = serve.Run(ctx, srv, serve.LimitListener(ln, limits.MaxConns), limits.Grace, logger)
+	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return err
 }
 
 // newLogger makes the structured logger of the access log and the server's messages.

@@ -41,7 +41,7 @@ func TestShutdownOnSignal(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "APIBANK_SERVER_MAIN="+strings.Join([]string{"--addr", "127.0.0.1:0", "--web", web, "--log", "json"}, "\x1f"))
+			cmd.Env = append(os.Environ(), "APIBANK_SERVER_MAIN="+strings.Join([]string{"--addr", "127.0.0.1:0", "--web", web, "--log", "json", "--api=false"}, "\x1f"))
 			stdout, _ := cmd.StdoutPipe()
 			var stderr syncBuffer
 			cmd.Stderr = &stderr

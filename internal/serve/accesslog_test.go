@@ -114,7 +114,9 @@ func TestStatusWriterPassesThrough(t *testing.T) {
 	// Through the log, http.ResponseController reaches the real connection (deadlines and flushes),
 	// which a streaming handler needs.
 	var got []error
+	done := make(chan struct{})
 	h := AccessLog(slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(done)
 		rc := http.NewResponseController(w)
 		w.Write([]byte("line 1\n"))
 		got = append(got, rc.Flush(), rc.SetWriteDeadline(time.Now().Add(time.Second)), rc.SetReadDeadline(time.Now().Add(time.Second)))
@@ -129,6 +131,7 @@ func TestStatusWriterPassesThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	<-done // the client may have its answer before the handler returns
 	for i, err := range got {
 		if err != nil {
 			t.Errorf("call %d through the log: %v", i, err)

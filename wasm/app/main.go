@@ -16,10 +16,11 @@ func main() {
 	var eng app.Engine
 	var clearHook func()
 	if be, err := app.NewBrowserEngine(); err == nil {
-		eng, clearHook = be, be.ClearSaved
+		eng, clearHook = be, func() { be.ClearSaved(); app.ClearRuns() }
 	} else {
 		goapp.Log(err)
 	}
+	app.UseRuns(app.NewIndexedDBRunStore(), app.NewKeyVault())
 	app.Use(eng, app.NewBrowserStore(app.NewLocalStorage(), app.Budget, clearHook))
 	goapp.RunWhenOnBrowser()
 }

@@ -1,0 +1,538 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// runSettingsKey keeps the Run form's settings (never the key) in the tab's store.
+const runSettingsKey = "run/settings"
+
+// progressEvery is how often a running run redraws the page: at most five times a second, so a run
+// of thousands of samples never floods the main thread with renders.
+const progressEvery = 200 * time.Millisecond
+
+// RunPage runs a model from the tab: endpoint settings, a connection test, Start and Cancel, the
+// progress, the failed requests (retryable alone), and resuming a run a reload interrupted.
+type RunPage struct {
+	app.Compo
+	s          RunSettings
+	key        string
+	remember   bool
+	testing    bool
+	tested     []string
+	testErr    bool
+	state      RunState
+	unfinished []*SavedRun
+	err        string
+	msg        string
+	watching   bool
+	// mc is the page's own context (from OnMount): work that outlives the button that started it
+	// (a run, a test) reports through it, since a button's context dies with the button.
+	mc app.Context
+}
+
+// OnPreRender does the mount's work where go-app renders without a browser (the server's
+// pre-render and the component tests).
+func (p *RunPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
+// OnMount reads the saved settings and key, and looks for runs a reload interrupted.
+func (p *RunPage) OnMount(ctx app.Context) {
+	p.mc = ctx
+	p.s = DefaultRunSettings()
+	var s RunSettings
+	if tab.Store.Get(runSettingsKey, &s) == nil && s.BaseURL != "" {
+		p.s = s
+	}
+	p.key, p.remember = vault.Load()
+	p.state = runner.State()
+	if p.state.Running {
+		p.watch(ctx)
+	}
+	p.findUnfinished(ctx)
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.key, p.remember, p.unfinished = "", false, nil })
+}
+
+func (p *RunPage) findUnfinished(ctx app.Context) {
+	if tab.Engine == nil {
+		return
+	}
+	ctx.Async(func() {
+		rs, err := runStore.Runs()
+		cur := runner.State()
+		var out []*SavedRun
+		for _, r := range rs {
+			if r.Status == runRunning && (cur.Run == nil || cur.Run.ID != r.ID) {
+				if l, err := runStore.LandedOf(r.ID); err == nil {
+					r.Total = len(l) // what was kept, shown until the resume knows the total
+				}
+				out = append(out, r)
+			}
+		}
+		sortRuns(out)
+		ctx.Dispatch(func(app.Context) {
+			if err != nil {
+				p.err = err.Error()
+			}
+			p.unfinished = out
+		})
+	})
+}
+
+// watch redraws the progress while a run goes on, at most every progressEvery.
+func (p *RunPage) watch(ctx app.Context) {
+	if p.watching {
+		return
+	}
+	p.watching = true
+	ctx.Async(func() {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			st := runner.State()
+			ctx.Dispatch(func(app.Context) {
+				p.state = st
+				if !st.Running {
+					p.watching = false
+				}
+			})
+			if !st.Running {
+				return
+			}
+		}
+	})
+}
+
+func (p *RunPage) save() {
+	if err := tab.Store.Set(runSettingsKey, p.s); err != nil {
+		p.err = err.Error()
+	}
+}
+
+// Render draws the page.
+func (p *RunPage) Render() app.UI {
+	st := p.state
+	return shell("/run", "Run a model",
+		app.P().Class("lead").Text("Evaluate a model at any OpenAI-compatible endpoint with your own API key. The requests go from this tab straight to the endpoint you choose; the engine in this tab judges every answer."),
+		app.If(len(p.unfinished) > 0 && !st.Running, func() app.UI { return p.renderUnfinished() }),
+		p.renderSettings(st.Running),
+		errorBox(p.err),
+		note(p.msg),
+		p.renderTest(),
+		p.renderProgress(st),
+	)
+}
+
+func (p *RunPage) renderUnfinished() app.UI {
+	return app.Section().Class("card").DataSet("testid", "run-unfinished").Body(
+		app.H2().Text("Unfinished runs"),
+		app.P().Text("These runs stopped before their end (the page was reloaded or closed). Resume asks only the samples they do not have yet (level-3 episodes are played again)."),
+		app.Ul().Body(app.Range(p.unfinished).Slice(func(i int) app.UI {
+			r := p.unfinished[i]
+			return app.Li().Body(
+				app.Text(fmt.Sprintf("%s at %s: %d samples kept. ", r.Label(), r.Host, r.Total)),
+				app.Button().Class("small-button").DataSet("testid", "run-resume").Text("Resume").OnClick(func(ctx app.Context, e app.Event) { p.resume(ctx, r) }),
+				app.Text(" "),
+				app.Button().Class("small-button").Text("Discard").OnClick(func(ctx app.Context, e app.Event) { p.discard(ctx, r) }),
+			)
+		})),
+	)
+}
+
+func (p *RunPage) renderSettings(running bool) app.UI {
+	presets := model.Presets()
+	var presetNote string
+	for _, pr := range presets {
+		if pr.ID == p.s.Preset {
+			presetNote = pr.Note
+		}
+	}
+	num := func(label, testid string, value string, step float64, set func(string)) app.UI {
+		return app.Label().Class("field").Body(
+			app.Span().Text(label),
+			app.Input().Type("number").Step(step).Min("0").DataSet("testid", testid).Value(value).
+				OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()); p.save() }),
+		)
+	}
+	atoi := func(s string) int { n, _ := strconv.Atoi(strings.TrimSpace(s)); return max(n, 0) }
+	return app.Section().Class("card").Aria("labelledby", "run-settings-h").Body(
+		app.H2().ID("run-settings-h").Text("Endpoint"),
+		app.Div().Class("row").Body(
+			app.Label().Class("field").Body(
+				app.Span().Text("Preset "),
+				app.Select().DataSet("testid", "run-preset").OnChange(p.onPreset).Body(
+					app.Range(presets).Slice(func(i int) app.UI {
+						return app.Option().Value(presets[i].ID).Selected(presets[i].ID == p.s.Preset).Text(presets[i].Name)
+					}),
+					app.Option().Value("custom").Selected(p.s.Preset == "custom").Text("Other (any OpenAI-compatible endpoint)"),
+				),
+			),
+			app.Label().Class("field grow").Body(
+				app.Span().Text("Base URL "),
+				app.Input().Type("url").DataSet("testid", "run-base-url").Value(p.s.BaseURL).Placeholder("https://…/v1").
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.s.BaseURL = strings.TrimSpace(ctx.JSSrc().Get("value").String())
+						p.save()
+					}),
+			),
+		),
+		app.If(presetNote != "", func() app.UI { return app.P().Class("small").DataSet("testid", "run-preset-note").Text(presetNote) }),
+		app.Div().Class("row").Body(
+			app.Label().Class("field grow").Body(
+				app.Span().Text("API key "),
+				app.Input().Type("password").DataSet("testid", "run-api-key").Value(p.key).Attr("autocomplete", "off").Placeholder("not needed for local servers").
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.key = strings.TrimSpace(ctx.JSSrc().Get("value").String())
+						vault.Save(p.key, p.remember)
+					}),
+			),
+			app.Label().Class("field").Body(
+				app.Input().Type("checkbox").DataSet("testid", "run-remember").Checked(p.remember).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.remember = ctx.JSSrc().Get("checked").Bool()
+						vault.Save(p.key, p.remember)
+					}),
+				app.Span().Text("remember on this device"),
+			),
+		),
+		app.P().Class("small").Text(keyNote(p.remember)),
+		app.Div().Class("row").Body(
+			app.Label().Class("field").Body(
+				app.Span().Text("Model "),
+				app.Input().Type("text").DataSet("testid", "run-model").Value(p.s.Model).Placeholder("e.g. gpt-4o-mini").
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.s.Model = strings.TrimSpace(ctx.JSSrc().Get("value").String())
+						p.save()
+					}),
+			),
+			app.Label().Class("field").Body(
+				app.Span().Text("Form "),
+				app.Select().DataSet("testid", "run-form").OnChange(func(ctx app.Context, e app.Event) { p.s.Form = ctx.JSSrc().Get("value").String(); p.save() }).Body(
+					app.Option().Value(run.Text).Selected(p.s.Form == run.Text).Text("text (the original's prompt and [Call(...)] answer)"),
+					app.Option().Value(run.Native).Selected(p.s.Form == run.Native).Text("native (tools and tool_calls)"),
+				),
+			),
+			app.Label().Class("field").Body(
+				app.Input().Type("checkbox").DataSet("testid", "run-stream").Checked(p.s.Stream).
+					OnChange(func(ctx app.Context, e app.Event) { p.s.Stream = ctx.JSSrc().Get("checked").Bool(); p.save() }),
+				app.Span().Text("stream (server-sent events)"),
+			),
+		),
+		app.FieldSet().Class("row").Body(
+			app.Legend().Text("Levels"),
+			app.Range(Levels).Slice(func(i int) app.UI {
+				l := Levels[i]
+				return app.Label().Class("field").Body(
+					app.Input().Type("checkbox").DataSet("testid", "run-level").Value(l).Checked(slices.Contains(p.s.Levels, l)).
+						OnChange(func(ctx app.Context, e app.Event) {
+							on := ctx.JSSrc().Get("checked").Bool()
+							p.s.Levels = slices.DeleteFunc(p.s.Levels, func(x string) bool { return x == l })
+							if on {
+								p.s.Levels = orderedLevels(append(p.s.Levels, l))
+							}
+							p.save()
+						}),
+					app.Span().Text(LevelLabel(l)),
+				)
+			}),
+		),
+		app.Div().Class("row").Body(
+			app.Label().Class("field").Body(
+				app.Span().Text("Temperature "),
+				app.Input().Type("number").Step(0.1).Min("0").Max("2").DataSet("testid", "run-temperature").Value(strconv.FormatFloat(p.s.Temperature, 'f', -1, 64)).
+					OnChange(func(ctx app.Context, e app.Event) {
+						f, _ := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+						p.s.Temperature = max(f, 0)
+						p.save()
+					}),
+			),
+			num("Max tokens ", "run-max-tokens", zeroBlank(p.s.MaxTokens), 1, func(v string) { p.s.MaxTokens = atoi(v) }),
+			num("Timeout (s) ", "run-timeout", zeroBlank(p.s.TimeoutSec), 1, func(v string) { p.s.TimeoutSec = atoi(v) }),
+			num("Concurrency ", "run-concurrency", strconv.Itoa(p.s.Concurrency), 1, func(v string) { p.s.Concurrency = max(atoi(v), 1) }),
+			num("Retries ", "run-retries", strconv.Itoa(p.s.Retries), 1, func(v string) { p.s.Retries = atoi(v) }),
+			num("Samples per level ", "run-limit", zeroBlank(p.s.Limit), 1, func(v string) { p.s.Limit = atoi(v) }),
+		),
+		app.P().Class("small").Text("Temperature 0 makes answers as repeatable as the endpoint allows. Retries: on 408, 409, 429, 5xx and network errors, with exponential backoff and jitter, honouring Retry-After. Samples per level empty: all of them."),
+		app.Div().Class("row").Body(
+			app.Button().DataSet("testid", "run-test").Disabled(p.testing || running).Text("Test connection").OnClick(p.onTest),
+			app.Button().Class("primary").DataSet("testid", "run-start").Disabled(running).Text("Start").OnClick(p.onStart),
+			app.Button().DataSet("testid", "run-cancel").Disabled(!running).Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { runner.Cancel() }),
+		),
+	)
+}
+
+// keyNote says where the key is kept, plainly.
+func keyNote(remember bool) string {
+	if remember {
+		return "Your key is kept in this browser's localStorage until you untick “remember on this device” or use “Clear my data”: anyone using this browser profile can read it. It is sent only to the endpoint above, never to this site, and never goes into a saved run, an export or a share link."
+	}
+	return "Your key is kept in this tab only (memory and sessionStorage): closing the tab forgets it. It is sent only to the endpoint above, never to this site, and never goes into a saved run, an export or a share link."
+}
+
+func zeroBlank(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// orderedLevels puts levels in the UI's order.
+func orderedLevels(ls []string) []string {
+	var out []string
+	for _, l := range Levels {
+		if slices.Contains(ls, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (p *RunPage) onPreset(ctx app.Context, e app.Event) {
+	id := ctx.JSSrc().Get("value").String()
+	p.s.Preset = id
+	if pr, ok := model.FindPreset(id); ok {
+		p.s.BaseURL = pr.BaseURL
+	}
+	p.save()
+}
+
+func (p *RunPage) renderTest() app.UI {
+	if len(p.tested) == 0 && !p.testing {
+		return nil
+	}
+	cls := "note"
+	if p.testErr {
+		cls = "error"
+	}
+	return app.Div().Class(cls).DataSet("testid", "run-test-result").Aria("live", "polite").Body(
+		app.If(p.testing, func() app.UI { return app.P().Text("Testing the connection…") }),
+		app.Ul().Body(app.Range(p.tested).Slice(func(i int) app.UI { return app.Li().Text(p.tested[i]) })),
+	)
+}
+
+func (p *RunPage) onTest(_ app.Context, e app.Event) {
+	ctx := p.mc
+	s := p.s.Endpoint(p.key)
+	s.Retries, s.Timeout = -1, 30*time.Second
+	if err := s.Validate(); err != nil {
+		p.tested, p.testErr = []string{strings.TrimPrefix(err.Error(), "model: ")}, true
+		return
+	}
+	p.testing, p.tested, p.testErr = true, nil, false
+	ctx.Async(func() {
+		lines, bad := TestConnection(context.Background(), model.New(s), s.Model)
+		ctx.Dispatch(func(app.Context) { p.testing, p.tested, p.testErr = false, lines, bad })
+	})
+}
+
+// TestConnection checks an endpoint and says, in words, what works: whether it answers this page
+// (CORS), whether it lists the model (GET /models, where offered), and whether a one-tool request
+// comes back as tool_calls (which the native form needs). bad is set when a run cannot work.
+func TestConnection(ctx context.Context, c *model.Client, name string) (lines []string, bad bool) {
+	ids, err := c.Models(ctx)
+	var me *model.Error
+	switch {
+	case err == nil:
+		lines = append(lines, "The endpoint answers requests from this page (CORS allows it).")
+		if slices.Contains(ids, name) {
+			lines = append(lines, fmt.Sprintf("The model %q is listed (GET /models lists %d).", name, len(ids)))
+		} else {
+			lines = append(lines, fmt.Sprintf("The model %q is not among the %d models GET /models lists: check its name.", name, len(ids)))
+		}
+	case errors.As(err, &me) && me.Status == 0:
+		return append(lines, "No answer from "+me.Host+": the server is down, the URL is wrong, or it does not allow requests from this page (CORS; the browser does not say which). "+
+			"Check the preset's note; the command line (apibank run) needs no CORS."), true
+	case errors.As(err, &me) && (me.Status == 401 || me.Status == 403):
+		return append(lines, fmt.Sprintf("The endpoint answers this page but refuses the key (HTTP %d): %s", me.Status, me.Message)), true
+	case errors.As(err, &me):
+		lines = append(lines, fmt.Sprintf("The endpoint answers this page (CORS allows it); it does not list models (GET /models: HTTP %d), so the model's name is checked by the next request.", me.Status))
+	default:
+		return append(lines, err.Error()), true
+	}
+	req := model.Request{
+		Messages: []model.Message{{Role: model.RoleUser, Content: "What time is it? Use the get_time tool."}},
+		Tools:    []model.Tool{{Name: "get_time", Description: "Returns the current time.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}},
+	}
+	resp, err := c.Chat(ctx, req)
+	switch {
+	case err != nil:
+		return append(lines, "A one-tool request failed: "+err.Error()+" (the text form may still work: it sends no tools)."), true
+	case len(resp.ToolCalls) > 0:
+		lines = append(lines, fmt.Sprintf("A one-tool request came back as tool_calls (%s): the native form works.", resp.ToolCalls[0].Name))
+	default:
+		lines = append(lines, "A one-tool request came back as text, not tool_calls: the native form will not work with this model or server; the text form will.")
+	}
+	return lines, false
+}
+
+func (p *RunPage) onStart(_ app.Context, e app.Event) {
+	ctx := p.mc
+	p.err, p.msg = "", ""
+	if len(p.s.Levels) == 0 {
+		p.err = "Choose at least one level."
+		return
+	}
+	s := p.s
+	key := p.key
+	ctx.Async(func() {
+		data, err := tab.DataName()
+		hash := ""
+		if err == nil {
+			hash, err = DataHash(s.Levels)
+		}
+		if err == nil {
+			err = runner.Start(NewSavedRun(s, data, hash), key, nil, false)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.state = runner.State()
+			p.watch(ctx)
+		})
+	})
+}
+
+func (p *RunPage) resume(_ app.Context, r *SavedRun) {
+	ctx := p.mc
+	p.err = ""
+	key := p.key
+	ctx.Async(func() {
+		err := runner.Resume(r, key)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.unfinished = slices.DeleteFunc(p.unfinished, func(x *SavedRun) bool { return x.ID == r.ID })
+			p.state = runner.State()
+			p.watch(ctx)
+		})
+	})
+}
+
+func (p *RunPage) discard(_ app.Context, r *SavedRun) {
+	ctx := p.mc
+	ctx.Async(func() {
+		err := runStore.Delete(r.ID)
+		ctx.Dispatch(func(app.Context) {
+			if err != nil {
+				p.err = err.Error()
+			}
+			p.unfinished = slices.DeleteFunc(p.unfinished, func(x *SavedRun) bool { return x.ID == r.ID })
+		})
+	})
+}
+
+func (p *RunPage) retry(_ app.Context, r *SavedRun, f *run.Failure) {
+	ctx := p.mc
+	p.err = ""
+	key := p.key
+	ctx.Async(func() {
+		var err error
+		if f == nil {
+			err = runner.RetryFailed(r, key)
+		} else {
+			err = runner.RetryOne(r, key, *f)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.state = runner.State()
+			p.watch(ctx)
+		})
+	})
+}
+
+// renderProgress shows the run going on, or the one that ended last.
+func (p *RunPage) renderProgress(st RunState) app.UI {
+	r := st.Run
+	if r == nil {
+		r = st.Last
+	}
+	if r == nil {
+		return nil
+	}
+	pr := st.Progress
+	status := "running"
+	if !st.Running {
+		status = r.Status
+		if r.Total > 0 {
+			pr.Total = r.Total
+		}
+		if status == runDone {
+			pr.Done = pr.Total // every task ended (answered or failed), retries included
+		}
+	}
+	rate, eta := RunRate(pr)
+	acc, accNote := "—", "no call judged yet"
+	if pr.Judged > 0 {
+		acc, accNote = Percent(float64(pr.Correct)/float64(pr.Judged)), fmt.Sprintf("live: %d of %d calls right so far", pr.Correct, pr.Judged)
+	}
+	failed := pr.Failed
+	if !st.Running {
+		failed = len(r.Failures)
+		if r.Batch != nil && r.Batch.Report != nil && r.Batch.Report.Overall.Calls > 0 {
+			o := r.Batch.Report.Overall
+			acc, accNote = Percent(o.Accuracy), fmt.Sprintf("call accuracy of the run (%d of %d calls)", o.Correct, o.Calls)
+		}
+	}
+	return app.Section().Class("card").Aria("labelledby", "run-progress-h").Body(
+		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form)", r.Settings.Model, r.Host, r.Settings.Form)),
+		app.Div().Class("numbers").DataSet("testid", "run-progress").DataSet("done", pr.Done).DataSet("total", pr.Total).
+			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).Aria("live", "polite").Body(
+			app.Div().Class("number").Body(app.Span().Class("big").Text(fmt.Sprintf("%d/%d", pr.Done, pr.Total)), app.Span().Text(" done · "+status)),
+			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "run-accuracy").Text(acc), app.Span().Text(" "+accNote)),
+			app.Div().Class("number").Body(app.Span().Text(fmt.Sprintf("rate %s · time left %s · tokens %d in, %d out · %d requests failed", rate, eta, pr.TokensIn, pr.TokensOut, failed))),
+		),
+		app.If(st.Err != "", func() app.UI { return errorBox(st.Err) }),
+		app.If(!st.Running, func() app.UI {
+			return app.P().Body(app.Text("The run is saved in this browser: "), app.A().Href("/runs").Text("see it with the other runs"), app.Text("."))
+		}),
+		app.If(!st.Running && len(r.Failures) > 0, func() app.UI { return p.renderFailures(r) }),
+	)
+}
+
+func (p *RunPage) renderFailures(r *SavedRun) app.UI {
+	return app.Div().Body(
+		app.H3().Text(fmt.Sprintf("%d requests failed", len(r.Failures))),
+		app.P().Class("small").Text("A failed request is not a model error: it is left out of the predictions and of the accuracy until it is retried."),
+		app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) }),
+		app.Table().Body(
+			app.THead().Body(app.Tr().Body(app.Th().Text("sample"), app.Th().Text("status"), app.Th().Text("message"), app.Th().Text(""))),
+			app.TBody().Body(app.Range(r.Failures).Slice(func(i int) app.UI {
+				f := r.Failures[i]
+				status := "no answer"
+				if f.Status != 0 {
+					status = "HTTP " + strconv.Itoa(f.Status)
+				}
+				return app.Tr().DataSet("testid", "run-failure").DataSet("status", f.Status).Body(
+					app.Td().Text(fmt.Sprintf("%s %s #%d", LevelLabel(f.Level), f.File, f.ID)),
+					app.Td().Text(status),
+					app.Td().Text(truncate(f.Message, 300)),
+					app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-retry").Text("Retry").
+						OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, &f) })),
+				)
+			})),
+		),
+	)
+}

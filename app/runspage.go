@@ -1,0 +1,540 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// RunsPage lists the runs kept in this browser as a leaderboard, compares two side by side, opens
+// one (its report and level-3 transcripts), exports it as JSON or prediction JSONL, makes a share
+// link, and re-scores imported and shared runs with this tab's engine.
+type RunsPage struct {
+	app.Compo
+	runs    []*SavedRun
+	loaded  bool
+	a, b    string // the runs compared
+	open    string // the run shown in full
+	share   string // the share link made
+	foreign *SavedRun
+	agree   *Agreement
+	err     string
+	msg     string
+	// mc is the page's own context (see RunPage.mc).
+	mc app.Context
+}
+
+// OnPreRender does the mount's work where go-app renders without a browser.
+func (p *RunsPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
+
+// OnMount loads the runs, and a shared run from the URL fragment.
+func (p *RunsPage) OnMount(ctx app.Context) {
+	p.mc = ctx
+	p.load(ctx)
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.runs, p.a, p.b, p.open = nil, "", "", "" })
+	if frag := ctx.Page().URL().Fragment; strings.HasPrefix(frag, "run=") {
+		r, err := ParseShareFragment(frag)
+		if err != nil {
+			p.err = "The shared link: " + err.Error()
+			return
+		}
+		p.rescore(ctx, r, "the shared link")
+	}
+}
+
+func (p *RunsPage) load(ctx app.Context) {
+	if tab.Engine == nil {
+		p.loaded = true
+		return
+	}
+	ctx.Async(func() {
+		rs, err := runStore.Runs()
+		sortRuns(rs)
+		ctx.Dispatch(func(app.Context) {
+			p.loaded = true
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.runs = rs
+			if p.a == "" && len(rs) > 1 {
+				p.a, p.b = rs[1].ID, rs[0].ID
+			}
+		})
+	})
+}
+
+func (p *RunsPage) byID(id string) *SavedRun {
+	if p.foreign != nil && p.foreign.ID == id {
+		return p.foreign
+	}
+	for _, r := range p.runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Render draws the page.
+func (p *RunsPage) Render() app.UI {
+	return shell("/runs", "Runs",
+		app.P().Class("lead").Text("The model runs kept in this browser (IndexedDB), best first by nothing: newest first. Intervals are 95% Wilson score intervals of the call accuracy."),
+		app.Div().Class("row").Body(
+			app.A().Href("/run").Text("Run a model"),
+			app.Label().Class("file-button").Body(
+				app.Span().Text("Open a run file…"),
+				app.Input().Type("file").Accept(".json").DataSet("testid", "runs-file").OnChange(p.onImport),
+			),
+		),
+		errorBox(p.err),
+		note(p.msg),
+		app.If(p.agree != nil, func() app.UI { return agreementView(p.agree) }),
+		app.If(p.loaded && len(p.runs) == 0 && p.foreign == nil, func() app.UI {
+			return app.P().Body(app.Text("No runs yet. "), app.A().Href("/run").Text("Run a model"), app.Text(" first, or open a run file or a share link."))
+		}),
+		app.If(len(p.runs) > 0 || p.foreign != nil, func() app.UI { return p.leaderboard() }),
+		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
+		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
+			return compareRuns(p.byID(p.a), p.byID(p.b))
+		}),
+		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
+	)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// levelTally returns a run's tally of a level (zero when absent).
+func levelTally(r *SavedRun, level string) protocol.Tally {
+	if r.Batch == nil || r.Batch.Report == nil {
+		return protocol.Tally{}
+	}
+	for _, l := range r.Batch.Report.Levels {
+		if l.Name == level {
+			return l
+		}
+	}
+	return protocol.Tally{}
+}
+
+// accuracyCell shows a tally's accuracy with its 95% Wilson interval.
+func accuracyCell(t protocol.Tally) app.UI {
+	if t.Calls == 0 {
+		return app.Td().Text("—")
+	}
+	return app.Td().Body(
+		app.Strong().Text(Percent(t.Accuracy)),
+		app.Br(),
+		app.Span().Class("small").Text(fmt.Sprintf("%s · %d/%d", Wilson(t.Correct, t.Calls), t.Correct, t.Calls)),
+	)
+}
+
+func (p *RunsPage) allRuns() []*SavedRun {
+	rs := p.runs
+	if p.foreign != nil {
+		rs = append([]*SavedRun{p.foreign}, rs...)
+	}
+	return rs
+}
+
+func (p *RunsPage) leaderboard() app.UI {
+	rs := p.allRuns()
+	return app.Table().Class("tally").DataSet("testid", "runs-table").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Text("run"), app.Th().Text("level 1 accuracy (95% Wilson)"), app.Th().Text("level 2 accuracy (95% Wilson)"),
+			app.Th().Text("ROUGE-L"), app.Th().Text("special cases"), app.Th().Text("level 3: success · world match · recall"),
+			app.Th().Text("tokens in/out"), app.Th().Text(""),
+		)),
+		app.TBody().Body(app.Range(rs).Slice(func(i int) app.UI {
+			r := rs[i]
+			var o protocol.Tally
+			if r.Batch != nil && r.Batch.Report != nil {
+				o = r.Batch.Report.Overall
+			}
+			rouge, special := "—", "—"
+			if o.Replies > 0 {
+				rouge = Round4(o.RougeL)
+			}
+			if o.Special > 0 {
+				special = fmt.Sprintf("%d/%d (%s)", o.SpecialCorrect, o.Special, Percent(float64(o.SpecialCorrect)/float64(o.Special)))
+			}
+			ep := r.EpisodeSummary()
+			l3 := "—"
+			if ep.Episodes > 0 {
+				l3 = fmt.Sprintf("%d/%d · %d/%d · %.3f", ep.Success, ep.Episodes, ep.WorldMatch, ep.Episodes, ep.Recall)
+			}
+			label := r.Label()
+			if r == p.foreign {
+				label += " (opened, not kept)"
+			}
+			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("accuracy", Percent(o.Accuracy)).Body(
+				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures)))),
+				accuracyCell(levelTally(r, Levels[0])),
+				accuracyCell(levelTally(r, Levels[1])),
+				app.Td().Text(rouge),
+				app.Td().Text(special),
+				app.Td().Text(l3),
+				app.Td().Text(fmt.Sprintf("%d / %d", r.TokensIn, r.TokensOut)),
+				app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-open").Text("open").
+					OnClick(func(ctx app.Context, e app.Event) { p.open, p.share = r.ID, "" })),
+			)
+		})),
+	)
+}
+
+func (p *RunsPage) comparePicker() app.UI {
+	rs := p.allRuns()
+	pick := func(label, testid, value string, set func(string)) app.UI {
+		return app.Label().Class("field").Body(
+			app.Span().Text(label),
+			app.Select().DataSet("testid", testid).OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }).Body(
+				app.Option().Value("").Text("—"),
+				app.Range(rs).Slice(func(i int) app.UI {
+					return app.Option().Value(rs[i].ID).Selected(rs[i].ID == value).Text(rs[i].Label())
+				}),
+			),
+		)
+	}
+	return app.Section().Class("row").Body(
+		app.Strong().Text("Compare "),
+		pick("A ", "compare-a", p.a, func(v string) { p.a = v }),
+		pick("B ", "compare-b", p.b, func(v string) { p.b = v }),
+	)
+}
+
+// compareRuns draws two runs side by side: per level, category and tool, then the samples they
+// judge differently, each opening both answers.
+func compareRuns(a, b *SavedRun) app.UI {
+	ra, rb := reportOf(a), reportOf(b)
+	levels := unionNames(func(r *protocol.Report) []string {
+		var out []string
+		for _, l := range r.Levels {
+			out = append(out, l.Name)
+		}
+		return out
+	}, ra, rb)
+	cats := unionNames(func(r *protocol.Report) []string {
+		var out []string
+		for _, c := range r.Categories {
+			out = append(out, c.Category)
+		}
+		return out
+	}, ra, rb)
+	tools := unionNames(func(r *protocol.Report) []string {
+		var out []string
+		for _, t := range r.Tools {
+			out = append(out, t.Name)
+		}
+		return out
+	}, ra, rb)
+	tallyOf := func(ts []protocol.Tally, name string) protocol.Tally {
+		for _, t := range ts {
+			if t.Name == name {
+				return t
+			}
+		}
+		return protocol.Tally{}
+	}
+	countOf := func(cs []protocol.Count, name string) int {
+		for _, c := range cs {
+			if c.Category == name {
+				return c.Count
+			}
+		}
+		return 0
+	}
+	diffs := Disagreements(a, b)
+	warn := ""
+	if a.DataHash != b.DataHash || a.Data != b.Data {
+		warn = "The two runs saw different data (" + a.Data + " " + a.DataHash + " and " + b.Data + " " + b.DataHash + "): compare with care."
+	}
+	head := func() app.UI {
+		return app.THead().Body(app.Tr().Body(app.Th().Text(""), app.Th().Text("A: "+a.Label()), app.Th().Text("B: "+b.Label())))
+	}
+	return app.Section().Class("card").DataSet("testid", "compare").Body(
+		app.H2().Text("A and B side by side"),
+		note(warn),
+		app.H3().Text("Per level (call accuracy, 95% Wilson interval)"),
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
+			return app.Tr().Body(app.Td().Text(LevelLabel(levels[i])), accuracyCell(tallyOf(ra.Levels, levels[i])), accuracyCell(tallyOf(rb.Levels, levels[i])))
+		}))),
+		app.H3().Text("Per verdict category"),
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(cats).Slice(func(i int) app.UI {
+			return app.Tr().Body(app.Td().Text(cats[i]), app.Td().Text(countOf(ra.Categories, cats[i])), app.Td().Text(countOf(rb.Categories, cats[i])))
+		}))),
+		app.H3().Text("Per gold tool"),
+		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(tools).Slice(func(i int) app.UI {
+			return app.Tr().Body(app.Td().Text(tools[i]), accuracyCell(tallyOf(ra.Tools, tools[i])), accuracyCell(tallyOf(rb.Tools, tools[i])))
+		}))),
+		app.H3().Text(fmt.Sprintf("%d samples judged differently", len(diffs))),
+		app.Ul().Class("diffs").Body(app.Range(diffs).Slice(func(i int) app.UI {
+			d := diffs[i]
+			name := fmt.Sprintf("%s #%d", d.File, d.ID)
+			link := app.UI(app.Text(""))
+			if d.ID >= 0 {
+				link = app.A().Href(sampleURL(d.Level, d.File, d.ID)).Text("open the sample")
+			} else {
+				name = d.File + " (episode)"
+			}
+			return app.Li().DataSet("testid", "compare-row").DataSet("file", d.File).DataSet("id", d.ID).Body(
+				app.Details().Body(
+					app.Summary().Text(fmt.Sprintf("%s · %s — A: %s · B: %s", LevelLabel(d.Level), name, d.A, d.B)),
+					app.Div().Class("compare").Body(
+						app.Div().Body(app.H4().Text("A answered"), app.Pre().Text(d.PredA)),
+						app.Div().Body(app.H4().Text("B answered"), app.Pre().Text(d.PredB)),
+					),
+					link,
+				),
+			)
+		})),
+	)
+}
+
+func reportOf(r *SavedRun) *protocol.Report {
+	if r.Batch == nil || r.Batch.Report == nil {
+		return &protocol.Report{}
+	}
+	return r.Batch.Report
+}
+
+func unionNames(f func(*protocol.Report) []string, rs ...*protocol.Report) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rs {
+		for _, n := range f(r) {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// runView shows one run: its settings, report, failures and level-3 transcripts, with exports.
+func (p *RunsPage) runView(r *SavedRun) app.UI {
+	settings, _ := json.MarshalIndent(r.Settings, "", "  ")
+	return app.Section().Class("card").DataSet("testid", "run-view").Body(
+		app.H2().Text(r.Label()),
+		app.P().Class("small").Text(fmt.Sprintf("%s · %s · started %s, ended %s · engine %s · data %s (%s) · %d tokens in, %d out", r.Host, r.Status, r.Started, r.Ended, r.Engine, r.Data, r.DataHash, r.TokensIn, r.TokensOut)),
+		app.Div().Class("row").Body(
+			app.Button().DataSet("testid", "run-export-json").Text("Export JSON").OnClick(func(ctx app.Context, e app.Event) { p.export(r, "json") }),
+			app.Button().DataSet("testid", "run-export-jsonl").Text("Export predictions (JSONL)").OnClick(func(ctx app.Context, e app.Event) { p.export(r, "jsonl") }),
+			app.Button().DataSet("testid", "run-share").Text("Share link").OnClick(func(ctx app.Context, e app.Event) { p.makeShare(ctx, r) }),
+			app.If(r != p.foreign, func() app.UI {
+				return app.Button().DataSet("testid", "run-delete").Text("Delete").OnClick(func(ctx app.Context, e app.Event) { p.delete(ctx, r) })
+			}),
+			app.If(r == p.foreign, func() app.UI {
+				return app.Button().DataSet("testid", "run-keep").Text("Keep in this browser").OnClick(func(ctx app.Context, e app.Event) { p.keep(ctx, r) })
+			}),
+		),
+		app.If(p.share != "", func() app.UI {
+			return app.P().Body(app.Text("Share link (the run is in the part after #, which browsers never send to a server): "),
+				app.A().DataSet("testid", "share-link").Href(p.share).Text(truncate(p.share, 80)))
+		}),
+		app.Details().Body(app.Summary().Text("Settings"), app.Pre().Text(string(settings))),
+		app.If(r.Batch != nil, func() app.UI {
+			return reportView(&SavedBatch{Format: batchFormat, Data: r.Data, Source: Source{Kind: "model", Model: r.Settings.Model, Provider: r.Host}, Batch: *r.Batch}, false)
+		}),
+		app.If(len(r.Failures) > 0, func() app.UI {
+			return app.P().Body(app.Text(fmt.Sprintf("%d requests failed (not in the accuracy); ", len(r.Failures))), app.A().Href("/run").Text("retry them on the Run page"), app.Text(" when it shows this run."))
+		}),
+		app.If(len(r.Episodes) > 0, func() app.UI { return episodesView(r.Episodes) }),
+	)
+}
+
+// episodesView lists level-3 episodes with their outcome and transcript (model output as text).
+func episodesView(eps []run.Episode) app.UI {
+	return app.Div().Body(
+		app.H3().Text("Level-3 episodes"),
+		app.Ul().Body(app.Range(eps).Slice(func(i int) app.UI {
+			ep := eps[i]
+			return app.Li().DataSet("testid", "episode-row").Body(app.Details().Body(
+				app.Summary().Text(fmt.Sprintf("%s: %s, %d calls, stopped by %s", ep.File, episodeWords(ep, true), len(ep.Calls), ep.Stopped)),
+				app.Ol().Body(app.Range(ep.Transcript).Slice(func(j int) app.UI {
+					m := ep.Transcript[j]
+					text := m.Content
+					for _, c := range m.ToolCalls {
+						text += "\n→ " + c.Name + " " + c.Arguments
+					}
+					return app.Li().Body(app.Strong().Text(m.Role+": "), app.Pre().Text(truncate(text, 20000)))
+				})),
+			))
+		})),
+	)
+}
+
+func (p *RunsPage) export(r *SavedRun, kind string) {
+	var body []byte
+	name := "apibank-run-" + r.ID
+	mime := "application/json"
+	if kind == "jsonl" {
+		body, name, mime = r.PredictionsJSONL(), name+".jsonl", "application/x-ndjson"
+	} else {
+		body, _ = json.MarshalIndent(r, "", " ")
+		name += ".json"
+	}
+	if download(name, mime, body) {
+		p.msg = "Saved " + name + " (" + Size(len(body)) + ")."
+	}
+}
+
+func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
+	frag, err := ShareFragment(r)
+	if err != nil {
+		p.err, p.share = err.Error(), ""
+		return
+	}
+	u := *ctx.Page().URL()
+	u.RawQuery, u.Fragment = "", ""
+	u.Path = "/runs"
+	p.share, p.err = u.String()+"#"+frag, ""
+}
+
+func (p *RunsPage) delete(_ app.Context, r *SavedRun) {
+	ctx := p.mc
+	ctx.Async(func() {
+		err := runStore.Delete(r.ID)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.open = ""
+			p.load(ctx)
+		})
+	})
+}
+
+func (p *RunsPage) keep(_ app.Context, r *SavedRun) {
+	ctx := p.mc
+	ctx.Async(func() {
+		err := runStore.Put(r)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.foreign, p.msg = nil, "Kept in this browser."
+			p.load(ctx)
+		})
+	})
+}
+
+func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	ctx = p.mc
+	if files.Get("length").Int() == 0 {
+		return
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	f.Call("text").Then(func(v app.Value) {
+		text := v.String()
+		ctx.Dispatch(func(ctx app.Context) {
+			r, err := ParseSavedRun([]byte(text))
+			if err != nil {
+				p.err = name + ": " + err.Error()
+				return
+			}
+			p.rescore(ctx, r, name)
+		})
+	})
+}
+
+// rescore judges an imported or shared run's predictions with this tab's engine, replays its
+// episodes' calls, and says whether the verdicts agree with those it carried.
+func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
+	ctx := p.mc
+	p.err, p.msg, p.agree = "", "Re-scoring "+from+" with this tab's engine…", nil
+	refresh(ctx, func() (Agreement, error) {
+		var carried []protocol.Verdict
+		if r.Batch != nil {
+			carried = r.Batch.Results
+		}
+		var ag Agreement
+		if len(r.Predictions) > 0 {
+			b, err := tab.ScoreRun(run.PredictionsJSONL(r.Predictions), r.Settings.State)
+			if err != nil {
+				return ag, err
+			}
+			if carried != nil {
+				ag = CompareVerdicts(carried, b.Results)
+			}
+			r.Batch = &b
+		}
+		for i, ep := range r.Episodes {
+			o, err := ReplayEpisode(ep)
+			if err != nil {
+				return ag, fmt.Errorf("episode %s: %v", ep.File, err)
+			}
+			if ep.Outcome != nil {
+				ag.Compared++
+				if episodeWords(ep, true) == episodeWords(run.Episode{Outcome: &o}, true) {
+					ag.Agree++
+				} else if len(ag.Differ) < 20 {
+					ag.Differ = append(ag.Differ, fmt.Sprintf("episode %s: was %s, now %s", ep.File, episodeWords(ep, true), episodeWords(run.Episode{Outcome: &o}, true)))
+				}
+			}
+			r.Episodes[i].Outcome = &o
+		}
+		return ag, nil
+	}, func(ag Agreement, err error) {
+		if err != nil {
+			p.err, p.msg = from+": "+err.Error(), ""
+			return
+		}
+		p.foreign, p.open, p.agree = r, r.ID, &ag
+		p.msg = "Opened " + from + ", re-scored with this tab's engine."
+	})
+}
+
+// ReplayEpisode plays an episode's calls again in a fresh episode of this tab's engine and returns
+// the engine's judgement.
+func ReplayEpisode(ep run.Episode) (protocol.Outcome, error) {
+	started, err := call[protocol.EpisodeStarted](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File})
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
+	for _, c := range ep.Calls {
+		callJSON, _ := json.Marshal(map[string]json.RawMessage{"name": jsonString(c.Name), "arguments": orNull(c.Args)})
+		if _, err := call[protocol.EpisodeCall](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: callJSON}); err != nil {
+			return protocol.Outcome{}, err
+		}
+	}
+	return call[protocol.Outcome](tab.Engine, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+// agreementView says whether a re-score agrees with the verdicts a run carried.
+func agreementView(a *Agreement) app.UI {
+	if a.Compared == 0 {
+		return note("The run carried no verdicts to compare with: it is scored by this tab's engine now.")
+	}
+	text := fmt.Sprintf("Re-scored: %d of %d verdicts agree with those the run carried.", a.Agree, a.Compared)
+	if a.Agree == a.Compared {
+		text += " This engine judges the run exactly as the one that ran it."
+	}
+	return app.Div().Class("note").DataSet("testid", "rescore-agreement").DataSet("agree", a.Agree).DataSet("compared", a.Compared).Body(
+		app.P().Text(text),
+		app.If(len(a.Differ) > 0, func() app.UI {
+			return app.Ul().Body(app.Range(a.Differ).Slice(func(i int) app.UI { return app.Li().Text(a.Differ[i]) }))
+		}),
+	)
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/host"
+	"github.com/apibank-playground/apibank/internal/api"
+)
+
+// TestAPIParity scores every oracle prediction three ways: the HTTP API (internal/api over the
+// server's wazero pool, on loopback), the CLI under wazero, and the CLI --native. The verdict lines
+// must be byte-identical, and the API's report, indented, the CLI's --json.
+func TestAPIParity(t *testing.T) {
+	shared := sharedDir(t)
+	wasm := wasmPath(t)
+	oraclePath := filepath.Join(shared, "oracle", "verdicts.jsonl")
+	tmp := t.TempDir()
+	outs, reports := map[string]string{}, map[string]string{}
+	for _, mode := range []string{"wazero", "native"} {
+		out := filepath.Join(tmp, mode+".jsonl")
+		args := []string{"score", "--data", shared, "--preds", oraclePath, "--state", "fresh", "--out", out, "--json", "--wasm", wasm}
+		if mode == "native" {
+			args = append(args, "--native")
+		}
+		report, _ := runCLI(t, args...)
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[mode], reports[mode] = string(b), report
+	}
+
+	ctx := context.Background()
+	module, err := os.ReadFile(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := host.New(ctx, module, host.Config{Interruptible: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	pool, err := host.NewPool(ctx, rt, host.PoolConfig{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close(ctx)
+	srv := httptest.NewServer(api.New(pool, api.Limits{MaxBody: 64 << 20, Timeout: 5 * time.Minute}))
+	defer srv.Close()
+
+	files, err := dataset.ReadDir(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := api.ScoreRequest{Data: &api.Data{Name: filepath.Base(shared), Files: map[string]string{}}, State: "fresh"}
+	for p, c := range files {
+		req.Data.Files[p] = string(c)
+	}
+	preds, err := os.ReadFile(oraclePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(preds)), "\n") {
+		req.Predictions = append(req.Predictions, json.RawMessage(l))
+	}
+	body, _ := json.Marshal(req)
+	hreq, _ := http.NewRequest("POST", srv.URL+"/api/v1/score", bytes.NewReader(body))
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", api.NDJSON)
+	resp, err := http.DefaultClient.Do(hreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("API: %d %.500s", resp.StatusCode, answer)
+	}
+	lines := strings.SplitAfter(string(answer), "\n")
+	lines = lines[:len(lines)-1] // the empty string after the last line end
+	verdicts, tail := strings.Join(lines[:len(lines)-1], ""), lines[len(lines)-1]
+	var last struct {
+		Report json.RawMessage `json:"report"`
+	}
+	if err := json.Unmarshal([]byte(tail), &last); err != nil {
+		t.Fatalf("the last NDJSON line is not the report: %v", err)
+	}
+	var report bytes.Buffer
+	if err := json.Indent(&report, last.Report, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	report.WriteByte('\n')
+	n := strings.Count(outs["wazero"], "\n")
+	for _, mode := range []string{"wazero", "native"} {
+		if verdicts != outs[mode] {
+			t.Errorf("API verdict lines differ from the CLI's (%s): %d vs %d bytes", mode, len(verdicts), len(outs[mode]))
+		}
+		if report.String() != reports[mode] {
+			t.Errorf("API report differs from the CLI's --json (%s)", mode)
+		}
+	}
+	if n != 4311 {
+		t.Errorf("%d verdict lines, the oracle has 4,311 predictions", n)
+	}
+	t.Logf("API == CLI under wazero == CLI --native on %d oracle lines (%d bytes)", n, len(verdicts))
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// stubAPI stands for internal/api: it answers with the path it got, so the test sees the routing.
+var stubAPI = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	io.WriteString(w, "api "+r.Method+" "+r.URL.Path)
+})
+
+func TestHandlerRoutes(t *testing.T) {
+	var logs bytes.Buffer
+	h := newHandler(slog.New(slog.NewJSONHandler(&logs, nil)), stubAPI)
+	tests := []struct {
+		method, path string
+		status       int
+		ctype        string
+		body         string // a substring the body must hold
+	}{
+		{"GET", "/healthz", 200, "application/json", `"status":"ok"`},
+		{"HEAD", "/healthz", 200, "application/json", ""},
+		{"POST", "/healthz", 405, "text/plain; charset=utf-8", "Method Not Allowed"},
+		{"POST", "/api/v1/score", 200, "text/plain", "api POST /api/v1/score"},
+		{"GET", "/api/v1/catalog", 200, "text/plain", "api GET /api/v1/catalog"},
+		{"GET", "/no/such/page", 404, "application/json", `"code":"not_found"`},
+		{"GET", "/", 404, "application/json", "no page, file or API route at /"},
+		{"POST", "/score", 405, "text/plain; charset=utf-8", "Method Not Allowed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(tc.method, tc.path+"?key=sk-in-query", strings.NewReader("sk-in-body"))
+			req.Header.Set("Authorization", "Bearer sk-in-header")
+			h.ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d (body %q)", rec.Code, tc.status, rec.Body.String())
+			}
+			if got := rec.Header().Get("Content-Type"); got != tc.ctype {
+				t.Errorf("Content-Type %q, want %q", got, tc.ctype)
+			}
+			if !strings.Contains(rec.Body.String(), tc.body) {
+				t.Errorf("body %q lacks %q", rec.Body.String(), tc.body)
+			}
+			for _, k := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy"} {
+				if rec.Header().Get(k) == "" {
+					t.Errorf("no %s header", k)
+				}
+			}
+		})
+	}
+	// Two log lines a request, each a JSON object naming its path: the access line, then the memory
+	// the instance holds.
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 2*len(tests) {
+		t.Fatalf("%d log lines for %d requests:\n%s", len(lines), len(tests), logs.String())
+	}
+	for i, l := range lines {
+		var rec struct {
+			Msg, Path string
+			Sys       uint64 `json:"sys_bytes"`
+		}
+		want := map[bool]string{true: "request", false: "memory"}[i%2 == 0]
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Msg != want || rec.Path != tests[i/2].path {
+			t.Errorf("log line %d = %s (err %v), want a %s line for %s", i+1, l, err, want, tests[i/2].path)
+		}
+		if want == "memory" && rec.Sys == 0 {
+			t.Errorf("log line %d = %s: no memory figure", i+1, l)
+		}
+	}
+	// No key, wherever the request carried it, reaches the log.
+	if strings.Contains(logs.String(), "sk-in-") {
+		t.Errorf("a key reached the log:\n%s", logs.String())
+	}
+}
+
+func TestHandlerHealthBody(t *testing.T) {
+	h := newHandler(slog.New(slog.NewTextHandler(io.Discard, nil)), stubAPI)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	var got health
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatalf("healthz body %q: %v", rec.Body.String(), err)
+	}
+	if got != (health{Status: "ok", Runtime: "cloudflare-workers"}) {
+		t.Errorf("healthz = %+v", got)
+	}
+	if rec.Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("Cache-Control %q: a health answer must not be cached", rec.Header().Get("Cache-Control"))
+	}
+}
+
+// A panic in the API is a 500 with the security headers, and the next request is served.
+func TestHandlerSurvivesPanic(t *testing.T) {
+	var logs bytes.Buffer
+	boom := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })
+	h := newHandler(slog.New(slog.NewJSONHandler(&logs, nil)), boom)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/v1/score", nil))
+	if rec.Code != 500 || rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("panic answered %d with headers %v", rec.Code, rec.Header())
+	}
+	if !strings.Contains(logs.String(), "handler panicked") {
+		t.Errorf("the panic is not logged: %s", logs.String())
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	if rec.Code != 200 {
+		t.Errorf("after a panic /healthz answered %d", rec.Code)
+	}
+}

@@ -1,0 +1,191 @@
+// Bulk scoring in the tab (issue 9): a 20 MB paste scored in chunks in the worker with a progress
+// bar, the main thread free (no task over 100 ms), verdict rows rendered virtually, twice in a row
+// within 15 s and 1 GB; a worker that stops answering restarted with the tab's state; the idle
+// warm-up; CSV cells neutralised. Expected numbers come from the CLI on the same file.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, session } from "../lib.mjs";
+
+// Peak memory of the tab: the renderer processes' resident memory (the page, its worker and both
+// WebAssembly modules run there).
+
+const s = session();
+const tmp = mkdtempSync(path.join(tmpdir(), "apibank-bulk-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function newPage(p) {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/");
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await open(page, s.server.url, p);
+  return { page, w };
+}
+
+async function builtinGold(page) {
+  const list = await engineRequest(page, { op: "dialogues" });
+  const dls = [];
+  for (const d of list) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  return goldPredictions(dls);
+}
+
+/** rendererRSS sums the resident memory of Chromium's renderer processes (the tab and its workers), in bytes. */
+function rendererRSS() {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!cmd.includes("--type=renderer")) continue;
+      const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+      if (m) total += Number(m[1]) * 1024;
+    } catch (err) {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtually, twice, within 15 s and 1 GB, no main-thread task over 100 ms", async () => {
+  const { page, w } = await newPage("/score");
+  const gold = await builtinGold(page);
+  // Every builtin gold line, some spoiled, cycled until the text is 20 MB.
+  const one = gold.map((l, i) => (i % 5 === 4 ? { ...l, pred: "no call, sorry" } : l));
+  const block = jsonl(one);
+  const text = block.repeat(Math.ceil((20 << 20) / block.length));
+  const lines = text.split("\n").length - 1;
+  const file = path.join(tmp, "big.jsonl");
+  writeFileSync(file, text);
+  const want = JSON.parse(cli(["score", "--preds", file, "--json"]));
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__long.push(e.duration);
+    }).observe({ type: "longtask", buffered: false });
+  });
+  let peak = 0;
+  const base = rendererRSS();
+  const sampler = setInterval(() => (peak = Math.max(peak, rendererRSS())), 200);
+  try {
+    for (let run = 1; run <= 2; run++) {
+      // The paste: Chromium lays out a 20 MB textarea in tasks of its own (seconds); the scoring is
+      // measured from the click, once the page has been quiet for a second.
+      await page.$eval("[data-testid=bulk-predictions]", (el, t) => {
+        el.value = t;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      }, text);
+      await page.evaluate(async () => {
+        const t0 = performance.now();
+        for (;;) {
+          const n = window.__long.length;
+          await new Promise((r) => setTimeout(r, 1000));
+          if (window.__long.length === n || performance.now() - t0 > 30000) return;
+        }
+      });
+      const before = Number(await page.getByTestId("verdicts").getAttribute("data-run").catch(() => 0)) || 0;
+      await page.evaluate(() => (window.__long = []));
+      const t0 = Date.now();
+      const progress = page.waitForFunction(() => {
+        const p = document.querySelector("[data-testid=score-progress]");
+        return p && p.value > 0 && p.value < p.max;
+      }, null, { polling: 20, timeout: 30000 });
+      await page.getByTestId("score-button").click();
+      await page.waitForFunction((n) => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0) > n, before, { timeout: 120000 });
+      const ms = Date.now() - t0;
+      await progress; // the bar moved while the chunks came back
+      const long = await page.evaluate(() => window.__long);
+      console.log(`run ${run}: ${lines} lines (${(text.length / 1e6).toFixed(1)} MB) scored and shown in ${ms} ms; longest main-thread task ${Math.max(0, ...long).toFixed(0)} ms; renderer peak ${(peak / 1e6).toFixed(0)} MB (${(base / 1e6).toFixed(0)} MB before)`);
+      assert.ok(ms <= 15000, `scored and shown in ${ms} ms (budget 15 s)`);
+      assert.ok(long.every((d) => d <= 100), "main-thread tasks over 100 ms: " + long.filter((d) => d > 100).map((d) => d.toFixed(0)).join(", "));
+      assert.equal(await page.getByTestId("accuracy").textContent(), (want.overall.accuracy * 100).toFixed(1) + "%", "the tab and the CLI agree");
+      assert.equal(await page.getByTestId("rouge-l").textContent(), want.overall.rouge_l.toFixed(4));
+      const total = Number(await page.getByTestId("verdict-scroll").getAttribute("data-total"));
+      assert.equal(total, lines, "one verdict per line");
+      const inDOM = await page.$$eval("[data-testid=verdict-row]", (rs) => rs.length);
+      assert.ok(inDOM > 0 && inDOM <= 100, `${inDOM} verdict rows in the DOM for ${total} verdicts`);
+      // Scrolling to the middle renders the rows there.
+      await page.$eval("[data-testid=verdict-scroll]", (el) => (el.scrollTop = el.scrollHeight / 2));
+      await page.waitForFunction((n) => [...document.querySelectorAll("[data-testid=verdict-row]")].some((r) => Math.abs(Number(r.dataset.line) - n / 2) < 200), lines, { timeout: 5000 });
+      assert.ok((await page.$$("[data-testid=verdict-row]")).length <= 100);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  assert.ok(peak < 1 << 30, `the tab peaked at ${(peak / 1e6).toFixed(0)} MB (budget 1 GB)`);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("a worker that stops answering is detected and restarted with the tab's state", async () => {
+  const { page, w } = await newPage("/sandbox");
+  const accounts = await engineRequest(page, { op: "world", databases: ["Account"] });
+  const [user, acct] = Object.entries(accounts.databases.Account)[0];
+  const login = await engineRequest(page, { op: "call", call: `[GetUserToken(username='${user}', password='${acct.password}')]` });
+  const token = JSON.parse(JSON.stringify(login.result)).output.token;
+  const when = "2035-01-02 03:04:05";
+  await engineRequest(page, { op: "call", call: `[AddAlarm(token='${token}', time='${when}')]` });
+  // Idle: the heartbeat finds the worker gone.
+  await page.evaluate(() => window.apibankEngine.configure({ heartbeatMs: 500, timeoutMs: 2000 }));
+  await page.evaluate(() => window.apibankEngine.hang());
+  await page.waitForFunction(() => window.apibankEngine.status().restarts === 1 && window.apibankEngine.status().state === "ready", null, { timeout: 10000 });
+  let world = await engineRequest(page, { op: "world", databases: ["Alarm"] });
+  assert.ok(JSON.stringify(world.databases.Alarm).includes(when), "the sandbox history was replayed");
+  assert.equal(world.history.length, 2);
+  // Busy: a request sent to a worker that has gone quiet is answered (restarted) within the timeout.
+  const t0 = Date.now();
+  const r = await page.evaluate(async () => {
+    window.apibankEngine.hang();
+    return window.apibankEngine.request(JSON.stringify({ v: 1, op: "stats" }));
+  });
+  assert.ok(Date.now() - t0 < 8000, "the hung request was answered in " + (Date.now() - t0) + " ms");
+  assert.ok(r.ok || r.restarted, "answered, or refused as restarted: " + JSON.stringify(r).slice(0, 200));
+  await page.waitForFunction(() => window.apibankEngine.status().restarts === 2 && window.apibankEngine.status().state === "ready", null, { timeout: 10000 });
+  world = await engineRequest(page, { op: "world", databases: ["Alarm"] });
+  assert.equal(world.history.length, 2, "the state survived a second restart");
+  assert.match(await page.getByTestId("engine-status").textContent(), /restarted 2/);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("the engine warms up in idle time: the first score costs at most twice a later one", async () => {
+  const { page, w } = await newPage("/score");
+  const text = jsonl(await builtinGold(page));
+  await page.waitForFunction(() => window.apibankEngine.status().warm, null, { timeout: 30000 });
+  const times = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await page.evaluate((t) => window.apibankEngine.bulk({ text: t }), text);
+    assert.ok(r.ok, r.error);
+    times.push(r.ms);
+  }
+  const later = Math.min(...times.slice(1));
+  console.log(`first score ${times[0].toFixed(0)} ms, later ${times.slice(1).map((t) => t.toFixed(0)).join(", ")} ms (warm-up ${(await page.evaluate(() => window.apibankEngine.status().warmMs)).toFixed(0)} ms)`);
+  assert.ok(times[0] <= 2 * later, `first ${times[0].toFixed(0)} ms, best later ${later.toFixed(0)} ms`);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("CSV export neutralises cells a spreadsheet would run as formulas", async () => {
+  const { page, w } = await newPage("/score");
+  const gold = (await builtinGold(page)).filter((l) => l.id % 2 === 0).slice(0, 3);
+  const evil = ['=HYPERLINK("http://x","y")', "+1+2", "-3", "@SUM(A1)"];
+  const lines = evil.map((name, i) => ({ ...gold[i % gold.length], pred: JSON.stringify({ name, arguments: {} }) }));
+  await pasteAndScore(page, jsonl(lines));
+  await open(page, s.server.url, "/results");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+  const csv = readFileSync(await download.path(), "utf8");
+  for (const name of evil) {
+    const quoted = "'" + name;
+    assert.ok(csv.includes(quoted.includes('"') || quoted.includes(",") ? '"' + quoted.replace(/"/g, '""') + '"' : quoted), `the CSV writes ${name} as text:\n${csv}`);
+  }
+  for (const row of csv.trim().split("\n").slice(1)) {
+    for (const cell of row.split(",")) assert.ok(!/^[=+\-@]/.test(cell), "a live formula cell: " + cell);
+  }
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});

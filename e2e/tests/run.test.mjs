@@ -1,0 +1,452 @@
+// Running a model from the tab against cmd/fakemodel (a scripted OpenAI-compatible server started
+// here): every level in both forms, parity with `apibank run` under wazero, resume after a reload,
+// cancel, failed requests retried alone, the API key never leaving for anywhere but the endpoint,
+// share links, the Runs leaderboard and comparison. Expected outputs come from the CLI or from the
+// run's own saved data, never from constants.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { watch, open, cli, session, startFakeModel } from "../lib.mjs";
+
+const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
+const s = session();
+let fake;
+const tmp = mkdtempSync(path.join(tmpdir(), "apibank-e2e-run-"));
+
+/** The fake's script: deterministic answers for every request shape a run makes. */
+function script(extra = [], more = {}) {
+  return {
+    key: KEY,
+    models: ["fake-model"],
+    rules: [
+      ...extra,
+      { match: { role: "tool" }, reply: { content: "Done." } },
+      { match: { last: "Response:" }, reply: { content: "Done." } },
+      { match: { tools: true, any: "ToolSearcher" }, reply: { tool_calls: [{ name: "ToolSearcher", arguments: { keywords: "meeting" } }] } },
+      { match: { tools: true, any: "get_time" }, reply: { tool_calls: [{ name: "Calculator", arguments: { formula: "1+2" } }] } },
+      { match: { tools: true }, reply: { content: "I cannot help with that." } },
+      { match: { any: "ToolSearcher" }, reply: { content: "[ToolSearcher(keywords='meeting')]" } },
+      { reply: { content: "[Calculator(formula='1+2')]" } },
+    ],
+    ...more,
+  };
+}
+
+/** Every request any page makes, with whether it carries the key (headers or body). */
+const seen = [];
+let listening = false;
+function listen() {
+  if (listening) return;
+  listening = true;
+  s.browser.context.on("request", async (req) => {
+    let headers = {};
+    try {
+      headers = await req.allHeaders();
+    } catch {
+      headers = req.headers();
+    }
+    const body = req.postData() || "";
+    seen.push({ url: req.url(), carries: JSON.stringify(headers).includes(KEY) || body.includes(KEY), inBody: body.includes(KEY), auth: headers.authorization || "" });
+  });
+}
+
+before(async () => {
+  fake = await startFakeModel(script());
+});
+
+after(async () => {
+  if (fake) await fake.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** newPage opens a new tab on /run (the runs saved by earlier tests stay). */
+async function newPage() {
+  listen();
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  return { page, w };
+}
+
+/** set gives an input a value as a user's edit does (input, then change). */
+async function set(page, testid, value) {
+  await page.$eval(`[data-testid=${testid}]`, (el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }, String(value));
+}
+
+/** configure fills the Run form for the fake endpoint. */
+async function configure(page, { form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0 }) {
+  await page.getByTestId("run-preset").selectOption("custom");
+  await set(page, "run-base-url", fake.url);
+  await set(page, "run-api-key", KEY);
+  await set(page, "run-model", "fake-model");
+  await page.getByTestId("run-form").selectOption(form);
+  for (const box of await page.$$("[data-testid=run-level]")) {
+    const want = levels.includes(await box.getAttribute("value"));
+    if ((await box.isChecked()) !== want) await box.click();
+  }
+  await set(page, "run-limit", limit);
+  await set(page, "run-concurrency", concurrency);
+  await set(page, "run-retries", retries);
+  const streamBox = page.getByTestId("run-stream");
+  if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+}
+
+/** progress reads the progress hook. */
+async function progress(page) {
+  return page.$eval("[data-testid=run-progress]", (el) => ({
+    done: Number(el.dataset.done), total: Number(el.dataset.total), failed: Number(el.dataset.failed), state: el.dataset.state, id: el.dataset.id,
+  }));
+}
+
+/** finished waits until the run shown has ended and is not the run `before`. */
+async function finished(page, before = "", timeout = 180000) {
+  await page.waitForFunction((b) => {
+    const el = document.querySelector("[data-testid=run-progress]");
+    return el && el.dataset.state !== "running" && el.dataset.id !== b;
+  }, before, { timeout, polling: 100 });
+  return progress(page);
+}
+
+/** start clicks Start and waits for the run's end. */
+async function runFromTab(page, opts) {
+  await configure(page, opts);
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-start").click();
+  return finished(page, before);
+}
+
+/** idb reads the run store: every saved run's JSON text, and the landed samples' keys. */
+async function idb(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const req = indexedDB.open("apibank-runs", 1);
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      const tx = db.transaction(["runs", "landed"], "readonly");
+      const runs = tx.objectStore("runs").getAll();
+      const landed = tx.objectStore("landed").getAllKeys();
+      tx.oncomplete = () => resolve({ runs: runs.result, landed: landed.result });
+      tx.onerror = () => reject(tx.error);
+    };
+  }));
+}
+
+async function savedRun(page, id) {
+  const { runs } = await idb(page);
+  const text = runs.find((t) => JSON.parse(t).id === id);
+  assert.ok(text, "run " + id + " is not in IndexedDB");
+  return { text, run: JSON.parse(text) };
+}
+
+/** cliRun runs `apibank run` (under wazero) against the fake and returns the --out bytes and the JSON summary. */
+function cliRun({ form, levels, limit, stream }) {
+  const out = path.join(tmp, `cli-${form}-${Date.now()}.jsonl`);
+  process.env.FAKE_MODEL_KEY = KEY;
+  const args = ["run", "--base-url", fake.url, "--model", "fake-model", "--api-key-env", "FAKE_MODEL_KEY", "--form", form, "--out", out, "--json", "--concurrency", "4"];
+  for (const l of levels) args.push("--level", l);
+  if (limit) args.push("--limit", String(limit));
+  if (stream) args.push("--stream");
+  const summary = JSON.parse(cli(args));
+  return { jsonl: readFileSync(out, "utf8"), summary };
+}
+
+/** download clicks a button and returns the text of the file it saves. */
+async function download(page, testid) {
+  const [d] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testid).click()]);
+  return readFileSync(await d.path(), "utf8");
+}
+
+/** openRun opens a run's full view on the Runs page. */
+async function openRun(page, id) {
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector(`[data-testid=run-row][data-id="${id}"]`);
+  await page.click(`[data-testid=run-row][data-id="${id}"] [data-testid=run-open]`);
+  await page.waitForSelector("[data-testid=run-view]");
+}
+
+const ALL = ["level-1-given-desc", "level-2-toolsearcher", "level-3"];
+const ranIDs = {};
+
+for (const form of ["text", "native"]) {
+  test(`every level in the ${form} form: the tab and apibank run give byte-identical predictions and equal reports`, async () => {
+    const stream = form === "native";
+    const { page, w } = await newPage();
+    const p = await runFromTab(page, { form, levels: ALL, limit: 4, stream });
+    assert.equal(p.state, "done");
+    assert.equal(p.failed, 0);
+    assert.equal(p.done, p.total);
+    assert.equal(p.total, 12, "4 samples of levels 1 and 2, 4 episodes");
+    const acc = await page.getByTestId("run-accuracy").textContent();
+    assert.match(acc, /^\d+\.\d%$/);
+    ranIDs[form] = p.id;
+
+    const { run } = await savedRun(page, p.id);
+    assert.equal(run.settings.form, form);
+    assert.equal(run.host, new URL(fake.url).host);
+    assert.equal(run.episodes.length, 4);
+    assert.ok(run.episodes.every((e) => e.transcript.length > 1 && e.outcome), "each episode has its transcript and outcome");
+    assert.equal(acc, (run.batch.report.overall.accuracy * 100).toFixed(1) + "%");
+
+    await openRun(page, p.id);
+    const tabJSONL = await download(page, "run-export-jsonl");
+    const c = cliRun({ form, levels: ALL, limit: 4, stream });
+    assert.equal(tabJSONL, c.jsonl, "the tab's predictions JSONL is the CLI's --out, byte for byte");
+    assert.deepEqual(run.batch.report, c.summary.report, "same report numbers");
+    assert.equal(c.summary.failed_requests, 0);
+    assert.deepEqual(w.errors, []);
+    await page.close();
+  });
+}
+
+test("the API key goes to the fake endpoint only, and into nothing saved, exported or shared", async () => {
+  assert.ok(ranIDs.text && ranIDs.native, "the runs above ran");
+  const carrying = seen.filter((r) => r.carries);
+  assert.ok(carrying.length > 10, "the runs' requests carried the key (the check is not vacuous)");
+  for (const r of carrying) {
+    assert.equal(new URL(r.url).origin, fake.origin, "the key went to " + r.url);
+    assert.equal(r.inBody, false, "the key is in a request body: " + r.url);
+    assert.equal(r.auth, "Bearer " + KEY);
+  }
+  const { page } = await newPage();
+  const store = await idb(page);
+  assert.ok(!JSON.stringify(store).includes(KEY), "the key is in IndexedDB");
+  const local = await page.evaluate(() => JSON.stringify(Object.assign({}, localStorage)));
+  assert.ok(!local.includes(KEY), "the key is in localStorage without “remember on this device”");
+  await openRun(page, ranIDs.text);
+  assert.ok(!(await download(page, "run-export-json")).includes(KEY), "the key is in the JSON export");
+  await page.getByTestId("run-share").click();
+  const link = await page.getByTestId("share-link").getAttribute("href");
+  assert.ok(!link.includes(KEY), "the key is in the share link");
+  // The key is remembered on this device only when asked, and forgotten when unticked.
+  await open(page, s.server.url, "/run");
+  await set(page, "run-api-key", KEY);
+  await page.getByTestId("run-remember").click();
+  assert.ok((await page.evaluate(() => JSON.stringify(Object.assign({}, localStorage)))).includes(KEY));
+  await page.getByTestId("run-remember").click();
+  assert.ok(!(await page.evaluate(() => JSON.stringify(Object.assign({}, localStorage)))).includes(KEY));
+  await page.close();
+});
+
+test("a share link holds the run in its fragment and re-scores it in the opener's tab; an exported file re-scores to the same verdicts", async () => {
+  const { page, w } = await newPage();
+  await openRun(page, ranIDs.native);
+  const accuracy = await page.$eval(`[data-testid=run-row][data-id="${ranIDs.native}"]`, (el) => el.dataset.accuracy);
+  await page.getByTestId("run-share").click();
+  const link = await page.getByTestId("share-link").getAttribute("href");
+  const u = new URL(link);
+  assert.equal(u.pathname, "/runs");
+  assert.match(u.hash, /^#run=[A-Za-z0-9_-]+$/);
+  const exported = await download(page, "run-export-json");
+
+  const other = await s.browser.context.newPage();
+  const w2 = watch(other);
+  const before = seen.length;
+  await other.goto(link);
+  await other.waitForSelector("[data-testid=run-view]", { timeout: 30000 });
+  const row = other.locator(`[data-testid=run-row][data-id="${ranIDs.native}"]`).first();
+  assert.equal(await row.getAttribute("data-accuracy"), accuracy, "the opener's engine scores the shared run as the runner's did");
+  assert.ok(seen.slice(before).every((r) => !r.url.includes("run=")), "the fragment was sent to a server");
+
+  // Import of the exported file: every prediction re-scored, every verdict the same.
+  await open(other, s.server.url, "/runs");
+  const file = path.join(tmp, "export.json");
+  (await import("node:fs")).writeFileSync(file, exported);
+  await other.getByTestId("runs-file").setInputFiles(file);
+  await other.waitForSelector("[data-testid=rescore-agreement]", { timeout: 30000 });
+  const ag = await other.$eval("[data-testid=rescore-agreement]", (el) => ({ agree: Number(el.dataset.agree), compared: Number(el.dataset.compared) }));
+  const { run } = JSON.parse(JSON.stringify({ run: JSON.parse(exported) }));
+  assert.equal(ag.compared, run.batch.results.length + run.episodes.length);
+  assert.equal(ag.agree, ag.compared);
+  assert.deepEqual(w.errors, []);
+  assert.deepEqual(w2.errors, []);
+  await other.close();
+  await page.close();
+});
+
+test("the Runs page lists every run and compares two, one row per sample they judge differently", async () => {
+  const { page, w } = await newPage();
+  const { runs } = await idb(page);
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector("[data-testid=run-row]");
+  assert.equal(await page.locator("[data-testid=run-row]").count(), runs.length);
+  await page.getByTestId("compare-a").selectOption(ranIDs.text);
+  await page.getByTestId("compare-b").selectOption(ranIDs.native);
+  await page.waitForSelector("[data-testid=compare]");
+  const a = JSON.parse(runs.find((t) => JSON.parse(t).id === ranIDs.text));
+  const b = JSON.parse(runs.find((t) => JSON.parse(t).id === ranIDs.native));
+  const words = (v) => (v.kind === "reply" ? "ROUGE-L " + v.rouge_l.toFixed(4) : v.category);
+  const va = new Map(a.batch.results.map((v) => [`${v.level}/${v.file}#${v.id}`, words(v)]));
+  const vb = new Map(b.batch.results.map((v) => [`${v.level}/${v.file}#${v.id}`, words(v)]));
+  let want = 0;
+  for (const k of new Set([...va.keys(), ...vb.keys()])) if (va.get(k) !== vb.get(k)) want++;
+  const ep = (e) => (e ? `${e.outcome.success}/${e.outcome.state_match}/${e.outcome.matched}/${e.outcome.gold}` : "");
+  const ea = new Map(a.episodes.map((e) => [e.file, ep(e)]));
+  for (const e of b.episodes) if (ea.get(e.file) !== ep(e)) want++;
+  assert.ok(want > 0, "the text and native runs disagree somewhere (the fake answers them differently)");
+  assert.equal(await page.locator("[data-testid=compare-row]").count(), want);
+  const first = page.locator("[data-testid=compare-row]").first();
+  await first.locator("summary").click();
+  assert.match(await first.textContent(), /A answered[\s\S]*B answered/);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("a failed request is listed with its status and message, and retried alone", async () => {
+  const { page, w } = await newPage();
+  const list = await page.evaluate(async () => {
+    const r = await window.apibankEngine.request(JSON.stringify({ v: 1, op: "samples", level: "level-1-given-desc" }));
+    return JSON.parse(r.text).result;
+  });
+  const target = list.find((x) => x.kind === "call");
+  const dialogue = await page.evaluate(async (t) => {
+    const r = await window.apibankEngine.request(JSON.stringify({ v: 1, op: "dialogue", level: t.level, file: t.file }));
+    return JSON.parse(r.text).result;
+  }, target);
+  // The dialogue's first request is in the prompts of its samples: a fault for prompts holding it.
+  const marker = dialogue.turns.find((t) => t.role === "User").text.slice(0, 60);
+  await fake.script(script([{ match: { any: marker }, reply: { content: "x" }, fault: { kind: "status", status: 400, message: "scripted refusal for the test" } }]));
+  const p = await runFromTab(page, { form: "text", levels: ["level-1-given-desc"], limit: 6 });
+  assert.ok(p.failed >= 1, "a request failed");
+  const rows = page.locator("[data-testid=run-failure]");
+  assert.equal(await rows.count(), p.failed);
+  assert.equal(await rows.first().getAttribute("data-status"), "400");
+  assert.match(await rows.first().textContent(), /scripted refusal for the test/);
+  const { run: before } = await savedRun(page, p.id);
+  assert.equal(before.predictions.length + before.failures.length, p.total);
+
+  await fake.script(script());
+  await fake.reset();
+  await page.getByTestId("run-retry").first().click();
+  await page.waitForFunction((n) => {
+    const el = document.querySelector("[data-testid=run-progress]");
+    return el && el.dataset.state !== "running" && Number(el.dataset.failed) === n - 1;
+  }, p.failed, { timeout: 30000 }).catch(async (e) => {
+    throw new Error(e.message + "\n" + (await page.textContent("main")));
+  });
+  const chats = (await fake.requests()).filter((r) => r.path.endsWith("/chat/completions"));
+  assert.equal(chats.length, 1, "the retry asked the one failed sample alone");
+  const { run: after } = await savedRun(page, p.id);
+  assert.equal(after.predictions.length, before.predictions.length + 1);
+  assert.equal(after.failures.length, before.failures.length - 1);
+  if (after.failures.length > 0) {
+    await page.getByTestId("run-retry-all").click();
+    await page.waitForFunction(() => {
+      const el = document.querySelector("[data-testid=run-progress]");
+      return el && el.dataset.state !== "running" && el.dataset.failed === "0";
+    }, null, { timeout: 30000 });
+  }
+  assert.deepEqual(w.errors.filter((e) => !/status of 400/.test(e)), [], "no error but the scripted 400s");
+  await page.close();
+});
+
+test("Cancel stops at once and keeps what finished", async () => {
+  await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 1500 } }]));
+  const { page, w } = await newPage();
+  await configure(page, { form: "text", levels: ["level-1-given-desc"], concurrency: 2 });
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-start").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 2, null, { timeout: 30000 });
+  const t0 = Date.now();
+  await page.getByTestId("run-cancel").click();
+  const p = await finished(page, before, 20000);
+  assert.ok(Date.now() - t0 < 5000, "cancel took " + (Date.now() - t0) + " ms");
+  assert.equal(p.state, "cancelled");
+  assert.ok(p.done < p.total);
+  const { run } = await savedRun(page, p.id);
+  assert.equal(run.status, "cancelled");
+  assert.ok(run.predictions.length >= 2 && run.predictions.length <= p.done);
+  assert.equal(run.failures.length, 0, "a request cut by Cancel is not a failed request");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("a reload resumes the run where it stopped: the samples it kept are not asked again", async () => {
+  await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 300 } }]));
+  const { page, w } = await newPage();
+  await configure(page, { form: "text", levels: ["level-1-given-desc"], limit: 16, concurrency: 2 });
+  await page.getByTestId("run-start").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 4, null, { timeout: 30000 });
+  const id = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id);
+  await page.reload();
+  await open(page, s.server.url, "/run");
+  await page.waitForSelector("[data-testid=run-resume]");
+  const kept = (await idb(page)).landed.filter((k) => k.startsWith(id + "\u0000")).length;
+  assert.ok(kept >= 4 && kept < 16, `${kept} samples kept at the reload`);
+  await fake.script(script());
+  await fake.reset();
+  await page.getByTestId("run-resume").click();
+  const p = await finished(page, "", 60000);
+  assert.equal(p.id, id);
+  assert.equal(p.state, "done");
+  assert.equal(p.done, 16);
+  const chats = (await fake.requests()).filter((r) => r.path.endsWith("/chat/completions"));
+  assert.equal(chats.length, 16 - kept, "the resumed run asked only the samples it had not kept");
+  const { run } = await savedRun(page, id);
+  assert.equal(run.predictions.length, 16);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("Test connection reports in words", async () => {
+  await fake.script(script());
+  const { page, w } = await newPage();
+  await configure(page, { form: "native" });
+  await page.getByTestId("run-test").click();
+  await page.waitForFunction(() => /tool_calls/.test(document.querySelector("[data-testid=run-test-result]")?.textContent || ""), null, { timeout: 30000 });
+  const text = await page.getByTestId("run-test-result").textContent();
+  assert.match(text, /answers requests from this page \(CORS allows it\)/);
+  assert.match(text, /"fake-model" is listed/);
+  assert.match(text, /came back as tool_calls \(Calculator\)/);
+  await fake.script(script([], { no_cors: true }));
+  await page.getByTestId("run-test").click();
+  await page.waitForFunction(() => /CORS; the browser/.test(document.querySelector("[data-testid=run-test-result]")?.textContent || ""), null, { timeout: 30000 });
+  await fake.script(script());
+  assert.deepEqual(w.errors.filter((e) => !/CORS|Failed to load|net::ERR/.test(e)), []);
+  await page.close();
+});
+
+test("Download all prompts on the Dataset page writes what apibank prompts writes", async () => {
+  const { page, w } = await newPage();
+  await open(page, s.server.url, "/dataset");
+  await page.getByTestId("prompts-form").selectOption("native");
+  const text = await download(page, "download-prompts");
+  assert.equal(text, cli(["prompts", "--form", "native"]));
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+// Figures for the closing note: a full level-1 run at concurrency 4 and 16, its wall time and the
+// longest main-thread task (PerformanceObserver longtask) while it ran.
+test("a full level-1 run: wall time and the longest main-thread task", async (t) => {
+  await fake.script(script());
+  for (const concurrency of [4, 16]) {
+    const { page } = await newPage();
+    await configure(page, { form: "text", levels: ["level-1-given-desc"], concurrency });
+    await page.evaluate(() => {
+      window.__longest = 0;
+      window.__longtasks = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          window.__longtasks++;
+          window.__longest = Math.max(window.__longest, e.duration);
+        }
+      }).observe({ type: "longtask" });
+    });
+    const t0 = Date.now();
+    await page.getByTestId("run-start").click();
+    const p = await finished(page, "", 600000);
+    const wall = (Date.now() - t0) / 1000;
+    const lt = await page.evaluate(() => ({ longest: window.__longest, count: window.__longtasks }));
+    assert.equal(p.state, "done");
+    assert.equal(p.done, p.total);
+    t.diagnostic(`level 1, ${p.total} samples, concurrency ${concurrency}: ${wall.toFixed(1)} s wall, longest main-thread task ${lt.longest.toFixed(0)} ms (${lt.count} tasks over 50 ms)`);
+    console.log(`FIGURE level-1 concurrency=${concurrency} samples=${p.total} wall=${wall.toFixed(1)}s longest_task=${lt.longest.toFixed(0)}ms longtasks=${lt.count}`);
+    await page.close();
+  }
+});

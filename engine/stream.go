@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/rouge"
+	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/value"
+)
+
+// linesAnswer is a result in the lines form: the envelope's result and the JSONL written after it.
+type linesAnswer struct {
+	answer protocol.LinesAnswer
+	body   bytes.Buffer
+}
+
+func (s *Session) scoreStart(r *protocol.Request) (any, *protocol.Error) {
+	mode, err := score.ParseMode(r.State, s.defaultMode())
+	if err != nil {
+		return nil, badRequest(err.Error())
+	}
+	if len(s.streams) >= protocol.MaxStreams {
+		return nil, badRequest(fmt.Sprintf("%d scoring streams are open: finish one (score_finish) before starting another", len(s.streams)))
+	}
+	name := r.Name
+	if name == "" {
+		name = "predictions"
+	}
+	s.nextStream++
+	s.streams[s.nextStream] = score.NewStream(s.data, s.index, mode, name, r.Level, r.Gold)
+	return protocol.ScoreStarted{Stream: s.nextStream, State: string(mode)}, nil
+}
+
+func (s *Session) stream(r *protocol.Request) (*score.Stream, *protocol.Error) {
+	if r.Stream == 0 {
+		return nil, badRequest("missing stream (the id score_start returned)")
+	}
+	st, ok := s.streams[r.Stream]
+	if !ok {
+		return nil, notFound(fmt.Sprintf("no scoring stream %d (finished, never started, or the data was reloaded)", r.Stream))
+	}
+	return st, nil
+}
+
+func (s *Session) scoreLines(r *protocol.Request) (any, *protocol.Error) {
+	st, e := s.stream(r)
+	if e != nil {
+		return nil, e
+	}
+	la := &linesAnswer{}
+	la.body.Grow(len(r.Lines) + len(r.Lines)/2)
+	lines, verdicts, errs := st.Lines([]byte(r.Lines), r.Line, &la.body)
+	if errs == nil {
+		errs = []dataset.LineError{}
+	}
+	la.answer = protocol.LinesAnswer{Lines: lines, Verdicts: verdicts, Errors: errs}
+	return la, nil
+}
+
+func (s *Session) scoreFinish(r *protocol.Request) (any, *protocol.Error) {
+	st, e := s.stream(r)
+	if e != nil {
+		return nil, e
+	}
+	delete(s.streams, r.Stream)
+	return st.Report(), nil
+}
+
+// rougeLines scores a chunk of {"ref", "hyp"} JSONL: {"f": x} or {"error": ...} a non-blank line.
+// A line that is not such a pair is a line error too, its message "line N: why" in the JSONL.
+func rougeLines(r *protocol.Request) *linesAnswer {
+	name := r.Name
+	if name == "" {
+		name = "pairs"
+	}
+	first := r.Line
+	if first < 1 {
+		first = 1
+	}
+	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}}
+	lr := dataset.NewBytesLineReader([]byte(r.Lines), dataset.MaxLine)
+	for {
+		raw, line, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		line += first - 1
+		text := bytes.TrimSpace(raw)
+		if err == nil && len(text) == 0 {
+			continue
+		}
+		la.answer.Lines++
+		ref, hyp, why := pair(text, err)
+		if why != "" {
+			la.answer.Errors = append(la.answer.Errors, dataset.LineError{File: name, Line: line, Message: why})
+			la.body.Write(protocol.RougeErrorLine(fmt.Sprintf("line %d: %s", line, why)))
+			continue
+		}
+		f, ferr := rouge.L(hyp, ref)
+		if ferr != nil {
+			la.body.Write(protocol.RougeErrorLine(ferr.Error()))
+			continue
+		}
+		la.answer.Verdicts++
+		la.body.WriteString(`{"f":`)
+		la.body.Write(formatFloat(f))
+		la.body.WriteString("}\n")
+	}
+	return la
+}
+
+// pair reads one pairs line, or says why it is not {"ref": text, "hyp": text}.
+func pair(text []byte, readErr error) (ref, hyp, why string) {
+	if readErr != nil {
+		return "", "", readErr.Error()
+	}
+	v, err := value.Decode(text)
+	if err != nil {
+		return "", "", "not a JSON object: " + err.Error()
+	}
+	m, ok := v.(*value.Map)
+	if !ok {
+		return "", "", `want {"ref": text, "hyp": text}`
+	}
+	rv, _ := m.Get("ref")
+	hv, _ := m.Get("hyp")
+	ref, ok1 := rv.(string)
+	hyp, ok2 := hv.(string)
+	if !ok1 || !ok2 {
+		return "", "", `want {"ref": text, "hyp": text}`
+	}
+	return ref, hyp, ""
+}
+
+// formatFloat writes a score as encoding/json writes a float64 (the bytes the rouge command always
+// printed).
+func formatFloat(f float64) []byte {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
