@@ -248,7 +248,7 @@ func (p *PlayPage) judgement() app.UI {
 	return app.Section().Class("card").DataSet("testid", "play-outcome").DataSet("success", o.Success).Aria("labelledby", "out-h").Body(
 		app.H2().ID("out-h").Text("Judgement"),
 		app.P().Class("hint "+cls).Body(app.Strong().Text(verdict+". "),
-			app.Text(fmt.Sprintf("You recalled %d of %d gold calls (%s) with %d calls; the final world %s the gold one.",
+			app.Text(fmt.Sprintf("You recalled %d of %d gold calls (%s) in %d call(s) of yours; the final world %s the gold one.",
 				o.Matched, o.Gold, Percent(o.Recall), o.Calls, map[bool]string{true: "matches", false: "differs from"}[o.StateMatch]))),
 		app.If(len(o.Missed) > 0, func() app.UI {
 			return app.Div().Body(app.H3().Text("Gold calls you did not make"),

@@ -404,11 +404,19 @@ func diffView(names []string, diff map[string][]RowChange) app.UI {
 						r := rows[j]
 						return app.Tr().Class("diff-"+r.Kind).DataSet("testid", "diff-row").DataSet("kind", r.Kind).DataSet("key", r.Key).Body(
 							app.Td().Body(app.Code().Text(r.Key)), app.Td().Body(app.Span().Class("tag diff-tag-"+r.Kind).Text(r.Kind)),
-							app.Td().Body(app.Pre().Text(Pretty(r.Old))), app.Td().Body(app.Pre().Text(Pretty(r.New))),
+							app.Td().Body(rowValue(r.Old)), app.Td().Body(rowValue(r.New)),
 						)
 					})),
 				)),
 			)
 		}),
 	)
+}
+
+// rowValue shows a row's value in a diff, or a dash where the row does not exist.
+func rowValue(v json.RawMessage) app.UI {
+	if len(v) == 0 {
+		return app.Span().Class("small").Text("—")
+	}
+	return app.Pre().Text(Pretty(v))
 }
