@@ -7,20 +7,21 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
-// newHandler routes /healthz to the health check and /api/ to api, a GET of anything else (that
-// the static assets did not answer) to a JSON 404 and other methods there to 405; under the security headers of every response and a
-// panic guard, with an access log to logger (one line a request: no header, no body, no query).
+// newHandler routes /healthz and /api/ to api (which answers its own 404s and 405s there), a GET of
+// anything else (that the static assets did not answer) to a JSON 404 and other methods there to
+// 405; under the security headers of every response and a panic guard, with an access log to logger
+// (one line a request: no header, no body, no query) and a line of the memory the instance holds.
 func newHandler(logger *slog.Logger, api http.Handler) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /", notFound)
-	// The API takes every method under /api/ and answers 405 itself; a mux pattern for it would
-	// clash with "GET /" (neither is more specific), so it is split off before the mux.
+	// The API takes every method on its paths and answers 405 itself; a mux pattern for them would
+	// clash with "GET /" (neither is more specific), so they are split off before the mux.
 	routes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") {
+		if r.URL.Path == apiHealth || strings.HasPrefix(r.URL.Path, apiPrefix) {
 			api.ServeHTTP(w, r)
 			return
 		}
@@ -28,6 +29,34 @@ func newHandler(logger *slog.Logger, api http.Handler) http.Handler {
 	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
 	return memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes))))
+}
+
+// The API's paths (internal/api's HealthPath and Prefix).
+const (
+	apiHealth = api.HealthPath
+	apiPrefix = api.Prefix
+)
+
+// notFound answers a path that is neither a static file nor a route, in the API's error shape.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, errorBody{Error: api.Error{Code: api.CodeNotFound, Message: "no page, file or API route at " + r.URL.Path}})
+}
+
+// errorBody is the API's error shape: {"error":{"code","message"}}.
+type errorBody struct {
+	Error api.Error `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil { // only our own fixed types pass through here
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
 }
 
 // memoryLog logs, after each request, how much memory the Go runtime holds (on Workers: about the
@@ -41,43 +70,4 @@ func memoryLog(logger *slog.Logger, next http.Handler) http.Handler {
 		logger.LogAttrs(r.Context(), slog.LevelInfo, "memory", slog.String("path", r.URL.Path),
 			slog.Uint64("sys_bytes", m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc))
 	})
-}
-
-// health is the answer of /healthz.
-type health struct {
-	Status string `json:"status"`
-	// Runtime says where the answer came from, so a probe can tell the Worker from cmd/server.
-	Runtime string `json:"runtime"`
-}
-
-// healthz answers that the Worker runs. It does no engine work: a probe costs no CPU time.
-func healthz(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, health{Status: "ok", Runtime: "cloudflare-workers"})
-}
-
-// notFound answers a path that is neither a static file nor a route, in the API's error shape.
-func notFound(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusNotFound, errorBody{Error: errorDetail{Code: "not_found", Message: "no page, file or API route at " + r.URL.Path}})
-}
-
-// errorBody is the API's error shape: {"error":{"code","message"}}.
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil { // only our own fixed types pass through here
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
 }

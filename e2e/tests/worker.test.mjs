@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   startWorker, launch, watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, verdicts,
-  workerDir, wranglerBin, wranglerEnv,
+  workerDir, wranglerBin, wranglerEnv, shared, root, startServer,
 } from "../lib.mjs";
 
 const s = { worker: null, browser: null };
@@ -21,7 +21,7 @@ before(async () => {
   s.worker = await startWorker();
   // The first request of a fresh runtime: the module compiled, a Go instance started, an answer.
   const t0 = performance.now();
-  await (await fetch(s.worker.url + "/healthz")).text();
+  await (await call("/healthz")).text();
   s.firstRequest = performance.now() - t0;
   s.browser = await launch();
 });
@@ -40,6 +40,18 @@ function pagePaths() {
 
 const securityHeaders = ["content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options", "cross-origin-opener-policy"];
 
+/**
+ * call fetches p from the Worker (or from base); a failed fetch says why (undici hides it in the
+ * cause) and what wrangler logged last.
+ */
+async function call(p, init = {}, base = s.worker.url) {
+  try {
+    return await fetch(base + p, init);
+  } catch (err) {
+    throw new Error(`${init.method || "GET"} ${base}${p}: ${err.message}: ${err.cause && (err.cause.stack || err.cause)}\nwrangler:\n${s.worker.output.text.slice(-3000)}`);
+  }
+}
+
 test("the Worker answers /healthz, the pages and web/ with their types and the security headers", async () => {
   const cases = [
     { path: "/healthz", type: /^application\/json/ },
@@ -51,7 +63,7 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
   ];
   assert.ok(cases.length >= 12, "the export has its pages: " + pagePaths().join(" "));
   for (const c of cases) {
-    const r = await fetch(s.worker.url + c.path);
+    const r = await call(c.path);
     assert.equal(r.status, 200, c.path);
     assert.match(r.headers.get("content-type") || "", c.type, c.path);
     for (const h of securityHeaders) assert.ok(r.headers.get(h), `${c.path} has ${h}`);
@@ -62,21 +74,24 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
     else if (c.type.source.includes("html")) assert.match(cache, /max-age=0|no-cache/, c.path);
     await r.arrayBuffer();
   }
-  const health = await (await fetch(s.worker.url + "/healthz")).json();
-  assert.deepEqual(health, { status: "ok", runtime: "cloudflare-workers" });
+  // The API's health answer: the engine compiled into the Worker said hello.
+  const health = await (await call("/healthz")).json();
+  assert.equal(health.status, "ok");
+  assert.equal(health.data, "builtin");
+  assert.ok(health.engine && health.protocol >= 1, JSON.stringify(health));
   // The files are the build's own bytes.
-  const wasm = Buffer.from(await (await fetch(s.worker.url + "/web/engine.wasm")).arrayBuffer());
+  const wasm = Buffer.from(await (await call("/web/engine.wasm")).arrayBuffer());
   assert.ok(wasm.equals(readFileSync(path.join(workerDir, "build", "assets", "web", "engine.wasm"))), "engine.wasm is served as built");
   // What no file and no route answers is the API's 404 (with the headers), another method a 405.
-  const missing = await fetch(s.worker.url + "/no-such-page");
+  const missing = await call("/no-such-page");
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).error.code, "not_found");
   for (const h of securityHeaders) assert.ok(missing.headers.get(h), `the 404 has ${h}`);
   // _headers configures the assets; it is not one of them.
-  const headersFile = await fetch(s.worker.url + "/_headers");
+  const headersFile = await call("/_headers");
   assert.equal(headersFile.status, 404);
   await headersFile.text();
-  const post = await fetch(s.worker.url + "/healthz", { method: "POST" });
+  const post = await call("/healthz", { method: "POST" });
   assert.equal(post.status, 405);
   await post.text();
 });
@@ -188,6 +203,174 @@ test("the Worker fits the platform: bundle size, start-up and CPU time a request
   t.diagnostic(`start-up (wrangler check startup): ${busy.toFixed(1)} ms in the Worker's script of a ${span.toFixed(1)} ms profile (limit 1000 ms)`);
   assert.ok(span < 1000, "the start-up profile is under the 1 s limit");
   // Each request starts a Go instance: the cost of one that does no engine work, then of engine work.
-  const health = await measured(10, async () => assert.equal((await fetch(s.worker.url + "/healthz")).status, 200));
-  t.diagnostic(`GET /healthz (a Go instance started and stopped): ${health.wall.toFixed(1)} ms wall, ${health.cpu.toFixed(1)} ms workerd CPU a request`);
+  const get = (p, status) => async () => {
+    const r = await call(p);
+    await r.text();
+    assert.equal(r.status, status, p);
+  };
+  const bare = await measured(10, get("/no-such-page", 404));
+  t.diagnostic(`GET of a missing page (a Go instance started, no engine): ${bare.wall.toFixed(1)} ms wall, ${bare.cpu.toFixed(1)} ms workerd CPU a request`);
+  const health = await measured(10, get("/healthz", 200));
+  t.diagnostic(`GET /healthz (a Go instance, an engine session with the builtin data, hello): ${health.wall.toFixed(1)} ms wall, ${health.cpu.toFixed(1)} ms workerd CPU a request`);
+});
+
+/** post sends body to the Worker. */
+function post(p, body, headers) {
+  return call(p, { method: "POST", body, headers });
+}
+
+/** originalData reads ../shared/apibank's files in the original layout, as the API's "data" takes them. */
+function originalData() {
+  const files = {};
+  const walk = (dir) => {
+    for (const f of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, f.name);
+      if (f.isDirectory()) walk(p);
+      else files[path.relative(shared, p).split(path.sep).join("/")] = readFileSync(p, "utf8");
+    }
+  };
+  for (const d of ["lv1-lv2-samples", "lv3-samples", "init_database"]) walk(path.join(shared, d));
+  return { name: path.basename(shared), files };
+}
+
+/** memoryLines are the Worker's "memory" log lines (the Go runtime's Sys after each request) since mark. */
+function memoryLines(mark) {
+  return s.worker.output.text.slice(mark).split("\n").filter((l) => l.includes('"msg":"memory"')).map((l) => JSON.parse(l.slice(l.indexOf("{"))));
+}
+
+test("/api/v1/score on the oracle predictions equals `apibank score --out` byte for byte", async (t) => {
+  const oracle = path.join(shared, "oracle", "verdicts.jsonl");
+  if (!existsSync(oracle) || !existsSync(path.join(shared, "lv1-lv2-samples"))) {
+    t.skip("../shared/apibank is absent: the original's data and oracle are needed for this test");
+    return;
+  }
+  const out = path.join(tmp, "oracle.out");
+  const cliReport = JSON.parse(cli(["score", "--data", shared, "--preds", oracle, "--state", "fresh", "--out", out, "--json"]));
+  const want = readFileSync(out, "utf8");
+  // The prediction lines go in as they are (no parse and re-encode that could change a number).
+  const lines = readFileSync(oracle, "utf8").split("\n").filter((l) => l.trim());
+  const body = `{"data":${JSON.stringify(originalData())},"state":"fresh","predictions":[${lines.join(",")}]}`;
+  const mark = s.worker.output.text.length;
+  const pids = workerdPids(s.worker.pid);
+  const cpu0 = cpuMillis(pids);
+  const t0 = performance.now();
+  const r = await post("/api/v1/score", body, { "Content-Type": "application/json", Accept: "application/x-ndjson" });
+  const text = await r.text();
+  const wall = performance.now() - t0;
+  const cpu = cpuMillis(pids) - cpu0;
+  assert.equal(r.status, 200, text.slice(0, 500));
+  assert.match(r.headers.get("content-type"), /^application\/x-ndjson/);
+  const last = text.lastIndexOf("\n", text.length - 2);
+  assert.equal(text.slice(0, last + 1), want, "the verdict lines are the CLI's --out bytes");
+  assert.equal(want.split("\n").filter(Boolean).length, lines.length, "one verdict line per prediction");
+  const tail = JSON.parse(text.slice(last + 1));
+  assert.deepEqual(tail.report, cliReport, "the report is the CLI's --json report");
+  // The memory line follows the response: wait for it (at most 5 s).
+  for (let i = 0; i < 50 && !memoryLines(mark).some((m) => m.path === "/api/v1/score"); i++) await new Promise((r) => setTimeout(r, 100));
+  const mem = memoryLines(mark).filter((m) => m.path === "/api/v1/score");
+  assert.ok(mem.length > 0, "the Worker logged its memory");
+  const mib = mem.at(-1).sys_bytes / (1 << 20);
+  t.diagnostic(`score, ${lines.length} oracle predictions with the original data (${(body.length / 1e6).toFixed(1)} MB body): ${wall.toFixed(0)} ms wall, ${cpu} ms workerd CPU, ${mib.toFixed(0)} MiB of Go memory (limit 128 MB)`);
+  assert.ok(mib < 128, `the instance holds ${mib.toFixed(0)} MiB, under the isolate's 128 MB`);
+  // The JSON form carries the same lines in {"lines": [...], "report", ...}.
+  const j = await call("/api/v1/score", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+  const jtext = await j.text();
+  assert.equal(j.status, 200);
+  assert.ok(jtext.startsWith(`{"lines":[${want.trimEnd().split("\n").join(",\n")}],`), "the JSON form's lines are the same bytes");
+  assert.deepEqual(JSON.parse(jtext).report, cliReport);
+});
+
+test("/api/v1/score on builtin predictions (JSONL body) equals the CLI's, and each request is a fresh session", async (t) => {
+  const page = await s.browser.context.newPage();
+  await open(page, s.worker.url, "/");
+  const list = await engineRequest(page, { op: "dialogues", level: "level-2-toolsearcher" });
+  const dls = [];
+  for (const d of list.slice(0, 30)) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  await page.close();
+  const file = path.join(tmp, "l2.jsonl");
+  writeFileSync(file, jsonl(goldPredictions(dls)) + "not JSON\n");
+  const out = path.join(tmp, "l2.out");
+  const report = JSON.parse(cli(["score", "--preds", file, "--out", out, "--json", "--state", "replay"]));
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await call("/api/v1/score?state=replay", { method: "POST", body: readFileSync(file), headers: { Accept: "application/x-ndjson" } });
+    assert.equal(r.status, 200);
+    answers.push(await r.text());
+  }
+  const text = answers[0];
+  const last = text.lastIndexOf("\n", text.length - 2);
+  assert.equal(text.slice(0, last + 1), readFileSync(out, "utf8"), "the verdict lines are the CLI's --out bytes (the bad line's error included)");
+  assert.deepEqual(JSON.parse(text.slice(last + 1)).report, report);
+  // Replay state advances a world inside the request: the same request must answer the same bytes.
+  assert.equal(answers[1], text, "a second request sees no state of the first");
+  assert.equal(answers[2], text);
+});
+
+test("the API's errors on the Worker: wrong method, unknown path, bad body, too large", async () => {
+  const cases = [
+    { method: "GET", path: "/api/v1/score", status: 405, code: "method_not_allowed" },
+    { method: "GET", path: "/api/v1/nope", status: 404, code: "not_found" },
+    { method: "POST", path: "/api/v1/score", body: "{", type: "application/json", status: 400, code: "bad_request" },
+    { method: "POST", path: "/api/v1/score", body: "x".repeat(9 << 20), status: 413, code: "too_large" },
+  ];
+  for (const c of cases) {
+    const r = await call(c.path, { method: c.method, body: c.body, headers: c.type ? { "Content-Type": c.type } : {} });
+    const text = await r.text();
+    assert.equal(r.status, c.status, `${c.method} ${c.path}: ${text.slice(0, 300)}`);
+    const e = JSON.parse(text).error;
+    assert.ok(e && e.message, `${c.method} ${c.path} says why: ${text.slice(0, 300)}`);
+    if (c.code) assert.equal(e.code, c.code, `${c.method} ${c.path}`);
+    for (const h of securityHeaders) assert.ok(r.headers.get(h), `${c.path} has ${h}`);
+  }
+});
+
+/** builtinDialogues reads the builtin dialogues of a level from dataset/builtin, as goldPredictions takes them. */
+function builtinDialogues(level) {
+  const dir = path.join(root, "dataset", "builtin", "lv1-lv2-samples", level);
+  return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((file) => ({
+    level, file, turns: readFileSync(path.join(dir, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)),
+  }));
+}
+
+test("the Worker's API answers as cmd/server's (engine under wazero), byte for byte", async () => {
+  const server = await startServer();
+  try {
+    // The server compiles its engine in the background and answers 503 until then: wait (at most 60 s).
+    for (let i = 0; i < 600; i++) {
+      const r = await call("/healthz", {}, server.url);
+      await r.text();
+      if (r.status === 200) break;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    const gold = goldPredictions(builtinDialogues("level-1-given-desc").slice(0, 60));
+    const preds = jsonl(gold.map((l, i) => (i % 4 === 1 ? { ...l, pred: l.pred.slice(0, Math.max(1, l.pred.length >> 1)) } : l))) + "{\"id\": 1}\n";
+    const pairs = existsSync(path.join(shared, "oracle", "rouge-l.jsonl"))
+      ? readFileSync(path.join(shared, "oracle", "rouge-l.jsonl"), "utf8")
+      : gold.filter((l) => l.id % 2 === 1).map((l) => JSON.stringify({ ref: l.pred, hyp: l.pred.split(" ").reverse().join(" ") })).join("\n") + "\n";
+    const requests = [
+      ["GET", "/healthz"],
+      ["GET", "/api/v1/openapi.json"],
+      ["GET", "/api/v1/catalog?name=apis"],
+      ["GET", "/api/v1/catalog?name=lv3_apis"],
+      ["GET", "/api/v1/catalog?name=nope"],
+      ["GET", "/api/v1/dataset"],
+      ["GET", "/api/v1/prompts?level=level-1-given-desc&form=text"],
+      ["GET", "/api/v1/prompts?level=level-2-toolsearcher&form=native"],
+      ["POST", "/api/v1/score", preds, {}],
+      ["POST", "/api/v1/score?state=fresh", preds, { Accept: "application/x-ndjson" }],
+      ["POST", "/api/v1/score", "{\"predictions\": 3}", { "Content-Type": "application/json" }],
+      ["POST", "/api/v1/rouge", pairs, { Accept: "application/x-ndjson" }],
+      ["DELETE", "/api/v1/rouge"],
+    ];
+    for (const [method, p, body, headers] of requests) {
+      const [a, b] = await Promise.all([s.worker.url, server.url].map((base) => call(p, { method, body, headers }, base)));
+      const [ta, tb] = await Promise.all([a.text(), b.text()]);
+      assert.equal(a.status, b.status, `${method} ${p}: the Worker answered ${a.status}, the server ${b.status}: ${ta.slice(0, 200)} | ${tb.slice(0, 200)}`);
+      assert.equal(a.headers.get("content-type"), b.headers.get("content-type"), `${method} ${p}`);
+      assert.ok(ta.length > 0, `${method} ${p} answers something`);
+      assert.equal(ta, tb, `${method} ${p}: the same bytes`);
+    }
+  } finally {
+    await server.stop();
+  }
 });
