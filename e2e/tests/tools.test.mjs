@@ -14,7 +14,7 @@ test("the Tools page shows every tool of both catalogs, each example runs, and t
   const w = watch(page);
   for (const catalog of ["apis", "lv3_apis"]) {
     await open(page, s.server.url, catalog === "apis" ? "/tools" : "/tools?catalog=lv3_apis");
-    const cat = await engineRequest(page, { op: "catalog", catalog });
+    const cat = await engineRequest(page, { op: "catalog", catalog, form: "native" });
     await page.waitForSelector("article[data-testid^=tool-]");
     const cards = await page.$$eval("article[data-testid^=tool-]", (as) => as.map((a) => a.dataset.testid.slice(5)));
     assert.deepEqual(cards, cat.tools.map((t) => t.name), `${catalog}: every tool, in the catalog's order`);
