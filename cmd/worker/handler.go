@@ -11,18 +11,18 @@ import (
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
-// newHandler routes /healthz and /api/ to api (which answers its own 404s and 405s there), a GET of
+// newHandler routes /healthz and /api/ to apiRoutes (which answers its own 404s and 405s there), a GET of
 // anything else (that the static assets did not answer) to a JSON 404 and other methods there to
 // 405; under the security headers of every response and a panic guard, with an access log to logger
 // (one line a request: no header, no body, no query) and a line of the memory the instance holds.
-func newHandler(logger *slog.Logger, api http.Handler) http.Handler {
+func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /", notFound)
 	// The API takes every method on its paths and answers 405 itself; a mux pattern for them would
 	// clash with "GET /" (neither is more specific), so they are split off before the mux.
 	routes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == apiHealth || strings.HasPrefix(r.URL.Path, apiPrefix) {
-			api.ServeHTTP(w, r)
+			apiRoutes.ServeHTTP(w, r)
 			return
 		}
 		mux.ServeHTTP(w, r)
