@@ -50,25 +50,34 @@ export function webSnapshot() {
   return snapshot;
 }
 
-/** startServer runs cmd/server on a free port and resolves {url, stop}. */
-export async function startServer() {
-  const bin = serverBinary();
-  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot()], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * spawnAnnouncing starts a command of ours that prints the URL it listens on as its first stdout
+ * output (cmd/server, cmd/fakemodel) and resolves {proc, url} (the URL without a trailing slash);
+ * it rejects, with the command's stderr, when the command exits first or is silent for 20 s.
+ */
+function spawnAnnouncing(what, bin, args) {
+  const proc = spawn(bin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   proc.stderr.on("data", (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error("server did not start in 20 s: " + stderr)), 20000);
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in 20 s: ` + stderr)), 20000);
     proc.stdout.on("data", (d) => {
       out += d;
       const m = out.match(/(http:\/\/\S+)/);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1].replace(/\/$/, ""));
+        resolve({ proc, url: m[1].replace(/\/$/, "") });
       }
     });
-    proc.on("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    proc.on("exit", (code) => reject(new Error(`${what} exited with ${code}: ${stderr}`)));
   });
+}
+
+/** startServer runs cmd/server on a free port and resolves {url, stop}. */
+export async function startServer() {
+  const bin = serverBinary();
+  const { proc, url } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot()]);
   return {
     url,
     stop: () =>
@@ -334,22 +343,7 @@ function fakeModelBinary() {
  * resolves {url (its /v1 base URL), origin, script(s), requests(), reset(), stop()}.
  */
 export async function startFakeModel(script) {
-  const proc = spawn(fakeModelBinary(), ["--addr", "127.0.0.1:0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  proc.stderr.on("data", (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("fakemodel did not start in 20 s: " + stderr)), 20000);
-    proc.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/(http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1].replace(/\/$/, ""));
-      }
-    });
-    proc.on("exit", (code) => reject(new Error(`fakemodel exited with ${code}: ${stderr}`)));
-  });
+  const { proc, url } = await spawnAnnouncing("fakemodel", fakeModelBinary(), ["--addr", "127.0.0.1:0"]);
   const origin = new URL(url).origin;
   const post = async (p, body) => {
     const r = await fetch(origin + p, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
