@@ -133,23 +133,14 @@ func (p *ResultsPage) export(kind string) app.EventHandler {
 }
 
 func (p *ResultsPage) onImport(ctx app.Context, e app.Event) {
-	files := ctx.JSSrc().Get("files")
-	if files.Get("length").Int() == 0 {
-		return
-	}
-	f := files.Index(0)
-	name := f.Get("name").String()
-	f.Call("text").Then(func(v app.Value) {
-		text := v.String()
-		ctx.Dispatch(func(ctx app.Context) {
-			sb, err := ParseSavedBatch([]byte(text))
-			if err != nil {
-				p.err = name + ": " + err.Error()
-				return
-			}
-			p.saved, p.imported, p.err = sb, true, ""
-			p.msg = "Showing " + name + "."
-		})
+	readFirstFile(ctx, ctx.JSSrc().Get("files"), func(ctx app.Context, name, text string) {
+		sb, err := ParseSavedBatch([]byte(text))
+		if err != nil {
+			p.err = name + ": " + err.Error()
+			return
+		}
+		p.saved, p.imported, p.err = sb, true, ""
+		p.msg = "Showing " + name + "."
 	})
 }
 

@@ -432,23 +432,13 @@ func (p *RunsPage) keep(_ app.Context, r *SavedRun) {
 }
 
 func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
-	files := ctx.JSSrc().Get("files")
-	ctx = p.mc
-	if files.Get("length").Int() == 0 {
-		return
-	}
-	f := files.Index(0)
-	name := f.Get("name").String()
-	f.Call("text").Then(func(v app.Value) {
-		text := v.String()
-		ctx.Dispatch(func(ctx app.Context) {
-			r, err := ParseSavedRun([]byte(text))
-			if err != nil {
-				p.err = name + ": " + err.Error()
-				return
-			}
-			p.rescore(ctx, r, name)
-		})
+	readFirstFile(p.mc, ctx.JSSrc().Get("files"), func(ctx app.Context, name, text string) {
+		r, err := ParseSavedRun([]byte(text))
+		if err != nil {
+			p.err = name + ": " + err.Error()
+			return
+		}
+		p.rescore(ctx, r, name)
 	})
 }
 

@@ -291,30 +291,18 @@ func (p *ScorePage) onScoreOne(ctx app.Context, e app.Event) {
 
 func (p *ScorePage) onDrop(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	files := e.Get("dataTransfer").Get("files")
-	if files.Get("length").Int() == 0 {
-		return
-	}
-	p.readFile(ctx, files.Index(0))
+	readFirstFile(ctx, e.Get("dataTransfer").Get("files"), p.readFile)
 }
 
 func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
-	files := ctx.JSSrc().Get("files")
-	if files.Get("length").Int() == 0 {
-		return
-	}
-	p.readFile(ctx, files.Index(0))
+	readFirstFile(ctx, ctx.JSSrc().Get("files"), p.readFile)
 }
 
-func (p *ScorePage) readFile(ctx app.Context, f app.Value) {
-	name := f.Get("name").String()
-	f.Call("text").Then(func(v app.Value) {
-		ctx.Dispatch(func(ctx app.Context) {
-			p.bulk = v.String()
-			app.Window().GetElementByID("bulk").Set("value", p.bulk)
-			p.saveNote = "Read " + name + " (" + Size(len(p.bulk)) + "). Press Score."
-		})
-	})
+// readFile puts a prediction file's text in the bulk box.
+func (p *ScorePage) readFile(_ app.Context, name, text string) {
+	p.bulk = text
+	app.Window().GetElementByID("bulk").Set("value", p.bulk)
+	p.saveNote = "Read " + name + " (" + Size(len(p.bulk)) + "). Press Score."
 }
 
 // onBulkChange keeps the box's text, unless it is large (see largeText): then it stays in the DOM and

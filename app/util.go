@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var errImportAgain = errors.New("the imported folder is not kept in this tab any more: import it again")
@@ -12,6 +14,20 @@ var errImportAgain = errors.New("the imported folder is not kept in this tab any
 func jsonString(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// readFirstFile reads the first file of a FileList (a file input's or a drop's) as text and hands its
+// name and text to done on the UI goroutine; an empty list does nothing.
+func readFirstFile(ctx app.Context, files app.Value, done func(ctx app.Context, name, text string)) {
+	if files.Get("length").Int() == 0 {
+		return
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	f.Call("text").Then(func(v app.Value) {
+		text := v.String()
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, name, text) })
+	})
 }
 
 // LevelLabel names a level folder in plain words.
