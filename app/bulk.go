@@ -1,23 +1,46 @@
 package app
 
-import "github.com/apibank-playground/apibank/protocol"
+import (
+	"encoding/json"
+	"sync/atomic"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
 
 // BulkScorer is an engine that scores a large prediction text outside the UI's Go memory: the
-// browser's bridge sends it to the worker in chunks of lines, moves a progress bar, and keeps the
-// verdict lines in the page's JavaScript memory, from which the UI takes only the rows it shows. A
-// 20 MB paste then never crosses into app.wasm, whose heap a batch of that size used to exhaust.
+// browser's bridge hands the text to the worker, which scores it in chunks of lines, moves a progress
+// bar and keeps the verdict rows; the UI takes only the rows it shows. A 20 MB paste then never
+// crosses into app.wasm (whose heap a batch of that size used to exhaust) nor stays in the DOM.
 type BulkScorer interface {
-	// BulkScore scores the text of the textarea opts.Element (progress shown in opts.Progress).
+	// BulkScore scores the text of the textarea opts.Element, or the text held for it (see Held),
+	// with progress shown in opts.Progress.
 	BulkScore(opts BulkOptions) (BulkResult, error)
-	// Rows returns the verdicts [from, from+count) of the last bulk run.
-	Rows(from, count int) ([]protocol.Verdict, error)
-	// Pred returns the prediction text of input line n of the last bulk run.
-	Pred(line int) string
+	// Rows returns the verdicts [from, from+count) of the last bulk run and the prediction text of
+	// each. It waits for the worker: call it from a goroutine.
+	Rows(from, count int) ([]protocol.Verdict, []string, error)
+	// Held says how many characters of text the bridge holds for the textarea element (a paste too
+	// large to keep in the box) and where they came from; ok is false when it holds none.
+	Held(element string) (size int, name string, ok bool)
+	// Hold keeps text for the textarea element as a large paste is kept (a file read by the page).
+	Hold(element, text, name string)
+	// DropHeld forgets the text held for element.
+	DropHeld(element string)
 }
+
+// nextTask waits, in a goroutine, until the browser has run its next task: the page's thread gets
+// a turn between two pieces of work that would otherwise make one long task. Outside the browser it
+// returns at once.
+var nextTask = func() {}
 
 // BulkOptions says what a bulk run scores and where it shows its progress.
 type BulkOptions struct {
-	Element  string `js:"element"`
+	Element string `js:"element"`
+	// Text is scored when Element is empty.
+	Text string `js:"text"`
+	// Scratch runs keep no rows (the last real run's rows stay): the UI's warm-up.
+	Scratch  bool   `js:"scratch"`
 	Progress string `js:"progress"`
 	Level    string `js:"level"`
 	State    string `js:"state"`
@@ -39,11 +62,13 @@ type BulkResult struct {
 const virtualFrom = 2000
 
 // rowHeight is a virtual table row's height in CSS pixels (style.css .verdicts-virtual), and
-// viewRows how many rows the scrolling box shows; overscan rows are rendered above and below.
+// viewRows how many rows the scrolling box shows; overscan rows are rendered above and below. Each
+// rendered row is a dozen DOM nodes mounted by go-app on the page's thread: the window stays small
+// so one render of it is a short task.
 const (
 	rowHeight = 32
 	viewRows  = 16
-	overscan  = 24
+	overscan  = 8
 )
 
 // csvSafe neutralises a CSV cell a spreadsheet would run as a formula (one starting with =, +, -, @,
@@ -58,4 +83,43 @@ func csvSafe(cell string) string {
 		return "'" + cell
 	}
 	return cell
+}
+
+// bulkWarm is set once the bulk path has been warmed up in this tab (warmBulkPath).
+var bulkWarm atomic.Bool
+
+// warmBulkPath runs the Score page's bulk path once, on one line, in idle time: the browser compiles
+// app.wasm's functions the first time they run, so the first real batch would otherwise pay, on the
+// page's thread, for compiling the report's decoding and the saved batch's encoding (tasks of a few
+// hundred ms measured on the first 20 MB paste, tens of ms on later ones). It runs once per tab, in
+// short tasks, and keeps nothing (a scratch run: the rows of a real run stay).
+func warmBulkPath(ctx app.Context, bs BulkScorer) {
+	if !bulkWarm.CompareAndSwap(false, true) {
+		return
+	}
+	ctx.Async(func() {
+		nextTask()
+		ds, err := tab.Dialogues()
+		if err != nil || len(ds) == 0 {
+			return
+		}
+		line, _ := json.Marshal(map[string]any{"level": ds[0].Level, "file": ds[0].File, "id": 0, "pred": "[GetToday()]"})
+		res, err := bs.BulkScore(BulkOptions{Text: string(line) + "\n" + "{bad\n", Scratch: true})
+		if err != nil {
+			return
+		}
+		nextTask()
+		sb := &SavedBatch{Format: batchFormat, Source: Source{Kind: "paste"},
+			Batch: protocol.Batch{Results: []protocol.Verdict{}, Errors: res.Errors, Report: &res.Report}, ErrorCount: res.ErrorCount, Rows: virtualFrom}
+		_, _ = json.Marshal(sb)
+		nextTask()
+		// The result's view is built (not shown) with a call and a reply row, so its functions are
+		// compiled too.
+		rows := []protocol.Verdict{
+			{Level: ds[0].Level, File: ds[0].File, Line: 1, Kind: protocol.KindCall, CallVerdict: &protocol.CallVerdict{Category: "CORRECT", Correct: true}},
+			{Level: ds[0].Level, File: ds[0].File, ID: 1, Line: 2, Kind: protocol.KindReply, ReplyVerdict: &protocol.ReplyVerdict{RougeL: 0.5}},
+		}
+		vr := &virtualRows{total: virtualFrom, rows: rows, preds: []string{"", ""}, live: true, want: -1}
+		_ = batchView(sb, 1, &Compares{}, vr, nil)
+	})
 }

@@ -10,6 +10,20 @@ import (
 	"github.com/apibank-playground/apibank/protocol"
 )
 
+func init() {
+	nextTask = func() {
+		done := make(chan struct{})
+		var f js.Func
+		f = js.FuncOf(func(js.Value, []js.Value) any {
+			f.Release()
+			close(done)
+			return nil
+		})
+		js.Global().Call("setTimeout", f, 0)
+		<-done
+	}
+}
+
 // bulkReply is what the bridge's bulk promise resolves to.
 type bulkReply struct {
 	OK         bool    `js:"ok"`
@@ -25,6 +39,8 @@ type bulkReply struct {
 func (b *BrowserEngine) BulkScore(opts BulkOptions) (BulkResult, error) {
 	o := js.Global().Get("Object").New()
 	o.Set("element", opts.Element)
+	o.Set("text", opts.Text)
+	o.Set("scratch", opts.Scratch)
 	o.Set("progress", opts.Progress)
 	o.Set("level", opts.Level)
 	o.Set("state", opts.State)
@@ -35,6 +51,7 @@ func (b *BrowserEngine) BulkScore(opts BulkOptions) (BulkResult, error) {
 	if !r.OK {
 		return BulkResult{}, errors.New(r.Error)
 	}
+	nextTask() // the answer came in a task of its own; decoding it is the next one
 	rep, err := protocol.Decode[protocol.Report](protocol.OpScoreFinish, []byte(r.Report))
 	if err != nil {
 		return BulkResult{}, err
@@ -43,21 +60,63 @@ func (b *BrowserEngine) BulkScore(opts BulkOptions) (BulkResult, error) {
 	if err := json.Unmarshal([]byte(r.Errors), &res.Errors); err != nil {
 		return BulkResult{}, err
 	}
+	nextTask() // and rendering it the one after
 	return res, nil
 }
 
-// Rows returns verdict rows of the last bulk run.
-func (b *BrowserEngine) Rows(from, count int) ([]protocol.Verdict, error) {
-	var out []protocol.Verdict
-	err := json.Unmarshal([]byte(b.bridge.Call("rows", from, count).String()), &out)
-	return out, err
+// rowsReply is what the bridge's rows promise resolves to.
+type rowsReply struct {
+	OK    bool     `js:"ok"`
+	Error string   `js:"error"`
+	Rows  string   `js:"rows"`
+	Preds []string `js:"preds"`
 }
 
-// Pred returns the prediction of input line n of the last bulk run.
-func (b *BrowserEngine) Pred(line int) string {
-	v := b.bridge.Call("pred", line)
-	if v.Type() != js.TypeString {
-		return ""
+// Rows returns verdict rows of the last bulk run and their predictions.
+func (b *BrowserEngine) Rows(from, count int) ([]protocol.Verdict, []string, error) {
+	var r rowsReply
+	if err := await(b.bridge.Call("rows", from, count), &r); err != nil {
+		return nil, nil, err
 	}
-	return v.String()
+	if !r.OK {
+		return nil, nil, errors.New(r.Error)
+	}
+	var out []protocol.Verdict
+	if err := json.Unmarshal([]byte(r.Rows), &out); err != nil {
+		return nil, nil, err
+	}
+	if len(r.Preds) != len(out) {
+		return nil, nil, errors.New("the bridge gave rows and predictions of different lengths")
+	}
+	return out, r.Preds, nil
+}
+
+// held is window.apibankHeld (web/bridge.js), the texts kept out of text boxes.
+func held() js.Value { return js.Global().Get("apibankHeld") }
+
+// Held says what text the bridge holds for a textarea.
+func (b *BrowserEngine) Held(element string) (int, string, bool) {
+	h := held()
+	if !h.Truthy() {
+		return 0, "", false
+	}
+	info := h.Call("info", element)
+	if !info.Truthy() {
+		return 0, "", false
+	}
+	return info.Get("size").Int(), info.Get("name").String(), true
+}
+
+// Hold keeps text for a textarea in the bridge.
+func (b *BrowserEngine) Hold(element, text, name string) {
+	if h := held(); h.Truthy() {
+		h.Call("hold", element, text, name)
+	}
+}
+
+// DropHeld forgets the text held for a textarea.
+func (b *BrowserEngine) DropHeld(element string) {
+	if h := held(); h.Truthy() {
+		h.Call("drop", element)
+	}
 }

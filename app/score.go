@@ -38,8 +38,12 @@ type virtualRows struct {
 	total int
 	start int
 	rows  []protocol.Verdict
-	live  bool // the bridge holds this batch's rows (false after a reload)
+	preds []string // the prediction text of each row
+	live  bool     // the bridge holds this batch's rows (false after a reload)
 	err   string
+	// loading: a fetch is on its way; want is the start asked for meanwhile (-1: none).
+	loading bool
+	want    int
 }
 
 // Source describes where predictions came from. Model and Provider are for the later runs of a model
@@ -107,12 +111,19 @@ type ScorePage struct {
 	// DOM by the bridge when scored.
 	large   bool
 	virtual *virtualRows
+	// held, heldName: the bridge holds this many characters of text for the box (a paste too large
+	// to keep in it, see BulkScorer.Held), and where they came from.
+	held     int
+	heldName string
 }
 
 // largeText is the size from which the bulk box's text stays in the DOM: copying it into Go at every
 // change, saving it in localStorage (whose quota it exceeds) or re-rendering it would cost the page
 // long tasks.
 const largeText = 1 << 20
+
+// shownErrors is how many line errors a batch lists (each is a few DOM nodes; the count is exact).
+const shownErrors = 100
 
 type pageState struct {
 	Bulk  string `json:"bulk"`
@@ -127,6 +138,9 @@ func (p *ScorePage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 // OnMount restores the page's saved input and the last results.
 func (p *ScorePage) OnMount(ctx app.Context) {
 	p.load(ctx)
+	if bs, ok := tab.Engine.(BulkScorer); ok {
+		warmBulkPath(ctx, bs)
+	}
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.saved, p.bulk, p.one = nil, "", nil })
 }
@@ -186,10 +200,17 @@ func (p *ScorePage) Render() app.UI {
 			app.Label().For("bulk").Class("block").Text("Prediction JSONL (paste, or drop a file on the box)"),
 			app.Textarea().ID("bulk").DataSet("testid", "bulk-predictions").Rows(10).Spellcheck(false).
 				Placeholder(`{"file": "AddAlarm-level-1-1.jsonl", "id": 0, "pred": "[AddAlarm(token='…', time='…')]"}`).
-				Text(p.bulk).
+				Text(p.bulk).DataSet("hold-large", largeText).
 				OnChange(p.onBulkChange).
+				On("apibank-held", p.onHeld).
 				On("dragover", func(ctx app.Context, e app.Event) { e.PreventDefault() }).
 				OnDrop(p.onDrop),
+			app.If(p.held > 0, func() app.UI {
+				return app.P().Class("note").DataSet("testid", "bulk-held").DataSet("size", p.held).Body(
+					app.Text(fmt.Sprintf("Holding %s of %s outside the box (too large to show in it): Score scores it. ", Size(p.held), p.heldName)),
+					app.Button().Class("link-button").DataSet("testid", "bulk-held-clear").Text("Clear").OnClick(p.onClearHeld),
+				)
+			}),
 			app.Div().Class("row").Body(
 				app.Button().DataSet("testid", "score-button").Class("primary").Disabled(p.busy).
 					Text(map[bool]string{true: "Scoring…", false: "Score"}[p.busy]).OnClick(p.onScore),
@@ -298,18 +319,50 @@ func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
 	readFirstFile(ctx, ctx.JSSrc().Get("files"), p.readFile)
 }
 
-// readFile puts a prediction file's text in the bulk box.
+// readFile puts a prediction file's text in the bulk box, or, when it is large, has the bridge hold
+// it as a large paste is held (see BulkScorer.Held).
 func (p *ScorePage) readFile(_ app.Context, name, text string) {
+	p.saveNote = "Read " + name + " (" + Size(len(text)) + "). Press Score."
+	if bs, ok := tab.Engine.(BulkScorer); ok && len(text) >= largeText {
+		p.bulk = ""
+		bs.Hold("bulk", text, name)
+		p.syncHeld(bs)
+		return
+	}
 	p.bulk = text
 	app.Window().GetElementByID("bulk").Set("value", p.bulk)
-	p.saveNote = "Read " + name + " (" + Size(len(p.bulk)) + "). Press Score."
+}
+
+// onHeld follows the bridge's "apibank-held" event: it took a large text out of the box, or dropped
+// it when the box got new text.
+func (p *ScorePage) onHeld(ctx app.Context, e app.Event) {
+	if bs, ok := tab.Engine.(BulkScorer); ok {
+		p.syncHeld(bs)
+	}
+}
+
+func (p *ScorePage) syncHeld(bs BulkScorer) {
+	size, name, ok := bs.Held("bulk")
+	if !ok {
+		p.held, p.heldName = 0, ""
+		return
+	}
+	p.held, p.heldName, p.large, p.bulk = size, name, true, ""
+}
+
+// onClearHeld forgets the held text.
+func (p *ScorePage) onClearHeld(ctx app.Context, e app.Event) {
+	if bs, ok := tab.Engine.(BulkScorer); ok {
+		bs.DropHeld("bulk")
+	}
+	p.held, p.heldName, p.large = 0, "", false
 }
 
 // onBulkChange keeps the box's text, unless it is large (see largeText): then it stays in the DOM and
 // p.bulk keeps its old value, so the next render does not write the box over.
 func (p *ScorePage) onBulkChange(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
-	if src.Get("textLength").Int() >= largeText {
+	if p.held > 0 || src.Get("textLength").Int() >= largeText {
 		p.large = true
 		return
 	}
@@ -350,6 +403,9 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 // and for a large batch the window of rows in view.
 func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 	size := el.Get("textLength").Int() // the text itself is not copied to know its size
+	if h, _, ok := bs.Held("bulk"); ok {
+		size = h
+	}
 	if size < largeText {
 		p.bulk, p.large = el.Get("value").String(), false
 		if strings.TrimSpace(p.bulk) == "" {
@@ -363,16 +419,17 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 	level, state, data, bulk := p.level, p.state, p.data, p.bulk
 	small := !p.large
 	type done struct {
-		res  BulkResult
-		rows []protocol.Verdict
+		res   BulkResult
+		rows  []protocol.Verdict
+		preds []string
 	}
 	refresh(ctx, func() (done, error) {
 		res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state})
 		if err != nil || res.Verdicts >= virtualFrom {
 			return done{res: res}, err
 		}
-		rows, err := bs.Rows(0, res.Verdicts)
-		return done{res, rows}, err
+		rows, preds, err := bs.Rows(0, res.Verdicts)
+		return done{res, rows, preds}, err
 	}, func(d done, err error) {
 		p.busy = false
 		if err != nil {
@@ -388,34 +445,60 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 		}
 		p.virtual = nil
 		if res.Verdicts >= virtualFrom {
+			// The numbers are shown by this render, the rows in view by the next one (two short
+			// tasks on the page's thread rather than one long one).
 			sb.Rows = res.Verdicts
-			p.virtual = &virtualRows{total: res.Verdicts, live: true}
-			p.fetchRows(bs, 0)
+			p.virtual = &virtualRows{total: res.Verdicts, live: true, want: -1}
+			p.loadRows(ctx, bs, p.virtual, 0)
 		} else if small {
 			sb.Preds = predsByLine(bulk)
 		} else {
 			sb.Preds = map[int]string{}
-			for _, v := range d.rows {
-				sb.Preds[v.Line] = bs.Pred(v.Line)
+			for i, v := range d.rows {
+				sb.Preds[v.Line] = d.preds[i]
 			}
 		}
 		p.saved = sb
 		p.cmp = Compares{}
 		p.runs++
-		p.saveNote = p.persist()
+		// Saved in a task after this render's, so the two stay short.
+		ctx.Async(func() {
+			nextTask()
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.saved == sb {
+					p.saveNote = p.persist()
+				}
+			})
+		})
 	})
 }
 
-// fetchRows takes from the bridge the rows of a large batch around start.
-func (p *ScorePage) fetchRows(bs BulkScorer, start int) {
-	v := p.virtual
+// loadRows fetches from the worker the rows of a large batch from start, off the UI goroutine, and
+// renders them when they come; a scroll meanwhile asks again once they have come.
+func (p *ScorePage) loadRows(ctx app.Context, bs BulkScorer, v *virtualRows, start int) {
 	start = max(0, min(start, v.total-1))
-	rows, err := bs.Rows(start, viewRows+2*overscan)
-	if err != nil {
-		v.err = err.Error()
+	if v.loading {
+		v.want = start
 		return
 	}
-	v.start, v.rows, v.err = start, rows, ""
+	v.loading = true
+	ctx.Async(func() {
+		rows, preds, err := bs.Rows(start, viewRows+2*overscan)
+		ctx.Dispatch(func(ctx app.Context) {
+			v.loading = false
+			if err != nil {
+				v.err = err.Error()
+			} else {
+				v.start, v.rows, v.preds, v.err = start, rows, preds, ""
+			}
+			if w := v.want; w >= 0 && p.virtual == v {
+				v.want = -1
+				if w != v.start {
+					p.loadRows(ctx, bs, v, w)
+				}
+			}
+		})
+	})
 }
 
 // onScroll renders the rows in view of a large batch's table when the box has scrolled far enough
@@ -428,11 +511,11 @@ func (p *ScorePage) onScroll(ctx app.Context, e app.Event) {
 	}
 	first := ctx.JSSrc().Get("scrollTop").Int() / rowHeight
 	start := max(0, first-overscan)
+	ctx.PreventUpdate() // the rows render when they come (loadRows)
 	if abs(start-v.start) < overscan/2 && !(first+viewRows > v.start+len(v.rows) && v.start+len(v.rows) < v.total) {
-		ctx.PreventUpdate()
 		return
 	}
-	p.fetchRows(bs, start)
+	p.loadRows(ctx, bs, v, start)
 }
 
 func abs(n int) int {
@@ -467,6 +550,8 @@ func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll 
 	if r.Overall.Replies > 0 {
 		rouge = Round4(r.Overall.RougeL)
 	}
+	shown := sb.Batch.Errors[:min(len(sb.Batch.Errors), shownErrors)]
+	errorCount := max(len(sb.Batch.Errors), sb.ErrorCount)
 	return app.Section().Class("card").Aria("labelledby", "res-h").DataSet("testid", "verdicts").DataSet("run", run).Body(
 		app.H2().ID("res-h").Text("Verdicts"),
 		app.Div().Class("numbers").Body(
@@ -487,13 +572,13 @@ func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll 
 		app.If(len(sb.Batch.Errors) > 0, func() app.UI {
 			return app.Div().Class("line-errors").Body(
 				app.H3().Text("Lines not scored"),
-				app.Ul().Body(app.Range(sb.Batch.Errors).Slice(func(i int) app.UI {
-					le := sb.Batch.Errors[i]
+				app.Ul().Body(app.Range(shown).Slice(func(i int) app.UI {
+					le := shown[i]
 					return app.Li().DataSet("testid", "line-error").DataSet("line", le.Line).Body(
 						app.Strong().Text(fmt.Sprintf("line %d: ", le.Line)), app.Text(le.Message))
 				})),
-				app.If(sb.ErrorCount > len(sb.Batch.Errors), func() app.UI {
-					return app.P().Class("small").Text(fmt.Sprintf("… and %d more (the first %d are listed).", sb.ErrorCount-len(sb.Batch.Errors), len(sb.Batch.Errors)))
+				app.If(errorCount > len(shown), func() app.UI {
+					return app.P().Class("small").Text(fmt.Sprintf("… and %d more (the first %d are listed).", errorCount-len(shown), len(shown)))
 				}),
 			)
 		}),
@@ -512,20 +597,23 @@ func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.Ev
 	above := vr.start * rowHeight
 	below := max(0, vr.total-vr.start-len(vr.rows)) * rowHeight
 	pred := func(line int) string {
-		if bs, ok := tab.Engine.(BulkScorer); ok {
-			return bs.Pred(line)
+		for i, v := range vr.rows {
+			if v.Line == line && i < len(vr.preds) {
+				return vr.preds[i]
+			}
 		}
 		return ""
 	}
+	// The heights are data-px-height, applied by web/bridge.js: the page's CSP refuses inline styles.
 	return app.Div().Class("verdict-scroll").DataSet("testid", "verdict-scroll").DataSet("total", vr.total).
-		Style("height", fmt.Sprintf("%dpx", rowHeight*viewRows+40)).On("scroll", onScroll).Body(
+		DataSet("px-height", rowHeight*viewRows+40).On("scroll", onScroll).Body(
 		errorBox(vr.err),
 		app.Table().Class("verdicts verdicts-virtual").Body(
 			verdictHead(),
 			app.TBody().Body(
-				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", above)),
+				app.Tr().Class("spacer").DataSet("px-height", above),
 				app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs, nil) }),
-				app.Tr().Class("spacer").Style("height", fmt.Sprintf("%dpx", below)),
+				app.Tr().Class("spacer").DataSet("px-height", below),
 			),
 		),
 	)

@@ -9,9 +9,10 @@
 //
 // A worker that stops answering (closed silently, or stuck) is treated as a trapped one: a heartbeat
 // while idle and a timeout on every request detect it, and it is restarted with the tab's state.
-// Bulk scoring (bulk) sends a prediction text to the engine in chunks of lines (score_start,
-// score_lines, score_finish), updates a <progress> element as chunks come back, and keeps the verdict
-// lines here, in the page's JavaScript memory, so the Go UI fetches only the rows it shows (rows, pred).
+// Bulk scoring (bulk) hands a prediction text to the worker as a Blob; the worker scores it in chunks
+// of lines (score_start, score_lines, score_finish) and keeps the verdict rows, the page moves a
+// <progress> element as chunks are done, and the Go UI fetches only the rows it shows (rows). A text
+// box marked data-hold-large keeps a large paste out of the DOM (apibankHeld).
 (function () {
   "use strict";
 
@@ -32,7 +33,7 @@
   let sandbox = []; // sandbox call requests since the last load or reset
   let restoring = false;
 
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0 };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0 };
 
   // Liveness: every message from the worker counts as a sign of life. While requests are in flight,
   // one with no sign of life for timeoutMs means the worker is gone; while idle, a ping every
@@ -185,7 +186,7 @@
       case "pong":
         return;
       case "warm":
-        setStatus({ warm: true, warmMs: msg.ms });
+        setStatus({ warm: true, warmMs: msg.ms, engineMemory: msg.memory || 0 });
         return;
       case "ready":
         ready = true;
@@ -202,6 +203,18 @@
         inflight.delete(msg.id);
         track(r.text, msg.text);
         r.resolve({ ok: true, text: msg.text, ms: msg.ms });
+        return;
+      }
+      case "progress": {
+        const r = inflight.get(msg.id);
+        if (r && r.onProgress) r.onProgress(msg.done, msg.total);
+        return;
+      }
+      case "done": {
+        const r = inflight.get(msg.id);
+        if (!r) return;
+        inflight.delete(msg.id);
+        r.resolve(msg.result);
         return;
       }
       case "crash":
@@ -254,7 +267,8 @@
   function send(r) {
     const id = nextID++;
     inflight.set(id, r);
-    worker.postMessage({ type: "req", id, text: r.text });
+    if (r.msg) worker.postMessage(Object.assign({ id }, r.msg));
+    else worker.postMessage({ type: "req", id, text: r.text });
   }
 
   function onCrash(w, id, message, log) {
@@ -313,120 +327,132 @@
     });
   }
 
-  // Bulk scoring. CHUNK is the size of a chunk of prediction text (whole lines): a chunk takes the
-  // worker well under a second, so progress moves and a stuck worker is told from a busy one.
-  const CHUNK = 512 << 10;
-  const MAX_ERRORS = 1000; // line errors handed to the UI (the count is always exact)
-  let last = { rows: [], text: "", chunks: [] }; // the last bulk run: verdict lines, input, chunk map
+  // Bulk scoring happens in the worker (engine-worker.js bulk): the page posts the prediction text
+  // as a Blob (a handle: no copy, no splitting, no encoding on this thread), gets progress messages
+  // and the tallies back, and asks for the few verdict rows in view (rows). The worker keeps the rows
+  // compactly; after a restart it no longer has them and rows scores the kept Blob again.
+  let lastBulk = null; // {blob, opts, run}: the last bulk run, to fetch its rows or score it again
 
-  // answer splits an engine answer: {env} for a plain answer, {env, body} for the lines form.
-  function answer(text) {
-    const i = text.indexOf("\n");
-    const env = JSON.parse(i < 0 ? text : text.slice(0, i));
-    return { env, body: i < 0 ? "" : text.slice(i + 1) };
+  // post sends a worker message that is answered with {type: "done", id, result}; it resolves the
+  // result, or {ok: false, error, restarted} when the worker died meanwhile.
+  function post(msg, onProgress) {
+    return new Promise((resolve) => {
+      const r = { msg, resolve, onProgress };
+      if (ready && worker) send(r);
+      else waiting.push(r);
+    });
   }
 
-  // cutAfterLine returns the index just after the first line end at or after from (text.length if none).
-  function cutAfterLine(text, from) {
-    const nl = text.indexOf("\n", from);
-    const cr = text.indexOf("\r", from);
-    if (cr >= 0 && (nl < 0 || cr < nl)) return text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
-    return nl < 0 ? text.length : nl + 1;
-  }
-
-  // lineEnds counts the line ends of a chunk as the engine's LineReader does ("\r\n", "\r", "\n").
-  function lineEnds(chunk) {
-    let n = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c === 10) n++;
-      else if (c === 13) {
-        n++;
-        if (chunk.charCodeAt(i + 1) === 10) i++;
-      }
-    }
-    return n;
-  }
-
-  async function bulkOnce(text, opts, progress) {
+  // bulkOnce scores blob once in the worker, moving the progress bar as chunks are scored.
+  async function bulkOnce(blob, opts, progress) {
     const t0 = performance.now();
-    const fail = (r) => ({ ok: false, error: r.error || (r.env && r.env.error ? r.env.error.message : "the engine refused"), restarted: !!r.restarted });
-    let r = await request(JSON.stringify({ v: 1, op: "score_start", level: opts.level || "", state: opts.state || "", name: opts.name || "predictions" }));
-    if (!r.ok) return fail(r);
-    let a = answer(r.text);
-    if (!a.env.ok) return fail(a);
-    const stream = a.env.result.stream;
-    last = { rows: [], text: "", chunks: [] }; // the previous run's rows go now, not after this one
-    const run = { rows: [], text, chunks: [] };
-    const errors = [];
-    let errorCount = 0;
-    let engineMs = 0; // time spent inside the worker's engine calls
-    let pos = 0;
-    let line = 1;
-    progress(0, text.length);
-    while (pos < text.length) {
-      const end = pos + CHUNK >= text.length ? text.length : cutAfterLine(text, pos + CHUNK);
-      const chunk = text.slice(pos, end);
-      r = await request(JSON.stringify({ v: 1, op: "score_lines", stream, lines: chunk, line }));
-      if (!r.ok) return fail(r);
-      engineMs += r.ms;
-      a = answer(r.text);
-      if (!a.env.ok) return fail(a);
-      for (const e of a.env.result.errors) if (errors.length < MAX_ERRORS) errors.push(e);
-      errorCount += a.env.result.errors.length;
-      for (const l of a.body.split("\n")) if (l !== "" && !l.startsWith('{"error":')) run.rows.push(l);
-      run.chunks.push({ first: line, start: pos, end });
-      line += lineEnds(chunk);
-      pos = end;
-      progress(pos, text.length);
-    }
-    r = await request(JSON.stringify({ v: 1, op: "score_finish", stream }));
-    if (!r.ok) return fail(r);
-    if (!answer(r.text).env.ok) return fail(answer(r.text));
-    last = run;
-    return { ok: true, report: r.text, errors: JSON.stringify(errors), errorCount, verdicts: run.rows.length, ms: performance.now() - t0, engineMs };
+    progress(0, blob.size);
+    const scratch = !!opts.scratch;
+    const r = await post({ type: "bulk", blob, level: opts.level || "", state: opts.state || "", name: opts.name || "predictions", scratch }, progress);
+    if (!r.ok) return { ok: false, error: r.error || "the engine refused", restarted: !!r.restarted };
+    if (!scratch) lastBulk = { blob, opts, run: r.run };
+    setStatus({ engineMemory: r.engineMemory || 0 });
+    return Object.assign({}, r, { ms: performance.now() - t0 });
   }
 
-  // bulk scores the prediction text of opts.element (a textarea's id) or opts.text; a run cut short
-  // by a worker restart is run once more from the start (the stream died with the worker).
+  // bulk scores the prediction text held for opts.element (see hold), else the text of that
+  // textarea, else opts.text; a run cut short by a worker restart is run once more from the start
+  // (the stream died with the worker).
   async function bulk(opts) {
     const el = opts.element ? document.getElementById(opts.element) : null;
-    const text = el ? el.value : opts.text || "";
+    const kept = opts.element ? held.get(opts.element) : null;
+    const blob = kept ? kept.blob : new Blob([el ? el.value : opts.text || ""]);
     // The <progress> element is looked up at each step: the UI may render it after the run starts.
+    let shown = -1;
     const progress = (done, total) => {
       const p = opts.progress ? document.getElementById(opts.progress) : null;
       if (!p) return;
+      // One step a percent at most: each change of the bar is a paint.
+      const pct = Math.floor((100 * done) / Math.max(1, total));
+      if (pct === shown) return;
+      shown = pct;
       p.max = Math.max(1, total);
       p.value = done;
     };
-    let r = await bulkOnce(text, opts, progress);
-    if (!r.ok && r.restarted) r = await bulkOnce(text, opts, progress);
+    if (!opts.scratch) lastBulk = null;
+    let r = await bulkOnce(blob, opts, progress);
+    if (!r.ok && r.restarted) r = await bulkOnce(blob, opts, progress);
     return r;
   }
 
-  // pred returns the "pred" of input line n of the last bulk run ("" when it has none).
-  function pred(n) {
-    const cs = last.chunks;
-    let lo = 0;
-    let hi = cs.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (cs[mid].first <= n) lo = mid;
-      else hi = mid - 1;
+  // rows resolves verdict rows [from, from+count) of the last bulk run with their predictions:
+  // {ok, rows (JSON array text), preds} or {ok: false, error}. When the worker was restarted since
+  // the run, the run is scored again from the kept text first.
+  async function rows(from, count) {
+    if (!lastBulk) return { ok: false, error: "no batch has been scored in this tab yet" };
+    let r = await post({ type: "rows", run: lastBulk.run, from, count });
+    if (!r.ok && (r.gone || r.restarted) && lastBulk) {
+      const again = await bulkOnce(lastBulk.blob, lastBulk.opts, () => {});
+      if (!again.ok) return again;
+      r = await post({ type: "rows", run: lastBulk.run, from, count });
     }
-    const c = cs[lo];
-    if (!c || c.first > n) return "";
-    let at = c.start;
-    for (let k = c.first; k < n && at < c.end; k++) at = cutAfterLine(last.text, at);
-    let stop = cutAfterLine(last.text, at);
-    const text = last.text.slice(at, stop).replace(/[\r\n]+$/, "").replace(/^\ufeff/, "");
-    try {
-      const p = JSON.parse(text).pred;
-      return typeof p === "string" ? p : p === undefined ? "" : JSON.stringify(p);
-    } catch (err) {
-      return "";
-    }
+    return r;
   }
+
+  // Large texts in a text box: a textarea holding megabytes costs the page long tasks at every
+  // layout, paint and hit test (and hundreds of MB of line boxes and shaped text), so a paste or an
+  // input of data-hold-large characters or more into a textarea marked with that attribute is taken
+  // out of the box into a Blob kept here; the box then stays empty and the element gets an
+  // "apibank-held" event. bulk scores the held text; heldInfo tells the UI what is held.
+  const held = new Map(); // element id -> {blob, size (characters), name}
+
+  function holdText(el, text, name) {
+    held.set(el.id, { blob: new Blob([text]), size: text.length, name });
+    el.value = "";
+    el.dispatchEvent(new CustomEvent("apibank-held", { bubbles: true }));
+  }
+
+  function holdLimit(el) {
+    const n = Number(el && el.dataset && el.dataset.holdLarge);
+    return n > 0 ? n : 0;
+  }
+
+  document.addEventListener(
+    "paste",
+    (ev) => {
+      const el = ev.target;
+      const limit = holdLimit(el);
+      if (!limit || !ev.clipboardData) return;
+      const text = ev.clipboardData.getData("text/plain");
+      if (text.length < limit) return;
+      ev.preventDefault(); // the box never lays out the text
+      holdText(el, text, "pasted text");
+    },
+    true
+  );
+  document.addEventListener(
+    "input",
+    (ev) => {
+      const el = ev.target;
+      const limit = holdLimit(el);
+      if (!limit || !el.id) return;
+      if (el.value.length >= limit) holdText(el, el.value, "pasted text");
+      else if (el.value !== "" && held.delete(el.id)) el.dispatchEvent(new CustomEvent("apibank-held", { bubbles: true }));
+    },
+    true
+  );
+
+  window.apibankHeld = {
+    /** info returns {size, name} of the text held for element id, or null. */
+    info(id) {
+      const h = held.get(id);
+      return h ? { size: h.size, name: h.name } : null;
+    },
+    /** hold keeps text for element id (a file read by the UI, say) as a paste would be kept. */
+    hold(id, text, name) {
+      const el = document.getElementById(id);
+      if (el) holdText(el, text, name || "file");
+    },
+    /** drop forgets the text held for element id. */
+    drop(id) {
+      held.delete(id);
+    },
+  };
 
   // fromSession restores, after a reload, the state this tab saved.
   async function fromSession() {
@@ -463,14 +489,13 @@
   window.apibankEngine = {
     /** request sends one engine request (JSON text); resolves {ok, text, ms} or {ok: false, error}. */
     request,
-    /** bulk scores a prediction text in chunks: opts {element | text, level, state, progress}; resolves
-     *  {ok, report (the score_finish answer), errors (JSON, the first 1000), errorCount, verdicts, ms}
-     *  or {ok: false, error}. */
+    /** bulk scores a prediction text in chunks in the worker: opts {element | text, level, state,
+     *  progress, scratch (keep no rows: a warm-up)}; resolves {ok, report (the score_finish answer), errors (JSON, the first 1000),
+     *  errorCount, verdicts, ms, engineMs} or {ok: false, error}. */
     bulk,
-    /** rows returns verdict rows [from, from+count) of the last bulk run as a JSON array. */
-    rows: (from, count) => "[" + last.rows.slice(from, from + count).join(",") + "]",
-    /** pred returns the prediction of input line n of the last bulk run. */
-    pred,
+    /** rows resolves verdict rows [from, from+count) of the last bulk run: {ok, rows (a JSON array),
+     *  preds (the prediction text of each)} or {ok: false, error}. */
+    rows,
     /** configure sets the liveness timings {heartbeatMs, timeoutMs} (tests shorten them). */
     configure(opts) {
       Object.assign(liveness, opts || {});
@@ -479,7 +504,8 @@
     hang() {
       if (worker) worker.postMessage({ type: "hang" });
     },
-    /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs}. */
+    /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, engineMemory
+     *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run)}. */
     status: () => Object.assign({}, status),
     /** onStatus calls cb with the status at every change. */
     onStatus(cb) {
@@ -581,6 +607,24 @@
     /** takeDrop returns the files of the last drop on a [data-drop] element. */
     takeDrop: () => lastDrop,
   };
+
+  // Sizes computed by the UI (a virtual table's spacer rows): the page's CSP allows no inline style
+  // attribute, which is what go-app's Style writes, so the UI sets data-px-height and this observer
+  // applies it through the CSSOM, which the CSP allows.
+  function applyHeight(el) {
+    const h = el.getAttribute("data-px-height");
+    if (h !== null) el.style.height = h + "px";
+  }
+  new MutationObserver((records) => {
+    for (const m of records) {
+      if (m.type === "attributes") applyHeight(m.target);
+      for (const n of m.addedNodes || []) {
+        if (n.nodeType !== 1) continue;
+        applyHeight(n);
+        for (const el of n.querySelectorAll("[data-px-height]")) applyHeight(el);
+      }
+    }
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-px-height"] });
 
   /** apibankCopy puts text on the clipboard, falling back to a selection copy; it never throws. */
   window.apibankCopy = (text) => {

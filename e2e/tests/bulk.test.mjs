@@ -35,10 +35,28 @@ async function builtinGold(page) {
   return goldPredictions(dls);
 }
 
-/** rendererRSS sums the resident memory of Chromium's renderer processes (the tab and its workers), in bytes. */
+/**
+ * rendererRSS sums the resident memory of this test's Chromium renderer processes (the tab and its
+ * workers), in bytes: the descendants of this process with --type=renderer (other Chromiums on the
+ * machine are not counted).
+ */
 function rendererRSS() {
-  let total = 0;
+  const children = new Map(); // ppid -> pids
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(pid));
+    } catch (err) {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  const todo = [...(children.get(process.pid) || [])];
+  while (todo.length > 0) {
+    const pid = todo.pop();
+    todo.push(...(children.get(pid) || []));
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
       if (!cmd.includes("--type=renderer")) continue;
@@ -51,10 +69,11 @@ function rendererRSS() {
   return total;
 }
 
-// Issue 9's budget for a 20 MB paste is not met yet (measured 8-26 s, main-thread tasks up to ~1 s,
-// ~1.5 GB): the test runs and reports as TODO, so a failure shows in every run without hiding it as a
-// pass. Remove the todo option when the budget is met.
-test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtually, twice, within 15 s and 1 GB, no main-thread task over 100 ms", { todo: "budget of issue 9 not met yet (see the closing note)" }, async () => {
+// Issue 9's budget for a 20 MB paste, as a user meets it: the paste goes into the box (the first
+// time as an input event, the second as a paste event), the Score button is clicked, and the page
+// must show the numbers and the first rows within 15 s with no main-thread task over 100 ms from the
+// click to the rows, twice in a row, the renderer processes under 1 GB all along.
+test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtually, twice, within 15 s and 1 GB, no main-thread task over 100 ms", async () => {
   const { page, w } = await newPage("/score");
   const gold = await builtinGold(page);
   // Every builtin gold line, some spoiled, cycled until the text is 20 MB.
@@ -71,18 +90,32 @@ test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtu
       for (const e of list.getEntries()) window.__long.push(e.duration);
     }).observe({ type: "longtask", buffered: false });
   });
+  await page.waitForFunction(() => window.apibankEngine.status().warm, null, { timeout: 60000 });
+  const warmMemory = await page.evaluate(() => window.apibankEngine.status().engineMemory);
   let peak = 0;
   const base = rendererRSS();
   const sampler = setInterval(() => (peak = Math.max(peak, rendererRSS())), 200);
   try {
     for (let run = 1; run <= 2; run++) {
-      // The paste: Chromium lays out a 20 MB textarea in tasks of its own (seconds); the scoring is
-      // measured from the click, once the page has been quiet for a second.
-      await page.$eval("[data-testid=bulk-predictions]", (el, t) => {
-        el.value = t;
-        el.dispatchEvent(new Event("input", { bubbles: true }));
+      // The scoring is measured from the click, once the page has been quiet for a second.
+      // The first time the text lands in the box and an input event follows (a paste the page did
+      // not see as one, a drop of text); the second time as a paste event with the text on the
+      // clipboard. Either way the page takes the text out of the box (a textarea holding 20 MB
+      // costs every layout, paint and hit test on the page) and says it holds it.
+      await page.$eval("[data-testid=bulk-predictions]", (el, [t, asPaste]) => {
+        el.focus();
+        if (asPaste) {
+          const data = new DataTransfer();
+          data.setData("text/plain", t);
+          el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+        } else {
+          el.value = t;
+          el.dispatchEvent(new Event("input", { bubbles: true }));
+        }
         el.dispatchEvent(new Event("change", { bubbles: true }));
-      }, text);
+      }, [text, run === 2]);
+      await page.waitForSelector(`[data-testid=bulk-held][data-size="${text.length}"]`, { timeout: 10000 });
+      assert.equal(await page.$eval("[data-testid=bulk-predictions]", (el) => el.value.length), 0, "the 20 MB are not kept in the box");
       await page.evaluate(async () => {
         const t0 = performance.now();
         for (;;) {
@@ -103,7 +136,8 @@ test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtu
       const ms = Date.now() - t0;
       await progress; // the bar moved while the chunks came back
       const long = await page.evaluate(() => window.__long);
-      console.log(`run ${run}: ${lines} lines (${(text.length / 1e6).toFixed(1)} MB) scored and shown in ${ms} ms; longest main-thread task ${Math.max(0, ...long).toFixed(0)} ms; renderer peak ${(peak / 1e6).toFixed(0)} MB (${(base / 1e6).toFixed(0)} MB before)`);
+      const engineMemory = await page.evaluate(() => window.apibankEngine.status().engineMemory);
+      console.log(`run ${run}: ${lines} lines (${(text.length / 1e6).toFixed(1)} MB) scored and shown in ${ms} ms; longest main-thread task ${Math.max(0, ...long).toFixed(0)} ms; renderer peak ${(peak / 1e6).toFixed(0)} MB (${(base / 1e6).toFixed(0)} MB before); engine linear memory ${(engineMemory / 1e6).toFixed(0)} MB (${(warmMemory / 1e6).toFixed(0)} MB after the warm-up)`);
       assert.ok(ms <= 15000, `scored and shown in ${ms} ms (budget 15 s)`);
       assert.ok(long.every((d) => d <= 100), "main-thread tasks over 100 ms: " + long.filter((d) => d > 100).map((d) => d.toFixed(0)).join(", "));
       assert.equal(await page.getByTestId("accuracy").textContent(), (want.overall.accuracy * 100).toFixed(1) + "%", "the tab and the CLI agree");
