@@ -160,6 +160,7 @@ func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keep
 				l, ok := done[k]
 				return l.Pred, l.Response, ok
 			},
+			Yield: nextTask,
 			Landed: func(k string, p run.Prediction, resp model.Response) {
 				if err := runStore.Land(saved.ID, Landed{Key: k, Pred: p, Response: resp}); err != nil {
 					r.setErr("a sample is not kept across reloads: " + err.Error())
@@ -168,7 +169,6 @@ func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keep
 		}
 		res, err := run.Run(ctx, tab.Engine.Do, client, cfg, opt)
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		if err != nil {
 			r.err = "the run stopped: " + err.Error()
 		}
@@ -190,11 +190,17 @@ func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keep
 			saved.Status = runCancelled
 		}
 		saved.Ended = time.Now().UTC().Format(time.RFC3339)
+		r.mu.Unlock()
+		// Saved without the lock held: the save takes several of the page's tasks (encodeRun), and
+		// the page reads the runner's state meanwhile.
+		var saveErr error
 		if err := runStore.Delete(saved.ID); err == nil {
-			err = runStore.Put(saved)
-			if err != nil {
-				r.err = "the finished run could not be kept: " + err.Error()
-			}
+			saveErr = runStore.Put(saved)
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if saveErr != nil {
+			r.err = "the finished run could not be kept: " + saveErr.Error()
 		}
 		r.cur, r.cancel, r.last = nil, nil, saved
 	}()
@@ -304,7 +310,7 @@ func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) e
 	slices.SortStableFunc(preds, func(a, b run.Prediction) int {
 		return pos[run.Key(run.Task{Level: a.Level, File: a.File, ID: a.ID})] - pos[run.Key(run.Task{Level: b.Level, File: b.File, ID: b.ID})]
 	})
-	b, err := tab.ScoreRun(run.PredictionsJSONL(preds), saved.Settings.State)
+	b, err := run.ScoreInSteps(ctx, tab.Engine.Do, run.PredictionsJSONL(preds), saved.Settings.State, "run", nextTask)
 	if err != nil {
 		return err
 	}
@@ -328,6 +334,10 @@ func RunRate(p run.Progress) (rate, eta string) {
 }
 
 // ScoreRun judges a run's predictions as run.Run does at its end (the batch named "run").
+// It scores in steps (scoreInSteps) so the page's thread is never held for long.
 func (t *Tab) ScoreRun(preds []byte, state string) (protocol.Batch, error) {
-	return call[protocol.Batch](t.Engine, protocol.Request{Op: protocol.OpScore, Preds: string(preds), State: state, Name: "run"})
+	if t.Engine == nil {
+		return protocol.Batch{}, errors.New("the engine is not running (it runs in the browser tab)")
+	}
+	return run.ScoreInSteps(context.Background(), t.Engine.Do, preds, state, "run", nextTask)
 }

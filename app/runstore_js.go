@@ -109,12 +109,43 @@ func (s *idbRuns) do(name, mode string, f func(js.Value) js.Value) (v js.Value, 
 }
 
 func (s *idbRuns) Put(r *SavedRun) error {
-	b, err := json.Marshal(r)
+	b, err := encodeRun(r, nextTask) // a finished run is megabytes: encoded in steps
 	if err != nil {
 		return err
 	}
-	_, err = s.do(idbRunsOS, "readwrite", func(st js.Value) js.Value { return st.Call("put", string(b), r.ID) })
+	// Kept as a Blob: IndexedDB stores its bytes by reference, where a string of megabytes is
+	// serialised on the page's thread (a task of 100-200 ms measured at the end of a level-1 run).
+	u8 := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u8, b)
+	blob := js.Global().Get("Blob").New([]any{u8}, map[string]any{"type": "application/json"})
+	_, err = s.do(idbRunsOS, "readwrite", func(st js.Value) js.Value { return st.Call("put", blob, r.ID) })
 	return err
+}
+
+// runText is a stored run's JSON: a Blob (how Put keeps runs), or a string (how runs were kept
+// before).
+func runText(v js.Value) ([]byte, error) {
+	if v.Type() == js.TypeString {
+		return []byte(v.String()), nil
+	}
+	if !v.InstanceOf(js.Global().Get("Blob")) {
+		return nil, errors.New("a stored run is neither text nor a Blob")
+	}
+	var buf js.Value
+	done := make(chan error, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any { buf = args[0]; done <- nil; return nil })
+	catch := js.FuncOf(func(_ js.Value, args []js.Value) any { done <- errors.New("reading a stored run failed"); return nil })
+	v.Call("arrayBuffer").Call("then", then, catch)
+	err := <-done
+	then.Release()
+	catch.Release()
+	if err != nil {
+		return nil, err
+	}
+	u8 := js.Global().Get("Uint8Array").New(buf)
+	out := make([]byte, u8.Length())
+	js.CopyBytesToGo(out, u8)
+	return out, nil
 }
 
 func (s *idbRuns) Runs() ([]*SavedRun, error) {
@@ -124,8 +155,12 @@ func (s *idbRuns) Runs() ([]*SavedRun, error) {
 	}
 	var out []*SavedRun
 	for i := 0; i < all.Length(); i++ {
+		text, err := runText(all.Index(i))
+		if err != nil {
+			return nil, err
+		}
 		var r SavedRun
-		if json.Unmarshal([]byte(all.Index(i).String()), &r) == nil && r.Format == runFormat {
+		if json.Unmarshal(text, &r) == nil && r.Format == runFormat {
 			out = append(out, &r)
 		}
 	}

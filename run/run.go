@@ -156,6 +156,10 @@ type Options struct {
 	Done func(key string) (Prediction, model.Response, bool)
 	// Landed, when set, is told each finished sample as it lands, so a host can persist it.
 	Landed func(key string, p Prediction, r model.Response)
+	// Yield, when set, is called between two steps of the run's longer work on the host's side
+	// (listing the samples, scoring the predictions at the end): the browser tab, whose Go code
+	// runs on the page's thread, gives the page a turn there so no step makes a long task.
+	Yield func()
 }
 
 // Key names a task in Result.Responses and the resume hooks.
@@ -180,10 +184,51 @@ func ask[T any](ctx context.Context, e *serial, req protocol.Request) (T, error)
 // Tasks lists the requests a run of cfg makes against the engine's loaded data, in the run's order
 // (level order, then the engine's sample order).
 func Tasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task, error) {
-	return tasks(ctx, &serial{do: do}, cfg.withDefaults())
+	return tasks(ctx, &serial{do: do}, cfg.withDefaults(), nil)
 }
 
-func tasks(ctx context.Context, e *serial, cfg Config) ([]Task, error) {
+// samplesStep is how many samples tasks decodes between two calls of its yield.
+const samplesStep = 200
+
+// samplesOf lists a level's samples as the samples op answers them, decoded samplesStep at a time
+// with yield (when not nil) called between two steps: a level's list is about 100 KB.
+func samplesOf(ctx context.Context, e *serial, level string, yield func()) ([]protocol.SampleView, error) {
+	req, err := protocol.Encode(protocol.Request{Op: protocol.OpSamples, Level: level})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := e.call(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := protocol.Result(resp)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	t, err := dec.Token()
+	if err == nil && t == nil {
+		return nil, nil // null: no samples
+	}
+	if err != nil || t != json.Delim('[') {
+		return nil, fmt.Errorf("engine %s answer: not a list of samples", protocol.OpSamples)
+	}
+	var out []protocol.SampleView
+	for dec.More() {
+		if yield != nil && len(out) > 0 && len(out)%samplesStep == 0 {
+			yield()
+		}
+		var s protocol.SampleView
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("engine %s answer: %w", protocol.OpSamples, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func tasks(ctx context.Context, e *serial, cfg Config, yield func()) ([]Task, error) {
 	levels := cfg.Levels
 	if len(levels) == 0 {
 		levels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
@@ -203,7 +248,7 @@ func tasks(ctx context.Context, e *serial, cfg Config) ([]Task, error) {
 			}
 			continue
 		}
-		ss, err := ask[[]protocol.SampleView](ctx, e, protocol.Request{Op: protocol.OpSamples, Level: l})
+		ss, err := samplesOf(ctx, e, l, yield)
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +364,7 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 	}
 	cfg = cfg.withDefaults()
 	e := &serial{do: do}
-	ts, err := tasks(ctx, e, cfg)
+	ts, err := tasks(ctx, e, cfg, opt.Yield)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +463,7 @@ feed:
 	sort.SliceStable(res.Failures, func(i, j int) bool { return taskLess(ts, res.Failures[i].Task, res.Failures[j].Task) })
 	res.TokensIn, res.TokensOut = prog.TokensIn, prog.TokensOut
 	if len(res.Predictions) > 0 {
-		b, err := ask[protocol.Batch](context.WithoutCancel(ctx), e, protocol.Request{Op: protocol.OpScore, Preds: string(PredictionsJSONL(res.Predictions)), State: cfg.State, Name: "run"})
+		b, err := ScoreInSteps(context.WithoutCancel(ctx), e.call, PredictionsJSONL(res.Predictions), cfg.State, "run", opt.Yield)
 		if err != nil {
 			return res, err
 		}
