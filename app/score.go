@@ -449,6 +449,11 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 			// tasks on the page's thread rather than one long one).
 			sb.Rows = res.Verdicts
 			p.virtual = &virtualRows{total: res.Verdicts, live: true, want: -1}
+			// The box of an earlier batch keeps its scroll position: back to the top, where the
+			// rows fetched first are.
+			if box := app.Window().GetElementByID("verdict-scroll"); box.Truthy() {
+				box.Set("scrollTop", 0)
+			}
 			p.loadRows(ctx, bs, p.virtual, 0)
 		} else if small {
 			sb.Preds = predsByLine(bulk)
@@ -589,13 +594,11 @@ func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll 
 }
 
 // virtualTable shows a large batch's verdicts in a scrolling box with only the rows in view (and a
-// margin) in the DOM; spacer rows stand for the others, so the scrollbar is the whole table's.
+// margin) in the DOM, placed on a canvas as tall as every row, so the scrollbar is the whole table's.
 func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.EventHandler) app.UI {
 	if vr == nil || !vr.live {
 		return app.P().DataSet("testid", "rows-gone").Text(fmt.Sprintf("The %d verdict rows of this batch were kept in the page until it reloaded; the report above is saved. Score again to see the rows.", sb.Rows))
 	}
-	above := vr.start * rowHeight
-	below := max(0, vr.total-vr.start-len(vr.rows)) * rowHeight
 	pred := func(line int) string {
 		for i, v := range vr.rows {
 			if v.Line == line && i < len(vr.preds) {
@@ -604,16 +607,18 @@ func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.Ev
 		}
 		return ""
 	}
-	// The heights are data-px-height, applied by web/bridge.js: the page's CSP refuses inline styles.
-	return app.Div().Class("verdict-scroll").DataSet("testid", "verdict-scroll").DataSet("total", vr.total).
+	// A canvas as tall as every row makes the scrollbar the whole table's; the rows in view are a
+	// table placed where they are on it. Sizes are data-px-height and data-px-top, applied by
+	// web/bridge.js: the page's CSP refuses inline styles.
+	return app.Div().ID("verdict-scroll").Class("verdict-scroll").DataSet("testid", "verdict-scroll").DataSet("total", vr.total).
 		DataSet("px-height", rowHeight*viewRows+40).On("scroll", onScroll).Body(
 		errorBox(vr.err),
-		app.Table().Class("verdicts verdicts-virtual").Body(
-			verdictHead(),
-			app.TBody().Body(
-				app.Tr().Class("spacer").DataSet("px-height", above),
-				app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs, nil) }),
-				app.Tr().Class("spacer").DataSet("px-height", below),
+		app.Div().Class("verdict-canvas").DataSet("px-height", vr.total*rowHeight+rowHeight).Body(
+			app.Table().Class("verdicts verdicts-virtual").DataSet("px-top", vr.start*rowHeight).Body(
+				verdictHead(),
+				app.TBody().Body(
+					app.Range(vr.rows).Slice(func(i int) app.UI { return verdictRow(vr.rows[i], pred, cs, nil) }),
+				),
 			),
 		),
 	)

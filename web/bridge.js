@@ -608,12 +608,14 @@
     takeDrop: () => lastDrop,
   };
 
-  // Sizes computed by the UI (a virtual table's spacer rows): the page's CSP allows no inline style
-  // attribute, which is what go-app's Style writes, so the UI sets data-px-height and this observer
-  // applies it through the CSSOM, which the CSP allows.
+  // Sizes computed by the UI (a virtual table's canvas and offset): the page's CSP allows no inline
+  // style attribute, which is what go-app's Style writes, so the UI sets data-px-height and
+  // data-px-top and this observer applies them through the CSSOM, which the CSP allows.
   function applyHeight(el) {
     const h = el.getAttribute("data-px-height");
     if (h !== null) el.style.height = h + "px";
+    const t = el.getAttribute("data-px-top");
+    if (t !== null) el.style.top = t + "px";
   }
   new MutationObserver((records) => {
     for (const m of records) {
@@ -621,10 +623,10 @@
       for (const n of m.addedNodes || []) {
         if (n.nodeType !== 1) continue;
         applyHeight(n);
-        for (const el of n.querySelectorAll("[data-px-height]")) applyHeight(el);
+        for (const el of n.querySelectorAll("[data-px-height], [data-px-top]")) applyHeight(el);
       }
     }
-  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-px-height"] });
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-px-height", "data-px-top"] });
 
   /** apibankCopy puts text on the clipboard, falling back to a selection copy; it never throws. */
   window.apibankCopy = (text) => {
