@@ -344,7 +344,7 @@ func (p *ScorePage) onHeld(ctx app.Context, e app.Event) {
 func (p *ScorePage) syncHeld(bs BulkScorer) {
 	size, name, ok := bs.Held("bulk")
 	if !ok {
-		p.held, p.heldName = 0, ""
+		p.held, p.heldName, p.large = 0, "", false
 		return
 	}
 	p.held, p.heldName, p.large, p.bulk = size, name, true, ""

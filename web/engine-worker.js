@@ -246,30 +246,39 @@ async function bulk(msg) {
   let pos = 0;
   let line = 1;
   postMessage({ type: "progress", id: msg.id, done: 0, total: blob.size });
-  while (pos < blob.size) {
-    const bytes = await nextChunk(blob, pos);
-    const end = pos + bytes.length;
-    const t1 = performance.now();
-    const a = call({ v: 1, op: "score_lines", stream, lines: decoder.decode(bytes, { stream: true }), line });
-    engineMs += performance.now() - t1;
-    for (const e of a.env.result.errors) if (errors.length < MAX_ERRORS) errors.push(e);
-    errorCount += a.env.result.errors.length;
-    // The verdict lines stay as one string per chunk with the offsets of its rows.
-    const keep = [];
-    for (const l of a.body.split("\n")) if (l !== "" && !l.startsWith('{"error":')) keep.push(l);
-    const starts = new Uint32Array(keep.length + 1);
-    for (let k = 0, at = 0; k < keep.length; k++) {
-      starts[k] = at;
-      at += keep[k].length + 1;
-      starts[k + 1] = at;
+  try {
+    while (pos < blob.size) {
+      const bytes = await nextChunk(blob, pos);
+      const end = pos + bytes.length;
+      const t1 = performance.now();
+      const a = call({ v: 1, op: "score_lines", stream, lines: decoder.decode(bytes, { stream: true }), line });
+      engineMs += performance.now() - t1;
+      for (const e of a.env.result.errors) if (errors.length < MAX_ERRORS) errors.push(e);
+      errorCount += a.env.result.errors.length;
+      // The verdict lines stay as one string per chunk with the offsets of its rows.
+      const keep = [];
+      for (const l of a.body.split("\n")) if (l !== "" && !l.startsWith('{"error":')) keep.push(l);
+      const starts = new Uint32Array(keep.length + 1);
+      for (let k = 0, at = 0; k < keep.length; k++) {
+        starts[k] = at;
+        at += keep[k].length + 1;
+        starts[k + 1] = at;
+      }
+      run.chunks.push({ first: line, start: pos, end, rows: keep.join("\n") + "\n", starts, row0: run.rows });
+      run.rows += keep.length;
+      line += lineEnds(bytes, 0, bytes.length);
+      pos = end;
+      postMessage({ type: "progress", id: msg.id, done: pos, total: blob.size });
+      // Let the page's heartbeat (and any other request) in between two chunks.
+      await new Promise((r) => setTimeout(r, 0));
     }
-    run.chunks.push({ first: line, start: pos, end, rows: keep.join("\n") + "\n", starts, row0: run.rows });
-    run.rows += keep.length;
-    line += lineEnds(bytes, 0, bytes.length);
-    pos = end;
-    postMessage({ type: "progress", id: msg.id, done: pos, total: blob.size });
-    // Let the page's heartbeat (and any other request) in between two chunks.
-    await new Promise((r) => setTimeout(r, 0));
+  } finally {
+    // A refused chunk ends the run: its stream is closed (the engine keeps only a few open).
+    if (pos < blob.size && dead === null) {
+      try {
+        call({ v: 1, op: "score_finish", stream });
+      } catch (err) {}
+    }
   }
   const fin = call({ v: 1, op: "score_finish", stream });
   if (!msg.scratch) lastRun = run;
