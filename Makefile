@@ -23,7 +23,7 @@ dataset/builtin.pack: $(shell find dataset/builtin -type f)
 # The user interface: go-app components (app/) with their GOOS=js main (wasm/app).
 app: $(APP)
 
-$(APP): $(shell find app wasm/app -name '*.go' -not -name '*_test.go') go.mod
+$(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
 # The main job: build everything and serve the playground at http://localhost:8080.
