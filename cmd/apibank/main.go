@@ -364,6 +364,8 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		for _, l := range []string{"1", "2", "3"} {
 			fmt.Fprintf(stdout, "level %s: dialogues %d, api calls %d\n", l, counts.Levels[l].Dialogues, counts.Levels[l].APICalls)
 		}
+		fmt.Fprintf(stdout, "call turns by style (levels 1-2): %s\n", countList(protocol.Styles, counts.Styles))
+		fmt.Fprintf(stdout, "special cases by kind: %s\n", countList(protocol.Specials, counts.Specials))
 	}
 	if bad {
 		return errBadInput
@@ -450,4 +452,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// countList writes counts by name in the names' order: "a 1, b 0".
+func countList(names []string, counts map[string]int) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, counts[n])
+	}
+	return strings.Join(parts, ", ")
 }
