@@ -30,7 +30,7 @@ commands:
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
-           [--timeout D] [--data DIR] [--state fresh|replay] [--json]
+           [--timeout D] [--trials N] [--data DIR] [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
            episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
            (or --api-key-env), never from a flag
