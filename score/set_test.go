@@ -194,3 +194,21 @@ func TestMatch(t *testing.T) {
 		t.Errorf("match = %v, want [-1 -1 0]", pair)
 	}
 }
+
+// TestSetTools: a set's verdict is tallied once under each distinct tool of the set.
+func TestSetTools(t *testing.T) {
+	data, ix := builtin(t)
+	sm := setSample(t, ix, "parm-travel-01.jsonl") // Dictionary and Translate at once
+	preds := []Prediction{{Level: sm.Dialogue.Level, File: sm.Dialogue.File, ID: sm.ID, Pred: GoldSetPrediction(sm)}}
+	b := Score(data, ix, preds, Replay, "t")
+	var got []string
+	for _, tl := range b.Report.Tools {
+		got = append(got, tl.Name)
+		if tl.Calls != 1 || tl.Correct != 1 {
+			t.Errorf("%s: %d of %d", tl.Name, tl.Correct, tl.Calls)
+		}
+	}
+	if strings.Join(got, " ") != "Dictionary Translate" || b.Report.Overall.Calls != 1 {
+		t.Errorf("tools %v, overall calls %d; want Dictionary and Translate once each, one call sample", got, b.Report.Overall.Calls)
+	}
+}
