@@ -601,7 +601,7 @@ func verdictHead() app.UI {
 func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares, dups map[int]int) app.UI {
 	c := v.Call()
 	r, isReply := v.Reply()
-	cat, label := c.Category, c.Category
+	cat, label := c.Category, setLabel(c)
 	if isReply {
 		cat = "REPLY"
 		label = "ROUGE-L " + Round4(r.RougeL)
@@ -677,5 +677,7 @@ func gotView(v protocol.Verdict, pred string) app.UI {
 		app.Dt().Text("exception"), app.Dd().Body(app.Pre().Text(Pretty(env.Exception))),
 		app.If(v.Err() != "", func() app.UI { return app.Dt().Text("error") }),
 		app.If(v.Err() != "", func() app.UI { return app.Dd().Text(v.Err()) }),
+		app.If(len(v.Call().Calls) > 0, func() app.UI { return app.Dt().Text("calls") }),
+		app.If(len(v.Call().Calls) > 0, func() app.UI { return app.Dd().Body(setView(v.Call())) }),
 	)
 }
