@@ -13,8 +13,15 @@ import (
 // decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes
 // of predictions; encoding/json's reflection is several times slower on it). Unknown fields are
 // ignored; a field of the wrong type is an error that names it.
+//
+// A request may carry a body (protocol.Request.Body): raw bytes after the line break that ends its
+// JSON, for the ops that read lines; the body aliases data.
 func decodeRequest(data []byte) (*protocol.Request, error) {
-	v, err := value.Decode(data)
+	v, rest, err := value.DecodeHead(data)
+	if err != nil {
+		return nil, err
+	}
+	body, err := splitBody(rest, len(data)-len(rest))
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +29,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 	if !ok {
 		return nil, fmt.Errorf("a request must be a JSON object")
 	}
-	r := &protocol.Request{}
+	r := &protocol.Request{Body: body}
 	var bad error
 	m.Each(func(k string, v any) bool {
 		text := func(dst *string) {
@@ -153,7 +160,38 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		}
 		return bad == nil
 	})
+	if bad == nil && r.Body != nil {
+		switch {
+		case r.Op != protocol.OpScoreLines && r.Op != protocol.OpRougeLines:
+			bad = fmt.Errorf("op %q takes no body after its JSON (only %s and %s do)", truncate(string(r.Op), 40), protocol.OpScoreLines, protocol.OpRougeLines)
+		case r.Lines != "":
+			bad = fmt.Errorf("the lines are given twice: in the field \"lines\" and as the body")
+		}
+	}
 	return r, bad
+}
+
+// splitBody returns the body that follows a request's JSON value: nil when only white space follows,
+// else what comes after the line break ending the value's line.
+// at is the offset of rest in the request.
+func splitBody(rest []byte, at int) ([]byte, error) {
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\r') {
+		i++
+	}
+	if i == len(rest) {
+		return nil, nil
+	}
+	if rest[i] != '\n' {
+		return nil, fmt.Errorf("unexpected data after the JSON value (offset %d; a body goes after a line break)", at+i)
+	}
+	body := rest[i+1:]
+	for _, c := range body {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return body, nil
+		}
+	}
+	return nil, nil
 }
 
 // truncate shortens a text quoted back in an error.

@@ -49,6 +49,9 @@ func TestHandleErrors(t *testing.T) {
 		{"stream not an integer", `{"v":1,"op":"score_lines","stream":"1"}`, "bad_request", `"stream" must be an integer`},
 		{"line not an integer", `{"v":1,"op":"rouge_lines","lines":"","line":1.5}`, "bad_request", `"line" must be an integer`},
 		{"lines not a text", `{"v":1,"op":"rouge_lines","lines":["a"]}`, "bad_request", `"lines" must be a string`},
+		{"trailing data", `{"v":1,"op":"hello"} x`, "bad_request", "unexpected data after the JSON value"},
+		{"body on an op without lines", "{\"v\":1,\"op\":\"hello\"}\nraw", "bad_request", `op "hello" takes no body`},
+		{"lines and a body", "{\"v\":1,\"op\":\"rouge_lines\",\"lines\":\"a\"}\nb", "bad_request", "given twice"},
 		{"score_start bad state", `{"v":1,"op":"score_start","state":"sideways"}`, "bad_request", "fresh or replay"},
 	}
 	for _, tt := range tests {
@@ -250,6 +253,8 @@ func FuzzHandle(f *testing.F) {
 		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\r\n{bad","line":3}`,
 		`{"v":1,"op":"score_finish","stream":1}`,
 		`{"v":1,"op":"rouge_lines","lines":"{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n","name":"p"}`,
+		"{\"v\":1,\"op\":\"rouge_lines\",\"name\":\"p\"}\n{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n",
+		"{\"v\":1,\"op\":\"score_lines\",\"stream\":1,\"line\":3}\r\n{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\n{bad",
 		`{"v":1,"op":"prompt","file":"x","sample":0,"form":"yaml"}`,
 		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
 	} {

@@ -118,6 +118,10 @@ type Request struct {
 	Stream int `json:"stream,omitempty"`
 	// Lines is a chunk of whole JSONL lines: predictions (score_lines) or pairs (rouge_lines).
 	Lines string `json:"lines,omitempty"`
+	// Body, when not nil, is sent after the request's JSON line as raw bytes and read as Lines: a
+	// chunk of megabytes then costs neither JSON escaping in the host nor unescaping in the engine
+	// (see stream.go). A request has Lines or Body, not both.
+	Body []byte `json:"-"`
 	// Line is the number of the chunk's first line in its file (1 when zero).
 	Line int `json:"line,omitempty"`
 }

@@ -38,6 +38,19 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeHead parses the JSON value at the start of data (after any white space), as Decode does, and
+// returns what follows it unread: a message whose JSON head is followed by raw bytes (the engine
+// protocol's request body) is split without scanning the bytes.
+func DecodeHead(data []byte) (v any, rest []byte, err error) {
+	d := decoder{data: data}
+	d.skip()
+	v, err = d.value(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, data[d.pos:], nil
+}
+
 // DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
 // the others are checked for syntax and skipped. want must not keep the key it is given. Prediction files often carry large fields a reader
 // does not need (the oracle's lines hold whole tool results): skipping them is several times faster.

@@ -193,3 +193,27 @@ func TestDecodeFieldsKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeHead(t *testing.T) {
+	tests := []struct{ in, head, rest string }{
+		{`{"op":"x"}` + "\nraw {not json", `{"op":"x"}`, "\nraw {not json"},
+		{` [1, 2]  tail`, `[1,2]`, "  tail"},
+		{`"s"`, `"s"`, ""},
+		{"{\n \"a\": 1\n}\n", `{"a":1}`, "\n"},
+	}
+	for _, tt := range tests {
+		v, rest, err := DecodeHead([]byte(tt.in))
+		if err != nil {
+			t.Errorf("DecodeHead(%q): %v", tt.in, err)
+			continue
+		}
+		if got := string(Marshal(v)); got != tt.head || string(rest) != tt.rest {
+			t.Errorf("DecodeHead(%q) = %s, %q; want %s, %q", tt.in, got, rest, tt.head, tt.rest)
+		}
+	}
+	for _, bad := range []string{``, `{"a": `, `tail`} {
+		if _, _, err := DecodeHead([]byte(bad)); err == nil {
+			t.Errorf("DecodeHead(%q) succeeded", bad)
+		}
+	}
+}
