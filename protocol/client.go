@@ -42,8 +42,8 @@ func Encode(req Request) ([]byte, error) {
 		return nil, fmt.Errorf("encode %s request: %w", req.Op, err)
 	}
 	if req.Body != nil {
-		if req.Lines != "" {
-			return nil, fmt.Errorf("encode %s request: both lines and a body", req.Op)
+		if req.Lines != "" || len(req.Files) > 0 {
+			return nil, fmt.Errorf("encode %s request: both a body and lines or files", req.Op)
 		}
 		out := make([]byte, 0, len(text)+1+len(req.Body))
 		text = append(append(append(out, text...), '\n'), req.Body...)
