@@ -61,6 +61,10 @@ test("one call of a set of two reads as MISSING_CALL with each call's verdict", 
   const cats = await list.locator("li").evaluateAll((els) => els.map((e) => e.dataset.category));
   assert.deepEqual(cats, ["CORRECT", "MISSING_CALL"], "the first call right, the second not made");
   assert.match(await list.textContent(), /not called/);
+  const expected = await page.locator(".compare > div").first().textContent();
+  for (const t of d.turns.filter((t) => t.role === "API")) {
+    assert.ok(expected.includes(t.param_dict.stock_code), "the expected side shows every call of the set: " + t.param_dict.stock_code);
+  }
   assert.deepEqual(w.errors, []);
   await page.close();
 });
