@@ -183,11 +183,22 @@ func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keep
 			},
 			Done: func(k string) (run.Prediction, model.Response, bool) {
 				l, ok := done[k]
-				return l.Pred, l.Response, ok
+				return l.Pred, l.Response, ok && l.Episode == nil
 			},
 			Landed: func(k string, p run.Prediction, resp model.Response) {
 				if err := runStore.Land(saved.ID, Landed{Key: k, Pred: p, Response: resp}); err != nil {
 					r.setErr("a sample is not kept across reloads: " + err.Error())
+				}
+			},
+			DoneEpisode: func(k string) (run.Episode, bool) {
+				if l, ok := done[k]; ok && l.Episode != nil {
+					return *l.Episode, true
+				}
+				return run.Episode{}, false
+			},
+			EpisodeLanded: func(k string, ep run.Episode) {
+				if err := runStore.Land(saved.ID, Landed{Key: k, Episode: &ep}); err != nil {
+					r.setErr("an episode is not kept across reloads: " + err.Error())
 				}
 			},
 		}

@@ -142,7 +142,7 @@ func (p *RunPage) Render() app.UI {
 func (p *RunPage) renderUnfinished() app.UI {
 	return app.Section().Class("card").DataSet("testid", "run-unfinished").Body(
 		app.H2().Text("Unfinished runs"),
-		app.P().Text("These runs stopped before their end (the page was reloaded or closed). Resume asks only the samples they do not have yet (level-3 episodes are played again)."),
+		app.P().Text("These runs stopped before their end (the page was reloaded or closed). Resume asks only the samples they do not have yet, and plays only the level-3 scenes that had not ended."),
 		app.Ul().Body(app.Range(p.unfinished).Slice(func(i int) app.UI {
 			r := p.unfinished[i]
 			return app.Li().Body(

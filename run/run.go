@@ -156,6 +156,12 @@ type Options struct {
 	Done func(key string) (Prediction, model.Response, bool)
 	// Landed, when set, is told each finished sample as it lands, so a host can persist it.
 	Landed func(key string, p Prediction, r model.Response)
+	// DoneEpisode, when set, skips level-3 scenes already played to their end (a resumed run):
+	// it reports the episode kept for a task key, or false.
+	DoneEpisode func(key string) (Episode, bool)
+	// EpisodeLanded, when set, is told each level-3 episode played to its end (not failed, not
+	// cancelled), so a host can persist it.
+	EpisodeLanded func(key string, ep Episode)
 }
 
 // Key names a task in Result.Responses and the resume hooks.
@@ -373,15 +379,27 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 			defer wg.Done()
 			for i := range work {
 				t := ts[i]
+				key := Key(t)
 				if t.Level == Level3 {
+					if opt.DoneEpisode != nil {
+						if ep, ok := opt.DoneEpisode(key); ok {
+							mu.Lock()
+							episodes[i] = &ep
+							mu.Unlock()
+							report(model.Response{}, nil, false, false)
+							continue
+						}
+					}
 					ep, resp, f := playEpisode(ctx, e, chat, cfg, t)
 					mu.Lock()
 					episodes[i] = ep
 					mu.Unlock()
+					if opt.EpisodeLanded != nil && f == nil && ep.Outcome != nil && ep.Stopped != "cancelled" {
+						opt.EpisodeLanded(key, *ep)
+					}
 					report(resp, f, ep.Outcome != nil, ep.Outcome != nil && ep.Outcome.Success)
 					continue
 				}
-				key := Key(t)
 				if opt.Done != nil {
 					if p, r, ok := opt.Done(key); ok {
 						mu.Lock()
