@@ -199,6 +199,8 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
 	case protocol.OpSynthCheck:
 		return s.synthCheck(r)
+	case protocol.OpWorldFiles:
+		return s.worldFiles(), nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()

@@ -392,3 +392,18 @@ func (s *Session) synthIndex() map[string]string {
 	s.synthKeys, s.synthKeysOf = idx, s.data
 	return idx
 }
+
+// worldFiles writes the loaded data's initial world as init_database files (the tools' own
+// bookkeeping databases, named with "_", left out).
+func (s *Session) worldFiles() protocol.WorldFiles {
+	out := protocol.WorldFiles{Files: map[string]string{}}
+	for _, n := range s.data.Base.Names() {
+		if strings.HasPrefix(n, "_") {
+			continue
+		}
+		if db, ok := s.data.Base.Database(n); ok {
+			out.Files["init_database/"+n+".json"] = string(value.Marshal(db))
+		}
+	}
+	return out
+}

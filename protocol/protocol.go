@@ -42,12 +42,13 @@ const (
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
 	OpRestart       Op = "restart"        // start over as a new session: Hello
 	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
+	OpWorldFiles    Op = "world_files"    // the loaded data's initial world as files: WorldFiles
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
@@ -81,6 +82,8 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	synth_check candidate, style, catalog,  run a model's proposed dialogue (JSON text) through the
 //	          tools, seen, name             format, execution, grounding and duplicate stages
 //	                                        (synth.go documents the candidate's shape)
+//	world_files                             the loaded data's initial world as init_database/*.json
+//	                                        files, so a folder of new dialogues replays on its own
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`

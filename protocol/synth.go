@@ -89,3 +89,9 @@ type SynthCheck struct {
 	// passes the keys of accepted candidates back as Seen.
 	Keys []string `json:"keys,omitempty"`
 }
+
+// WorldFiles answers world_files: the initial world of the loaded data, one init_database/NAME.json
+// file per database, as a folder in the original layout carries it.
+type WorldFiles struct {
+	Files map[string]string `json:"files"`
+}
