@@ -121,8 +121,11 @@ func (s *Session) synthCheck(r *protocol.Request) (protocol.SynthCheck, *protoco
 // or words around it are allowed), strictly of the shape, with each call's arguments an object.
 func readCandidate(text string) (*protocol.SynthCandidate, [][]*value.Map, string) {
 	start, end := strings.Index(text, "{"), strings.LastIndex(text, "}")
-	if start < 0 || end < start {
+	switch {
+	case start < 0:
 		return nil, nil, "the answer holds no JSON object"
+	case end < start:
+		return nil, nil, "not JSON: the object that starts at character " + fmt.Sprint(start+1) + " is never closed (a cut answer?)"
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(text[start : end+1])))
 	dec.DisallowUnknownFields()

@@ -24,7 +24,7 @@ func TestSynthCheck(t *testing.T) {
 		{name: "simple passes", style: protocol.StyleSimple, candidate: calc},
 		{name: "in a code fence", style: protocol.StyleSimple, candidate: "Here it is:\n```json\n" + calc + "\n```"},
 		{name: "a chain through a token", style: protocol.StyleMultiple, candidate: chain, tools: []string{"AddAlarm"}},
-		{name: "not JSON", style: protocol.StyleSimple, candidate: `{"request": "What is 2 plus`, stage: protocol.StageFormat, reason: "no JSON object"},
+		{name: "not JSON", style: protocol.StyleSimple, candidate: `{"request": "What is 2 plus`, stage: protocol.StageFormat, reason: "is never closed"},
 		{name: "unknown member", style: protocol.StyleSimple, candidate: `{"request": "x", "steps": [], "reply": "y", "mood": 1}`, stage: protocol.StageFormat, reason: `unknown field "mood"`},
 		{name: "no reply", style: protocol.StyleSimple, candidate: `{"request": "x", "steps": []}`, stage: protocol.StageFormat, reason: `no "reply"`},
 		{name: "unknown tool", style: protocol.StyleSimple, candidate: strings.Replace(calc, `"Calculator"`, `"CalculatorPro"`, 1), stage: protocol.StageFormat, reason: "no tool CalculatorPro in the apis catalog"},

@@ -26,7 +26,7 @@ func inProcess() protocol.Transport {
 var expected = map[string]struct{ stage, reason string }{
 	fakemodel.KindOK:              {"", ""},
 	fakemodel.KindChain:           {"", ""},
-	fakemodel.KindBadJSON:         {protocol.StageFormat, "no JSON object"},
+	fakemodel.KindBadJSON:         {protocol.StageFormat, "is never closed"},
 	fakemodel.KindUnknownTool:     {protocol.StageFormat, "no tool CalculatorPro"},
 	fakemodel.KindMissingArgument: {protocol.StageFormat, `lacks the required parameter "formula"`},
 	fakemodel.KindWrongType:       {protocol.StageFormat, "is declared str"},
