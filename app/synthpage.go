@@ -118,6 +118,9 @@ type SynthPage struct {
 	watching  bool
 	err, msg  string
 	busy      bool
+	// mc is the page's own context (from OnMount): work that outlives the button that started it
+	// reports through it, since a button's context dies with the button.
+	mc app.Context
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser.
@@ -125,6 +128,7 @@ func (p *SynthPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 
 // OnMount reads the Run page's endpoint settings and key, the catalog's tools and the prompt.
 func (p *SynthPage) OnMount(ctx app.Context) {
+	p.mc = ctx
 	if p.cfg.Style == "" {
 		p.cfg = synth.Config{Style: protocol.StyleSimple, Count: 10, Seeds: synth.DefaultSeeds}
 	}
@@ -246,7 +250,7 @@ func (p *SynthPage) renderForm(running bool) app.UI {
 	set := func(f func(ctx app.Context, v string)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) {
 			f(ctx, ctx.JSSrc().Get("value").String())
-			p.buildPrompt(ctx)
+			p.buildPrompt(p.mc)
 		}
 	}
 	atoi := func(s string) int { n, _ := strconv.Atoi(strings.TrimSpace(s)); return n }
@@ -320,7 +324,7 @@ func (p *SynthPage) onStart(ctx app.Context, e app.Event) {
 		return
 	}
 	p.view = synthesis.view()
-	p.watch(ctx)
+	p.watch(p.mc)
 }
 
 func (p *SynthPage) renderProgress(v synthView) app.UI {
@@ -415,7 +419,7 @@ func (p *SynthPage) export(ctx app.Context, f func(o *synth.Outcome) (string, er
 		return
 	}
 	p.busy, p.err, p.msg = true, "", ""
-	refresh(ctx, func() (string, error) { return f(o) }, func(msg string, err error) {
+	refresh(p.mc, func() (string, error) { return f(o) }, func(msg string, err error) {
 		p.busy = false
 		if err != nil {
 			p.err = err.Error()
@@ -435,7 +439,7 @@ func (p *SynthPage) onLoad(ctx app.Context, e app.Event) {
 		if err != nil {
 			return "", err
 		}
-		ctx.Dispatch(func(ctx app.Context) { ctx.NewAction(dataChanged) })
+		p.mc.Dispatch(func(ctx app.Context) { ctx.NewAction(dataChanged) })
 		return fmt.Sprintf("“%s” is now this tab's data (%d dialogues): browse, score, run or practise on it like any imported folder.", res.Name, res.Dialogues["level-1-given-desc"]), nil
 	})
 }
