@@ -5,7 +5,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench fuzz clean sizes app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test lint bench fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -23,7 +23,7 @@ dataset/builtin.pack: $(shell find dataset/builtin -type f)
 # The user interface: go-app components (app/) with their GOOS=js main (wasm/app).
 app: $(APP)
 
-$(APP): $(shell find app wasm/app -name '*.go' -not -name '*_test.go') go.mod
+$(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
 # The main job: build everything and serve the playground at http://localhost:8080.
@@ -72,7 +72,7 @@ screenshots: wasm app e2e/node_modules/.package-lock.json
 bench-browser: wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
-test: wasm app lint
+test: wasm app lint size-budget
 	$(GO) test -count=1 ./...
 	$(MAKE) test-browser
 
@@ -106,6 +106,14 @@ bench: wasm app
 sizes: wasm app
 	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
 	@printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+
+# The tab's download budget (issue 8): app.wasm at most 12 MB raw and 3.5 MB gzip; over it, make test fails.
+APP_MAX_RAW  := 12000000
+APP_MAX_GZIP := 3500000
+size-budget: app
+	@raw=$$(wc -c < $(APP)); gz=$$(gzip -9 -c $(APP) | wc -c); \
+	printf 'app.wasm raw %d bytes (budget %d), gzip %d bytes (budget %d)\n' $$raw $(APP_MAX_RAW) $$gz $(APP_MAX_GZIP); \
+	if [ $$raw -gt $(APP_MAX_RAW) ] || [ $$gz -gt $(APP_MAX_GZIP) ]; then echo 'app.wasm is over its size budget' >&2; exit 1; fi
 
 clean:
 	rm -f $(ENGINE) $(APP)

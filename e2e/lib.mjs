@@ -126,10 +126,22 @@ export function watch(page) {
   return { errors, dialogs };
 }
 
-/** ready waits until go-app has rendered the page and this tab's engine answers. */
+/**
+ * ready waits until go-app has rendered the page and this tab's engine answers. The limit is
+ * generous on purpose: on a loaded 2-core CI machine compiling the two modules alone has taken
+ * over 30 s; how fast a first visit is, is measured by `make bench-browser`, not here.
+ */
 export async function ready(page) {
-  await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 30000 });
-  await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 30000 });
+  try {
+    await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 120000 });
+    await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 120000 });
+  } catch (e) {
+    const status = await page.evaluate(() => {
+      const s = document.querySelector("[data-testid=engine-status]");
+      return s ? s.dataset.state + ": " + s.textContent : "no engine status on the page";
+    }).catch(() => "the page did not answer");
+    throw new Error(e.message + "\nengine status: " + status);
+  }
 }
 
 /** open navigates to a path and waits for ready. */

@@ -343,7 +343,7 @@ func (s *Session) dialogue(r *protocol.Request) (any, *protocol.Error) {
 	}
 	turns := make([]protocol.Turn, len(d.Turns))
 	for i, t := range d.Turns {
-		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Line: t.Line}
+		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Parallel: t.Parallel, Line: t.Line}
 	}
 	return protocol.Dialogue{Level: d.Level, File: d.File, Meta: d.Meta, Turns: turns}, nil
 }

@@ -279,27 +279,38 @@ func Tools(raw json.RawMessage) ([]model.Tool, error) {
 	return out, nil
 }
 
-// Pred turns a model answer into a prediction text: the first native tool call as
-// {"name", "arguments"} (arguments kept as the model wrote them when they are not a JSON object, so
-// the scorer judges them), else the answer's text.
+// Pred turns a model answer into a prediction text: a native tool call as {"name", "arguments"}
+// (arguments kept as the model wrote them when they are not a JSON object, so the scorer judges
+// them), several as a JSON list of such objects (a gold call set's answer; judged by its first call
+// on the original's data), else the answer's text.
 func Pred(r model.Response) string {
 	if len(r.ToolCalls) == 0 {
 		return r.Content
 	}
-	c := r.ToolCalls[0]
-	args := json.RawMessage(c.Arguments)
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		quoted, _ := json.Marshal(c.Arguments)
-		args = quoted
-	}
 	var b bytes.Buffer
-	name, _ := json.Marshal(c.Name)
-	b.WriteString(`{"name":`)
-	b.Write(name)
-	b.WriteString(`,"arguments":`)
-	b.Write(compact(args))
-	b.WriteByte('}')
+	if len(r.ToolCalls) > 1 {
+		b.WriteByte('[')
+	}
+	for i, c := range r.ToolCalls {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		args := json.RawMessage(c.Arguments)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(args, &obj) != nil {
+			quoted, _ := json.Marshal(c.Arguments)
+			args = quoted
+		}
+		name, _ := json.Marshal(c.Name)
+		b.WriteString(`{"name":`)
+		b.Write(name)
+		b.WriteString(`,"arguments":`)
+		b.Write(compact(args))
+		b.WriteByte('}')
+	}
+	if len(r.ToolCalls) > 1 {
+		b.WriteByte(']')
+	}
 	return b.String()
 }
 

@@ -376,6 +376,6 @@ func attachGold(r *Result, ix *Index) {
 		r.CallVerdict.GoldCall = gt.Text
 		return
 	}
-	r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
-	r.CallVerdict.GoldResult = value.Marshal(gt.Result)
+	r.CallVerdict.GoldCall = GoldSetPrediction(sm)
+	r.CallVerdict.GoldResult = goldResults(sm)
 }

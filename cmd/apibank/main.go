@@ -30,7 +30,7 @@ commands:
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
-           [--timeout D] [--data DIR] [--state fresh|replay] [--json]
+           [--timeout D] [--trials N] [--data DIR] [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
            episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
            (or --api-key-env), never from a flag
@@ -371,6 +371,8 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		for _, l := range []string{"1", "2", "3"} {
 			fmt.Fprintf(stdout, "level %s: dialogues %d, api calls %d\n", l, counts.Levels[l].Dialogues, counts.Levels[l].APICalls)
 		}
+		fmt.Fprintf(stdout, "call turns by style (levels 1-2): %s\n", countList(protocol.Styles, counts.Styles))
+		fmt.Fprintf(stdout, "special cases by kind: %s\n", countList(protocol.Specials, counts.Specials))
 	}
 	if bad {
 		return errBadInput
@@ -457,4 +459,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// countList writes counts by name in the names' order: "a 1, b 0".
+func countList(names []string, counts map[string]int) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, counts[n])
+	}
+	return strings.Join(parts, ", ")
 }
