@@ -25,8 +25,8 @@ const synthFolder = "lv1-lv2-samples/" + dataset.Level1 + "/"
 // dataset fill step), grounding (validate's check) and duplicate. A failed stage is an answer, not
 // an error; only a malformed request (unknown style or catalog, a bad file name) is refused.
 func (s *Session) synthCheck(r *protocol.Request) (protocol.SynthCheck, *protocol.Error) {
-	if !slices.Contains(protocol.Styles, r.Style) && !slices.Contains(protocol.SpecialKinds, r.Style) {
-		return protocol.SynthCheck{}, badRequest(fmt.Sprintf("style %q is not one of %s or a special case (%s)", r.Style, strings.Join(protocol.Styles, ", "), strings.Join(protocol.SpecialKinds, ", ")))
+	if !slices.Contains(protocol.Styles, r.Style) && !slices.Contains(protocol.Specials, r.Style) {
+		return protocol.SynthCheck{}, badRequest(fmt.Sprintf("style %q is not one of %s or a special case (%s)", r.Style, strings.Join(protocol.Styles, ", "), strings.Join(protocol.Specials, ", ")))
 	}
 	if r.Catalog != "" && r.Catalog != tools.APIs.Name {
 		return protocol.SynthCheck{}, badRequest(fmt.Sprintf("catalog %q: synthesized dialogues are level-1 dialogues, whose tools are the %s catalog", r.Catalog, tools.APIs.Name))
@@ -67,14 +67,22 @@ func (s *Session) synthCheck(r *protocol.Request) (protocol.SynthCheck, *protoco
 		}
 	}
 
-	// 2. execution: the fill step, in a fresh world of the loaded data.
 	file := synthFolder + name
 	draft := synthDraft(c, args, r.Style)
+	dl, errs := dataset.ParseDraft(dataset.Level1, file, draft)
+	if len(errs) > 0 {
+		return fail(out, protocol.StageFormat, "%s", errs[0].Error())
+	}
+	if why := checkStyle(dl, r.Style); why != "" {
+		return fail(out, protocol.StageFormat, "%s", why)
+	}
+
+	// 2. execution: the fill step, in a fresh world of the loaded data.
 	filled, errs := score.Fill(s.data.Base, file, draft)
 	if len(errs) > 0 {
 		return fail(out, protocol.StageExecution, "%s", errs[0].Message)
 	}
-	dl, errs := dataset.ParseDialogue(dataset.Level1, file, filled)
+	dl, errs = dataset.ParseDialogue(dataset.Level1, file, filled)
 	if len(errs) > 0 {
 		return fail(out, protocol.StageFormat, "%s", errs[0].Error())
 	}
@@ -167,11 +175,10 @@ func readCandidate(text string) (*protocol.SynthCandidate, [][]*value.Map, strin
 	return &c, args, ""
 }
 
-// checkShape checks the candidate's calls against its style: one call a step for simple and
-// multiple, a step of several calls (of one tool, or of several) for the parallel styles, no call
-// at all for a special case.
+// checkShape checks the candidate's steps before its calls are looked at: a special case makes no
+// call, the simple and multiple styles one call a step.
 func checkShape(c *protocol.SynthCandidate, style string) string {
-	if slices.Contains(protocol.SpecialKinds, style) {
+	if slices.Contains(protocol.Specials, style) {
 		if len(c.Steps) > 0 {
 			return fmt.Sprintf("a %s special case answers with a reply, not calls (it has %d steps)", style, len(c.Steps))
 		}
@@ -180,28 +187,51 @@ func checkShape(c *protocol.SynthCandidate, style string) string {
 	if len(c.Steps) == 0 {
 		return fmt.Sprintf("a %s candidate makes calls, and this one has no steps", style)
 	}
-	parallel := false
 	for i, step := range c.Steps {
-		names := map[string]bool{}
-		for _, call := range step {
-			names[call.Name] = true
-		}
-		switch style {
-		case protocol.StyleSimple, protocol.StyleMultiple:
-			if len(step) != 1 {
-				return fmt.Sprintf("step %d makes %d calls at once; a %s candidate makes one call a step", i+1, len(step), style)
-			}
-		case protocol.StyleParallel:
-			if len(step) > 1 && len(names) > 1 {
-				return fmt.Sprintf("step %d calls several tools at once; parallel calls are of one tool (parallel_multiple mixes tools)", i+1)
-			}
-			parallel = parallel || len(step) > 1
-		case protocol.StyleParallelMultiple:
-			parallel = parallel || len(names) > 1
+		if (style == protocol.StyleSimple || style == protocol.StyleMultiple) && len(step) != 1 {
+			return fmt.Sprintf("step %d makes %d calls at once; a %s candidate makes one call a step", i+1, len(step), style)
 		}
 	}
-	if (style == protocol.StyleParallel || style == protocol.StyleParallelMultiple) && !parallel {
-		return fmt.Sprintf("a %s candidate has a step of several calls made at once, and this one has none", style)
+	return ""
+}
+
+// checkStyle checks the draft dialogue is of the style asked for, as `dataset stats` counts styles
+// (dataset.Dialogue.Style): simple calls one tool; multiple several, one call a step; parallel has
+// a set of calls of one tool made at once; parallel-multiple a set mixing tools.
+func checkStyle(dl *dataset.Dialogue, style string) string {
+	if slices.Contains(protocol.Specials, style) {
+		return ""
+	}
+	count := map[string]int{}
+	tools := map[string]bool{}
+	for _, set := range dl.CallSets() {
+		count[dl.Style(set)]++
+	}
+	for _, t := range dl.Turns {
+		if t.Role == dataset.API {
+			tools[t.Tool] = true
+		}
+	}
+	switch style {
+	case protocol.StyleSimple:
+		if len(tools) > 1 {
+			return fmt.Sprintf("it calls %d tools: a simple candidate calls one (several is the multiple style)", len(tools))
+		}
+	case protocol.StyleMultiple:
+		if len(tools) < 2 {
+			return "it calls one tool: a multiple candidate chooses among several (one is the simple style)"
+		}
+	case protocol.StyleParallel:
+		if count[protocol.StyleParallelMultiple] > 0 {
+			return "a step calls several tools at once: parallel calls are of one tool (mixing tools is the parallel-multiple style)"
+		}
+		if count[protocol.StyleParallel] == 0 {
+			return "a parallel candidate has a step of several calls made at once, and this one has none"
+		}
+	case protocol.StyleParallelMultiple:
+		if count[protocol.StyleParallelMultiple] == 0 {
+			return "a parallel-multiple candidate has a step of calls of several tools made at once, and this one has none"
+		}
 	}
 	return ""
 }
@@ -289,7 +319,7 @@ func synthDraft(c *protocol.SynthCandidate, args [][]*value.Map, style string) [
 		b.Write(value.Marshal(m))
 		b.WriteByte('\n')
 	}
-	special := slices.Contains(protocol.SpecialKinds, style)
+	special := slices.Contains(protocol.Specials, style)
 	if special || len(c.Derived) > 0 {
 		meta := value.MapOf("role", "Meta")
 		if special {
@@ -308,7 +338,12 @@ func synthDraft(c *protocol.SynthCandidate, args [][]*value.Map, style string) [
 	line(value.MapOf("role", dataset.User, "text", c.Request))
 	for i := range c.Steps {
 		for j, call := range c.Steps[i] {
-			line(value.MapOf("role", dataset.API, "api_name", call.Name, "param_dict", args[i][j], "result", nil))
+			turn := value.MapOf("role", dataset.API, "api_name", call.Name, "param_dict", args[i][j])
+			if j > 0 {
+				turn.Set("parallel", true) // made at once with the call before it
+			}
+			turn.Set("result", nil)
+			line(turn)
 		}
 	}
 	line(value.MapOf("role", dataset.AI, "text", c.Reply))

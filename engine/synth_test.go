@@ -16,6 +16,8 @@ func TestSynthCheck(t *testing.T) {
 		"steps": [[{"name": "GetUserToken", "arguments": {"username": "PriyaSharma", "password": "Monsoon@19"}}],
 		          [{"name": "AddAlarm", "arguments": {"token": "y82xqb5chiwl8xfia55t", "time": "2023-03-20 06:45:00"}}]],
 		"reply": "Your alarm is set for 6:45 am on March 20."}`
+	const par = `{"request": "What is 101 plus 8, and 102 plus 9?", "steps": [[{"name": "Calculator", "arguments": {"formula": "101+8"}}, {"name": "Calculator", "arguments": {"formula": "102+9"}}]], "reply": "109 and 111."}`
+	const parMulti = `{"request": "What is today's date, and what is 101 plus 8?", "steps": [[{"name": "GetToday", "arguments": {}}, {"name": "Calculator", "arguments": {"formula": "101+8"}}]], "reply": "It is March 31, 2023; 101 plus 8 is 109."}`
 	tests := []struct {
 		name, style, candidate string
 		tools, seen            []string
@@ -40,6 +42,14 @@ func TestSynthCheck(t *testing.T) {
 		{name: "declared derived", style: protocol.StyleSimple, candidate: strings.Replace(strings.Replace(calc, `"12+30"`, `"12+99"`, 1), `"reply"`, `"derived": [{"value": "12+99", "rule": "a test"}], "reply"`, 1)},
 		{name: "duplicate of an accepted one", style: protocol.StyleSimple, candidate: strings.Replace(calc, "What is 12 plus 30?", "what  IS 12 plus   30?", 1), seen: []string{"request:what is 12 plus 30?"}, stage: protocol.StageDuplicate, reason: "request repeats a candidate accepted before"},
 		{name: "duplicate of the builtin data", style: protocol.StyleSimple, candidate: `{"request": "HI, add something to my agenda please: dinner with Arjun's parents on April 9 at 7:30 pm at Karavalli restaurant. I'm PriyaSharma, password Monsoon@19.", "steps": [[{"name": "Calculator", "arguments": {"formula": "7+9"}}]], "reply": "ok"}`, stage: protocol.StageDuplicate, reason: "acct-agenda-add-28.jsonl"},
+		{name: "parallel passes", style: protocol.StyleParallel, candidate: par},
+		{name: "parallel-multiple passes", style: protocol.StyleParallelMultiple, candidate: parMulti},
+		{name: "parallel mixing tools", style: protocol.StyleParallel, candidate: parMulti, stage: protocol.StageFormat, reason: "parallel calls are of one tool"},
+		{name: "parallel-multiple of one tool", style: protocol.StyleParallelMultiple, candidate: par, stage: protocol.StageFormat, reason: "calls of several tools"},
+		{name: "simple calling two tools", style: protocol.StyleSimple, candidate: chain, stage: protocol.StageFormat, reason: "a simple candidate calls one"},
+		{name: "multiple calling one tool", style: protocol.StyleMultiple, candidate: calc, stage: protocol.StageFormat, reason: "a multiple candidate chooses among several"},
+		{name: "wrong value passes", style: protocol.SpecialWrongValue, candidate: `{"request": "Set an alarm for February 30 at 7 am.", "steps": [], "reply": "February 30 is not a date: which day did you mean?"}`},
+		{name: "plain text", style: protocol.StyleSimple, candidate: "I would call the Calculator.", stage: protocol.StageFormat, reason: "holds no JSON object"},
 		{name: "special case passes", style: "no_tool", candidate: `{"request": "Can you bake me a cake?", "steps": [], "reply": "Sorry, none of my tools can bake."}`},
 	}
 	s := New()
@@ -57,6 +67,15 @@ func TestSynthCheck(t *testing.T) {
 				t.Fatalf("accepted dialogue %s does not load: %v", got.File, errs)
 			}
 			if d.Turns[0].Text == "" || len(got.Keys) == 0 {
+				t.Fatalf("accepted dialogue without a request or keys: %+v", got)
+			}
+			// The dialogue is of the style asked for, as dataset stats counts it.
+			for _, set := range d.CallSets() {
+				if st := d.Style(set); len(set) > 1 && st != tt.style {
+					t.Fatalf("a call set of style %s in a %s dialogue", st, tt.style)
+				}
+			}
+			if d.Turns[0].Text == "" {
 				t.Fatalf("accepted dialogue without a request or keys: %+v", got)
 			}
 			for i, step := range got.Candidate.Outputs {

@@ -2,24 +2,6 @@ package protocol
 
 import "encoding/json"
 
-// Query styles of synthesized data, after APIGen: one call of one tool (simple), one call chosen
-// among several tools (multiple), several calls of one tool made at once (parallel), several calls
-// of different tools made at once (parallel_multiple). A special-case kind (SpecialKinds) is a
-// style too: the right answer is a reply instead of a call.
-const (
-	StyleSimple           = "simple"
-	StyleMultiple         = "multiple"
-	StyleParallel         = "parallel"
-	StyleParallelMultiple = "parallel_multiple"
-)
-
-// Styles lists the call styles in order.
-var Styles = []string{StyleSimple, StyleMultiple, StyleParallel, StyleParallelMultiple}
-
-// SpecialKinds are the special cases a candidate may be: a value the user did not give, a need no
-// tool meets, a request that could mean two things, and a value given in a wrong form.
-var SpecialKinds = []string{"missing_value", "no_tool", "ambiguous", "wrong_value"}
-
 // The stages a synthesized candidate passes, in order (APIGen's three, split where ours differ):
 // format (JSON of the shape, tools and parameters exist, types right), execution (the calls run
 // cleanly in a fresh world), grounding (every argument value traceable), duplicate (the request

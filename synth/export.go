@@ -79,7 +79,7 @@ type trainingLine struct {
 
 // Training writes the accepted dialogues as chat-format training JSONL, one conversation a line:
 // the user's request, each step as an assistant message with its tool calls in OpenAI form and a
-// tool message per output, then the reply; with the schemas of the tools the conversation uses.
+// tool message per output, then the reply; with the schemas of the tools the prompt offered.
 func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, error) {
 	cat, err := protocol.Call[protocol.Catalog](ctx, do, protocol.Request{Op: protocol.OpCatalog, Form: protocol.FormNative})
 	if err != nil {
@@ -97,9 +97,17 @@ func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, e
 			}
 		}
 	}
+	// Every conversation offers the tools the prompt offered: a special case's right answer (no
+	// call) means something only beside the tools that do not fit.
+	var offered []map[string]any
+	for _, n := range o.Prompt.Tools {
+		if s, ok := schemas[n]; ok {
+			offered = append(offered, s)
+		}
+	}
 	var b bytes.Buffer
 	for _, c := range o.Accepted() {
-		line, err := trainingOf(c.Check.Candidate, schemas)
+		line, err := trainingOf(c.Check.Candidate, offered)
 		if err != nil {
 			return nil, fmt.Errorf("candidate %d: %w", c.Index, err)
 		}
@@ -111,12 +119,11 @@ func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, e
 
 func text(s string) *string { return &s }
 
-func trainingOf(c *protocol.SynthCandidate, schemas map[string]map[string]any) ([]byte, error) {
+func trainingOf(c *protocol.SynthCandidate, tools []map[string]any) ([]byte, error) {
 	if c == nil {
 		return nil, fmt.Errorf("no candidate")
 	}
-	l := trainingLine{Messages: []chatMessage{{Role: "user", Content: text(c.Request)}}}
-	used := map[string]bool{}
+	l := trainingLine{Messages: []chatMessage{{Role: "user", Content: text(c.Request)}}, Tools: tools}
 	for i, step := range c.Steps {
 		msg := chatMessage{Role: "assistant"}
 		var results []chatMessage
@@ -129,10 +136,6 @@ func trainingOf(c *protocol.SynthCandidate, schemas map[string]map[string]any) (
 				out = compact(c.Outputs[i][j].Output)
 			}
 			results = append(results, chatMessage{Role: "tool", ToolCallID: cc.ID, Content: text(out)})
-			if s, ok := schemas[call.Name]; ok && !used[call.Name] {
-				used[call.Name] = true
-				l.Tools = append(l.Tools, s)
-			}
 		}
 		l.Messages = append(append(l.Messages, msg), results...)
 	}

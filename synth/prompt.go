@@ -20,7 +20,7 @@ var styleRules = map[string]string{
 	protocol.StyleSimple:           "Style simple: the user asks for one thing; each step is exactly one call (a tool that takes a token needs a GetUserToken step first).",
 	protocol.StyleMultiple:         "Style multiple: several tools are offered and the user's need picks one of them; each step is exactly one call (a tool that takes a token needs a GetUserToken step first).",
 	protocol.StyleParallel:         "Style parallel: the user asks for several things of the same tool at once; one step holds several calls of that one tool, made together.",
-	protocol.StyleParallelMultiple: "Style parallel_multiple: the user asks for several different things at once; one step holds calls of different tools, made together.",
+	protocol.StyleParallelMultiple: "Style parallel-multiple: the user asks for several different things at once; one step holds calls of different tools, made together.",
 	"missing_value":                "Special case missing_value: the user asks for something a tool does but leaves out a value it requires; \"steps\" is [] and the reply asks for exactly what is missing.",
 	"no_tool":                      "Special case no_tool: the user asks for something none of the tools can do; \"steps\" is [] and the reply says so plainly.",
 	"ambiguous":                    "Special case ambiguous: the request could mean two different calls; \"steps\" is [] and the reply asks which one was meant.",
@@ -201,7 +201,12 @@ func asCandidate(dl protocol.Dialogue) (string, bool) {
 			}
 			c.Request = t.Text
 		case "API":
-			c.Steps = append(c.Steps, []protocol.SynthCall{{Name: t.APIName, Arguments: t.Params}})
+			call := protocol.SynthCall{Name: t.APIName, Arguments: t.Params}
+			if t.Parallel && len(c.Steps) > 0 {
+				c.Steps[len(c.Steps)-1] = append(c.Steps[len(c.Steps)-1], call) // made at once with the call before
+			} else {
+				c.Steps = append(c.Steps, []protocol.SynthCall{call})
+			}
 		case "AI":
 			c.Reply = t.Text
 			if dl.Meta != nil && dl.Meta.Special != "" && t.Line == dl.Meta.Line {

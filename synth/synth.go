@@ -32,7 +32,7 @@ const (
 
 // Config says what to synthesize.
 type Config struct {
-	// Style is a call style (protocol.Styles) or a special-case kind (protocol.SpecialKinds).
+	// Style is a call style (protocol.Styles) or a special-case kind (protocol.Specials).
 	Style string `json:"style"`
 	// Count is how many candidates to ask the model for.
 	Count int `json:"count"`
@@ -47,8 +47,8 @@ type Config struct {
 // Validate says what in the config cannot work.
 func (c Config) Validate() error {
 	switch {
-	case !slices.Contains(protocol.Styles, c.Style) && !slices.Contains(protocol.SpecialKinds, c.Style):
-		return fmt.Errorf("style %q is not one of %s or a special case (%s)", c.Style, strings.Join(protocol.Styles, ", "), strings.Join(protocol.SpecialKinds, ", "))
+	case !slices.Contains(protocol.Styles, c.Style) && !slices.Contains(protocol.Specials, c.Style):
+		return fmt.Errorf("style %q is not one of %s or a special case (%s)", c.Style, strings.Join(protocol.Styles, ", "), strings.Join(protocol.Specials, ", "))
 	case c.Count < 1 || c.Count > MaxCount:
 		return fmt.Errorf("count must be 1 to %d, not %d", MaxCount, c.Count)
 	case c.Seeds > MaxSeeds:
@@ -58,7 +58,7 @@ func (c Config) Validate() error {
 }
 
 // Special says whether the style is a special-case kind (a reply instead of calls).
-func (c Config) Special() bool { return slices.Contains(protocol.SpecialKinds, c.Style) }
+func (c Config) Special() bool { return slices.Contains(protocol.Specials, c.Style) }
 
 // Candidate is one candidate's story: what the model wrote, what the engine and the judge said.
 type Candidate struct {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -22,18 +23,36 @@ func inProcess() protocol.Transport {
 }
 
 // expected says, for each kind the fake's generator serves, the stage it must fail ("" for
-// accepted) and a piece of the reason.
-var expected = map[string]struct{ stage, reason string }{
-	fakemodel.KindOK:              {"", ""},
-	fakemodel.KindChain:           {"", ""},
-	fakemodel.KindBadJSON:         {protocol.StageFormat, "is never closed"},
-	fakemodel.KindUnknownTool:     {protocol.StageFormat, "no tool CalculatorPro"},
-	fakemodel.KindMissingArgument: {protocol.StageFormat, `lacks the required parameter "formula"`},
-	fakemodel.KindWrongType:       {protocol.StageFormat, "is declared str"},
-	fakemodel.KindException:       {protocol.StageExecution, "GetUserToken answered the exception"},
-	fakemodel.KindUngrounded:      {protocol.StageGrounding, "is not found earlier in the dialogue"},
-	fakemodel.KindDuplicate:       {protocol.StageDuplicate, "request repeats a candidate accepted before"},
-	fakemodel.KindJudgeNo:         {protocol.StageJudge, "does not answer a request for a joke"},
+// accepted) and a piece of the reason, in a style; a special case has no call to break, so the kinds
+// that break one give it a call, rejected at format.
+func expected(style, kind string) (stage, reason string) {
+	special := slices.Contains(protocol.Specials, style)
+	switch kind {
+	case fakemodel.KindOK, fakemodel.KindChain:
+		return "", ""
+	case fakemodel.KindBadJSON:
+		return protocol.StageFormat, "JSON"
+	case fakemodel.KindDuplicate:
+		return protocol.StageDuplicate, "request repeats a candidate accepted before"
+	case fakemodel.KindJudgeNo:
+		return protocol.StageJudge, "does not answer a request for a joke"
+	}
+	if special {
+		return protocol.StageFormat, "answers with a reply, not calls"
+	}
+	switch kind {
+	case fakemodel.KindUnknownTool:
+		return protocol.StageFormat, "Pro in the apis catalog"
+	case fakemodel.KindMissingArgument:
+		return protocol.StageFormat, "lacks the required parameter"
+	case fakemodel.KindWrongType:
+		return protocol.StageFormat, "is declared str"
+	case fakemodel.KindException:
+		return protocol.StageExecution, "answered the exception"
+	case fakemodel.KindUngrounded:
+		return protocol.StageGrounding, "is not found earlier in the dialogue"
+	}
+	return "?", "?"
 }
 
 func startFake(t *testing.T, g *fakemodel.Generator) *model.Client {
@@ -46,15 +65,25 @@ func startFake(t *testing.T, g *fakemodel.Generator) *model.Client {
 	return model.New(model.Settings{BaseURL: srv.URL(), Model: "fake-model", Retries: -1})
 }
 
-// TestRunFunnel runs 50 candidates against the fake generator and checks every candidate's stage
-// and reason, and the funnel's counts, against what each kind must do.
+// TestRunFunnel runs candidates of every style against the fake generator and checks every
+// candidate's stage and reason, and the funnel's counts, against what each kind must do; the
+// accepted dialogues must make a dataset that validates, replays and counts in its style.
 func TestRunFunnel(t *testing.T) {
 	g := &fakemodel.Generator{}
 	client := startFake(t, g)
+	for _, style := range append(slices.Clone(protocol.Styles), protocol.Specials...) {
+		n := 20
+		if style == protocol.StyleSimple {
+			n = 50
+		}
+		t.Run(style, func(t *testing.T) { checkFunnel(t, g, client, style, n) })
+	}
+}
+
+func checkFunnel(t *testing.T, g *fakemodel.Generator, client *model.Client, style string, n int) {
 	do := inProcess()
-	const n = 50
 	var progress []Progress
-	o, err := Run(context.Background(), do, client, Config{Style: protocol.StyleSimple, Count: n}, Options{Progress: func(p Progress) { progress = append(progress, p) }})
+	o, err := Run(context.Background(), do, client, Config{Style: style, Count: n}, Options{Progress: func(p Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,14 +93,14 @@ func TestRunFunnel(t *testing.T) {
 	failed := map[string]int{}
 	accepted := 0
 	for _, c := range o.Candidates {
-		want := expected[g.Kind(c.Index)]
-		if c.Stage != want.stage || !strings.Contains(c.Reason, want.reason) || c.Accepted != (want.stage == "") {
-			t.Errorf("candidate %d (%s): stage %q reason %q accepted %v; want stage %q reason containing %q", c.Index, g.Kind(c.Index), c.Stage, c.Reason, c.Accepted, want.stage, want.reason)
+		stage, reason := expected(style, g.Kind(c.Index))
+		if c.Stage != stage || !strings.Contains(c.Reason, reason) || c.Accepted != (stage == "") {
+			t.Errorf("candidate %d (%s): stage %q reason %q accepted %v; want stage %q reason containing %q", c.Index, g.Kind(c.Index), c.Stage, c.Reason, c.Accepted, stage, reason)
 		}
-		if want.stage == "" {
+		if stage == "" {
 			accepted++
 		} else {
-			failed[want.stage]++
+			failed[stage]++
 		}
 	}
 	f := o.Funnel
@@ -90,7 +119,7 @@ func TestRunFunnel(t *testing.T) {
 	}
 	var text bytes.Buffer
 	f.Write(&text)
-	if !strings.Contains(text.String(), "accepted 10 of 50") && accepted == 10 {
+	if !strings.Contains(text.String(), fmt.Sprintf("accepted %d of %d", accepted, n)) {
 		t.Errorf("funnel text lacks the accepted line:\n%s", text.String())
 	}
 
@@ -105,8 +134,15 @@ func TestRunFunnel(t *testing.T) {
 		t.Fatalf("the dataset loads as %+v, %v; want %d dialogues without errors", loaded, err, accepted)
 	}
 	v, err := protocol.Call[protocol.Validation](context.Background(), fresh, protocol.Request{Op: protocol.OpValidate})
-	if err != nil || !v.OK {
+	if err != nil || len(v.Failures) > 0 {
 		t.Fatalf("the dataset does not validate: %+v %v", v.Failures, err)
+	}
+	stats, err := protocol.Call[protocol.Stats](context.Background(), fresh, protocol.Request{Op: protocol.OpStats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if special := slices.Contains(protocol.Specials, style); special && stats.Specials[style] != accepted || !special && stats.Styles[style] < accepted {
+		t.Errorf("dataset stats count %v styles and %v specials; want %d of %s", stats.Styles, stats.Specials, accepted, style)
 	}
 	rp, err := protocol.Call[protocol.Replay](context.Background(), fresh, protocol.Request{Op: protocol.OpReplay})
 	if err != nil {

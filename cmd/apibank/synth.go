@@ -30,7 +30,7 @@ func cmdSynth(args []string, stdout, stderr io.Writer) error {
 	baseURL := fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
 	name := fs.String("model", "", "the model's name at the endpoint")
 	keyEnv := fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
-	style := fs.String("style", "", "simple, multiple, parallel, parallel_multiple, or a special case (missing_value, no_tool, ambiguous, wrong_value)")
+	style := fs.String("style", "", "simple, multiple, parallel, parallel-multiple, or a special case (missing_value, no_tool, ambiguous, wrong_value)")
 	count := fs.Int("count", 0, "how many candidates to ask for")
 	toolList := fs.String("tools", "", "comma-separated tools the candidates may call (default: any)")
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seed examples in the prompt (default %d; -1 none)", synth.DefaultSeeds))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -77,60 +78,142 @@ func (g *Generator) Kind(i int) string {
 	return ks[(max(i, 1)-1)%len(ks)]
 }
 
-var candidateNumber = regexp.MustCompile(`Candidate (\d+) of (\d+)\.`)
+var (
+	candidateNumber = regexp.MustCompile(`Candidate (\d+) of (\d+)\.`)
+	styleRule       = regexp.MustCompile(`(?:Style|Special case) ([a-z_-]+):`)
+)
 
 // answer returns the generator's reply to req, the kind served ("judge_yes"/"judge_no" for a
-// verdict), and whether the request was one of its own.
+// verdict), and whether the request was one of its own. The style is read from the prompt's rule
+// ("Style parallel: ...", "Special case no_tool: ..."); simple when it has none.
 func (g *Generator) answer(req *ChatRequest) (Reply, string, bool) {
-	last := ""
+	last, all := "", ""
 	for i := len(req.Messages) - 1; i >= 0; i-- {
-		if req.Messages[i].Role == "user" {
+		all += req.Messages[i].text() + "\n"
+		if req.Messages[i].Role == "user" && last == "" {
 			last = req.Messages[i].text()
-			break
 		}
 	}
 	if strings.HasPrefix(last, "Judge this candidate.") {
 		if strings.Contains(strings.ToLower(last), "joke") {
-			return Reply{Content: `{"verdict": "no", "reason": "a calculation does not answer a request for a joke"}`}, "judge_no", true
+			return Reply{Content: `{"verdict": "no", "reason": "the example does not answer a request for a joke"}`}, "judge_no", true
 		}
-		return Reply{Content: `{"verdict": "yes", "reason": "the call answers the request and the reply states its output"}`}, "judge_yes", true
+		return Reply{Content: `{"verdict": "yes", "reason": "the calls answer the request and the reply states their outputs"}`}, "judge_yes", true
 	}
 	m := candidateNumber.FindStringSubmatch(last)
 	if m == nil {
 		return Reply{}, "", false
 	}
+	style := "simple"
+	if sm := styleRule.FindStringSubmatch(all); sm != nil {
+		style = sm[1]
+	}
 	i, _ := strconv.Atoi(m[1])
 	kind := g.Kind(i)
-	return Reply{Content: g.candidate(kind, i)}, kind, true
+	return Reply{Content: g.Candidate(style, kind, i)}, kind, true
 }
 
-// candidate writes candidate i of a kind as the model would: a JSON object.
-func (g *Generator) candidate(kind string, i int) string {
-	a, b := 100+i, 7+i%5
-	calc := func(request string, formula any, reply string) string {
-		return candidateJSON(request, "Calculator", map[string]any{"formula": formula}, reply)
+// gcall and gcand are a candidate as the generator builds it.
+type gcall struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"arguments"`
+}
+
+type gcand struct {
+	Request string    `json:"request"`
+	Steps   [][]gcall `json:"steps"`
+	Reply   string    `json:"reply"`
+}
+
+func (c gcand) json() string {
+	if c.Steps == nil {
+		c.Steps = [][]gcall{}
 	}
-	sum := fmt.Sprintf("What is %d plus %d?", a, b)
-	answer := fmt.Sprintf("%d plus %d is %d.", a, b, a+b)
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+func calc(formula string) gcall { return gcall{"Calculator", map[string]any{"formula": formula}} }
+
+// specialCase is a special case's accepted candidate: a request and the right reply, no call.
+var specialCase = map[string][2]string{
+	"missing_value": {"Please set alarm number %d for me.", "Sure: at what time should alarm %d ring?"},
+	"no_tool":       {"Can you book table %d at a restaurant for tonight?", "Sorry, none of my tools can book restaurant table %d."},
+	"ambiguous":     {"Take care of meeting %d.", "Should I add meeting %d to your calendar, change it, or cancel it?"},
+	"wrong_value":   {"Set alarm %d for February 30 at 7 am.", "February 30 is not a date: which day should alarm %d ring on?"},
+}
+
+// accepted is candidate i of a style that passes every stage; variant 1 (the ok_chain kind) is a
+// second form of it.
+func accepted(style string, i, variant int) gcand {
+	a, b := 100+i, 7+i%5
+	if sc, ok := specialCase[style]; ok {
+		please := ""
+		if variant == 1 {
+			please = " Thanks!"
+		}
+		return gcand{Request: fmt.Sprintf(sc[0], i) + please, Reply: fmt.Sprintf(sc[1], i)}
+	}
+	switch style {
+	case "multiple":
+		day, minute := 1+i%28, i%60
+		hour := 6 + variant
+		return gcand{
+			Request: fmt.Sprintf("I'm PriyaSharma, password Monsoon@19. Set an alarm for %d:%02d am on March %d.", hour, minute, day),
+			Steps: [][]gcall{
+				{{"GetUserToken", map[string]any{"username": "PriyaSharma", "password": "Monsoon@19"}}},
+				{{"AddAlarm", map[string]any{"token": "y82xqb5chiwl8xfia55t", "time": fmt.Sprintf("2023-03-%02d %02d:%02d:00", day, hour, minute)}}},
+			},
+			Reply: fmt.Sprintf("Your alarm is set for %d:%02d am on March %d.", hour, minute, day),
+		}
+	case "parallel":
+		c := a + 50
+		if variant == 1 {
+			return gcand{Request: fmt.Sprintf("What are %d times %d and %d times %d?", a, b, c, b),
+				Steps: [][]gcall{{calc(fmt.Sprintf("%d*%d", a, b)), calc(fmt.Sprintf("%d*%d", c, b))}}, Reply: fmt.Sprintf("%d and %d.", a*b, c*b)}
+		}
+		return gcand{Request: fmt.Sprintf("What is %d plus %d, and %d plus %d?", a, b, c, b),
+			Steps: [][]gcall{{calc(fmt.Sprintf("%d+%d", a, b)), calc(fmt.Sprintf("%d+%d", c, b))}}, Reply: fmt.Sprintf("%d and %d.", a+b, c+b)}
+	case "parallel-multiple":
+		if variant == 1 {
+			return gcand{Request: fmt.Sprintf("What is %d times %d, and what day is it today?", a, b),
+				Steps: [][]gcall{{calc(fmt.Sprintf("%d*%d", a, b)), {"GetToday", map[string]any{}}}}, Reply: fmt.Sprintf("%d; today is 2023-03-31.", a*b)}
+		}
+		return gcand{Request: fmt.Sprintf("What is today's date, and what is %d plus %d?", a, b),
+			Steps: [][]gcall{{{"GetToday", map[string]any{}}, calc(fmt.Sprintf("%d+%d", a, b))}}, Reply: fmt.Sprintf("Today is 2023-03-31; %d plus %d is %d.", a, b, a+b)}
+	}
+	if variant == 1 {
+		return gcand{Request: fmt.Sprintf("What is %d times %d?", a, b), Steps: [][]gcall{{calc(fmt.Sprintf("%d*%d", a, b))}}, Reply: fmt.Sprintf("%d times %d is %d.", a, b, a*b)}
+	}
+	return gcand{Request: fmt.Sprintf("What is %d plus %d?", a, b), Steps: [][]gcall{{calc(fmt.Sprintf("%d+%d", a, b))}}, Reply: fmt.Sprintf("%d plus %d is %d.", a, b, a+b)}
+}
+
+// Candidate writes candidate i of a kind, for a style, as the model would: a JSON object (cut short
+// for bad_json). A failing kind is the style's accepted candidate changed in one known way, so that
+// it fails its stage whatever the style; a special case has no call to break, so the kinds that
+// break a call give it one (rejected at format).
+func (g *Generator) Candidate(style, kind string, i int) string {
+	c := accepted(style, i, 0)
+	_, special := specialCase[style]
+	last := func() *gcall { // the last call that has arguments
+		for s := len(c.Steps) - 1; s >= 0; s-- {
+			for j := len(c.Steps[s]) - 1; j >= 0; j-- {
+				if len(c.Steps[s][j].Args) > 0 {
+					return &c.Steps[s][j]
+				}
+			}
+		}
+		return nil
+	}
+	a := 100 + i
 	switch kind {
 	case KindChain:
-		day, minute := 1+i%28, i%60
-		request := fmt.Sprintf("I'm PriyaSharma, password Monsoon@19. Set an alarm for 6:%02d am on March %d.", minute, day)
-		return fmt.Sprintf(`{"request": %q, "steps": [[{"name": "GetUserToken", "arguments": {"username": "PriyaSharma", "password": "Monsoon@19"}}], [{"name": "AddAlarm", "arguments": {"token": "y82xqb5chiwl8xfia55t", "time": "2023-03-%02d 06:%02d:00"}}]], "reply": %q}`,
-			request, day, minute, fmt.Sprintf("Your alarm is set for 6:%02d am on March %d.", minute, day))
+		c = accepted(style, i, 1)
 	case KindBadJSON:
-		return fmt.Sprintf(`{"request": "What is %d plus`, a)
-	case KindUnknownTool:
-		return candidateJSON(sum, "CalculatorPro", map[string]any{"formula": fmt.Sprintf("%d+%d", a, b)}, answer)
-	case KindMissingArgument:
-		return candidateJSON(sum, "Calculator", map[string]any{}, answer)
-	case KindWrongType:
-		return calc(sum, a+b, answer)
-	case KindException:
-		user := fmt.Sprintf("NoSuchUser%d", i)
-		return candidateJSON(fmt.Sprintf("Log me in: I'm %s, password pw%d.", user, i), "GetUserToken", map[string]any{"username": user, "password": fmt.Sprintf("pw%d", i)}, "You are logged in.")
-	case KindUngrounded:
-		return calc(sum, fmt.Sprintf("%d+%d", a, 9000+i), answer)
+		text := c.json()
+		return text[:len(text)/2]
+	case KindJudgeNo:
+		c.Request = "Tell me a joke first. " + c.Request
 	case KindDuplicate:
 		j := i - 1
 		for j >= 1 && g.Kind(j) != KindOK {
@@ -139,17 +222,72 @@ func (g *Generator) candidate(kind string, i int) string {
 		if j < 1 {
 			j = i
 		}
-		aj, bj := 100+j, 7+j%5
-		return calc(fmt.Sprintf("WHAT is  %d plus %d?", aj, bj), fmt.Sprintf("%d+%d", aj, bj), fmt.Sprintf("%d plus %d is %d.", aj, bj, aj+bj))
-	case KindJudgeNo:
-		return calc(fmt.Sprintf("Tell me a joke about the numbers %d and %d.", a, b), fmt.Sprintf("%d+%d", a, b), answer)
+		c = accepted(style, j, 0)
+		c.Request = strings.ToUpper(c.Request[:1]) + strings.ReplaceAll(c.Request[1:], " ", "  ")
+		if len(c.Request) > 3 {
+			c.Request = strings.ToUpper(c.Request[:4]) + c.Request[4:]
+		}
+	case KindUnknownTool, KindMissingArgument, KindWrongType, KindException, KindUngrounded:
+		if special {
+			c.Steps = [][]gcall{{calc(fmt.Sprintf("%d+1", i))}}
+			break
+		}
+		call := last()
+		switch kind {
+		case KindUnknownTool:
+			call.Name += "Pro"
+		case KindMissingArgument:
+			call.Args = withoutOne(call.Args)
+		case KindWrongType:
+			for _, k := range sortedKeys(call.Args) {
+				if s, ok := call.Args[k].(string); ok {
+					call.Args = copyWith(call.Args, k, len(s))
+					break
+				}
+			}
+		case KindException:
+			if call.Name == "Calculator" {
+				call.Args = map[string]any{"formula": fmt.Sprintf("%d/0", a)}
+				c.Request += fmt.Sprintf(" Also, what is %d divided by 0?", a)
+			} else {
+				c.Request = strings.Replace(c.Request, "Monsoon@19", "Monsoon@20", 1)
+				c.Steps[0][0].Args = map[string]any{"username": "PriyaSharma", "password": "Monsoon@20"}
+			}
+		case KindUngrounded:
+			if call.Name == "Calculator" {
+				call.Args = map[string]any{"formula": fmt.Sprintf("%d+%d", a, 9000+i)}
+			} else {
+				call.Args = copyWith(call.Args, "time", "2023-03-01 09:59:00")
+			}
+		}
 	}
-	return calc(sum, fmt.Sprintf("%d+%d", a, b), answer)
+	return c.json()
 }
 
-// candidateJSON writes a candidate of one call.
-func candidateJSON(request, tool string, args map[string]any, reply string) string {
-	c := map[string]any{"request": request, "steps": [][]map[string]any{{{"name": tool, "arguments": args}}}, "reply": reply}
-	b, _ := json.Marshal(c)
-	return string(b)
+// withoutOne returns args without its first key in sorted order.
+func withoutOne(args map[string]any) map[string]any {
+	keys := sortedKeys(args)
+	out := map[string]any{}
+	for _, k := range keys[1:] {
+		out[k] = args[k]
+	}
+	return out
+}
+
+func copyWith(args map[string]any, k string, v any) map[string]any {
+	out := map[string]any{}
+	for key, val := range args {
+		out[key] = val
+	}
+	out[k] = v
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
