@@ -7,6 +7,10 @@ import (
 	"github.com/apibank-playground/apibank/protocol"
 )
 
+// MaxTrials bounds repeated trials of one config: they exist to measure consistency, and beyond
+// a few dozen a mistyped count would only spend the user's money.
+const MaxTrials = 100
+
 // TrialStats sums up repeated trials of one run config for one level, as tau-bench reports them:
 // pass^k is the chance that k trials of a task, drawn from the n made, all succeed (averaged over
 // tasks), so pass^1 is the mean accuracy and pass^n the share of tasks solved every time. It says

@@ -49,8 +49,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *baseURL == "" || *name == "" || *out == "" {
 		return usageError("run needs --base-url URL, --model NAME and --out FILE")
 	}
-	if *trials < 1 || *trials > maxTrials {
-		return usageError("run: --trials must be between 1 and %d, not %d", maxTrials, *trials)
+	if *trials < 1 || *trials > run.MaxTrials {
+		return usageError("run: --trials must be between 1 and %d, not %d", run.MaxTrials, *trials)
 	}
 	settings := model.Settings{BaseURL: *baseURL, Model: *name, APIKey: os.Getenv(*keyEnv), Stream: *stream, Timeout: *timeout}
 	if err := settings.Validate(); err != nil {
@@ -122,10 +122,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
-
-// maxTrials bounds --trials: repeated trials exist to measure consistency, and beyond a few
-// dozen a mistyped count would only spend the user's money.
-const maxTrials = 100
 
 // trialPath is where trial i of n writes its predictions: the --out file itself for a single
 // trial, else the file with ".trial-I" before its extension (runs.jsonl → runs.trial-2.jsonl).

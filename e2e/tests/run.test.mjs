@@ -423,6 +423,45 @@ test("Download all prompts on the Dataset page writes what apibank prompts write
 
 // Figures for the closing note: a full level-1 run at concurrency 4 and 16, its wall time and the
 // longest main-thread task (PerformanceObserver longtask) while it ran.
+test("Trials 2 runs the settings twice, keeps each trial, and the Runs page shows pass^k as apibank run --trials computes it", async () => {
+  const { page, w } = await newPage();
+  const levels = ["level-1-given-desc", "level-3"];
+  await configure(page, { levels, limit: 3 });
+  await set(page, "run-trials", 2);
+  await page.getByTestId("run-start").click();
+  // Both trials end (the second starts by itself when the first is done).
+  let group = [];
+  for (let i = 0; i < 600 && group.length < 2; i++) {
+    await page.waitForTimeout(200);
+    const { runs } = await idb(page);
+    const all = runs.map((t) => JSON.parse(t)).filter((r) => r.group && r.settings.trials === 2);
+    const newest = all.map((r) => r.group).sort().at(-1);
+    group = all.filter((r) => r.group === newest && r.status === "done");
+  }
+  assert.equal(group.length, 2, "two trials of one group ran to their end");
+  assert.deepEqual(group.map((r) => r.trial).sort(), [1, 2]);
+  // The CLI's repeated trials of the same settings against the same fake.
+  process.env.FAKE_MODEL_KEY = KEY;
+  const out = path.join(tmp, `cli-trials-${Date.now()}.jsonl`);
+  const args = ["run", "--base-url", fake.url, "--model", "fake-model", "--api-key-env", "FAKE_MODEL_KEY", "--form", "text", "--out", out, "--json", "--trials", "2", "--limit", "3"];
+  for (const l of levels) args.push("--level", l);
+  const cliStats = JSON.parse(cli(args)).pass_k;
+  const trialFile = readFileSync(out.replace(/\.jsonl$/, ".trial-1.jsonl"), "utf8");
+  const first = group.find((r) => r.trial === 1);
+  assert.equal(first.predictions.map((p) => JSON.stringify(p) + "\n").join(""), trialFile.split("\n").filter((l) => l.includes('"pred"')).map((l) => l + "\n").join(""),
+    "trial 1's predictions are the CLI's trial-1 file's");
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector(`[data-testid=trials-row][data-group="${first.group}"][data-level]`);
+  const rows = await page.$$eval(`[data-testid=trials-row][data-group="${first.group}"]`, (els) => els.map((el) => ({ level: el.dataset.level, trials: Number(el.dataset.trials), passK: el.dataset.passK.split(",").map(Number) })));
+  assert.deepEqual(rows.map((r) => r.level), cliStats.map((st) => st.level), "one row per level, as the CLI lists them");
+  for (const [i, st] of cliStats.entries()) {
+    assert.equal(rows[i].trials, 2);
+    assert.deepEqual(rows[i].passK, st.pass_k, `${st.level}: the tab's pass^k equals the CLI's`);
+  }
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
 test("a full level-1 run: wall time and the longest main-thread task", async (t) => {
   await fake.script(script());
   for (const concurrency of [4, 16]) {
