@@ -41,11 +41,21 @@ async function download(page, testid) {
 }
 
 /** cliSynth runs `apibank synth` against the fake and returns its funnel.json. */
-function cliSynth() {
-  const out = path.join(tmp, "cli");
+function cliSynth(style = "simple", count = COUNT) {
+  const out = path.join(tmp, "cli-" + style);
   process.env.FAKE_SYNTH_KEY = KEY;
-  cli(["synth", "--base-url", fake.url, "--model", "fake-model", "--api-key-env", "FAKE_SYNTH_KEY", "--style", "simple", "--count", String(COUNT), "--out", out]);
+  cli(["synth", "--base-url", fake.url, "--model", "fake-model", "--api-key-env", "FAKE_SYNTH_KEY", "--style", style, "--count", String(count), "--out", out]);
   return JSON.parse(readFileSync(path.join(out, "funnel.json"), "utf8"));
+}
+
+/** funnelOf reads the page's funnel rows and rejections. */
+async function funnelOf(page) {
+  const stages = await page.$$eval("[data-testid=synth-stage]", (rows) =>
+    rows.map((r) => ({ stage: r.dataset.stage, entered: Number(r.dataset.entered), passed: Number(r.dataset.passed), failed: Number(r.dataset.failed) })));
+  const rejections = await page.$$eval("[data-testid=synth-rejection]", (els) =>
+    els.map((el) => ({ index: Number(el.dataset.index), stage: el.dataset.stage, reason: el.querySelector("[data-testid=synth-reason]").textContent.replace(/^ — /, "") })));
+  const accepted = Number(await page.getAttribute("[data-testid=synth-accepted]", "data-count"));
+  return { stages, rejections, accepted };
 }
 
 test("synthesize: the funnel and reasons equal the CLI's; the accepted dialogues become this tab's data and export", async () => {
@@ -79,13 +89,9 @@ test("synthesize: the funnel and reasons equal the CLI's; the accepted dialogues
   await page.getByTestId("synth-start").click();
   await page.waitForSelector("[data-testid=synth-result][data-state=done]", { timeout: 120000 });
 
-  const stages = await page.$$eval("[data-testid=synth-stage]", (rows) =>
-    rows.map((r) => ({ stage: r.dataset.stage, entered: Number(r.dataset.entered), passed: Number(r.dataset.passed), failed: Number(r.dataset.failed) })));
+  const { stages, rejections, accepted } = await funnelOf(page);
   assert.deepEqual(stages, want.funnel.stages);
-  const rejections = await page.$$eval("[data-testid=synth-rejection]", (els) =>
-    els.map((el) => ({ index: Number(el.dataset.index), stage: el.dataset.stage, reason: el.querySelector("[data-testid=synth-reason]").textContent.replace(/^ — /, "") })));
   assert.deepEqual(rejections, want.funnel.rejections);
-  const accepted = Number(await page.getAttribute("[data-testid=synth-accepted]", "data-count"));
   assert.equal(accepted, want.funnel.accepted);
 
   // The exports: a zip in the original layout, a training conversation per accepted dialogue.
@@ -102,7 +108,7 @@ test("synthesize: the funnel and reasons equal the CLI's; the accepted dialogues
     assert.equal(l.messages[0].role, "user");
     assert.ok(l.messages.some((m) => (m.tool_calls || []).some((c) => c.type === "function" && typeof c.function.arguments === "string")), "tool calls in OpenAI form");
   }
-  assert.equal(train.bytes.toString("utf8"), readFileSync(path.join(tmp, "cli", "training.jsonl"), "utf8"), "the tab's training JSONL is the CLI's");
+  assert.equal(train.bytes.toString("utf8"), readFileSync(path.join(tmp, "cli-simple", "training.jsonl"), "utf8"), "the tab's training JSONL is the CLI's");
 
   // The accepted dialogues become this tab's data, usable on the other pages.
   await page.getByTestId("synth-load").click();
@@ -110,6 +116,24 @@ test("synthesize: the funnel and reasons equal the CLI's; the accepted dialogues
   await open(page, s.server.url, "/dataset?level=level-1-given-desc");
   await page.waitForSelector("[data-testid=dialogue-row]");
   assert.equal((await page.$$("[data-testid=dialogue-row]")).length, accepted);
+
+  // A parallel synthesis on the synthesized data: its funnel equals the CLI's too.
+  const par = cliSynth("parallel", 10);
+  await open(page, s.server.url, "/dataset");
+  await page.getByTestId("dataset-select").selectOption("builtin");
+  await page.waitForFunction(() => document.querySelector("[data-testid=dataset-select]").value === "builtin");
+  await open(page, s.server.url, "/synth");
+  await page.waitForSelector("[data-testid=synth-style]");
+  await page.getByTestId("synth-style").selectOption("parallel");
+  await set(page, "synth-count", 10);
+  await page.waitForFunction(() => (document.querySelector("[data-testid=synth-prompt]") || {}).textContent?.includes("Style parallel:"));
+  await page.getByTestId("synth-start").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=synth-result]")?.dataset.state === "done" &&
+    document.querySelector("[data-testid=synth-progress]")?.textContent.startsWith("10 of 10"), null, { timeout: 120000 });
+  const parTab = await funnelOf(page);
+  assert.deepEqual(parTab.stages, par.funnel.stages);
+  assert.deepEqual(parTab.rejections, par.funnel.rejections);
+  assert.equal(parTab.accepted, par.funnel.accepted);
 
   assert.deepEqual([...new Set(carried)], [new URL(fake.url).origin], "the key went only to the endpoint");
   const reqs = await fake.requests();
