@@ -32,7 +32,7 @@ func Several(output string) bool {
 	if strings.Count(output, `"name"`) >= 2 {
 		return true
 	}
-	start, _, _, _ := find(output)
+	start := callStart(output)
 	if start < 0 {
 		return false
 	}
@@ -55,7 +55,7 @@ func Several(output string) bool {
 // textList reads the calls of a text list starting at the leftmost call (see FindAll), or nil when
 // the text there is not a well-formed sequence of calls.
 func textList(s string) []*Call {
-	start, _, _, _ := find(s)
+	start := callStart(s)
 	if start < 0 {
 		return nil
 	}
@@ -95,6 +95,23 @@ func textList(s string) []*Call {
 			return nil
 		}
 	}
+}
+
+// callStart returns the index of the first '[' followed by a name and '(' (a list may span lines,
+// unlike the original's single call), or -1.
+func callStart(s string) int {
+	for i := strings.IndexByte(s, '['); i >= 0; {
+		j := wordEnd(s, i+1)
+		if j > i+1 && j < len(s) && s[j] == '(' {
+			return i
+		}
+		k := strings.IndexByte(s[i+1:], '[')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return -1
 }
 
 // closeParen returns the index of the ')' that closes a call's parameter text starting at i, or -1.

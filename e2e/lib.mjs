@@ -198,15 +198,26 @@ export function goldCall(turn) {
 /**
  * goldPredictions makes the gold prediction lines of dialogues (one per call sample, and the gold
  * reply for each reply sample) straight from their turns, numbered as the original numbers samples.
+ * Parallel API turns (`parallel: true`) join the call set of the API turn before them: one sample,
+ * predicted as a text list [A(...), B(...)] where the text form carries every call, else a JSON list.
  */
 export function goldPredictions(dialogues, { replies = true } = {}) {
   const lines = [];
   for (const d of dialogues) {
     let k = 0;
     d.turns.forEach((t, i) => {
-      if (t.role !== "API") return;
-      lines.push({ level: d.level, file: d.file, id: 2 * k, pred: goldCall(t), tool: t.api_name, turn: t });
-      const next = d.turns[i + 1];
+      if (t.role !== "API" || t.parallel) return;
+      let last = i;
+      while (d.turns[last + 1] && d.turns[last + 1].role === "API" && d.turns[last + 1].parallel) last++;
+      const set = d.turns.slice(i, last + 1);
+      let pred = goldCall(t);
+      if (set.length > 1) {
+        pred = set.every((c) => textCarries(c.param_dict))
+          ? "[" + set.map((c) => goldText(c).slice(1, -1)).join(", ") + "]"
+          : JSON.stringify(set.map((c) => ({ name: c.api_name, arguments: c.param_dict })));
+      }
+      lines.push({ level: d.level, file: d.file, id: 2 * k, pred, tool: t.api_name, turn: t, set });
+      const next = d.turns[last + 1];
       if (replies && next && next.role === "AI") lines.push({ level: d.level, file: d.file, id: 2 * k + 1, pred: next.text });
       k++;
     });

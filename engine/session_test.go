@@ -49,6 +49,13 @@ func TestHandleErrors(t *testing.T) {
 		{"stream not an integer", `{"v":1,"op":"score_lines","stream":"1"}`, "bad_request", `"stream" must be an integer`},
 		{"line not an integer", `{"v":1,"op":"rouge_lines","lines":"","line":1.5}`, "bad_request", `"line" must be an integer`},
 		{"lines not a text", `{"v":1,"op":"rouge_lines","lines":["a"]}`, "bad_request", `"lines" must be a string`},
+		{"trailing data", `{"v":1,"op":"hello"} x`, "bad_request", "unexpected data after the JSON value"},
+		{"body on an op without lines", "{\"v\":1,\"op\":\"hello\"}\nraw", "bad_request", `op "hello" takes no body`},
+		{"lines and a body", "{\"v\":1,\"op\":\"rouge_lines\",\"lines\":\"a\"}\nb", "bad_request", "given twice"},
+		{"parts without a body", `{"v":1,"op":"load","parts":[{"path":"a.json","size":1}]}`, "bad_request", "no body follows"},
+		{"parts that miss the body's size", "{\"v\":1,\"op\":\"load\",\"parts\":[{\"path\":\"a.json\",\"size\":5}]}\nab", "bad_request", "announce 5 bytes but the body has 2"},
+		{"files and a body", "{\"v\":1,\"op\":\"load\",\"files\":{\"a\":\"b\"},\"parts\":[{\"path\":\"a.json\",\"size\":2}]}\nab", "bad_request", "files are given twice"},
+		{"a part that is no part", `{"v":1,"op":"fill","parts":[{"path":"a.json","size":-1}]}`, "bad_request", `parts[0] must be {"path": text, "size": bytes}`},
 		{"score_start bad state", `{"v":1,"op":"score_start","state":"sideways"}`, "bad_request", "fresh or replay"},
 	}
 	for _, tt := range tests {
@@ -250,6 +257,8 @@ func FuzzHandle(f *testing.F) {
 		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\r\n{bad","line":3}`,
 		`{"v":1,"op":"score_finish","stream":1}`,
 		`{"v":1,"op":"rouge_lines","lines":"{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n","name":"p"}`,
+		"{\"v\":1,\"op\":\"rouge_lines\",\"name\":\"p\"}\n{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n",
+		"{\"v\":1,\"op\":\"score_lines\",\"stream\":1,\"line\":3}\r\n{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\n{bad",
 		`{"v":1,"op":"prompt","file":"x","sample":0,"form":"yaml"}`,
 		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
 	} {
@@ -273,4 +282,34 @@ func FuzzHandle(f *testing.F) {
 			t.Fatalf("internal error (a recovered panic) for %q: %s", req, r.Error.Message)
 		}
 	})
+}
+
+// TestLoadParts: a folder sent as parts in the body loads exactly as the same files sent as JSON
+// texts, and a trailing line break after a request without a body changes nothing.
+func TestLoadParts(t *testing.T) {
+	files := map[string]string{
+		"level-1-given-desc/calc.jsonl": `{"role": "User", "text": "What is 2*3?"}` + "\n" +
+			`{"role": "API", "api_name": "Calculator", "param_dict": {"formula": "2*3"}, "result": {"api_name": "Calculator", "input": {"formula": "2*3"}, "output": 6.0, "exception": null}}` + "\n" +
+			`{"role": "AI", "text": "6"}` + "\n",
+		"level-1-given-desc/bad.jsonl": "{oops\n\n",
+	}
+	viaFiles, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": files})
+	var parts []map[string]any
+	var body []byte
+	for _, p := range []string{"level-1-given-desc/bad.jsonl", "level-1-given-desc/calc.jsonl"} {
+		parts = append(parts, map[string]any{"path": p, "size": len(files[p])})
+		body = append(body, files[p]...)
+	}
+	head, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "parts": parts})
+	viaParts := append(append(head, '\n'), body...)
+	want := string(New().Handle(viaFiles))
+	if !strings.Contains(want, `"ok":true`) {
+		t.Fatalf("load of files failed: %s", want)
+	}
+	if got := string(New().Handle(viaParts)); got != want {
+		t.Fatalf("load of parts = %s\nload of files = %s", got, want)
+	}
+	if got := string(New().Handle(append(viaFiles, '\n'))); got != want {
+		t.Fatalf("load of files with a trailing line break = %s", got)
+	}
 }

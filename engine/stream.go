@@ -52,9 +52,10 @@ func (s *Session) scoreLines(r *protocol.Request) (any, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
+	chunk := chunkOf(r)
 	la := &linesAnswer{}
-	la.body.Grow(len(r.Lines) + len(r.Lines)/2)
-	lines, verdicts, errs := st.Lines([]byte(r.Lines), r.Line, &la.body)
+	la.body.Grow(len(chunk) + len(chunk)/2)
+	lines, verdicts, errs := st.Lines(chunk, r.Line, &la.body)
 	if errs == nil {
 		errs = []dataset.LineError{}
 	}
@@ -71,6 +72,14 @@ func (s *Session) scoreFinish(r *protocol.Request) (any, *protocol.Error) {
 	return st.Report(), nil
 }
 
+// chunkOf returns a request's chunk of lines: its body, or else its lines field.
+func chunkOf(r *protocol.Request) []byte {
+	if r.Body != nil {
+		return r.Body
+	}
+	return []byte(r.Lines)
+}
+
 // rougeLines scores a chunk of {"ref", "hyp"} JSONL: {"f": x} or {"error": ...} a non-blank line.
 // A line that is not such a pair is a line error too, its message "line N: why" in the JSONL.
 func rougeLines(r *protocol.Request) *linesAnswer {
@@ -83,7 +92,7 @@ func rougeLines(r *protocol.Request) *linesAnswer {
 		first = 1
 	}
 	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}}
-	lr := dataset.NewBytesLineReader([]byte(r.Lines), dataset.MaxLine)
+	lr := dataset.NewBytesLineReader(chunkOf(r), dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {

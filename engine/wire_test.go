@@ -173,7 +173,11 @@ func checkStream(t *testing.T, s *Session, op func(protocol.Op) protocol.Op, pre
 	var body []byte
 	for i := 0; i < len(lines); i += 3 {
 		chunk := strings.Join(lines[i:min(i+3, len(lines))], "")
-		_, part := roundTripLines[protocol.LinesAnswer](t, s, protocol.Request{Op: op(protocol.OpScoreLines), Stream: st.Stream, Lines: chunk, Line: i + 1})
+		req := protocol.Request{Op: op(protocol.OpScoreLines), Stream: st.Stream, Lines: chunk, Line: i + 1}
+		if i%2 == 1 { // every other chunk as the request's body: the same verdicts
+			req.Lines, req.Body = "", []byte(chunk)
+		}
+		_, part := roundTripLines[protocol.LinesAnswer](t, s, req)
 		body = append(body, part...)
 	}
 	rep := roundTrip[protocol.Report](t, s, protocol.Request{Op: op(protocol.OpScoreFinish), Stream: st.Stream})

@@ -228,7 +228,7 @@ type Report struct {
 	// SpecialCategories counts the verdicts of special-case samples (CORRECT or PREMATURE_CALL),
 	// kept apart from the call categories as their accuracy is.
 	SpecialCategories []Count `json:"special_categories,omitempty"`
-	// Tools tallies call verdicts per gold tool, by name.
+	// Tools tallies call verdicts per gold tool, by name (a gold call set once under each of its tools).
 	Tools []Tally `json:"tools"`
 	// Forms counts call predictions per form (text, native; "none" when no call was found).
 	Forms map[string]int `json:"forms"`

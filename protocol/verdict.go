@@ -27,7 +27,8 @@ type CallVerdict struct {
 	// Category is the original evaluator's category (CORRECT, NO_API_CALL, ...) or one of ours.
 	Category string
 	Correct  bool
-	// Tool is the gold call's tool ("" for a special case, where the gold answer is a reply).
+	// Tool is the gold call's tool (the first call's, for a gold call set; "" for a special case,
+	// where the gold answer is a reply).
 	Tool string
 	// Form is how the prediction was written (text or native), empty when no call was found.
 	Form string

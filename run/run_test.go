@@ -156,7 +156,7 @@ func TestPred(t *testing.T) {
 		{"text", model.Response{Content: "[A(x='1')]"}, "[A(x='1')]"},
 		{"a tool call", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{ "x": "1" }`}}}, `{"name":"A","arguments":{"x":"1"}}`},
 		{"invalid arguments stay as written", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{"x": "1`}}}, `{"name":"A","arguments":"{\"x\": \"1"}`},
-		{"the first of several calls", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{}`}, {Name: "B", Arguments: `{}`}}}, `{"name":"A","arguments":{}}`},
+		{"several calls: a list, in order", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{}`}, {Name: "B", Arguments: `{"y": 2}`}}}, `[{"name":"A","arguments":{}},{"name":"B","arguments":{"y":2}}]`},
 	}
 	for _, tt := range tests {
 		if got := Pred(tt.r); got != tt.want {

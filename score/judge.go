@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -95,6 +96,23 @@ type Scorer struct {
 	golds map[*dataset.Turn]*value.Map
 	// replays caches, per dialogue, the world after each prefix of its gold calls.
 	replays map[*dataset.Dialogue][]*tools.World
+	// scratch is where a verdict's result is encoded before it is copied out at its size: one
+	// allocation a verdict instead of a buffer grown several times.
+	scratch bytes.Buffer
+}
+
+// scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
+const scratchMax = 1 << 20
+
+// marshal encodes v as value.Marshal does, through the scorer's scratch buffer.
+func (s *Scorer) marshal(v any) []byte {
+	s.scratch.Reset()
+	value.Append(&s.scratch, v)
+	out := bytes.Clone(s.scratch.Bytes())
+	if s.scratch.Cap() > scratchMax {
+		s.scratch = bytes.Buffer{}
+	}
+	return out
 }
 
 // New returns a scorer for data in mode.
@@ -226,7 +244,9 @@ func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, 
 		check = tool.CheckRepaired
 	}
 	okCheck, err := check(env, gold)
-	v.Result = value.Marshal(env)
+	// The verdict shows the response as the check left it (the original prints it after the check's
+	// in-place changes).
+	v.Result = s.marshal(env)
 	if err != nil {
 		v.Error = err.Error()
 		var te *tools.Error

@@ -68,7 +68,12 @@ func BuildPrompt(sm Sample) Prompt {
 	var b strings.Builder
 	b.WriteString("You are an AI assistant that can use tools to help a user. Read the conversation and the tool descriptions below.\n")
 	if expectCall {
-		b.WriteString("Answer with the single tool call the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
+		call := "the single tool call"
+		if mayReply {
+			// Our data has gold call sets: the model may answer with several calls.
+			call = "the tool call"
+		}
+		b.WriteString("Answer with " + call + " the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
 		if mayReply {
 			b.WriteString("If the AI makes several independent calls at once, write them in one list: [ToolA(key='value'), ToolB(key='value')].\n")
 			b.WriteString("If no call should be made yet (a needed value is missing or malformed, no tool can do it, or the request is ambiguous), answer instead with the AI's message to the user.\n")
@@ -109,7 +114,11 @@ func BuildPrompt(sm Sample) Prompt {
 
 	system := "You are an AI assistant that can use tools to help a user. "
 	if expectCall {
-		system += "Call the one tool the conversation needs next."
+		if mayReply {
+			system += "Call the tool the conversation needs next."
+		} else {
+			system += "Call the one tool the conversation needs next."
+		}
 		if mayReply {
 			system += " Several independent calls needed at once may be made together in one message."
 			system += " If no call should be made yet (a needed value is missing or malformed, no tool can do it, or the request is ambiguous), reply to the user instead."

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/apibank-playground/apibank/call"
@@ -101,20 +102,34 @@ func (rb *reportBuilder) add(r *Result) {
 		form = "none"
 	}
 	rb.forms[form]++
-	name := r.CallVerdict.Tool
-	if name == "" {
-		name = "(no call)"
+	for _, name := range goldTools(r.CallVerdict) {
+		tt := rb.tools[name]
+		if tt == nil {
+			tt = &tally{Tally: Tally{Name: name}}
+			rb.tools[name] = tt
+		}
+		tt.add(*r)
 	}
-	tt := rb.tools[name]
-	if tt == nil {
-		tt = &tally{Tally: Tally{Name: name}}
-		rb.tools[name] = tt
-	}
-	tt.add(*r)
 	if r.Level == dataset.Level3 {
 		ok, seen := rb.sceneOK[r.File]
 		rb.sceneOK[r.File] = (ok || !seen) && r.CallVerdict.Correct
 	}
+}
+
+// goldTools names the tools a call verdict is tallied under: its gold tool, or for a gold call set
+// each distinct tool of the set (the set's verdict counts once under each); "(no call)" for a
+// special case.
+func goldTools(v *CallVerdict) []string {
+	if v.Tool == "" {
+		return []string{"(no call)"}
+	}
+	names := []string{v.Tool}
+	for _, m := range v.Calls {
+		if m.Tool != "" && !slices.Contains(names, m.Tool) {
+			names = append(names, m.Tool)
+		}
+	}
+	return names
 }
 
 // report returns the report of the verdicts added so far.

@@ -105,7 +105,7 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		p := pairOf[g]
 		if p < 0 {
 			allRight = false
-			v.Calls = append(v.Calls, MemberVerdict{Category: MissingCall, Tool: gt.Tool, Error: "no predicted call for " + GoldText(gt)})
+			v.Calls = append(v.Calls, MemberVerdict{Category: MissingCall, Tool: gt.Tool, Error: "no predicted call pairs with this gold call"})
 			continue
 		}
 		mv := verdicts[p][g]

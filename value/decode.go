@@ -38,6 +38,19 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeHead parses the JSON value at the start of data (after any white space), as Decode does, and
+// returns what follows it unread: a message whose JSON head is followed by raw bytes (the engine
+// protocol's request body) is split without scanning the bytes.
+func DecodeHead(data []byte) (v any, rest []byte, err error) {
+	d := decoder{data: data}
+	d.skip()
+	v, err = d.value(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, data[d.pos:], nil
+}
+
 // DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
 // the others are checked for syntax and skipped. want must not keep the key it is given. Prediction files often carry large fields a reader
 // does not need (the oracle's lines hold whole tool results): skipping them is several times faster.
@@ -48,6 +61,50 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 		return nil, d.errorf("a JSON object is expected")
 	}
 	m, err := d.object(0, want)
+	if err != nil {
+		return nil, err
+	}
+	d.skip()
+	if d.pos < len(d.data) {
+		return nil, d.errorf("unexpected data after the JSON value")
+	}
+	return m, nil
+}
+
+// A FieldReader decodes many JSON objects of one shape, the lines of a JSONL file, as DecodeFields
+// does, at a fraction of the allocations: it reuses one Map for every object and shares one copy of
+// each short key and short text it meets (a file's lines repeat the same keys, levels and file
+// names). A reader's shared texts are bounded (fieldReaderTexts), so its memory does not grow with
+// the input. It is not safe for concurrent use.
+type FieldReader struct {
+	want  func(key string) bool
+	m     Map
+	keys  map[string]string
+	texts map[string]string
+}
+
+// fieldReaderTexts bounds how many distinct short texts (and keys) a decoder shares; later ones are
+// copied.
+const fieldReaderTexts = 4096
+
+// sharedTextMax is the longest text a FieldReader shares.
+const sharedTextMax = 64
+
+// NewFieldReader returns a reader that builds only the members whose key want accepts (see
+// DecodeFields).
+func NewFieldReader(want func(key string) bool) *FieldReader {
+	return &FieldReader{want: want, keys: map[string]string{}, texts: map[string]string{}}
+}
+
+// Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
+// the next Decode (the values in it are not: they may be kept).
+func (r *FieldReader) Decode(data []byte) (*Map, error) {
+	d := decoder{data: data, keys: r.keys, texts: r.texts, reuse: &r.m}
+	d.skip()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, d.errorf("a JSON object is expected")
+	}
+	m, err := d.object(0, r.want)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +203,10 @@ type decoder struct {
 	buf  []byte
 	// keys interns object keys: the same few keys repeat across records.
 	keys map[string]string
+	// texts, when not nil, interns short plain texts too (a FieldReader's, bounded).
+	texts map[string]string
+	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
+	reuse *Map
 }
 
 func (d *decoder) errorf(format string, a ...any) error {
@@ -218,7 +279,14 @@ func (d *decoder) literal(word string) bool {
 // the other values are checked for syntax and skipped.
 func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 	d.pos++ // '{'
-	m := NewMap(4)
+	var m *Map
+	if d.reuse != nil {
+		m, d.reuse = d.reuse, nil
+		clear(m.entries)
+		m.entries, m.index = m.entries[:0], nil
+	} else {
+		m = NewMap(4)
+	}
 	d.skip()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
@@ -324,7 +392,9 @@ func (d *decoder) key() (string, error) {
 		if d.keys == nil {
 			d.keys = map[string]string{}
 		}
-		d.keys[k] = k
+		if len(d.keys) < fieldReaderTexts {
+			d.keys[k] = k
+		}
 	}
 	return k, err
 }
@@ -342,6 +412,16 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	if !want(raw) {
 		return raw, nil // only compared by want again, never kept
 	}
+	if d.keys != nil {
+		if k, ok := d.keys[raw]; ok {
+			return k, nil
+		}
+		k := string(d.data[start:end])
+		if len(k) <= 32 && len(d.keys) < fieldReaderTexts {
+			d.keys[k] = k
+		}
+		return k, nil
+	}
 	return string(d.data[start:end]), nil
 }
 
@@ -354,6 +434,9 @@ func (d *decoder) string() (string, error) {
 		d.pos = pos + 1
 		s := data[start:pos]
 		if utf8.Valid(s) {
+			if d.texts != nil && len(s) <= sharedTextMax {
+				return d.shared(s), nil
+			}
 			return string(s), nil
 		}
 		return string([]rune(string(s))), nil
@@ -427,6 +510,18 @@ func (d *decoder) string() (string, error) {
 	}
 	d.pos = pos
 	return "", d.errorf("unterminated string")
+}
+
+// shared returns the interned copy of a short text, adding it while the table has room.
+func (d *decoder) shared(s []byte) string {
+	if t, ok := d.texts[unsafe.String(unsafe.SliceData(s), len(s))]; ok {
+		return t
+	}
+	t := string(s)
+	if len(d.texts) < fieldReaderTexts {
+		d.texts[t] = t
+	}
+	return t
 }
 
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a

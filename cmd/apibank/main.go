@@ -394,20 +394,21 @@ func cmdFill(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usageError("dataset fill needs files")
 	}
-	files := map[string]string{}
+	files := map[string][]byte{}
 	for _, f := range fs.Args() {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return err
 		}
-		files[filepath.ToSlash(f)] = string(b)
+		files[filepath.ToSlash(f)] = b
 	}
 	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	res, err := call[protocol.Filled](r, protocol.Request{Op: protocol.OpFill, Files: files})
+	parts, body := asParts(files)
+	res, err := call[protocol.Filled](r, protocol.Request{Op: protocol.OpFill, Parts: parts, Body: body})
 	if err != nil {
 		return err
 	}
