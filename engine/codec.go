@@ -143,6 +143,30 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 				r.Files[p] = s
 				return true
 			})
+		case "candidate":
+			text(&r.Candidate)
+		case "style":
+			text(&r.Style)
+		case "tools", "seen":
+			list, ok := v.([]any)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field %q must be a list of texts", k)
+				break
+			}
+			var out []string
+			for _, e := range list {
+				s, ok := e.(string)
+				if !ok {
+					bad = fmt.Errorf("field %q must be a list of texts", k)
+					break
+				}
+				out = append(out, s)
+			}
+			if k == "tools" {
+				r.Tools = out
+			} else {
+				r.Seen = out
+			}
 		case "databases":
 			list, ok := v.([]any)
 			if !ok && v != nil {

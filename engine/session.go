@@ -38,6 +38,9 @@ type Session struct {
 	// streams are the open scoring streams, by id.
 	streams    map[int]*score.Stream
 	nextStream int
+	// synthKeys are the duplicate keys of synthKeysOf's dialogues (see synthIndex).
+	synthKeys   map[string]string
+	synthKeysOf *dataset.Data
 }
 
 // New returns a session whose data is the builtin data. The builtin data is built on the first
@@ -194,6 +197,10 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return rougeLines(r), nil
 	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
+	case protocol.OpSynthCheck:
+		return s.synthCheck(r)
+	case protocol.OpWorldFiles:
+		return s.worldFiles(), nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()

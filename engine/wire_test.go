@@ -117,6 +117,9 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 {"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":null}
 {"role":"AI","text":"4."}`
 	roundTrip[protocol.Filled](t, s, protocol.Request{Op: op(protocol.OpFill), Files: map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	roundTrip[protocol.WorldFiles](t, s, protocol.Request{Op: op(protocol.OpWorldFiles)})
+	roundTrip[protocol.SynthCheck](t, s, protocol.Request{Op: op(protocol.OpSynthCheck), Style: protocol.StyleSimple, Tools: []string{"Calculator"}, Seen: []string{"request:x"},
+		Candidate: `{"request": "What is 2 plus 2?", "steps": [[{"name": "Calculator", "arguments": {"formula": "2+2"}}]], "reply": "4."}`})
 
 	started := roundTrip[protocol.EpisodeStarted](t, s, protocol.Request{Op: op(protocol.OpEpisodeStart), File: scene.File})
 	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})

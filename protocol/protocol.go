@@ -41,12 +41,14 @@ const (
 	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
 	OpRestart       Op = "restart"        // start over as a new session: Hello
+	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
+	OpWorldFiles    Op = "world_files"    // the loaded data's initial world as files: WorldFiles
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
@@ -78,6 +80,11 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	rouge_lines    lines, line, name
 //	restart                                 start over as a brand-new session (builtin data, initial
 //	                                        sandbox, no episodes): what a server does between requests
+//	synth_check candidate, style, catalog,  run a model's proposed dialogue (JSON text) through the
+//	          tools, seen, name             format, execution, grounding and duplicate stages
+//	                                        (synth.go documents the candidate's shape)
+//	world_files                             the loaded data's initial world as init_database/*.json
+//	                                        files, so a folder of new dialogues replays on its own
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
@@ -129,6 +136,16 @@ type Request struct {
 	Body []byte `json:"-"`
 	// Line is the number of the chunk's first line in its file (1 when zero).
 	Line int `json:"line,omitempty"`
+	// Candidate is a synthesized dialogue as the model wrote it (synth_check): JSON text, possibly
+	// in a Markdown code fence.
+	Candidate string `json:"candidate,omitempty"`
+	// Style is the candidate's query style: one of the Style constants or a special-case kind.
+	Style string `json:"style,omitempty"`
+	// Tools restricts a candidate's calls to these tools (and GetUserToken when one of them takes
+	// a token); empty allows the whole catalog.
+	Tools []string `json:"tools,omitempty"`
+	// Seen are the duplicate keys (SynthCheck.Keys) of candidates accepted before this one.
+	Seen []string `json:"seen,omitempty"`
 }
 
 // The forms a call is written in: the original's text format or a native tool call.

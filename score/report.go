@@ -230,7 +230,9 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 			// The original's gold calls replay in its text format, as its evaluator renders them; ours
 			// in text where the format can write the call exactly.
 			pred := GoldText(t)
-			if d.Repaired {
+			if d.Repaired || len(set) > 1 {
+				// A set's calls are all judged, in any data: a folder of ours imported (synthesized
+				// dialogues) replays its sets as sets.
 				pred = GoldSetPrediction(sm)
 			}
 			if native {

@@ -387,3 +387,17 @@ func sameTools(cat *tools.Catalog, env, want *value.Map) bool {
 	good, err := t.Check(a, b)
 	return err == nil && good
 }
+
+// Dialogue checks one dialogue's format and grounding as Run does, for a single dialogue that is
+// not part of a loaded dataset (a synthesized candidate): the problems found, each located by line.
+func Dialogue(dl *dataset.Dialogue) (format, grounding []Failure) {
+	checkFormat(dl, func(line int, f string, a ...any) {
+		format = append(format, Failure{File: dl.File, Line: line, Check: Format, Why: fmt.Sprintf(f, a...)})
+	})
+	checkGrounding(dl, func(ok bool, line int, why string) {
+		if !ok {
+			grounding = append(grounding, Failure{File: dl.File, Line: line, Check: Grounding, Why: why})
+		}
+	})
+	return format, grounding
+}

@@ -34,6 +34,11 @@ commands:
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
            episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
            (or --api-key-env), never from a flag
+  synth    --base-url URL --model NAME --style S --count N --out DIR [--tools A,B]
+           [--seeds N] [--api-key-env VAR] [--timeout D] [--data DIR] [--json]
+           generate verified dialogues with a model: each candidate passes format,
+           execution, grounding, duplicate and judge stages; the accepted ones go to DIR as
+           a dataset folder, with funnel.json and training.jsonl; the funnel to stdout
   prompts  [--data DIR] [--level L]... [--form text|native]
            every sample's model request as JSONL {"level","file","id","kind","form","messages","tools"?}
   validate [--data DIR] [--json]
@@ -134,6 +139,8 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdRun(rest, stdout, stderr)
 	case "prompts":
 		return cmdPrompts(rest, stdout, stderr)
+	case "synth":
+		return cmdSynth(rest, stdout, stderr)
 	case "dataset":
 		switch {
 		case len(rest) > 0 && rest[0] == "stats":
