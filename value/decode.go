@@ -125,21 +125,24 @@ func (d *decoder) skipValue(depth int) error {
 	}
 	switch d.data[d.pos] {
 	case '"':
-		d.pos++
-		for d.pos < len(d.data) {
-			c := d.data[d.pos]
-			switch {
+		data, pos := d.data, d.pos+1
+		for pos < len(data) {
+			pos = plainEnd(data, pos)
+			if pos >= len(data) {
+				break
+			}
+			switch c := data[pos]; {
 			case c == '"':
-				d.pos++
+				d.pos = pos + 1
 				return nil
 			case c == '\\':
-				d.pos += 2
-			case c < 0x20:
+				pos += 2
+			default: // a control character
+				d.pos = pos
 				return d.errorf("control character in a string")
-			default:
-				d.pos++
 			}
 		}
+		d.pos = pos
 		return d.errorf("unterminated string")
 	case '{', '[':
 		open := d.data[d.pos]
@@ -214,14 +217,11 @@ func (d *decoder) errorf(format string, a ...any) error {
 }
 
 func (d *decoder) skip() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	data, pos := d.data, d.pos
+	for pos < len(data) && (data[pos] == ' ' || data[pos] == '\n' || data[pos] == '\t' || data[pos] == '\r') {
+		pos++
 	}
+	d.pos = pos
 }
 
 func (d *decoder) value(depth int) (any, error) {
@@ -403,8 +403,8 @@ func (d *decoder) key() (string, error) {
 // want without being copied, and copied only when wanted: the keys of skipped members cost nothing.
 func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	start := d.pos + 1
-	end := plainEnd(d.data, start)
-	if end >= len(d.data) || d.data[end] != '"' || end == start || !utf8.Valid(d.data[start:end]) {
+	end, ascii := plainEndASCII(d.data, start)
+	if end >= len(d.data) || d.data[end] != '"' || end == start || (!ascii && !utf8.Valid(d.data[start:end])) {
 		return d.string()
 	}
 	d.pos = end + 1
@@ -428,12 +428,12 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 func (d *decoder) string() (string, error) {
 	data := d.data
 	start := d.pos + 1 // past the opening quote
-	pos := plainEnd(data, start)
+	pos, ascii := plainEndASCII(data, start)
 	// Fast path: no escapes, valid UTF-8, no control characters.
 	if pos < len(data) && data[pos] == '"' {
 		d.pos = pos + 1
 		s := data[start:pos]
-		if utf8.Valid(s) {
+		if ascii || utf8.Valid(s) {
 			if d.texts != nil && len(s) <= sharedTextMax {
 				return d.shared(s), nil
 			}
@@ -527,14 +527,32 @@ func (d *decoder) shared(s []byte) string {
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
-	for i < len(data) {
-		if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
+	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
 	return i
 }
+
+// plainEndASCII is plainEnd that also reports whether the run is all ASCII (then valid UTF-8
+// without a check of its own).
+func plainEndASCII(data []byte, i int) (int, bool) {
+	var high byte
+	for i < len(data) && plainByte[data[i]] {
+		high |= data[i]
+		i++
+	}
+	return i, high < utf8.RuneSelf
+}
+
+// plainByte tells the bytes a string's plain run may hold: not a quote, a backslash or a control
+// character. A table, as every scan of a string tests each byte (the scans are the decoder's hot
+// loop, and a load beats three comparisons under WebAssembly).
+var plainByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c != '"' && c != '\\' && c >= 0x20
+	}
+	return t
+}()
 
 func (d *decoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {
