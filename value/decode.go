@@ -204,8 +204,12 @@ type decoder struct {
 	data []byte
 	pos  int
 	buf  []byte
-	// keys interns object keys: the same few keys repeat across records.
-	keys map[string]string
+	// recent and keys intern object keys: the same few keys repeat across records. The first
+	// distinct keys go to recent, searched in order (a map made and filled for every small text, such
+	// as a dialogue's line, cost more than it saved), the rest to keys.
+	recent  [16]string
+	nrecent int
+	keys    map[string]string
 	// texts, when not nil, interns short plain texts too (a FieldReader's, bounded).
 	texts map[string]string
 	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
@@ -377,22 +381,29 @@ func (d *decoder) array(depth int) (any, error) {
 // key reads an object key, sharing one copy of each distinct short key.
 func (d *decoder) key() (string, error) {
 	start := d.pos + 1
-	end := start
-	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 {
-		end++
-	}
+	end := plainEnd(d.data, start)
 	if end < len(d.data) && d.data[end] == '"' && end-start <= 32 {
-		if k, ok := d.keys[string(d.data[start:end])]; ok {
+		raw := unsafe.String(unsafe.SliceData(d.data[start:]), end-start)
+		for _, k := range d.recent[:d.nrecent] {
+			if k == raw {
+				d.pos = end + 1
+				return k, nil
+			}
+		}
+		if k, ok := d.keys[raw]; ok {
 			d.pos = end + 1
 			return k, nil
 		}
 	}
 	k, err := d.string()
 	if err == nil && len(k) <= 32 {
-		if d.keys == nil {
-			d.keys = map[string]string{}
-		}
-		if len(d.keys) < fieldReaderTexts {
+		switch {
+		case d.nrecent < len(d.recent):
+			d.recent[d.nrecent] = k
+			d.nrecent++
+		case d.keys == nil:
+			d.keys = map[string]string{k: k}
+		case len(d.keys) < fieldReaderTexts:
 			d.keys[k] = k
 		}
 	}
