@@ -73,33 +73,53 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 
 // A FieldReader decodes many JSON objects of one shape, the lines of a JSONL file, as DecodeFields
 // does, at a fraction of the allocations: it reuses one Map for every object and shares one copy of
-// each short key and short text it meets (a file's lines repeat the same keys, levels and file
-// names). A reader's shared texts are bounded (fieldReaderTexts), so its memory does not grow with
-// the input. It is not safe for concurrent use.
+// each wanted key and of the short texts that repeat from one line to the next (a file's lines
+// repeat their levels and file names). What it shares is a few recent strings searched in order, not
+// a table: hashing every text cost more than the copies it saved under WebAssembly, and its memory
+// cannot grow with the input. It is not safe for concurrent use.
 type FieldReader struct {
 	want  func(key string) bool
 	m     Map
-	keys  map[string]string
-	texts map[string]string
+	keys  recentTexts
+	texts recentTexts
 }
 
-// fieldReaderTexts bounds how many distinct short texts (and keys) a decoder shares; later ones are
-// copied.
+// fieldReaderTexts bounds how many distinct keys a decoder shares; later ones are copied.
 const fieldReaderTexts = 4096
 
 // sharedTextMax is the longest text a FieldReader shares.
 const sharedTextMax = 64
 
+// recentTexts holds the last few distinct strings met, to hand out one copy of each.
+type recentTexts struct {
+	t    [8]string
+	next int
+}
+
+// get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
+func (r *recentTexts) get(b []byte) string {
+	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	for _, t := range r.t {
+		if t == raw {
+			return t
+		}
+	}
+	t := string(b)
+	r.t[r.next] = t
+	r.next = (r.next + 1) % len(r.t)
+	return t
+}
+
 // NewFieldReader returns a reader that builds only the members whose key want accepts (see
 // DecodeFields).
 func NewFieldReader(want func(key string) bool) *FieldReader {
-	return &FieldReader{want: want, keys: map[string]string{}, texts: map[string]string{}}
+	return &FieldReader{want: want}
 }
 
 // Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
 // the next Decode (the values in it are not: they may be kept).
 func (r *FieldReader) Decode(data []byte) (*Map, error) {
-	d := decoder{data: data, keys: r.keys, texts: r.texts, reuse: &r.m}
+	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, reuse: &r.m}
 	d.skip()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.errorf("a JSON object is expected")
@@ -210,8 +230,8 @@ type decoder struct {
 	recent  [16]string
 	nrecent int
 	keys    map[string]string
-	// texts, when not nil, interns short plain texts too (a FieldReader's, bounded).
-	texts map[string]string
+	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's).
+	fieldKeys, texts *recentTexts
 	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
 	reuse *Map
 }
@@ -423,15 +443,8 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	if !want(raw) {
 		return raw, nil // only compared by want again, never kept
 	}
-	if d.keys != nil {
-		if k, ok := d.keys[raw]; ok {
-			return k, nil
-		}
-		k := string(d.data[start:end])
-		if len(k) <= 32 && len(d.keys) < fieldReaderTexts {
-			d.keys[k] = k
-		}
-		return k, nil
+	if d.fieldKeys != nil {
+		return d.fieldKeys.get(d.data[start:end]), nil
 	}
 	return string(d.data[start:end]), nil
 }
@@ -446,7 +459,7 @@ func (d *decoder) string() (string, error) {
 		s := data[start:pos]
 		if ascii || utf8.Valid(s) {
 			if d.texts != nil && len(s) <= sharedTextMax {
-				return d.shared(s), nil
+				return d.texts.get(s), nil
 			}
 			return string(s), nil
 		}
@@ -521,18 +534,6 @@ func (d *decoder) string() (string, error) {
 	}
 	d.pos = pos
 	return "", d.errorf("unterminated string")
-}
-
-// shared returns the interned copy of a short text, adding it while the table has room.
-func (d *decoder) shared(s []byte) string {
-	if t, ok := d.texts[unsafe.String(unsafe.SliceData(s), len(s))]; ok {
-		return t
-	}
-	t := string(s)
-	if len(d.texts) < fieldReaderTexts {
-		d.texts[t] = t
-	}
-	return t
 }
 
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
