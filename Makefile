@@ -5,7 +5,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -94,14 +94,27 @@ lint: $(STATICCHECK)
 	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/...
 	$(WASMENV) $(STATICCHECK) ./wasm/engine/
 
-# Benchmarks: verdicts per second natively and under wazero (the oracle's predictions), fresh-world
-# cost, module compile and instantiate times; the score API's load test (20,000 requests on
-# loopback; a missed goal is reported and does not stop the rest); then the module's size.
+# Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op
+# and streamed), the CLI end to end (per prediction, start-up, 1,000,000 predictions and pairs with
+# peak memory), fresh-world cost, module compile and instantiate times; the score API's load test
+# (20,000 requests on loopback; a missed goal is reported and does not stop the rest); then the
+# module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
+# figures named base-..., and this build's speed-ups over it).
+BASELINE ?=
+BASELINE_DIR := $(or $(TMPDIR),/tmp)/apibank-baseline-$(BASELINE)
 bench: wasm app
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
+	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 	-$(GO) run ./cmd/apiload
 	$(MAKE) bench-browser
 	@$(MAKE) --no-print-directory sizes
+
+# The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...).
+baseline:
+	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
+	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
+	cd $(BASELINE_DIR) && $(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o web/engine.wasm ./wasm/engine
+	cd $(BASELINE_DIR) && $(GO) build -o bin/apibank ./cmd/apibank
 
 sizes: wasm app
 	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)

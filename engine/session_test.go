@@ -3,6 +3,10 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -113,6 +117,33 @@ func TestBuiltinIsLazy(t *testing.T) {
 	r := do(t, fresh, `{"v":1,"op":"hello"}`)
 	if !r.OK || !strings.Contains(mustJSON(r.Result), `"data":"builtin"`) {
 		t.Fatalf("hello of a new session: %+v", r)
+	}
+}
+
+// TestLoadBuildsNoBuiltin: a session that loads a folder of its own and scores in it never builds
+// the builtin data, not even to compare with it. It runs in a child process of its own: the builtin
+// data is built once a process, and other tests build it.
+func TestLoadBuildsNoBuiltin(t *testing.T) {
+	if os.Getenv("APIBANK_TEST_NO_BUILTIN") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadBuildsNoBuiltin$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "APIBANK_TEST_NO_BUILTIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	s := New()
+	draft := `{"role":"User","text":"What is 2+2?"}` + "\n" + `{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}}` + "\n" + `{"role":"AI","text":"4."}`
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	for _, r := range []string{string(req), `{"v":1,"op":"score_start"}`,
+		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"calc.jsonl\",\"id\":0,\"pred\":\"[Calculator(formula='2+2')]\"}"}`,
+		`{"v":1,"op":"score_finish","stream":1}`} {
+		if resp := s.Handle([]byte(r)); !bytes.Contains(resp, []byte(`"ok":true`)) {
+			t.Fatalf("%s: %s", r, resp)
+		}
+	}
+	if dataset.BuiltinBuilt() {
+		t.Fatal("loading and scoring a folder of its own built the builtin data")
 	}
 }
 
@@ -311,5 +342,24 @@ func TestLoadParts(t *testing.T) {
 	}
 	if got := string(New().Handle(append(viaFiles, '\n'))); got != want {
 		t.Fatalf("load of files with a trailing line break = %s", got)
+	}
+}
+
+// TestAppendFloatLikeEncodingJSON: scores are written exactly as encoding/json writes a float64,
+// over the edges of its two forms and random values of every magnitude.
+func TestAppendFloatLikeEncodingJSON(t *testing.T) {
+	values := []float64{0, 1, -1, 0.5, 0.7999999950000002, 1e-6, 9.99999e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.2e21, 123456789e-15, math.SmallestNonzeroFloat64, math.MaxFloat64, -1e-7}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		values = append(values, math.Float64frombits(rng.Uint64()))
+	}
+	for _, f := range values {
+		want, err := json.Marshal(f)
+		if err != nil {
+			want = []byte("null")
+		}
+		if got := appendFloat(nil, f); string(got) != string(want) {
+			t.Fatalf("appendFloat(%v) = %s, encoding/json %s", f, got, want)
+		}
 	}
 }

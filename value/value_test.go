@@ -220,8 +220,8 @@ func TestDecodeHead(t *testing.T) {
 }
 
 // TestFieldReaderEqualsDecodeFields: one reader decoding many objects in a row gives, object by
-// object, what DecodeFields gives (values, order, errors), past its table of shared texts too, and
-// values it returned earlier stay intact.
+// object, what DecodeFields gives (values, order, errors), with many more distinct texts than it
+// shares, and values it returned earlier stay intact.
 func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 	want := func(k string) bool { return k == "file" || k == "id" || k == "pred" || k == "é" }
 	lines := []string{
