@@ -5,7 +5,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench fuzz clean sizes app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -23,7 +23,7 @@ dataset/builtin.pack: $(shell find dataset/builtin -type f)
 # The user interface: go-app components (app/) with their GOOS=js main (wasm/app).
 app: $(APP)
 
-$(APP): $(shell find app wasm/app -name '*.go' -not -name '*_test.go') go.mod
+$(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
 # The main job: build everything and serve the playground at http://localhost:8080.
@@ -72,7 +72,7 @@ screenshots: wasm app e2e/node_modules/.package-lock.json
 bench-browser: wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
-test: wasm app lint
+test: wasm app lint size-budget
 	$(GO) test -count=1 ./...
 	$(MAKE) test-browser
 
@@ -94,18 +94,39 @@ lint: $(STATICCHECK)
 	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/...
 	$(WASMENV) $(STATICCHECK) ./wasm/engine/
 
-# Benchmarks: verdicts per second natively and under wazero (the oracle's predictions), fresh-world
-# cost, module compile and instantiate times; the score API's load test (20,000 requests on
-# loopback; a missed goal is reported and does not stop the rest); then the module's size.
+# Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op
+# and streamed), the CLI end to end (per prediction, start-up, 1,000,000 predictions and pairs with
+# peak memory), fresh-world cost, module compile and instantiate times; the score API's load test
+# (20,000 requests on loopback; a missed goal is reported and does not stop the rest); then the
+# module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
+# figures named base-..., and this build's speed-ups over it).
+BASELINE ?=
+BASELINE_DIR := $(or $(TMPDIR),/tmp)/apibank-baseline-$(BASELINE)
 bench: wasm app
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
+	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 	-$(GO) run ./cmd/apiload
 	$(MAKE) bench-browser
 	@$(MAKE) --no-print-directory sizes
 
+# The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...).
+baseline:
+	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
+	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
+	cd $(BASELINE_DIR) && $(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o web/engine.wasm ./wasm/engine
+	cd $(BASELINE_DIR) && $(GO) build -o bin/apibank ./cmd/apibank
+
 sizes: wasm app
 	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
 	@printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+
+# The tab's download budget (issue 8): app.wasm at most 12 MB raw and 3.5 MB gzip; over it, make test fails.
+APP_MAX_RAW  := 12000000
+APP_MAX_GZIP := 3500000
+size-budget: app
+	@raw=$$(wc -c < $(APP)); gz=$$(gzip -9 -c $(APP) | wc -c); \
+	printf 'app.wasm raw %d bytes (budget %d), gzip %d bytes (budget %d)\n' $$raw $(APP_MAX_RAW) $$gz $(APP_MAX_GZIP); \
+	if [ $$raw -gt $(APP_MAX_RAW) ] || [ $$gz -gt $(APP_MAX_GZIP) ]; then echo 'app.wasm is over its size budget' >&2; exit 1; fi
 
 clean:
 	rm -f $(ENGINE) $(APP)

@@ -26,7 +26,9 @@ var hints = map[string]string{
 	"TOOL_ERROR":              "Check each value's format.",
 	"CHECK_ERROR":             "Check the values' formats.",
 	"INCORRECT":               "Compare each argument with what the user said.",
-	"PREMATURE_CALL":          "The right move here is to reply: ask for what is missing, or say no tool fits.",
+	"PREMATURE_CALL":          "The right move here is to reply: ask for what is missing or malformed, or say no tool fits.",
+	"MISSING_CALL":            "This step makes several calls at once: write them all in one list, [A(...), B(...)].",
+	"EXTRA_CALL":              "One of your calls is not needed here: make only the calls this step asks for.",
 }
 
 // Hint returns the advice for a verdict category.

@@ -89,9 +89,27 @@ func newRunID(t time.Time) string { return "run-" + t.UTC().Format("20060102T150
 // NewSavedRun prepares a run of s: its identity, the engine and the data it runs against.
 func NewSavedRun(s RunSettings, data string, dataHash string) *SavedRun {
 	now := time.Now()
-	return &SavedRun{Format: runFormat, ID: newRunID(now), Host: endpointHost(s.BaseURL), Settings: s, Status: runRunning,
+	r := &SavedRun{Format: runFormat, ID: newRunID(now), Host: endpointHost(s.BaseURL), Settings: s, Status: runRunning,
 		Started: now.UTC().Format(time.RFC3339), Engine: EngineIdentity(), Data: data, DataHash: dataHash,
 		Predictions: []run.Prediction{}, Episodes: []run.Episode{}, Failures: []run.Failure{}}
+	if s.Trials > 1 {
+		r.Group, r.Trial = r.ID, 1
+	}
+	return r
+}
+
+// nextTrial is the run that follows r among repeated trials, or nil when r was the last, or
+// ended otherwise than done (a cancel stops the trials still to come).
+func nextTrial(r *SavedRun) *SavedRun {
+	if r.Trial == 0 || r.Trial >= r.Settings.Trials || r.Status != runDone {
+		return nil
+	}
+	n := NewSavedRun(r.Settings, r.Data, r.DataHash)
+	if n.ID <= r.ID { // two runs within one millisecond keep distinct, ordered IDs
+		n.ID = r.ID + "+"
+	}
+	n.Group, n.Trial = r.Group, r.Trial+1
+	return n
 }
 
 // DataHash is a short hash of the samples of the levels a run covers, from the engine: two runs
@@ -119,7 +137,14 @@ func DataHash(levels []string) (string, error) {
 // Start runs saved in the background with the key (which stays in memory, in the model client).
 // done holds samples already finished (a resumed run, or a retry of failed requests alone);
 // keepEpisodes, when set, keeps saved's episodes (and their failures) instead of playing level 3.
+// A run among repeated trials starts the next trial when it is done.
 func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keepEpisodes bool) error {
+	return r.start(saved, key, done, keepEpisodes, true)
+}
+
+// start is Start; chain says whether a trial's end starts the next trial (not after a retry of
+// failed requests: the trials after it exist already).
+func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keepEpisodes, chain bool) error {
 	if tab.Engine == nil {
 		return errors.New("the engine is not running")
 	}
@@ -158,7 +183,7 @@ func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keep
 			},
 			Done: func(k string) (run.Prediction, model.Response, bool) {
 				l, ok := done[k]
-				return l.Pred, l.Response, ok
+				return l.Pred, l.Response, ok && l.Episode == nil
 			},
 			Yield: nextTask,
 			Landed: func(k string, p run.Prediction, resp model.Response) {
@@ -166,45 +191,70 @@ func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keep
 					r.setErr("a sample is not kept across reloads: " + err.Error())
 				}
 			},
+			DoneEpisode: func(k string) (run.Episode, bool) {
+				if l, ok := done[k]; ok && l.Episode != nil {
+					return *l.Episode, true
+				}
+				return run.Episode{}, false
+			},
+			EpisodeLanded: func(k string, ep run.Episode) {
+				if err := runStore.Land(saved.ID, Landed{Key: k, Episode: &ep}); err != nil {
+					r.setErr("an episode is not kept across reloads: " + err.Error())
+				}
+			},
 		}
 		res, err := run.Run(ctx, tab.Engine.Do, client, cfg, opt)
-		r.mu.Lock()
-		if err != nil {
-			r.err = "the run stopped: " + err.Error()
+		r.finish(saved, res, err, keepEpisodes, oldEpisodes, oldFailures)
+		// Repeated trials: the next one starts when this one is done, with the same key.
+		if !chain {
+			return
 		}
-		if res != nil {
-			if keepEpisodes {
-				res.Episodes = oldEpisodes
-				for _, f := range oldFailures {
-					if f.Level == run.Level3 {
-						res.Failures = append(res.Failures, f)
-					}
-				}
+		if next := nextTrial(saved); next != nil {
+			if err := r.Start(next, key, nil, false); err != nil {
+				r.setErr("the next trial did not start: " + err.Error())
 			}
-			saved.Apply(res)
-			saved.Total = r.prog.Total
-			if keepEpisodes {
-				saved.Total += len(oldEpisodes)
-			}
-		} else {
-			saved.Status = runCancelled
 		}
-		saved.Ended = time.Now().UTC().Format(time.RFC3339)
-		r.mu.Unlock()
-		// Saved without the lock held: the save takes several of the page's tasks (encodeRun), and
-		// the page reads the runner's state meanwhile.
-		var saveErr error
-		if err := runStore.Delete(saved.ID); err == nil {
-			saveErr = runStore.Put(saved)
-		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if saveErr != nil {
-			r.err = "the finished run could not be kept: " + saveErr.Error()
-		}
-		r.cur, r.cancel, r.last = nil, nil, saved
 	}()
 	return nil
+}
+
+// finish takes a run's result into its saved run and keeps it.
+func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, keepEpisodes bool, oldEpisodes []run.Episode, oldFailures []run.Failure) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.err = "the run stopped: " + err.Error()
+	}
+	if res != nil {
+		if keepEpisodes {
+			res.Episodes = oldEpisodes
+			for _, f := range oldFailures {
+				if f.Level == run.Level3 {
+					res.Failures = append(res.Failures, f)
+				}
+			}
+		}
+		saved.Apply(res)
+		saved.Total = r.prog.Total
+		if keepEpisodes {
+			saved.Total += len(oldEpisodes)
+		}
+	} else {
+		saved.Status = runCancelled
+	}
+	saved.Ended = time.Now().UTC().Format(time.RFC3339)
+	r.mu.Unlock()
+	// Saved without the lock held: the save takes several of the page's tasks (encodeRun), and
+	// the page reads the runner's state meanwhile.
+	var saveErr error
+	if err := runStore.Delete(saved.ID); err == nil {
+		saveErr = runStore.Put(saved)
+	}
+	r.mu.Lock()
+	if saveErr != nil {
+		r.err = "the finished run could not be kept: " + saveErr.Error()
+	}
+	r.cur, r.cancel, r.last = nil, nil, saved
 }
 
 func (r *Runner) setErr(msg string) {
@@ -237,7 +287,7 @@ func (r *Runner) RetryFailed(saved *SavedRun, key string) error {
 	for _, f := range saved.Failures {
 		episodesFailed = episodesFailed || f.Level == run.Level3
 	}
-	return r.Start(saved, key, done, !episodesFailed)
+	return r.start(saved, key, done, !episodesFailed, false)
 }
 
 // RetryOne asks one failed sample again, alone, with the prompt and the translation the run loop

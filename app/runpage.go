@@ -142,7 +142,7 @@ func (p *RunPage) Render() app.UI {
 func (p *RunPage) renderUnfinished() app.UI {
 	return app.Section().Class("card").DataSet("testid", "run-unfinished").Body(
 		app.H2().Text("Unfinished runs"),
-		app.P().Text("These runs stopped before their end (the page was reloaded or closed). Resume asks only the samples they do not have yet (level-3 episodes are played again)."),
+		app.P().Text("These runs stopped before their end (the page was reloaded or closed). Resume asks only the samples they do not have yet, and plays only the level-3 scenes that had not ended."),
 		app.Ul().Body(app.Range(p.unfinished).Slice(func(i int) app.UI {
 			r := p.unfinished[i]
 			return app.Li().Body(
@@ -267,8 +267,10 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 			num("Concurrency ", "run-concurrency", strconv.Itoa(p.s.Concurrency), 1, func(v string) { p.s.Concurrency = max(atoi(v), 1) }),
 			num("Retries ", "run-retries", strconv.Itoa(p.s.Retries), 1, func(v string) { p.s.Retries = atoi(v) }),
 			num("Samples per level ", "run-limit", zeroBlank(p.s.Limit), 1, func(v string) { p.s.Limit = atoi(v) }),
+			num("Trials ", "run-trials", strconv.Itoa(max(p.s.Trials, 1)), 1, func(v string) { p.s.Trials = min(max(atoi(v), 1), run.MaxTrials) }),
 		),
-		app.P().Class("small").Text("Temperature 0 makes answers as repeatable as the endpoint allows. Retries: on 408, 409, 429, 5xx and network errors, with exponential backoff and jitter, honouring Retry-After. Samples per level empty: all of them."),
+		app.P().Class("small").Text("Temperature 0 makes answers as repeatable as the endpoint allows. Retries: on 408, 409, 429, 5xx and network errors, with exponential backoff and jitter, honouring Retry-After. Samples per level empty: all of them. "+
+			"Trials above 1 run the same settings that many times, one after another, each kept as its own run; the Runs page then shows pass^k (the chance that k trials of a task all succeed) and the spread of the accuracy."),
 		app.Div().Class("row").Body(
 			app.Button().DataSet("testid", "run-test").Disabled(p.testing || running).Text("Test connection").OnClick(p.onTest),
 			app.Button().Class("primary").DataSet("testid", "run-start").Disabled(running).Text("Start").OnClick(p.onStart),

@@ -46,6 +46,9 @@ type RunSettings struct {
 	Limit       int      `json:"limit,omitempty"`
 	Steps       int      `json:"steps,omitempty"`
 	State       string   `json:"state,omitempty"`
+	// Trials above 1 runs these settings that many times, one run after another, each kept as
+	// its own run of one group; the Runs page sums the group up as pass^k.
+	Trials int `json:"trials,omitempty"`
 }
 
 // Endpoint returns the model settings with the key given (the only place a key joins settings).
@@ -102,11 +105,20 @@ type SavedRun struct {
 	Episodes    []run.Episode             `json:"episodes"`
 	Failures    []run.Failure             `json:"failures"`
 	Batch       *protocol.Batch           `json:"batch,omitempty"`
+
+	// Group and Trial place a run among repeated trials (Settings.Trials > 1): Group is the first
+	// trial's ID, Trial the run's place from 1. Both are empty for a single run.
+	Group string `json:"group,omitempty"`
+	Trial int    `json:"trial,omitempty"`
 }
 
-// Label names a run in lists: model, form and when.
+// Label names a run in lists: model, form and when (and its trial, when it is one of several).
 func (r *SavedRun) Label() string {
-	return fmt.Sprintf("%s · %s · %s", r.Settings.Model, r.Settings.Form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
+	l := fmt.Sprintf("%s · %s · %s", r.Settings.Model, r.Settings.Form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
+	if r.Trial > 0 {
+		l += fmt.Sprintf(" · trial %d of %d", r.Trial, r.Settings.Trials)
+	}
+	return l
 }
 
 // Apply takes a finished (or cancelled) result into the saved run.

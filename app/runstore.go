@@ -28,11 +28,13 @@ type RunStore interface {
 	Clear() error
 }
 
-// Landed is one finished sample of a running run.
+// Landed is one finished sample (or level-3 episode) of a running run.
 type Landed struct {
 	Key      string         `json:"key"`
 	Pred     run.Prediction `json:"pred"`
 	Response model.Response `json:"response"`
+	// Episode is set instead of Pred for a level-3 scene played to its end.
+	Episode *run.Episode `json:"episode,omitempty"`
 }
 
 // memRuns is a RunStore in memory (the server's pre-render, tests).

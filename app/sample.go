@@ -154,7 +154,10 @@ func (p *SamplePage) Render() app.UI {
 
 func (p *SamplePage) chat(goldLine int) []app.UI {
 	var out []app.UI
+	inGold := false
 	for _, t := range p.dlg.Turns {
+		// A gold call set's parallel turns are gold with its first.
+		inGold = t.Line == goldLine || inGold && t.Role == "API" && t.Parallel
 		if goldLine > 0 && t.Line >= goldLine && !p.showGold {
 			out = append(out, app.Div().Class("turn hidden-gold").Body(
 				app.Span().Text("The rest of the dialogue is hidden: it holds the answer. "),
@@ -163,13 +166,18 @@ func (p *SamplePage) chat(goldLine int) []app.UI {
 			break
 		}
 		cls := "turn turn-" + t.Role
-		if t.Line == goldLine {
+		if inGold {
 			cls += " gold"
 		}
 		switch t.Role {
 		case "API":
+			who := app.Span().Class("who").Text("API")
+			if t.Parallel {
+				// Made in the same turn as the call above it (a gold call set).
+				who = app.Span().Class("who").Title("made in the same turn as the call above").Text("API ∥")
+			}
 			out = append(out, app.Div().Class(cls).Body(
-				app.Span().Class("who").Text("API"),
+				who,
 				app.Code().Text(t.APIName+" "+string(t.Params)),
 				app.Details().Body(app.Summary().Text("result"), app.Pre().Text(Pretty(t.Result))),
 			))

@@ -630,19 +630,21 @@ func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.Ev
 type Compares struct {
 	open map[int]bool
 	gold map[int]*protocol.Turn
+	// more holds, for a gold call set, the calls made in the same turn as the gold turn.
+	more map[int][]protocol.Turn
 	err  map[int]string
 }
 
 // toggle opens or closes a row's comparison, fetching its gold turn the first time.
 func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 	if cs.open == nil {
-		cs.open, cs.gold, cs.err = map[int]bool{}, map[int]*protocol.Turn{}, map[int]string{}
+		cs.open, cs.gold, cs.more, cs.err = map[int]bool{}, map[int]*protocol.Turn{}, map[int][]protocol.Turn{}, map[int]string{}
 	}
 	cs.open[v.Line] = !cs.open[v.Line]
 	if !cs.open[v.Line] || cs.gold[v.Line] != nil {
 		return
 	}
-	refresh(ctx, func() (*protocol.Turn, error) {
+	refresh(ctx, func() ([]protocol.Turn, error) {
 		d, err := tab.Dialogue(v.Level, v.File)
 		if err != nil {
 			return nil, err
@@ -655,19 +657,25 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 			if s.File != v.File || s.ID != v.ID {
 				continue
 			}
-			for _, t := range d.Turns {
-				if t.Line == s.GoldLine {
-					return &t, nil
+			for i, t := range d.Turns {
+				if t.Line != s.GoldLine {
+					continue
 				}
+				// The gold turn, and the parallel calls of its set.
+				end := i + 1
+				for end < len(d.Turns) && d.Turns[end].Role == "API" && d.Turns[end].Parallel {
+					end++
+				}
+				return d.Turns[i:end], nil
 			}
 		}
 		return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
-	}, func(t *protocol.Turn, err error) {
+	}, func(ts []protocol.Turn, err error) {
 		if err != nil {
 			cs.err[v.Line] = err.Error()
 			return
 		}
-		cs.gold[v.Line] = t
+		cs.gold[v.Line], cs.more[v.Line] = &ts[0], ts[1:]
 	})
 }
 
@@ -694,7 +702,7 @@ func verdictHead() app.UI {
 func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares, dups map[int]int) app.UI {
 	c := v.Call()
 	r, isReply := v.Reply()
-	cat, label := c.Category, c.Category
+	cat, label := c.Category, setLabel(c)
 	if isReply {
 		cat = "REPLY"
 		label = "ROUGE-L " + Round4(r.RougeL)
@@ -712,7 +720,7 @@ func verdictRow(v protocol.Verdict, pred func(int) string, cs *Compares, dups ma
 		app.Td().Body(
 			app.Button().Class("link-button").Aria("expanded", open).Text(map[bool]string{true: "hide", false: "compare"}[open]).
 				OnClick(func(ctx app.Context, e app.Event) { cs.toggle(ctx, v) }, app.EventScope(v.Line, v.File, v.ID)),
-			app.If(open, func() app.UI { return compareView(v, pred(v.Line), cs.gold[v.Line], cs.err[v.Line]) }),
+			app.If(open, func() app.UI { return compareView(v, pred(v.Line), cs.gold[v.Line], cs.more[v.Line], cs.err[v.Line]) }),
 		),
 	)
 }
@@ -722,7 +730,7 @@ func sampleURL(level, file string, id int) string {
 }
 
 // compareView shows what the gold turn expected next to what the prediction produced.
-func compareView(v protocol.Verdict, pred string, gold *protocol.Turn, err string) app.UI {
+func compareView(v protocol.Verdict, pred string, gold *protocol.Turn, more []protocol.Turn, err string) app.UI {
 	if err != "" {
 		return errorBox(err)
 	}
@@ -730,7 +738,8 @@ func compareView(v protocol.Verdict, pred string, gold *protocol.Turn, err strin
 		return app.P().Text("…")
 	}
 	return app.Div().Class("compare").Body(
-		app.Div().Body(app.H4().Text("expected"), expectedView(v, *gold)),
+		app.Div().Body(app.H4().Text("expected"), expectedView(v, *gold),
+			app.Range(more).Slice(func(i int) app.UI { return expectedView(v, more[i]) })),
 		app.Div().Body(app.H4().Text("got"), gotView(v, pred)),
 	)
 }
@@ -770,5 +779,7 @@ func gotView(v protocol.Verdict, pred string) app.UI {
 		app.Dt().Text("exception"), app.Dd().Body(app.Pre().Text(Pretty(env.Exception))),
 		app.If(v.Err() != "", func() app.UI { return app.Dt().Text("error") }),
 		app.If(v.Err() != "", func() app.UI { return app.Dd().Text(v.Err()) }),
+		app.If(len(v.Call().Calls) > 0, func() app.UI { return app.Dt().Text("calls") }),
+		app.If(len(v.Call().Calls) > 0, func() app.UI { return app.Dd().Body(setView(v.Call())) }),
 	)
 }

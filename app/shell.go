@@ -25,6 +25,7 @@ var Pages = []page{
 	{"/import", "Import", false},
 	{"/run", "Run a model", false},
 	{"/runs", "Runs", false},
+	{"/synth", "Synthesize", false},
 }
 
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
@@ -40,6 +41,7 @@ func Routes() {
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
+	app.Route("/synth", func() app.Composer { return &SynthPage{} })
 	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
 	app.Route("/play", func() app.Composer { return &PlayPage{} })
 	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })

@@ -109,11 +109,36 @@ func isWord(r rune) bool {
 // isSpace reports whether r is in Python's Unicode \s.
 func isSpace(r rune) bool { return py.IsSpace(r) }
 
+// asciiWord and asciiSpace are isWord and isSpace for the ASCII characters, as tables: the scans
+// below test a byte without a call (a call per character dominated parsing under WebAssembly).
+var asciiWord, asciiSpace = func() (w, sp [utf8.RuneSelf]bool) {
+	for c := range rune(utf8.RuneSelf) {
+		w[c], sp[c] = isWord(c), isSpace(c)
+	}
+	return w, sp
+}()
+
 // wordEnd returns the end of the run of word characters starting at i.
-func wordEnd(s string, i int) int { return runEnd(s, i, isWord) }
+func wordEnd(s string, i int) int {
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		if !asciiWord[s[i]] {
+			return i
+		}
+		i++
+	}
+	return runEnd(s, i, isWord)
+}
 
 // spaceEnd returns the end of the run of whitespace starting at i.
-func spaceEnd(s string, i int) int { return runEnd(s, i, isSpace) }
+func spaceEnd(s string, i int) int {
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		if !asciiSpace[s[i]] {
+			return i
+		}
+		i++
+	}
+	return runEnd(s, i, isSpace)
+}
 
 // runEnd returns the end of the run of characters starting at i for which in holds.
 func runEnd(s string, i int, in func(rune) bool) int {

@@ -11,22 +11,9 @@ import (
 // {"type":"function","function":{...}}, as an assistant message {"tool_calls":[...]}, or as a list
 // of calls (the first is taken), and optionally fenced in ```json ... ```.
 func parseNative(output string) (*Call, bool) {
-	s := strings.TrimSpace(output)
-	if strings.HasPrefix(s, "```") {
-		s = strings.TrimPrefix(s, "```json")
-		s = strings.TrimPrefix(s, "```")
-		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
-		s = strings.TrimSpace(s)
-	}
-	if s == "" || (s[0] != '{' && s[0] != '[') {
+	s, ok := nativeText(output)
+	if !ok {
 		return nil, false
-	}
-	if s[0] == '[' {
-		// A JSON list of calls starts with '[' then '{'; a text call starts with '[' then a name.
-		rest := strings.TrimLeft(s[1:], " \t\r\n")
-		if rest == "" || rest[0] != '{' {
-			return nil, false
-		}
 	}
 	v, err := value.DecodeString(s)
 	if err != nil {
@@ -39,6 +26,30 @@ func parseNative(output string) (*Call, bool) {
 	return c, ok
 }
 
+// nativeText returns the output without a ```json fence when it may be native JSON (an object, or a
+// list whose first element is an object), and false when it cannot be.
+func nativeText(output string) (string, bool) {
+	s := strings.TrimSpace(output)
+	if strings.HasPrefix(s, "```") {
+		s = strings.TrimPrefix(s, "```json")
+		s = strings.TrimPrefix(s, "```")
+		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
+		s = strings.TrimSpace(s)
+	}
+	if s == "" || (s[0] != '{' && s[0] != '[') {
+		return "", false
+	}
+	if s[0] == '[' {
+		// A JSON list of calls starts with '[' then '{'; a text call starts with '[' then a name.
+		rest := strings.TrimLeft(s[1:], " \t\r\n")
+		if rest == "" || rest[0] != '{' {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// nativeCall reads one native call (or the first of a list or tool_calls message).
 func nativeCall(v any, depth int) (*Call, bool) {
 	if depth > 3 {
 		return nil, false

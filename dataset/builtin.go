@@ -3,6 +3,7 @@ package dataset
 import (
 	_ "embed"
 	"sync"
+	"sync/atomic"
 )
 
 // BuiltinName is the name of the project's own dataset.
@@ -20,13 +21,20 @@ var (
 	builtinData *Data
 	builtinErrs []LineError
 	builtinErr  error
+	// builtinBuilt is set once Builtin has parsed the pack.
+	builtinBuilt atomic.Bool
 )
+
+// BuiltinBuilt reports whether this process has built the builtin data yet (Builtin's first call):
+// a host that loads a folder of its own should never pay for it, and tests check that it does not.
+func BuiltinBuilt() bool { return builtinBuilt.Load() }
 
 // Builtin returns the project's own dataset, embedded in the binary: written by us from scratch, in the
 // original's layout (the dataset/builtin folder). It is parsed once and shared (Data is read-only;
 // worlds copy on write). Files with problems are reported by BuiltinErrors; the rest loads.
 func Builtin() (*Data, error) {
 	builtinOnce.Do(func() {
+		defer builtinBuilt.Store(true)
 		files, err := Unpack(builtinPack)
 		if err != nil {
 			builtinErr = err

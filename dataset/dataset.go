@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,6 +47,9 @@ type Turn struct {
 	Params *value.Map
 	// Result is the recorded envelope {api_name, input, output, exception}.
 	Result *value.Map
+	// Parallel marks an API turn made in the same assistant turn as the API turn before it (the
+	// line's "parallel": true): consecutive such turns form one gold call set (see CallSets).
+	Parallel bool
 	// Line is the turn's 1-based line number in its file.
 	Line int
 }
@@ -205,7 +209,20 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 				bad("API turn without a result object")
 				continue
 			}
-			d.Turns = append(d.Turns, Turn{Role: API, Tool: name, Params: pm, Result: rm, Line: line})
+			parallel := false
+			if pv, ok := m.Get("parallel"); ok {
+				b, isBool := pv.(bool)
+				if !isBool {
+					bad("\"parallel\" must be true or false")
+					continue
+				}
+				if b && (len(d.Turns) == 0 || d.Turns[len(d.Turns)-1].Role != API) {
+					bad("a parallel API turn must follow the API turn it is made with (the first call of its set has no \"parallel\")")
+					continue
+				}
+				parallel = b
+			}
+			d.Turns = append(d.Turns, Turn{Role: API, Tool: name, Params: pm, Result: rm, Parallel: parallel, Line: line})
 		case "Meta":
 			if line != 1 || len(d.Turns) > 0 {
 				bad("a Meta line must be the first line")
@@ -242,12 +259,55 @@ func (d *Dialogue) SpecialTurn() int {
 	return -1
 }
 
+// CallSets returns the dialogue's gold call sets in order: for each API turn that starts a set, the
+// indexes of its turns (itself, then the parallel turns that follow it). A dialogue without
+// parallel turns has one set per API turn.
+func (d *Dialogue) CallSets() [][]int {
+	var sets [][]int
+	for i, t := range d.Turns {
+		switch {
+		case t.Role != API:
+		case t.Parallel && len(sets) > 0 && sets[len(sets)-1][len(sets[len(sets)-1])-1] == i-1:
+			sets[len(sets)-1] = append(sets[len(sets)-1], i)
+		default:
+			sets = append(sets, []int{i})
+		}
+	}
+	return sets
+}
+
+// Style returns APIGen's query style of a gold call set of the dialogue (indexes as CallSets gives
+// them): parallel or parallel-multiple for several calls of one or several tools; for one call,
+// simple when the prompt offers one tool (a level-1 dialogue that uses one tool) and multiple when
+// the model chooses among several (or must search, at level 2).
+func (d *Dialogue) Style(set []int) string {
+	if len(set) > 1 {
+		for _, i := range set[1:] {
+			if d.Turns[i].Tool != d.Turns[set[0]].Tool {
+				return protocol.StyleParallelMultiple
+			}
+		}
+		return protocol.StyleParallel
+	}
+	if d.Level != Level1 {
+		return protocol.StyleMultiple
+	}
+	tools := map[string]bool{}
+	for _, t := range d.Turns {
+		if t.Role == API {
+			tools[t.Tool] = true
+		}
+	}
+	if len(tools) > 1 {
+		return protocol.StyleMultiple
+	}
+	return protocol.StyleSimple
+}
+
 func parseMeta(m *value.Map) (*Meta, error) {
 	meta := &Meta{Special: m.String("special")}
-	switch meta.Special {
-	case "", "missing_value", "no_tool", "ambiguous":
-	default:
-		return nil, fmt.Errorf("special must be missing_value, no_tool or ambiguous, not %q", meta.Special)
+	if meta.Special != "" && !slices.Contains(protocol.Specials, meta.Special) {
+		return nil, fmt.Errorf("special must be one of %s, not %q", strings.Join(protocol.Specials, ", "), meta.Special)
 	}
 	if l, ok := m.Get("line"); ok {
 		n, isInt := l.(int64)

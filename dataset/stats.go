@@ -7,7 +7,14 @@ import (
 
 // Stats counts a dataset.
 func Stats(d *Data) protocol.Stats {
-	c := protocol.Stats{Levels: map[string]protocol.LevelStats{"1": {}, "2": {}, "3": {}}}
+	c := protocol.Stats{Levels: map[string]protocol.LevelStats{"1": {}, "2": {}, "3": {}},
+		Specials: map[string]int{}, Styles: map[string]int{}}
+	for _, k := range protocol.Specials {
+		c.Specials[k] = 0
+	}
+	for _, s := range protocol.Styles {
+		c.Styles[s] = 0
+	}
 	names := map[string]bool{}
 	for _, cat := range []*tools.Catalog{tools.APIs, tools.LV3} {
 		for _, t := range cat.Tools() {
@@ -45,6 +52,10 @@ func Stats(d *Data) protocol.Stats {
 		add(level, calls)
 		if dl.Meta != nil && dl.Meta.Special != "" {
 			c.SpecialCases++
+			c.Specials[dl.Meta.Special]++
+		}
+		for _, set := range dl.CallSets() {
+			c.Styles[dl.Style(set)]++
 		}
 	}
 	for _, sc := range d.Scenes {

@@ -126,10 +126,22 @@ export function watch(page) {
   return { errors, dialogs };
 }
 
-/** ready waits until go-app has rendered the page and this tab's engine answers. */
+/**
+ * ready waits until go-app has rendered the page and this tab's engine answers. The limit is
+ * generous on purpose: on a loaded 2-core CI machine compiling the two modules alone has taken
+ * over 30 s; how fast a first visit is, is measured by `make bench-browser`, not here.
+ */
 export async function ready(page) {
-  await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 30000 });
-  await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 30000 });
+  try {
+    await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 120000 });
+    await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 120000 });
+  } catch (e) {
+    const status = await page.evaluate(() => {
+      const s = document.querySelector("[data-testid=engine-status]");
+      return s ? s.dataset.state + ": " + s.textContent : "no engine status on the page";
+    }).catch(() => "the page did not answer");
+    throw new Error(e.message + "\nengine status: " + status);
+  }
 }
 
 /** open navigates to a path and waits for ready. */
@@ -186,15 +198,26 @@ export function goldCall(turn) {
 /**
  * goldPredictions makes the gold prediction lines of dialogues (one per call sample, and the gold
  * reply for each reply sample) straight from their turns, numbered as the original numbers samples.
+ * Parallel API turns (`parallel: true`) join the call set of the API turn before them: one sample,
+ * predicted as a text list [A(...), B(...)] where the text form carries every call, else a JSON list.
  */
 export function goldPredictions(dialogues, { replies = true } = {}) {
   const lines = [];
   for (const d of dialogues) {
     let k = 0;
     d.turns.forEach((t, i) => {
-      if (t.role !== "API") return;
-      lines.push({ level: d.level, file: d.file, id: 2 * k, pred: goldCall(t), tool: t.api_name, turn: t });
-      const next = d.turns[i + 1];
+      if (t.role !== "API" || t.parallel) return;
+      let last = i;
+      while (d.turns[last + 1] && d.turns[last + 1].role === "API" && d.turns[last + 1].parallel) last++;
+      const set = d.turns.slice(i, last + 1);
+      let pred = goldCall(t);
+      if (set.length > 1) {
+        pred = set.every((c) => textCarries(c.param_dict))
+          ? "[" + set.map((c) => goldText(c).slice(1, -1)).join(", ") + "]"
+          : JSON.stringify(set.map((c) => ({ name: c.api_name, arguments: c.param_dict })));
+      }
+      lines.push({ level: d.level, file: d.file, id: 2 * k, pred, tool: t.api_name, turn: t, set });
+      const next = d.turns[last + 1];
       if (replies && next && next.role === "AI") lines.push({ level: d.level, file: d.file, id: 2 * k + 1, pred: next.text });
       k++;
     });

@@ -42,3 +42,23 @@ func BenchmarkSandboxCall(b *testing.B) {
 		s.Handle(req)
 	}
 }
+
+// BenchmarkStreamOracleNative scores all oracle predictions as the CLI streams them (score_lines
+// chunks sent as raw bodies) with the engine in-process.
+func BenchmarkStreamOracleNative(b *testing.B) {
+	load, _, _ := oracleRequests(b)
+	start, chunks, n, _, err := oracle.Stream(filepath.Join("..", "..", "shared", "apibank"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := New()
+	s.Handle(load)
+	s.Handle(start)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, c := range chunks {
+			s.Handle(c)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "verdicts/s")
+}

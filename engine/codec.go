@@ -13,8 +13,15 @@ import (
 // decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes
 // of predictions; encoding/json's reflection is several times slower on it). Unknown fields are
 // ignored; a field of the wrong type is an error that names it.
+//
+// A request may carry a body (protocol.Request.Body): raw bytes after the line break that ends its
+// JSON, for the ops that read lines; the body aliases data.
 func decodeRequest(data []byte) (*protocol.Request, error) {
-	v, err := value.Decode(data)
+	v, rest, err := value.DecodeHead(data)
+	if err != nil {
+		return nil, err
+	}
+	body, err := splitBody(rest, len(data)-len(rest))
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +29,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 	if !ok {
 		return nil, fmt.Errorf("a request must be a JSON object")
 	}
-	r := &protocol.Request{}
+	r := &protocol.Request{Body: body}
 	var bad error
 	m.Each(func(k string, v any) bool {
 		text := func(dst *string) {
@@ -102,6 +109,24 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			if v != nil {
 				r.Call = json.RawMessage(value.Marshal(v))
 			}
+		case "parts":
+			list, ok := v.([]any)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field \"parts\" must be a list of {path, size}")
+				break
+			}
+			for i, e := range list {
+				pm, ok := e.(*value.Map)
+				pv, _ := pm.Get("path")
+				sv, _ := pm.Get("size")
+				path, ok1 := pv.(string)
+				size, ok2 := sv.(int64)
+				if !ok || !ok1 || !ok2 || size < 0 {
+					bad = fmt.Errorf("parts[%d] must be {\"path\": text, \"size\": bytes}", i)
+					break
+				}
+				r.Parts = append(r.Parts, protocol.Part{Path: path, Size: int(size)})
+			}
 		case "files":
 			fm, ok := v.(*value.Map)
 			if !ok && v != nil {
@@ -118,6 +143,30 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 				r.Files[p] = s
 				return true
 			})
+		case "candidate":
+			text(&r.Candidate)
+		case "style":
+			text(&r.Style)
+		case "tools", "seen":
+			list, ok := v.([]any)
+			if !ok && v != nil {
+				bad = fmt.Errorf("field %q must be a list of texts", k)
+				break
+			}
+			var out []string
+			for _, e := range list {
+				s, ok := e.(string)
+				if !ok {
+					bad = fmt.Errorf("field %q must be a list of texts", k)
+					break
+				}
+				out = append(out, s)
+			}
+			if k == "tools" {
+				r.Tools = out
+			} else {
+				r.Seen = out
+			}
 		case "databases":
 			list, ok := v.([]any)
 			if !ok && v != nil {
@@ -153,7 +202,76 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		}
 		return bad == nil
 	})
+	if bad == nil {
+		bad = takeBody(r)
+	}
 	return r, bad
+}
+
+// takeBody checks a request's body against its op, and for load and fill turns its parts into the
+// request's files. White space alone after the JSON counts as no body (unless parts announce it).
+func takeBody(r *protocol.Request) error {
+	files := r.Op == protocol.OpLoad || r.Op == protocol.OpFill
+	if r.Body != nil && blank(r.Body) && (!files || len(r.Parts) == 0) {
+		r.Body = nil
+	}
+	switch {
+	case r.Body == nil && len(r.Parts) > 0:
+		return fmt.Errorf("%d parts are announced but no body follows the JSON", len(r.Parts))
+	case r.Body == nil:
+		return nil
+	case files:
+		if len(r.Files) > 0 {
+			return fmt.Errorf("the files are given twice: in the field \"files\" and as the body")
+		}
+		total := 0
+		for _, p := range r.Parts {
+			total += p.Size
+		}
+		if total != len(r.Body) {
+			return fmt.Errorf("the parts announce %d bytes but the body has %d", total, len(r.Body))
+		}
+		r.Files = make(map[string]string, len(r.Parts))
+		at := 0
+		for _, p := range r.Parts {
+			r.Files[p.Path] = string(r.Body[at : at+p.Size])
+			at += p.Size
+		}
+		return nil
+	case r.Op != protocol.OpScoreLines && r.Op != protocol.OpRougeLines:
+		return fmt.Errorf("op %q takes no body after its JSON (only %s, %s, %s and %s do)", truncate(string(r.Op), 40),
+			protocol.OpScoreLines, protocol.OpRougeLines, protocol.OpLoad, protocol.OpFill)
+	case r.Lines != "":
+		return fmt.Errorf("the lines are given twice: in the field \"lines\" and as the body")
+	}
+	return nil
+}
+
+// blank reports whether b holds only white space.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// splitBody returns the body that follows a request's JSON value: nil when only white space without
+// a line break follows, else what comes after the line break ending the value's line.
+// at is the offset of rest in the request.
+func splitBody(rest []byte, at int) ([]byte, error) {
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '\r') {
+		i++
+	}
+	if i == len(rest) {
+		return nil, nil
+	}
+	if rest[i] != '\n' {
+		return nil, fmt.Errorf("unexpected data after the JSON value (offset %d; a body goes after a line break)", at+i)
+	}
+	return rest[i+1:], nil
 }
 
 // truncate shortens a text quoted back in an error.

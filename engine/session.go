@@ -38,6 +38,9 @@ type Session struct {
 	// streams are the open scoring streams, by id.
 	streams    map[int]*score.Stream
 	nextStream int
+	// synthKeys are the duplicate keys of synthKeysOf's dialogues (see synthIndex).
+	synthKeys   map[string]string
+	synthKeysOf *dataset.Data
 }
 
 // New returns a session whose data is the builtin data. The builtin data is built on the first
@@ -80,7 +83,12 @@ var builtinIndex struct {
 }
 
 // indexOf returns the index of d: the shared one for the builtin data, a new one for any other.
+// Data of another name is not the builtin data, and asking would build it: a third of a --data
+// run's load went to building the builtin data only to compare with it.
 func indexOf(d *dataset.Data) *score.Index {
+	if d.Name != dataset.BuiltinName {
+		return score.NewIndex(d)
+	}
 	if b, err := dataset.Builtin(); err != nil || d != b {
 		return score.NewIndex(d)
 	}
@@ -96,10 +104,9 @@ const restartSlack = 32 << 20
 
 // collectIfGrown runs the collector when the heap holds more than restartSlack beyond what was
 // live after the last collection. A server restarts its instances' engines between requests, and
-// the wasm engine collects only near its 192 MiB memory limit (wasm/engine): each instance would
-// otherwise climb to that limit (and its linear memory never shrinks) before the first collection;
-// collecting here keeps an instance near its live data plus the slack, at the price of a
-// collection every few hundred requests.
+// the wasm engine's own collection between requests (wasm/engine) lets 64 MiB pile up (its linear
+// memory never shrinks); collecting here at the smaller slack keeps a pooled instance nearer its
+// live data, at the price of a collection every few hundred requests.
 func collectIfGrown() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
@@ -194,6 +201,10 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return rougeLines(r), nil
 	case protocol.OpValidate:
 		return verify.Run(s.data, s.loadErrs, s.targets()), nil
+	case protocol.OpSynthCheck:
+		return s.synthCheck(r)
+	case protocol.OpWorldFiles:
+		return s.worldFiles(), nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()
@@ -336,7 +347,7 @@ func (s *Session) dialogue(r *protocol.Request) (any, *protocol.Error) {
 	}
 	turns := make([]protocol.Turn, len(d.Turns))
 	for i, t := range d.Turns {
-		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Line: t.Line}
+		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Parallel: t.Parallel, Line: t.Line}
 	}
 	return protocol.Dialogue{Level: d.Level, File: d.File, Meta: d.Meta, Turns: turns}, nil
 }

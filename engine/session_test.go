@@ -3,6 +3,10 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -49,6 +53,13 @@ func TestHandleErrors(t *testing.T) {
 		{"stream not an integer", `{"v":1,"op":"score_lines","stream":"1"}`, "bad_request", `"stream" must be an integer`},
 		{"line not an integer", `{"v":1,"op":"rouge_lines","lines":"","line":1.5}`, "bad_request", `"line" must be an integer`},
 		{"lines not a text", `{"v":1,"op":"rouge_lines","lines":["a"]}`, "bad_request", `"lines" must be a string`},
+		{"trailing data", `{"v":1,"op":"hello"} x`, "bad_request", "unexpected data after the JSON value"},
+		{"body on an op without lines", "{\"v\":1,\"op\":\"hello\"}\nraw", "bad_request", `op "hello" takes no body`},
+		{"lines and a body", "{\"v\":1,\"op\":\"rouge_lines\",\"lines\":\"a\"}\nb", "bad_request", "given twice"},
+		{"parts without a body", `{"v":1,"op":"load","parts":[{"path":"a.json","size":1}]}`, "bad_request", "no body follows"},
+		{"parts that miss the body's size", "{\"v\":1,\"op\":\"load\",\"parts\":[{\"path\":\"a.json\",\"size\":5}]}\nab", "bad_request", "announce 5 bytes but the body has 2"},
+		{"files and a body", "{\"v\":1,\"op\":\"load\",\"files\":{\"a\":\"b\"},\"parts\":[{\"path\":\"a.json\",\"size\":2}]}\nab", "bad_request", "files are given twice"},
+		{"a part that is no part", `{"v":1,"op":"fill","parts":[{"path":"a.json","size":-1}]}`, "bad_request", `parts[0] must be {"path": text, "size": bytes}`},
 		{"score_start bad state", `{"v":1,"op":"score_start","state":"sideways"}`, "bad_request", "fresh or replay"},
 	}
 	for _, tt := range tests {
@@ -106,6 +117,33 @@ func TestBuiltinIsLazy(t *testing.T) {
 	r := do(t, fresh, `{"v":1,"op":"hello"}`)
 	if !r.OK || !strings.Contains(mustJSON(r.Result), `"data":"builtin"`) {
 		t.Fatalf("hello of a new session: %+v", r)
+	}
+}
+
+// TestLoadBuildsNoBuiltin: a session that loads a folder of its own and scores in it never builds
+// the builtin data, not even to compare with it. It runs in a child process of its own: the builtin
+// data is built once a process, and other tests build it.
+func TestLoadBuildsNoBuiltin(t *testing.T) {
+	if os.Getenv("APIBANK_TEST_NO_BUILTIN") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadBuildsNoBuiltin$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "APIBANK_TEST_NO_BUILTIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	s := New()
+	draft := `{"role":"User","text":"What is 2+2?"}` + "\n" + `{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}}` + "\n" + `{"role":"AI","text":"4."}`
+	req, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	for _, r := range []string{string(req), `{"v":1,"op":"score_start"}`,
+		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"calc.jsonl\",\"id\":0,\"pred\":\"[Calculator(formula='2+2')]\"}"}`,
+		`{"v":1,"op":"score_finish","stream":1}`} {
+		if resp := s.Handle([]byte(r)); !bytes.Contains(resp, []byte(`"ok":true`)) {
+			t.Fatalf("%s: %s", r, resp)
+		}
+	}
+	if dataset.BuiltinBuilt() {
+		t.Fatal("loading and scoring a folder of its own built the builtin data")
 	}
 }
 
@@ -250,6 +288,8 @@ func FuzzHandle(f *testing.F) {
 		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\r\n{bad","line":3}`,
 		`{"v":1,"op":"score_finish","stream":1}`,
 		`{"v":1,"op":"rouge_lines","lines":"{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n","name":"p"}`,
+		"{\"v\":1,\"op\":\"rouge_lines\",\"name\":\"p\"}\n{\"ref\":\"a\",\"hyp\":\"a\"}\n[]\n",
+		"{\"v\":1,\"op\":\"score_lines\",\"stream\":1,\"line\":3}\r\n{\"file\":\"x\",\"id\":0,\"pred\":\"y\"}\n{bad",
 		`{"v":1,"op":"prompt","file":"x","sample":0,"form":"yaml"}`,
 		`[]`, `null`, `{"v":1,"op":"fill","files":{"level-1-given-desc/a.jsonl":"{\"role\":\"User\",\"text\":\"x\"}"}}`,
 	} {
@@ -273,4 +313,53 @@ func FuzzHandle(f *testing.F) {
 			t.Fatalf("internal error (a recovered panic) for %q: %s", req, r.Error.Message)
 		}
 	})
+}
+
+// TestLoadParts: a folder sent as parts in the body loads exactly as the same files sent as JSON
+// texts, and a trailing line break after a request without a body changes nothing.
+func TestLoadParts(t *testing.T) {
+	files := map[string]string{
+		"level-1-given-desc/calc.jsonl": `{"role": "User", "text": "What is 2*3?"}` + "\n" +
+			`{"role": "API", "api_name": "Calculator", "param_dict": {"formula": "2*3"}, "result": {"api_name": "Calculator", "input": {"formula": "2*3"}, "output": 6.0, "exception": null}}` + "\n" +
+			`{"role": "AI", "text": "6"}` + "\n",
+		"level-1-given-desc/bad.jsonl": "{oops\n\n",
+	}
+	viaFiles, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "files": files})
+	var parts []map[string]any
+	var body []byte
+	for _, p := range []string{"level-1-given-desc/bad.jsonl", "level-1-given-desc/calc.jsonl"} {
+		parts = append(parts, map[string]any{"path": p, "size": len(files[p])})
+		body = append(body, files[p]...)
+	}
+	head, _ := json.Marshal(map[string]any{"v": 1, "op": "load", "name": "tiny", "parts": parts})
+	viaParts := append(append(head, '\n'), body...)
+	want := string(New().Handle(viaFiles))
+	if !strings.Contains(want, `"ok":true`) {
+		t.Fatalf("load of files failed: %s", want)
+	}
+	if got := string(New().Handle(viaParts)); got != want {
+		t.Fatalf("load of parts = %s\nload of files = %s", got, want)
+	}
+	if got := string(New().Handle(append(viaFiles, '\n'))); got != want {
+		t.Fatalf("load of files with a trailing line break = %s", got)
+	}
+}
+
+// TestAppendFloatLikeEncodingJSON: scores are written exactly as encoding/json writes a float64,
+// over the edges of its two forms and random values of every magnitude.
+func TestAppendFloatLikeEncodingJSON(t *testing.T) {
+	values := []float64{0, 1, -1, 0.5, 0.7999999950000002, 1e-6, 9.99999e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.2e21, 123456789e-15, math.SmallestNonzeroFloat64, math.MaxFloat64, -1e-7}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		values = append(values, math.Float64frombits(rng.Uint64()))
+	}
+	for _, f := range values {
+		want, err := json.Marshal(f)
+		if err != nil {
+			want = []byte("null")
+		}
+		if got := appendFloat(nil, f); string(got) != string(want) {
+			t.Fatalf("appendFloat(%v) = %s, encoding/json %s", f, got, want)
+		}
+	}
 }

@@ -117,6 +117,9 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 {"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":null}
 {"role":"AI","text":"4."}`
 	roundTrip[protocol.Filled](t, s, protocol.Request{Op: op(protocol.OpFill), Files: map[string]string{"level-1-given-desc/calc.jsonl": draft}})
+	roundTrip[protocol.WorldFiles](t, s, protocol.Request{Op: op(protocol.OpWorldFiles)})
+	roundTrip[protocol.SynthCheck](t, s, protocol.Request{Op: op(protocol.OpSynthCheck), Style: protocol.StyleSimple, Tools: []string{"Calculator"}, Seen: []string{"request:x"},
+		Candidate: `{"request": "What is 2 plus 2?", "steps": [[{"name": "Calculator", "arguments": {"formula": "2+2"}}]], "reply": "4."}`})
 
 	started := roundTrip[protocol.EpisodeStarted](t, s, protocol.Request{Op: op(protocol.OpEpisodeStart), File: scene.File})
 	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})
@@ -170,7 +173,11 @@ func checkStream(t *testing.T, s *Session, op func(protocol.Op) protocol.Op, pre
 	var body []byte
 	for i := 0; i < len(lines); i += 3 {
 		chunk := strings.Join(lines[i:min(i+3, len(lines))], "")
-		_, part := roundTripLines[protocol.LinesAnswer](t, s, protocol.Request{Op: op(protocol.OpScoreLines), Stream: st.Stream, Lines: chunk, Line: i + 1})
+		req := protocol.Request{Op: op(protocol.OpScoreLines), Stream: st.Stream, Lines: chunk, Line: i + 1}
+		if i%2 == 1 { // every other chunk as the request's body: the same verdicts
+			req.Lines, req.Body = "", []byte(chunk)
+		}
+		_, part := roundTripLines[protocol.LinesAnswer](t, s, req)
 		body = append(body, part...)
 	}
 	rep := roundTrip[protocol.Report](t, s, protocol.Request{Op: op(protocol.OpScoreFinish), Stream: st.Stream})

@@ -31,7 +31,7 @@ type PoolConfig struct {
 }
 
 // DefaultMaxMemory is PoolConfig.MaxMemory's default: well above the engine's steady size on the
-// builtin data (its collector keeps the heap under 192 MiB), well below its 4 GiB.
+// builtin data (its collector keeps the heap near the live data plus 64 MiB), well below its 4 GiB.
 const DefaultMaxMemory = 512 << 20
 
 // WarmRequests are the default warm-up: the gold replay of the builtin data in both state modes and

@@ -2,13 +2,11 @@ package model
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -26,16 +24,16 @@ type Client struct {
 	bad       error    // what is wrong with the settings, reported by every call
 	secrets   []string // texts no error may show: the key, secret header values
 
-	http  *http.Client
-	clock Clock
-	rand  func() float64
+	transport Transport
+	clock     Clock
+	rand      func() float64
 }
 
 // New returns a client for the settings, with defaults filled in (see [Settings]). Settings that
 // cannot work (see [Settings.Validate]) make every call fail with an *Error saying why, without a
 // request.
 func New(s Settings, opts ...Option) *Client {
-	c := &Client{s: s.withDefaults(), http: &http.Client{}, clock: realClock{}, rand: defaultRand}
+	c := &Client{s: s.withDefaults(), transport: defaultTransport(), clock: realClock{}, rand: defaultRand}
 	for _, o := range opts {
 		o(c)
 	}
@@ -162,39 +160,28 @@ func (c *Client) errorOf(f *failure, attempts int) *Error {
 }
 
 // newRequest builds one attempt's request with the client's headers.
-func (c *Client) newRequest(ctx context.Context, method, target string, body []byte, accept string) (*http.Request, error) {
-	var rd io.Reader
+func (c *Client) newRequest(method, target string, body []byte, accept string) *HTTPRequest {
+	req := &HTTPRequest{Method: method, URL: target, Body: body}
 	if body != nil {
-		rd = bytes.NewReader(body)
+		req.Header = append(req.Header, HeaderField{"Content-Type", "application/json"})
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", accept)
+	req.Header = append(req.Header, HeaderField{"Accept", accept})
 	if c.s.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.s.APIKey)
+		req.Header = append(req.Header, HeaderField{"Authorization", "Bearer " + c.s.APIKey})
 	}
 	for k, v := range c.s.Headers {
-		req.Header.Set(k, v)
+		req.Header = append(req.Header, HeaderField{k, v})
 	}
-	return req, nil
+	return req
 }
 
 // send makes one attempt's request; a non-2xx answer or no answer is a failure.
-func (c *Client) send(ctx context.Context, method, target string, body []byte, accept string) (*http.Response, *failure) {
-	req, err := c.newRequest(ctx, method, target, body, accept)
-	if err != nil {
-		return nil, &failure{message: "the request cannot be built: " + err.Error(), cause: err, after: -1}
-	}
-	res, err := c.http.Do(req)
+func (c *Client) send(ctx context.Context, method, target string, body []byte, accept string) (*HTTPResponse, *failure) {
+	res, err := c.transport.Send(ctx, c.newRequest(method, target, body, accept))
 	if err != nil {
 		return nil, c.noAnswer(ctx, err)
 	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
+	if res.Status < 200 || res.Status > 299 {
 		defer res.Body.Close()
 		return nil, c.statusFailure(res)
 	}
@@ -215,17 +202,17 @@ func (c *Client) noAnswer(ctx context.Context, err error) *failure {
 const errorBodyBytes = 64 << 10
 
 // statusFailure reads an error answer: its status, the provider's message and Retry-After.
-func (c *Client) statusFailure(res *http.Response) *failure {
+func (c *Client) statusFailure(res *HTTPResponse) *failure {
 	body, _ := io.ReadAll(io.LimitReader(res.Body, errorBodyBytes))
 	msg, kind := providerMessage(body)
 	if msg == "" {
-		msg = http.StatusText(res.StatusCode)
+		msg = statusText(res.Status)
 	}
 	return &failure{
-		status:  res.StatusCode,
+		status:  res.Status,
 		message: msg,
 		kind:    kind,
-		retry:   retryableStatus(res.StatusCode),
+		retry:   retryableStatus(res.Status),
 		after:   retryAfter(res.Header, c.clock.Now()),
 	}
 }
@@ -289,7 +276,7 @@ func (c *Client) chatOnce(ctx context.Context, body []byte) (Response, *failure)
 	if c.s.Stream {
 		accept = "text/event-stream"
 	}
-	res, f := c.send(actx, http.MethodPost, c.chatURL, body, accept)
+	res, f := c.send(actx, "POST", c.chatURL, body, accept)
 	if f != nil {
 		return Response{}, f
 	}
@@ -350,7 +337,7 @@ func malformed(what string, err error, data []byte) *failure {
 	if len(head) > 80 {
 		head = head[:80]
 	}
-	return &failure{status: http.StatusOK, message: fmt.Sprintf("%s (%v), it begins %q", what, err, head), after: -1}
+	return &failure{status: 200, message: fmt.Sprintf("%s (%v), it begins %q", what, err, head), after: -1}
 }
 
 // inBandError is an error object inside a 2xx answer or a stream. Its code, when it is an HTTP
@@ -361,7 +348,7 @@ func inBandError(e *wireError) *failure {
 	if msg == "" {
 		msg = "the endpoint reported an error without a message"
 	}
-	f := &failure{status: http.StatusOK, message: msg, kind: e.kind(), after: -1}
+	f := &failure{status: 200, message: msg, kind: e.kind(), after: -1}
 	if status != 0 {
 		f.status, f.retry = status, retryableStatus(status)
 	}
@@ -401,7 +388,7 @@ func callID(id string, i int) string {
 func (c *Client) modelsOnce(ctx context.Context) ([]string, *failure) {
 	actx, cancel := context.WithTimeout(ctx, c.s.Timeout)
 	defer cancel()
-	res, f := c.send(actx, http.MethodGet, c.modelsURL, nil, "application/json")
+	res, f := c.send(actx, "GET", c.modelsURL, nil, "application/json")
 	if f != nil {
 		return nil, f
 	}

@@ -83,6 +83,8 @@ func TestRetryAfter(t *testing.T) {
 		{map[string]string{"Retry-After": "-3"}, -1},
 		{map[string]string{"Retry-After": "Sat, 01 Mar 2025 12:00:30 GMT"}, 30 * time.Second},
 		{map[string]string{"Retry-After": "Sat, 01 Mar 2025 11:00:00 GMT"}, 0},
+		{map[string]string{"Retry-After": "Saturday, 01-Mar-25 12:00:10 GMT"}, 10 * time.Second},
+		{map[string]string{"Retry-After": "Sat Mar  1 12:00:20 2025"}, 20 * time.Second},
 		{map[string]string{"Retry-After": "soon"}, -1},
 		{map[string]string{"Retry-After-Ms": "250", "Retry-After": "9"}, 250 * time.Millisecond},
 		{map[string]string{"Retry-After-Ms": "junk", "Retry-After": "9"}, 9 * time.Second},
@@ -187,19 +189,14 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-// roundTrip answers every request with a canned body.
-type roundTrip struct {
+// canned answers every request with a canned body, through the Transport interface.
+type canned struct {
 	status int
-	header http.Header
 	body   string
 }
 
-func (r roundTrip) RoundTrip(req *http.Request) (*http.Response, error) {
-	h := r.header
-	if h == nil {
-		h = http.Header{}
-	}
-	return &http.Response{StatusCode: r.status, Header: h, Body: io.NopCloser(strings.NewReader(r.body)), Request: req}, nil
+func (r canned) Send(context.Context, *HTTPRequest) (*HTTPResponse, error) {
+	return &HTTPResponse{Status: r.status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(r.body))}, nil
 }
 
 // TestStreamShapes reads stream bodies the way various servers write them.
@@ -249,7 +246,7 @@ func TestStreamShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := New(Settings{BaseURL: "https://example.test/v1", Model: "m", Stream: true, Retries: 1},
-				WithHTTPClient(&http.Client{Transport: roundTrip{status: 200, body: tt.body}}), WithClock(instant{}))
+				WithTransport(canned{status: 200, body: tt.body}), WithClock(instant{}))
 			got, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
 			if tt.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
@@ -288,7 +285,7 @@ func TestPlainShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := New(Settings{BaseURL: "https://example.test/v1", Model: "m"},
-				WithHTTPClient(&http.Client{Transport: roundTrip{status: 200, body: tt.body}}), WithClock(instant{}))
+				WithTransport(canned{status: 200, body: tt.body}), WithClock(instant{}))
 			got, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
 			if tt.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {

@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -58,10 +57,6 @@ func WithClock(c Clock) Option { return func(cl *Client) { cl.clock = c } }
 // WithRand makes the client draw its backoff jitter from f, which returns a number in [0, 1).
 func WithRand(f func() float64) Option { return func(cl *Client) { cl.rand = f } }
 
-// WithHTTPClient makes the client send through h instead of a plain http.Client (a host's
-// transport, a test's). Its Timeout should be 0: the client bounds attempts itself.
-func WithHTTPClient(h *http.Client) Option { return func(cl *Client) { cl.http = h } }
-
 // defaultRand is the jitter source when none is given.
 func defaultRand() float64 { return rand.Float64() }
 
@@ -82,7 +77,7 @@ func (c *Client) backoff(n int, retryAfter time.Duration) time.Duration {
 // retryAfter reads how long the server asked to wait: retry-after-ms (milliseconds, as OpenAI
 // sends), else Retry-After in seconds or as an HTTP date. It returns -1 when the answer asks
 // nothing readable.
-func retryAfter(h http.Header, now time.Time) time.Duration {
+func retryAfter(h HeaderReader, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
 			return time.Duration(ms * float64(time.Millisecond))
@@ -98,7 +93,7 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		}
 		return time.Duration(s * float64(time.Second))
 	}
-	if t, err := http.ParseTime(v); err == nil {
+	if t, ok := httpDate(v); ok {
 		return max(t.Sub(now), 0)
 	}
 	return -1

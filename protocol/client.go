@@ -33,12 +33,20 @@ func Call[T any](ctx context.Context, do Transport, req Request) (T, error) {
 	return Decode[T](req.Op, resp)
 }
 
-// Encode writes a request with the protocol version filled in.
+// Encode writes a request with the protocol version filled in: its JSON, and when it has a Body, a
+// line break and the body's bytes after it.
 func Encode(req Request) ([]byte, error) {
 	req.V = Version
 	text, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s request: %w", req.Op, err)
+	}
+	if req.Body != nil {
+		if req.Lines != "" || len(req.Files) > 0 {
+			return nil, fmt.Errorf("encode %s request: both a body and lines or files", req.Op)
+		}
+		out := make([]byte, 0, len(text)+1+len(req.Body))
+		text = append(append(append(out, text...), '\n'), req.Body...)
 	}
 	return text, nil
 }

@@ -80,3 +80,30 @@ func TestLineError(t *testing.T) {
 		}
 	}
 }
+
+func TestEncodeBody(t *testing.T) {
+	tests := []struct {
+		name string
+		req  Request
+		want string // "" for an error
+	}{
+		{"no body", Request{Op: OpScoreLines, Stream: 2, Lines: "a\n"}, `{"v":1,"op":"score_lines","stream":2,"lines":"a\n"}`},
+		{"a body after a line break, unescaped", Request{Op: OpRougeLines, Body: []byte("{\"ref\":\"a\"}\n\"x\"\n")}, "{\"v\":1,\"op\":\"rouge_lines\"}\n{\"ref\":\"a\"}\n\"x\"\n"},
+		{"an empty body", Request{Op: OpRougeLines, Body: []byte{}}, "{\"v\":1,\"op\":\"rouge_lines\"}\n"},
+		{"lines and a body", Request{Op: OpRougeLines, Lines: "a", Body: []byte("b")}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Encode(tt.req)
+			if tt.want == "" {
+				if err == nil {
+					t.Fatalf("Encode = %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("Encode = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

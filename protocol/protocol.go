@@ -41,19 +41,22 @@ const (
 	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
 	OpRestart       Op = "restart"        // start over as a new session: Hello
+	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
+	OpWorldFiles    Op = "world_files"    // the loaded data's initial world as files: WorldFiles
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
 //	hello                                   protocol and engine facts
 //	catalog   catalog, form                 the tools of "apis" (default) or "lv3_apis"; form "native"
 //	                                        adds their function-calling schemas
-//	load      name, files | builtin         load a folder in the original layout (path -> text) or the builtin data
+//	load      name, files | parts | builtin load a folder in the original layout (path -> text; or parts and
+//	                                        the files raw in the body) or the builtin data
 //	dialogues level                         the loaded dialogues (summaries), optionally of one level
 //	dialogue  level, file                   one dialogue's turns
 //	samples   level, file                   the samples (level, file, id, kind)
@@ -66,7 +69,7 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	replay    state, form                   replay every gold call; per level total and accepted
 //	rouge     pairs                         ROUGE-L F of {ref, hyp} pairs
 //	stats                                   counts of the loaded dataset
-//	fill      files                         write the results of draft dialogues' gold calls by running them
+//	fill      files | parts                 write the results of draft dialogues' gold calls by running them
 //	validate                                verify the loaded data: format, execution, grounding, coverage
 //	episode_start  file                     start a live level-3 episode of a scene; returns its id
 //	episode_step   episode, call            run the model's next call in the episode's world
@@ -77,6 +80,11 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	rouge_lines    lines, line, name
 //	restart                                 start over as a brand-new session (builtin data, initial
 //	                                        sandbox, no episodes): what a server does between requests
+//	synth_check candidate, style, catalog,  run a model's proposed dialogue (JSON text) through the
+//	          tools, seen, name             format, execution, grounding and duplicate stages
+//	                                        (synth.go documents the candidate's shape)
+//	world_files                             the loaded data's initial world as init_database/*.json
+//	                                        files, so a folder of new dialogues replays on its own
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
@@ -87,6 +95,10 @@ type Request struct {
 	Name string `json:"name,omitempty"`
 	// Files maps a path in the original layout to its text (load, fill).
 	Files map[string]string `json:"files,omitempty"`
+	// Parts are the files of a load or fill request sent raw in Body instead of in Files: the body
+	// holds their bytes one after the other, in this order, so megabytes of data cost no JSON
+	// escaping and unescaping.
+	Parts []Part `json:"parts,omitempty"`
 	// Builtin loads the project's own data instead of Files.
 	Builtin bool `json:"builtin,omitempty"`
 	// Catalog is "apis" or "lv3_apis".
@@ -118,8 +130,22 @@ type Request struct {
 	Stream int `json:"stream,omitempty"`
 	// Lines is a chunk of whole JSONL lines: predictions (score_lines) or pairs (rouge_lines).
 	Lines string `json:"lines,omitempty"`
+	// Body, when not nil, is sent after the request's JSON line as raw bytes: the lines of score_lines
+	// and rouge_lines (instead of Lines, see stream.go) or the files of load and fill (see Parts). A
+	// chunk of megabytes then costs neither JSON escaping in the host nor unescaping in the engine.
+	Body []byte `json:"-"`
 	// Line is the number of the chunk's first line in its file (1 when zero).
 	Line int `json:"line,omitempty"`
+	// Candidate is a synthesized dialogue as the model wrote it (synth_check): JSON text, possibly
+	// in a Markdown code fence.
+	Candidate string `json:"candidate,omitempty"`
+	// Style is the candidate's query style: one of the Style constants or a special-case kind.
+	Style string `json:"style,omitempty"`
+	// Tools restricts a candidate's calls to these tools (and GetUserToken when one of them takes
+	// a token); empty allows the whole catalog.
+	Tools []string `json:"tools,omitempty"`
+	// Seen are the duplicate keys (SynthCheck.Keys) of candidates accepted before this one.
+	Seen []string `json:"seen,omitempty"`
 }
 
 // The forms a call is written in: the original's text format or a native tool call.
@@ -127,6 +153,12 @@ const (
 	FormText   = "text"
 	FormNative = "native"
 )
+
+// Part is one file of a request's Body: its path in the original layout and its size in bytes.
+type Part struct {
+	Path string `json:"path"`
+	Size int    `json:"size"`
+}
 
 // Pair is a reference and a hypothesis for the rouge op.
 type Pair struct {

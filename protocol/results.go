@@ -96,14 +96,17 @@ type Turn struct {
 	APIName string          `json:"api_name,omitempty"`
 	Params  json.RawMessage `json:"param_dict,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
+	// Parallel marks an API turn made in the same assistant turn as the API turn before it: such
+	// consecutive turns are one gold call set (native form: one message with several tool_calls).
+	Parallel bool `json:"parallel,omitempty"`
 	// Line is the turn's line in its file.
 	Line int `json:"line"`
 }
 
 // Meta is a dialogue's optional first line: the special case it tests and the values it derives.
 type Meta struct {
-	// Special names the special case the dialogue tests: "missing_value", "no_tool" or "ambiguous";
-	// empty for ordinary dialogues.
+	// Special names the special case the dialogue tests (one of Specials: "missing_value", "no_tool",
+	// "ambiguous", "wrong_value"); empty for ordinary dialogues.
 	Special string `json:"special,omitempty"`
 	// Line is, in a special-case dialogue, the file line of the AI turn that is the right answer
 	// where a model might wrongly call a tool.
@@ -225,7 +228,7 @@ type Report struct {
 	// SpecialCategories counts the verdicts of special-case samples (CORRECT or PREMATURE_CALL),
 	// kept apart from the call categories as their accuracy is.
 	SpecialCategories []Count `json:"special_categories,omitempty"`
-	// Tools tallies call verdicts per gold tool, by name.
+	// Tools tallies call verdicts per gold tool, by name (a gold call set once under each of its tools).
 	Tools []Tally `json:"tools"`
 	// Forms counts call predictions per form (text, native; "none" when no call was found).
 	Forms map[string]int `json:"forms"`
@@ -297,7 +300,55 @@ type Stats struct {
 	ToolsCovered int `json:"tools_covered"`
 	// SpecialCases is the number of dialogues marked as special cases.
 	SpecialCases int `json:"special_cases"`
+	// Specials counts the special cases by kind (every kind of Specials, 0 included).
+	Specials map[string]int `json:"specials"`
+	// Styles counts the gold call turns of levels 1 and 2 by APIGen's query style (every style of
+	// Styles, 0 included); a gold call set counts once.
+	Styles map[string]int `json:"styles"`
 }
+
+// Special-case kinds: the right answer is an AI message, not a call.
+const (
+	// SpecialMissingValue: a value the call needs was not given; the AI asks for it.
+	SpecialMissingValue = "missing_value"
+	// SpecialNoTool: no tool of the catalog can do what is asked; the AI says so.
+	SpecialNoTool = "no_tool"
+	// SpecialAmbiguous: the request could mean several calls; the AI asks which.
+	SpecialAmbiguous = "ambiguous"
+	// SpecialWrongValue: a value was given in a form the tool cannot take (a date that is not a
+	// date, a malformed email); the AI points it out (ACEBench's error-parameter case).
+	SpecialWrongValue = "wrong_value"
+)
+
+// Specials lists the special-case kinds in report order.
+var Specials = []string{SpecialMissingValue, SpecialNoTool, SpecialAmbiguous, SpecialWrongValue}
+
+// Query styles of a gold call turn, as APIGen names them: how many calls the turn makes and how
+// many tools the model has to choose among.
+const (
+	// StyleSimple: one call, and the prompt offers one tool.
+	StyleSimple = "simple"
+	// StyleMultiple: one call, chosen among several tools the prompt offers (or a ToolSearcher).
+	StyleMultiple = "multiple"
+	// StyleParallel: several calls of one tool in one turn.
+	StyleParallel = "parallel"
+	// StyleParallelMultiple: several calls of different tools in one turn.
+	StyleParallelMultiple = "parallel-multiple"
+)
+
+// Styles lists the query styles in report order.
+var Styles = []string{StyleSimple, StyleMultiple, StyleParallel, StyleParallelMultiple}
+
+// Categories of a gold call set's verdict (besides the single-call categories, which a set verdict
+// takes from its one wrong call).
+const (
+	// MissingCall: fewer calls were predicted than the gold set has; each call that was predicted
+	// may still be right (see CallVerdict.Calls).
+	MissingCall = "MISSING_CALL"
+	// ExtraCall: more calls were predicted than the gold set has (or than the one gold call of a
+	// sample of our data).
+	ExtraCall = "EXTRA_CALL"
+)
 
 // LevelStats are one level's sizes.
 type LevelStats struct {

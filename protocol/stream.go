@@ -18,6 +18,12 @@ import (
 //	score_finish  stream                     close the stream: its Report, equal to score's
 //	rouge_lines   lines, line, name          ROUGE-L of a chunk of {"ref","hyp"} JSONL: lines form
 //
+// A chunk travels in the request's lines field, or raw after the request's JSON line (Request.Body:
+// the JSON object, "\n", then the chunk's bytes as they are in the file), which spares a host
+// escaping it and the engine unescaping it. The body starts after the line break that ends the JSON
+// value's line; only score_lines and rouge_lines accept one (white space alone after the value is
+// no body).
+//
 // A chunk's lines are numbered from Request.Line (1 when zero), so line errors name the line of the
 // whole file; a host numbers chunks by the lines it has sent.
 //

@@ -27,7 +27,8 @@ type CallVerdict struct {
 	// Category is the original evaluator's category (CORRECT, NO_API_CALL, ...) or one of ours.
 	Category string
 	Correct  bool
-	// Tool is the gold call's tool ("" for a special case, where the gold answer is a reply).
+	// Tool is the gold call's tool (the first call's, for a gold call set; "" for a special case,
+	// where the gold answer is a reply).
 	Tool string
 	// Form is how the prediction was written (text or native), empty when no call was found.
 	Form string
@@ -41,6 +42,26 @@ type CallVerdict struct {
 	// for them (score with gold: true).
 	GoldCall   string
 	GoldResult json.RawMessage
+	// Calls has, for a gold call set or a prediction of several calls, one verdict per call: the
+	// gold calls in their order (each with the predicted call paired with it, or MISSING_CALL), then
+	// the predicted calls paired with none (EXTRA_CALL). Nil for one call judged alone.
+	Calls []MemberVerdict
+}
+
+// MemberVerdict is the judgement of one call of a gold call set (see CallVerdict.Calls).
+type MemberVerdict struct {
+	// Category is the call's own category: CORRECT, one of the single-call categories, MISSING_CALL
+	// (no predicted call for this gold call) or EXTRA_CALL (a predicted call no gold call wants).
+	Category string `json:"category"`
+	Correct  bool   `json:"correct"`
+	// Tool is the gold call's tool ("" for an extra call).
+	Tool string `json:"tool"`
+	// Called is the predicted call's tool ("" for a missing call).
+	Called string `json:"called,omitempty"`
+	// Result is the envelope the predicted call produced, when it ran.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is the error text when the call or the check raised.
+	Error string `json:"error,omitempty"`
 }
 
 // ReplyVerdict is the judgement of one reply prediction.
@@ -70,6 +91,7 @@ type verdictJSON struct {
 	Error      string          `json:"error,omitempty"`
 	GoldCall   string          `json:"gold_call,omitempty"`
 	GoldResult json.RawMessage `json:"gold_result,omitempty"`
+	Calls      []MemberVerdict `json:"calls,omitempty"`
 	Special    string          `json:"special,omitempty"`
 }
 
@@ -81,6 +103,7 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 	if c := v.CallVerdict; c != nil {
 		j.Category, j.Correct, j.Tool = &c.Category, &c.Correct, &c.Tool
 		j.Form, j.Called, j.Result, j.Error, j.GoldCall, j.GoldResult = c.Form, c.Called, c.Result, c.Error, c.GoldCall, c.GoldResult
+		j.Calls = c.Calls
 	}
 	if r := v.ReplyVerdict; r != nil {
 		j.RougeL, j.Error = &r.RougeL, r.Error
@@ -103,13 +126,13 @@ func (v *Verdict) UnmarshalJSON(data []byte) error {
 	*v = Verdict{Level: j.Level, File: j.File, ID: j.ID, Line: j.Line, Kind: j.Kind, Special: j.Special}
 	switch {
 	case j.RougeL != nil:
-		if j.Category != nil || j.Correct != nil || j.Tool != nil {
+		if j.Category != nil || j.Correct != nil || j.Tool != nil || j.Calls != nil {
 			return errors.New("a verdict has members of both a reply and a call verdict")
 		}
 		v.ReplyVerdict = &ReplyVerdict{RougeL: *j.RougeL, Error: j.Error}
 	case j.Category != nil:
 		c := &CallVerdict{Category: *j.Category, Form: j.Form, Called: j.Called, Result: j.Result, Error: j.Error,
-			GoldCall: j.GoldCall, GoldResult: j.GoldResult}
+			GoldCall: j.GoldCall, GoldResult: j.GoldResult, Calls: j.Calls}
 		if j.Correct != nil {
 			c.Correct = *j.Correct
 		}

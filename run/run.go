@@ -160,6 +160,12 @@ type Options struct {
 	// (listing the samples, scoring the predictions at the end): the browser tab, whose Go code
 	// runs on the page's thread, gives the page a turn there so no step makes a long task.
 	Yield func()
+	// DoneEpisode, when set, skips level-3 scenes already played to their end (a resumed run):
+	// it reports the episode kept for a task key, or false.
+	DoneEpisode func(key string) (Episode, bool)
+	// EpisodeLanded, when set, is told each level-3 episode played to its end (not failed, not
+	// cancelled), so a host can persist it.
+	EpisodeLanded func(key string, ep Episode)
 }
 
 // Key names a task in Result.Responses and the resume hooks.
@@ -324,27 +330,38 @@ func Tools(raw json.RawMessage) ([]model.Tool, error) {
 	return out, nil
 }
 
-// Pred turns a model answer into a prediction text: the first native tool call as
-// {"name", "arguments"} (arguments kept as the model wrote them when they are not a JSON object, so
-// the scorer judges them), else the answer's text.
+// Pred turns a model answer into a prediction text: a native tool call as {"name", "arguments"}
+// (arguments kept as the model wrote them when they are not a JSON object, so the scorer judges
+// them), several as a JSON list of such objects (a gold call set's answer; judged by its first call
+// on the original's data), else the answer's text.
 func Pred(r model.Response) string {
 	if len(r.ToolCalls) == 0 {
 		return r.Content
 	}
-	c := r.ToolCalls[0]
-	args := json.RawMessage(c.Arguments)
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		quoted, _ := json.Marshal(c.Arguments)
-		args = quoted
-	}
 	var b bytes.Buffer
-	name, _ := json.Marshal(c.Name)
-	b.WriteString(`{"name":`)
-	b.Write(name)
-	b.WriteString(`,"arguments":`)
-	b.Write(compact(args))
-	b.WriteByte('}')
+	if len(r.ToolCalls) > 1 {
+		b.WriteByte('[')
+	}
+	for i, c := range r.ToolCalls {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		args := json.RawMessage(c.Arguments)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(args, &obj) != nil {
+			quoted, _ := json.Marshal(c.Arguments)
+			args = quoted
+		}
+		name, _ := json.Marshal(c.Name)
+		b.WriteString(`{"name":`)
+		b.Write(name)
+		b.WriteString(`,"arguments":`)
+		b.Write(compact(args))
+		b.WriteByte('}')
+	}
+	if len(r.ToolCalls) > 1 {
+		b.WriteByte(']')
+	}
 	return b.String()
 }
 
@@ -407,15 +424,27 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 			defer wg.Done()
 			for i := range work {
 				t := ts[i]
+				key := Key(t)
 				if t.Level == Level3 {
+					if opt.DoneEpisode != nil {
+						if ep, ok := opt.DoneEpisode(key); ok {
+							mu.Lock()
+							episodes[i] = &ep
+							mu.Unlock()
+							report(model.Response{}, nil, false, false)
+							continue
+						}
+					}
 					ep, resp, f := playEpisode(ctx, e, chat, cfg, t)
 					mu.Lock()
 					episodes[i] = ep
 					mu.Unlock()
+					if opt.EpisodeLanded != nil && f == nil && ep.Outcome != nil && ep.Stopped != "cancelled" {
+						opt.EpisodeLanded(key, *ep)
+					}
 					report(resp, f, ep.Outcome != nil, ep.Outcome != nil && ep.Outcome.Success)
 					continue
 				}
-				key := Key(t)
 				if opt.Done != nil {
 					if p, r, ok := opt.Done(key); ok {
 						mu.Lock()

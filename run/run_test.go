@@ -156,11 +156,66 @@ func TestPred(t *testing.T) {
 		{"text", model.Response{Content: "[A(x='1')]"}, "[A(x='1')]"},
 		{"a tool call", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{ "x": "1" }`}}}, `{"name":"A","arguments":{"x":"1"}}`},
 		{"invalid arguments stay as written", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{"x": "1`}}}, `{"name":"A","arguments":"{\"x\": \"1"}`},
-		{"the first of several calls", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{}`}, {Name: "B", Arguments: `{}`}}}, `{"name":"A","arguments":{}}`},
+		{"several calls: a list, in order", model.Response{ToolCalls: []model.ToolCall{{Name: "A", Arguments: `{}`}, {Name: "B", Arguments: `{"y": 2}`}}}, `[{"name":"A","arguments":{}},{"name":"B","arguments":{"y":2}}]`},
 	}
 	for _, tt := range tests {
 		if got := Pred(tt.r); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestResumeKeepsFinishedEpisodes: the episodes of a run are told to EpisodeLanded as they end,
+// and a resumed run that has them (DoneEpisode) plays none of them again: no model request, the
+// same episodes in the result.
+func TestResumeKeepsFinishedEpisodes(t *testing.T) {
+	script, _ := goldScript(t)
+	srv, err := fakemodel.Start(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	chat := model.New(model.Settings{BaseURL: srv.URL(), Model: "fake-model"})
+	cfg := Config{Levels: []string{Level3}, Limit: 3, Steps: 3}
+	kept := map[string]Episode{}
+	first, err := Run(context.Background(), native(), chat, cfg, Options{EpisodeLanded: func(k string, ep Episode) { kept[k] = ep }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 3 || len(first.Episodes) != 3 {
+		t.Fatalf("%d episodes landed of %d played, want 3 of 3", len(kept), len(first.Episodes))
+	}
+	srv.Reset()
+	// Resume with two of the three kept: only the third is played again.
+	var skipped string
+	for k := range kept {
+		skipped = k
+		break
+	}
+	resumed, err := Run(context.Background(), native(), chat, cfg, Options{DoneEpisode: func(k string) (Episode, bool) {
+		ep, ok := kept[k]
+		return ep, ok && k != skipped
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := map[string]bool{}
+	for _, r := range srv.Requests() {
+		if r.Chat == nil || len(r.Chat.Messages) == 0 || r.Chat.Messages[0].Content == nil {
+			continue
+		}
+		for _, ep := range first.Episodes {
+			if *r.Chat.Messages[0].Content == ep.Transcript[0].Content {
+				played[ep.File] = true
+			}
+		}
+	}
+	if len(played) != 1 {
+		t.Fatalf("the resumed run asked the model for %d scenes (%v), want only the one not kept", len(played), played)
+	}
+	a, _ := json.Marshal(first.Episodes)
+	b, _ := json.Marshal(resumed.Episodes)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("the resumed run's episodes differ from the first run's:\n%s\n%s", a, b)
 	}
 }

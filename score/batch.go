@@ -28,11 +28,16 @@ type Prediction struct {
 // ParsePredictions reads prediction JSONL. level, when not empty, is used for lines without a level.
 // Bad lines are reported with their line number and left out; the others are returned in order.
 func ParsePredictions(name string, data []byte, level string) ([]Prediction, []dataset.LineError) {
-	return parsePredictions(name, data, level, 1)
+	return parsePredictions(newPredictionReader(), name, data, level, 1)
 }
 
-// parsePredictions is ParsePredictions for a chunk of a file whose first line is number first.
-func parsePredictions(name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
+// newPredictionReader returns a reader of prediction lines (one for a whole file: it shares the
+// texts its lines repeat).
+func newPredictionReader() *value.FieldReader { return value.NewFieldReader(predictionField) }
+
+// parsePredictions is ParsePredictions for a chunk of a file whose first line is number first, read
+// with fr.
+func parsePredictions(fr *value.FieldReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
@@ -61,7 +66,7 @@ func parsePredictions(name string, data []byte, level string, first int) ([]Pred
 			}
 			continue
 		}
-		m, err := value.DecodeFields(text, predictionField)
+		m, err := fr.Decode(text)
 		if err != nil {
 			bad("not JSON: %v", err)
 			continue
@@ -376,6 +381,6 @@ func attachGold(r *Result, ix *Index) {
 		r.CallVerdict.GoldCall = gt.Text
 		return
 	}
-	r.CallVerdict.GoldCall = GoldPrediction(sm.Dialogue, gt)
-	r.CallVerdict.GoldResult = value.Marshal(gt.Result)
+	r.CallVerdict.GoldCall = GoldSetPrediction(sm)
+	r.CallVerdict.GoldResult = goldResults(sm)
 }

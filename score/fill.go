@@ -64,6 +64,9 @@ func fillDialogue(base *tools.Base, level, name string, data []byte) ([]byte, []
 		turn.Set("api_name", m.String("api_name"))
 		pd, _ := m.Get("param_dict")
 		turn.Set("param_dict", pd)
+		if par, _ := m.Get("parallel"); par == true {
+			turn.Set("parallel", true)
+		}
 		turn.Set("result", env)
 		out.Write(value.Marshal(turn))
 		out.WriteByte('\n')

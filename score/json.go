@@ -47,6 +47,16 @@ func AppendResult(b *bytes.Buffer, r *Result) {
 			b.WriteString(`,"gold_result":`)
 			b.Write(v.GoldResult)
 		}
+		if len(v.Calls) > 0 {
+			b.WriteString(`,"calls":[`)
+			for i, m := range v.Calls {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				appendMember(b, &m)
+			}
+			b.WriteByte(']')
+		}
 	}
 	if v := r.ReplyVerdict; v != nil {
 		b.WriteString(`,"rouge_l":`)
@@ -55,6 +65,26 @@ func AppendResult(b *bytes.Buffer, r *Result) {
 		field(b, "error", v.Error)
 	}
 	field(b, "special", r.Special)
+	b.WriteByte('}')
+}
+
+// appendMember writes one call's verdict of a gold call set, as encoding/json writes MemberVerdict.
+func appendMember(b *bytes.Buffer, m *MemberVerdict) {
+	b.WriteString(`{"category":`)
+	value.AppendString(b, m.Category)
+	if m.Correct {
+		b.WriteString(`,"correct":true`)
+	} else {
+		b.WriteString(`,"correct":false`)
+	}
+	b.WriteString(`,"tool":`)
+	value.AppendString(b, m.Tool)
+	field(b, "called", m.Called)
+	if m.Result != nil {
+		b.WriteString(`,"result":`)
+		b.Write(m.Result)
+	}
+	field(b, "error", m.Error)
 	b.WriteByte('}')
 }
 

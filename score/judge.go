@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -44,6 +45,10 @@ const (
 	// InputTooLarge: the prediction is beyond any sensible size (MaxCallPrediction for a call); the
 	// error says the size and the limit. Incorrect.
 	InputTooLarge = "INPUT_TOO_LARGE"
+	// MissingCall: a gold call set got fewer calls than it has (protocol.MissingCall).
+	MissingCall = protocol.MissingCall
+	// ExtraCall: a prediction made more calls than its gold set (protocol.ExtraCall).
+	ExtraCall = protocol.ExtraCall
 )
 
 // MaxCallPrediction is the most bytes a call prediction may have (4 MiB): a tool call of more is not
@@ -53,7 +58,7 @@ const MaxCallPrediction = 4 << 20
 // Categories lists every category in report order.
 var Categories = []string{Correct, NoAPICall, FailedParseAPICall, APINameMismatch, InvalidInputParameter,
 	MissInputArgument, KeyError, HasException, OutputMismatch, InputMismatch,
-	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, InputTooLarge}
+	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, InputTooLarge, MissingCall, ExtraCall}
 
 // Mode is how the world is set up for a call sample.
 type Mode string
@@ -91,6 +96,23 @@ type Scorer struct {
 	golds map[*dataset.Turn]*value.Map
 	// replays caches, per dialogue, the world after each prefix of its gold calls.
 	replays map[*dataset.Dialogue][]*tools.World
+	// scratch is where a verdict's result is encoded before it is copied out at its size: one
+	// allocation a verdict instead of a buffer grown several times.
+	scratch bytes.Buffer
+}
+
+// scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
+const scratchMax = 1 << 20
+
+// marshal encodes v as value.Marshal does, through the scorer's scratch buffer.
+func (s *Scorer) marshal(v any) []byte {
+	s.scratch.Reset()
+	value.Append(&s.scratch, v)
+	out := bytes.Clone(s.scratch.Bytes())
+	if s.scratch.Cap() > scratchMax {
+		s.scratch = bytes.Buffer{}
+	}
+	return out
 }
 
 // New returns a scorer for data in mode.
@@ -158,6 +180,18 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		v.Category, v.Correct = Correct, true
 		return v
 	}
+	if len(sm.Set) > 0 {
+		return s.callSet(sm, pred, v)
+	}
+	if s.data.Repaired {
+		// Our data judges every call of a prediction: more calls than the one gold call is EXTRA_CALL.
+		// The original's data keeps its parser's rule, the first call only (parity).
+		if call.Several(pred) {
+			if cs, ok := call.FindAll(pred); ok && len(cs) > 1 {
+				return s.callSet(sm, pred, v)
+			}
+		}
+	}
 	c, ok := call.Find(pred)
 	if !ok {
 		v.Category = NoAPICall
@@ -169,25 +203,38 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		return v
 	}
 	cat := sm.Dialogue.ToolCatalog()
-	w := s.world(sm)
-	var env *value.Map
-	var err error
+	env, err := s.run(sm.Dialogue, cat, s.world(sm), c)
+	s.judgeRun(&v, cat, gt, env, err, s.gold(gt), false)
+	return v
+}
+
+// run runs a predicted call in w: native calls with their typed arguments, text calls as the original
+// passes them (lists read as lists for a repaired dialogue).
+func (s *Scorer) run(d *dataset.Dialogue, cat *tools.Catalog, w *tools.World, c *call.Call) (*value.Map, error) {
 	if c.Form == call.Native {
-		env, err = cat.CallNative(w, c.Name, c.Args)
-	} else {
-		env, err = cat.Call(w, c.Name, readLists(sm.Dialogue, cat, c))
+		return cat.CallNative(w, c.Name, c.Args)
 	}
+	return cat.Call(w, c.Name, readLists(d, cat, c))
+}
+
+// judgeRun fills v with the judgement of a call of gold turn gt that ran (env, or err when it raised)
+// against the gold envelope gold, in the original evaluator's order of checks. With trial set, the
+// check gets copies, so neither env nor gold is changed (a gold call set tries several pairings).
+func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, env *value.Map, err error, gold *value.Map, trial bool) {
 	if err != nil {
 		v.Error = err.Error()
 		v.Category = callErrorCategory(err)
-		return v
+		return
 	}
 	tool, _ := cat.Lookup(gt.Tool)
-	gold := s.gold(gt)
 	if gold == nil {
 		v.Result = value.Marshal(env)
 		v.Category, v.Error = KeyError, "'result'"
-		return v
+		return
+	}
+	if trial {
+		env, _ = value.Clone(env).(*value.Map)
+		gold, _ = value.Clone(gold).(*value.Map)
 	}
 	// The check may change the response in place (the meeting-family checks delete an input field):
 	// env is this call's own (its input map is made by the call, nothing else holds it), so the
@@ -199,7 +246,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	okCheck, err := check(env, gold)
 	// The verdict shows the response as the check left it (the original prints it after the check's
 	// in-place changes).
-	v.Result = value.Marshal(env)
+	v.Result = s.marshal(env)
 	if err != nil {
 		v.Error = err.Error()
 		var te *tools.Error
@@ -211,11 +258,11 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		default:
 			v.Category = CheckError
 		}
-		return v
+		return
 	}
 	if okCheck {
 		v.Category, v.Correct = Correct, true
-		return v
+		return
 	}
 	exc, _ := env.Get("exception")
 	out, _ := env.Get("output")
@@ -232,7 +279,6 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	default:
 		v.Category = Incorrect
 	}
-	return v
 }
 
 // callErrorCategory maps an error raised out of a call to the original evaluator's category, or to

@@ -56,8 +56,8 @@ func BuildPrompt(sm Sample) Prompt {
 	switch {
 	case sm.Kind == KindCall:
 		p.Expect = KindCall
-		p.Gold = GoldPrediction(sm.Dialogue, gt)
-		p.GoldNative = GoldNative(gt)
+		p.Gold = GoldSetPrediction(sm)
+		p.GoldNative = GoldSetNative(sm)
 	case sm.Kind == KindSpecial:
 		p.Expect = KindSpecial
 		p.Gold = gt.Text
@@ -68,9 +68,15 @@ func BuildPrompt(sm Sample) Prompt {
 	var b strings.Builder
 	b.WriteString("You are an AI assistant that can use tools to help a user. Read the conversation and the tool descriptions below.\n")
 	if expectCall {
-		b.WriteString("Answer with the single tool call the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
+		call := "the single tool call"
 		if mayReply {
-			b.WriteString("If no call should be made yet (a needed value is missing, no tool can do it, or the request is ambiguous), answer instead with the AI's message to the user.\n")
+			// Our data has gold call sets: the model may answer with several calls.
+			call = "the tool call"
+		}
+		b.WriteString("Answer with " + call + " the AI makes next, on one line, as [ToolName(key='value', other_key='value')]: the tool's exact name, every argument as key='value'. Write nothing before or after it.\n")
+		if mayReply {
+			b.WriteString("If the AI makes several independent calls at once, write them in one list: [ToolA(key='value'), ToolB(key='value')].\n")
+			b.WriteString("If no call should be made yet (a needed value is missing or malformed, no tool can do it, or the request is ambiguous), answer instead with the AI's message to the user.\n")
 		}
 	} else {
 		b.WriteString("Answer with the AI's next message to the user, in plain words. Do not call a tool.\n")
@@ -108,35 +114,59 @@ func BuildPrompt(sm Sample) Prompt {
 
 	system := "You are an AI assistant that can use tools to help a user. "
 	if expectCall {
-		system += "Call the one tool the conversation needs next."
 		if mayReply {
-			system += " If no call should be made yet (a needed value is missing, no tool can do it, or the request is ambiguous), reply to the user instead."
+			system += "Call the tool the conversation needs next."
+		} else {
+			system += "Call the one tool the conversation needs next."
+		}
+		if mayReply {
+			system += " Several independent calls needed at once may be made together in one message."
+			system += " If no call should be made yet (a needed value is missing or malformed, no tool can do it, or the request is ambiguous), reply to the user instead."
 		}
 	} else {
 		system += "Reply to the user in plain words; do not call a tool."
 	}
 	msgs := []any{value.MapOf("role", "system", "content", system)}
 	calls := 0
+	// The tool answers of the last assistant message of calls wait until its set is complete: the
+	// calls of a set (parallel API turns) are one message with several tool_calls, then their answers.
+	var pending []any
+	flush := func() {
+		msgs = append(msgs, pending...)
+		pending = nil
+	}
 	for _, t := range sm.Dialogue.Turns[:sm.History] {
 		switch t.Role {
 		case dataset.User:
+			flush()
 			msgs = append(msgs, value.MapOf("role", "user", "content", t.Text))
 		case dataset.AI:
+			flush()
 			msgs = append(msgs, value.MapOf("role", "assistant", "content", t.Text))
 		case dataset.API:
 			calls++
 			id := "call_" + strconv.Itoa(calls)
 			fn := value.MapOf("name", t.Tool, "arguments", string(value.Marshal(t.Params)))
 			tc := value.MapOf("id", id, "type", "function", "function", fn)
-			msgs = append(msgs, value.MapOf("role", "assistant", "content", nil, "tool_calls", []any{tc}))
 			content := value.MapOf()
 			out, _ := t.Result.Get("output")
 			exc, _ := t.Result.Get("exception")
 			content.Set("output", out)
 			content.Set("exception", exc)
-			msgs = append(msgs, value.MapOf("role", "tool", "tool_call_id", id, "content", string(value.Marshal(content))))
+			answer := value.MapOf("role", "tool", "tool_call_id", id, "content", string(value.Marshal(content)))
+			if last, ok := msgs[len(msgs)-1].(*value.Map); ok && t.Parallel && len(pending) > 0 {
+				tcs, _ := last.Get("tool_calls")
+				list, _ := tcs.([]any)
+				last.Set("tool_calls", append(list, tc))
+				pending = append(pending, answer)
+				continue
+			}
+			flush()
+			msgs = append(msgs, value.MapOf("role", "assistant", "content", nil, "tool_calls", []any{tc}))
+			pending = []any{answer}
 		}
 	}
+	flush()
 	p.Messages = value.Marshal(msgs)
 	p.Tools = Schemas(ts)
 	return p

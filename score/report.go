@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/apibank-playground/apibank/call"
@@ -101,20 +102,34 @@ func (rb *reportBuilder) add(r *Result) {
 		form = "none"
 	}
 	rb.forms[form]++
-	name := r.CallVerdict.Tool
-	if name == "" {
-		name = "(no call)"
+	for _, name := range goldTools(r.CallVerdict) {
+		tt := rb.tools[name]
+		if tt == nil {
+			tt = &tally{Tally: Tally{Name: name}}
+			rb.tools[name] = tt
+		}
+		tt.add(*r)
 	}
-	tt := rb.tools[name]
-	if tt == nil {
-		tt = &tally{Tally: Tally{Name: name}}
-		rb.tools[name] = tt
-	}
-	tt.add(*r)
 	if r.Level == dataset.Level3 {
 		ok, seen := rb.sceneOK[r.File]
 		rb.sceneOK[r.File] = (ok || !seen) && r.CallVerdict.Correct
 	}
+}
+
+// goldTools names the tools a call verdict is tallied under: its gold tool, or for a gold call set
+// each distinct tool of the set (the set's verdict counts once under each); "(no call)" for a
+// special case.
+func goldTools(v *CallVerdict) []string {
+	if v.Tool == "" {
+		return []string{"(no call)"}
+	}
+	names := []string{v.Tool}
+	for _, m := range v.Calls {
+		if m.Tool != "" && !slices.Contains(names, m.Tool) {
+			names = append(names, m.Tool)
+		}
+	}
+	return names
 }
 
 // report returns the report of the verdicts added so far.
@@ -169,6 +184,9 @@ func notes(data *dataset.Data) []string {
 	n := []string{
 		"ToolSearcher calls are judged by the tool names they return: the original compares whole outputs made by a sentence-embedding model over older descriptions, which no offline run can reproduce.",
 	}
+	if !data.Repaired {
+		n = append(n, "Parity: a prediction of several calls is judged by its first call only, as the original's parser reads it; gold call sets (parallel API turns) are judged whole.")
+	}
 	if data.Tables == "gold results" {
 		n = append(n, "Dictionary and Translate answer from tables built from the dataset's own recorded gold results (the original calls web services).")
 	}
@@ -195,34 +213,39 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 		if d.Level != level {
 			continue
 		}
-		k := 0
-		for p := range d.Turns {
+		// One sample per gold call set (per API turn where there are no parallel turns; scenes have
+		// none), numbered as Samples numbers them.
+		sets := d.CallSets()
+		for k, set := range sets {
+			p := set[0]
 			t := &d.Turns[p]
-			if t.Role != dataset.API {
-				continue
-			}
 			id := 2 * k
 			if d.Scene != nil {
 				id = k
 			}
 			sm := Sample{Dialogue: d, ID: id, Kind: KindCall, Gold: p, History: p, API: k}
-			k++
+			if len(set) > 1 {
+				sm.Set = set
+			}
 			// The original's gold calls replay in its text format, as its evaluator renders them; ours
 			// in text where the format can write the call exactly.
 			pred := GoldText(t)
-			if d.Repaired {
-				pred = GoldPrediction(d, t)
+			if d.Repaired || len(set) > 1 {
+				// A set's calls are all judged, in any data: a folder of ours imported (synthesized
+				// dialogues) replays its sets as sets.
+				pred = GoldSetPrediction(sm)
 			}
 			if native {
-				pred = GoldNative(t)
+				pred = GoldSetNative(sm)
 			}
 			var v CallVerdict
 			if err := isolated(func() { v = s.Call(sm, pred) }); err != nil {
 				v = CallVerdict{Category: ToolError, Tool: t.Tool, Error: err.Error()}
 			}
-			rep.Total++
+			// A set counts as many gold calls as it has, all accepted or none.
+			rep.Total += len(set)
 			if v.Correct {
-				rep.Accepted++
+				rep.Accepted += len(set)
 			} else {
 				rep.Rejected = append(rep.Rejected, Result{Level: level, File: d.File, ID: sm.ID, Kind: KindCall, CallVerdict: &v})
 			}

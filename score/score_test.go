@@ -130,9 +130,9 @@ func TestGoldScoresFull(t *testing.T) {
 			var pred string
 			switch {
 			case s.Kind == KindCall && form == "text":
-				pred = GoldPrediction(s.Dialogue, s.GoldTurn())
+				pred = GoldSetPrediction(s)
 			case s.Kind == KindCall:
-				pred = GoldNative(s.GoldTurn())
+				pred = GoldSetNative(s)
 			case s.Kind == KindReply || s.Kind == KindSpecial:
 				pred = s.GoldTurn().Text
 			default:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Stream judges a prediction file that arrives in chunks of whole lines, with one Scorer for the whole
@@ -17,6 +18,7 @@ type Stream struct {
 	ix     *Index
 	scorer *Scorer
 	report *reportBuilder
+	reader *value.FieldReader
 	name   string
 	level  string
 	gold   bool
@@ -25,7 +27,7 @@ type Stream struct {
 // NewStream starts judging a prediction file called name in mode; level is used for lines without
 // one; gold adds each call verdict's gold answer (as AttachGold).
 func NewStream(data *dataset.Data, ix *Index, mode Mode, name, level string, gold bool) *Stream {
-	return &Stream{data: data, ix: ix, scorer: New(data, mode), report: newReportBuilder(), name: name, level: level, gold: gold}
+	return &Stream{data: data, ix: ix, scorer: New(data, mode), report: newReportBuilder(), reader: newPredictionReader(), name: name, level: level, gold: gold}
 }
 
 // Lines judges a chunk of prediction JSONL whose first line is number first, appending to out one
@@ -35,7 +37,7 @@ func (st *Stream) Lines(chunk []byte, first int, out *bytes.Buffer) (lines, verd
 	if first < 1 {
 		first = 1
 	}
-	preds, parseErrs := parsePredictions(st.name, chunk, st.level, first)
+	preds, parseErrs := parsePredictions(st.reader, st.name, chunk, st.level, first)
 	sort.SliceStable(parseErrs, func(i, j int) bool { return parseErrs[i].Line < parseErrs[j].Line })
 	next := 0 // the next parse error to write
 	writeErrorsBefore := func(line int) {

@@ -38,6 +38,19 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeHead parses the JSON value at the start of data (after any white space), as Decode does, and
+// returns what follows it unread: a message whose JSON head is followed by raw bytes (the engine
+// protocol's request body) is split without scanning the bytes.
+func DecodeHead(data []byte) (v any, rest []byte, err error) {
+	d := decoder{data: data}
+	d.skip()
+	v, err = d.value(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, data[d.pos:], nil
+}
+
 // DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
 // the others are checked for syntax and skipped. want must not keep the key it is given. Prediction files often carry large fields a reader
 // does not need (the oracle's lines hold whole tool results): skipping them is several times faster.
@@ -58,6 +71,70 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 	return m, nil
 }
 
+// A FieldReader decodes many JSON objects of one shape, the lines of a JSONL file, as DecodeFields
+// does, at a fraction of the allocations: it reuses one Map for every object and shares one copy of
+// each wanted key and of the short texts that repeat from one line to the next (a file's lines
+// repeat their levels and file names). What it shares is a few recent strings searched in order, not
+// a table: hashing every text cost more than the copies it saved under WebAssembly, and its memory
+// cannot grow with the input. It is not safe for concurrent use.
+type FieldReader struct {
+	want  func(key string) bool
+	m     Map
+	keys  recentTexts
+	texts recentTexts
+}
+
+// fieldReaderTexts bounds how many distinct keys a decoder shares; later ones are copied.
+const fieldReaderTexts = 4096
+
+// sharedTextMax is the longest text a FieldReader shares.
+const sharedTextMax = 64
+
+// recentTexts holds the last few distinct strings met, to hand out one copy of each.
+type recentTexts struct {
+	t    [8]string
+	next int
+}
+
+// get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
+func (r *recentTexts) get(b []byte) string {
+	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	for _, t := range r.t {
+		if t == raw {
+			return t
+		}
+	}
+	t := string(b)
+	r.t[r.next] = t
+	r.next = (r.next + 1) % len(r.t)
+	return t
+}
+
+// NewFieldReader returns a reader that builds only the members whose key want accepts (see
+// DecodeFields).
+func NewFieldReader(want func(key string) bool) *FieldReader {
+	return &FieldReader{want: want}
+}
+
+// Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
+// the next Decode (the values in it are not: they may be kept).
+func (r *FieldReader) Decode(data []byte) (*Map, error) {
+	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, reuse: &r.m}
+	d.skip()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, d.errorf("a JSON object is expected")
+	}
+	m, err := d.object(0, r.want)
+	if err != nil {
+		return nil, err
+	}
+	d.skip()
+	if d.pos < len(d.data) {
+		return nil, d.errorf("unexpected data after the JSON value")
+	}
+	return m, nil
+}
+
 // skipValue checks the syntax of one value and moves past it without building it.
 func (d *decoder) skipValue(depth int) error {
 	if depth > maxDepth {
@@ -68,21 +145,24 @@ func (d *decoder) skipValue(depth int) error {
 	}
 	switch d.data[d.pos] {
 	case '"':
-		d.pos++
-		for d.pos < len(d.data) {
-			c := d.data[d.pos]
-			switch {
+		data, pos := d.data, d.pos+1
+		for pos < len(data) {
+			pos = plainEnd(data, pos)
+			if pos >= len(data) {
+				break
+			}
+			switch c := data[pos]; {
 			case c == '"':
-				d.pos++
+				d.pos = pos + 1
 				return nil
 			case c == '\\':
-				d.pos += 2
-			case c < 0x20:
+				pos += 2
+			default: // a control character
+				d.pos = pos
 				return d.errorf("control character in a string")
-			default:
-				d.pos++
 			}
 		}
+		d.pos = pos
 		return d.errorf("unterminated string")
 	case '{', '[':
 		open := d.data[d.pos]
@@ -144,8 +224,16 @@ type decoder struct {
 	data []byte
 	pos  int
 	buf  []byte
-	// keys interns object keys: the same few keys repeat across records.
-	keys map[string]string
+	// recent and keys intern object keys: the same few keys repeat across records. The first
+	// distinct keys go to recent, searched in order (a map made and filled for every small text, such
+	// as a dialogue's line, cost more than it saved), the rest to keys.
+	recent  [16]string
+	nrecent int
+	keys    map[string]string
+	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's).
+	fieldKeys, texts *recentTexts
+	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
+	reuse *Map
 }
 
 func (d *decoder) errorf(format string, a ...any) error {
@@ -153,14 +241,11 @@ func (d *decoder) errorf(format string, a ...any) error {
 }
 
 func (d *decoder) skip() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	data, pos := d.data, d.pos
+	for pos < len(data) && (data[pos] == ' ' || data[pos] == '\n' || data[pos] == '\t' || data[pos] == '\r') {
+		pos++
 	}
+	d.pos = pos
 }
 
 func (d *decoder) value(depth int) (any, error) {
@@ -218,7 +303,14 @@ func (d *decoder) literal(word string) bool {
 // the other values are checked for syntax and skipped.
 func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 	d.pos++ // '{'
-	m := NewMap(4)
+	var m *Map
+	if d.reuse != nil {
+		m, d.reuse = d.reuse, nil
+		clear(m.entries)
+		m.entries, m.index = m.entries[:0], nil
+	} else {
+		m = NewMap(4)
+	}
 	d.skip()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
@@ -309,22 +401,31 @@ func (d *decoder) array(depth int) (any, error) {
 // key reads an object key, sharing one copy of each distinct short key.
 func (d *decoder) key() (string, error) {
 	start := d.pos + 1
-	end := start
-	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 {
-		end++
-	}
+	end := plainEnd(d.data, start)
 	if end < len(d.data) && d.data[end] == '"' && end-start <= 32 {
-		if k, ok := d.keys[string(d.data[start:end])]; ok {
+		raw := unsafe.String(unsafe.SliceData(d.data[start:]), end-start)
+		for _, k := range d.recent[:d.nrecent] {
+			if k == raw {
+				d.pos = end + 1
+				return k, nil
+			}
+		}
+		if k, ok := d.keys[raw]; ok {
 			d.pos = end + 1
 			return k, nil
 		}
 	}
 	k, err := d.string()
 	if err == nil && len(k) <= 32 {
-		if d.keys == nil {
-			d.keys = map[string]string{}
+		switch {
+		case d.nrecent < len(d.recent):
+			d.recent[d.nrecent] = k
+			d.nrecent++
+		case d.keys == nil:
+			d.keys = map[string]string{k: k}
+		case len(d.keys) < fieldReaderTexts:
+			d.keys[k] = k
 		}
-		d.keys[k] = k
 	}
 	return k, err
 }
@@ -333,8 +434,8 @@ func (d *decoder) key() (string, error) {
 // want without being copied, and copied only when wanted: the keys of skipped members cost nothing.
 func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	start := d.pos + 1
-	end := plainEnd(d.data, start)
-	if end >= len(d.data) || d.data[end] != '"' || end == start || !utf8.Valid(d.data[start:end]) {
+	end, ascii := plainEndASCII(d.data, start)
+	if end >= len(d.data) || d.data[end] != '"' || end == start || (!ascii && !utf8.Valid(d.data[start:end])) {
 		return d.string()
 	}
 	d.pos = end + 1
@@ -342,18 +443,24 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	if !want(raw) {
 		return raw, nil // only compared by want again, never kept
 	}
+	if d.fieldKeys != nil {
+		return d.fieldKeys.get(d.data[start:end]), nil
+	}
 	return string(d.data[start:end]), nil
 }
 
 func (d *decoder) string() (string, error) {
 	data := d.data
 	start := d.pos + 1 // past the opening quote
-	pos := plainEnd(data, start)
+	pos, ascii := plainEndASCII(data, start)
 	// Fast path: no escapes, valid UTF-8, no control characters.
 	if pos < len(data) && data[pos] == '"' {
 		d.pos = pos + 1
 		s := data[start:pos]
-		if utf8.Valid(s) {
+		if ascii || utf8.Valid(s) {
+			if d.texts != nil && len(s) <= sharedTextMax {
+				return d.texts.get(s), nil
+			}
 			return string(s), nil
 		}
 		return string([]rune(string(s))), nil
@@ -432,14 +539,32 @@ func (d *decoder) string() (string, error) {
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
-	for i < len(data) {
-		if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
+	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
 	return i
 }
+
+// plainEndASCII is plainEnd that also reports whether the run is all ASCII (then valid UTF-8
+// without a check of its own).
+func plainEndASCII(data []byte, i int) (int, bool) {
+	var high byte
+	for i < len(data) && plainByte[data[i]] {
+		high |= data[i]
+		i++
+	}
+	return i, high < utf8.RuneSelf
+}
+
+// plainByte tells the bytes a string's plain run may hold: not a quote, a backslash or a control
+// character. A table, as every scan of a string tests each byte (the scans are the decoder's hot
+// loop, and a load beats three comparisons under WebAssembly).
+var plainByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c != '"' && c != '\\' && c >= 0x20
+	}
+	return t
+}()
 
 func (d *decoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {

@@ -106,6 +106,15 @@ func appendList(b *bytes.Buffer, x []any) {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII tells the bytes a JSON string holds as they are: ASCII other than a quote, a backslash
+// or a control character (a table: one load a byte in the encoder's hot loop).
+var plainASCII = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // AppendString writes s as a JSON string (as Append does, without boxing s in an interface).
 func AppendString(b *bytes.Buffer, s string) { appendString(b, s) }
 
@@ -114,7 +123,7 @@ func appendString(b *bytes.Buffer, s string) {
 	// Fast path: plain ASCII with nothing to escape, the common case, is written in one go.
 	plain := true
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+		if !plainASCII[s[i]] {
 			plain = false
 			break
 		}

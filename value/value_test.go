@@ -2,6 +2,7 @@ package value
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -190,6 +191,75 @@ func TestDecodeFieldsKeys(t *testing.T) {
 		}
 		if got := string(Marshal(m)); got != tt.out {
 			t.Errorf("DecodeFields(%s) = %s, want %s", tt.in, got, tt.out)
+		}
+	}
+}
+
+func TestDecodeHead(t *testing.T) {
+	tests := []struct{ in, head, rest string }{
+		{`{"op":"x"}` + "\nraw {not json", `{"op":"x"}`, "\nraw {not json"},
+		{` [1, 2]  tail`, `[1,2]`, "  tail"},
+		{`"s"`, `"s"`, ""},
+		{"{\n \"a\": 1\n}\n", `{"a":1}`, "\n"},
+	}
+	for _, tt := range tests {
+		v, rest, err := DecodeHead([]byte(tt.in))
+		if err != nil {
+			t.Errorf("DecodeHead(%q): %v", tt.in, err)
+			continue
+		}
+		if got := string(Marshal(v)); got != tt.head || string(rest) != tt.rest {
+			t.Errorf("DecodeHead(%q) = %s, %q; want %s, %q", tt.in, got, rest, tt.head, tt.rest)
+		}
+	}
+	for _, bad := range []string{``, `{"a": `, `tail`} {
+		if _, _, err := DecodeHead([]byte(bad)); err == nil {
+			t.Errorf("DecodeHead(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestFieldReaderEqualsDecodeFields: one reader decoding many objects in a row gives, object by
+// object, what DecodeFields gives (values, order, errors), with many more distinct texts than it
+// shares, and values it returned earlier stay intact.
+func TestFieldReaderEqualsDecodeFields(t *testing.T) {
+	want := func(k string) bool { return k == "file" || k == "id" || k == "pred" || k == "é" }
+	lines := []string{
+		`{"file": "a.jsonl", "detail": {"x": [1, {"y": "z\"}"}]}, "id": 3, "pred": "[A()]"}`,
+		`{"pred": {"name": "B", "arguments": {"k": "v"}}, "file": "a.jsonl", "file": "b.jsonl"}`,
+		`{"fi\u006ce": "c", "\u00e9": "é", "id": -1}`,
+		`{"file": "x", "id": 1} trailing`,
+		`{"file": "unterminated`,
+		`[1, 2]`,
+		`{}`,
+		`{"file": "` + strings.Repeat("long ", 40) + `", "id": 1.5}`,
+	}
+	for i := range 5000 { // more distinct texts and keys than a reader shares
+		lines = append(lines, fmt.Sprintf(`{"file": "f%d.jsonl", "id": %d, "k%d": 1, "pred": {"a%d": "t%d"}}`, i, i, i, i, i))
+	}
+	r := NewFieldReader(want)
+	var kept []any
+	var keptWant []string
+	for _, line := range lines {
+		m, err := r.Decode([]byte(line))
+		wm, werr := DecodeFields([]byte(line), want)
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("%s: reader error %v, DecodeFields error %v", line, err, werr)
+		}
+		if err != nil {
+			continue
+		}
+		if got, w := string(Marshal(m)), string(Marshal(wm)); got != w {
+			t.Fatalf("%s: reader %s, DecodeFields %s", line, got, w)
+		}
+		if v, ok := m.Get("pred"); ok {
+			kept = append(kept, v)
+			keptWant = append(keptWant, string(Marshal(v)))
+		}
+	}
+	for i, v := range kept {
+		if got := string(Marshal(v)); got != keptWant[i] {
+			t.Fatalf("value %d changed after later decodes: %s, was %s", i, got, keptWant[i])
 		}
 	}
 }

@@ -4,7 +4,8 @@
 //  1. format: every turn and scene has the shape of the benchmark's files, tools and parameters exist,
 //     and the order of turns makes sense;
 //  2. execution: every gold call, replayed in order in the dataset's world, yields exactly its
-//     recorded result;
+//     recorded result, and the calls of a gold call set (parallel API turns) yield the same results
+//     in the reverse order, so the set does not depend on the order its calls run in;
 //  3. grounding: every argument value of every gold call appears earlier in the dialogue (or in an
 //     earlier API output), after normalising case, whitespace and date/time formats, or the dialogue
 //     declares it derived with the rule used;
@@ -46,11 +47,16 @@ type Targets struct {
 	Dialogues, Calls       int
 	PerTool                int
 	Special                int
+	// Parallel is the number of dialogues with a gold call set (parallel or parallel-multiple);
+	// PerSpecialKind the number of special cases of each kind.
+	Parallel       int
+	PerSpecialKind int
 }
 
 // PaperTargets are the sizes of the paper's evaluation data, and our goals for special cases and
 // per-tool coverage.
-var PaperTargets = Targets{Level1: 214, Level2: 50, Level3: 50, Dialogues: 314, Calls: 753, PerTool: 3, Special: 40}
+var PaperTargets = Targets{Level1: 214, Level2: 50, Level3: 50, Dialogues: 314, Calls: 753, PerTool: 3, Special: 40,
+	Parallel: 40, PerSpecialKind: 15}
 
 // Run verifies a dataset. loadErrs are the problems Load reported (they count as format failures).
 // targets, when not nil, adds the coverage check.
@@ -186,23 +192,46 @@ func checkCall(cat *tools.Catalog, name string, params, result *value.Map, bad f
 	}
 }
 
-// checkExecution replays a dialogue's gold calls in order in one world and compares every result.
+// checkExecution replays a dialogue's gold calls in order in one world and compares every result;
+// each gold call set is also run in the reverse order from the world before it, and must give the
+// same results (its calls are independent, so a model may make them in any order).
 func checkExecution(base *tools.Base, dl *dataset.Dialogue, report func(ok bool, line int, why string)) {
 	cat := dl.ToolCatalog()
 	w := base.NewWorld()
-	for _, t := range dl.Turns {
-		if t.Role != dataset.API {
+	for _, set := range dl.CallSets() {
+		before := w.Clone()
+		for _, i := range set {
+			t := dl.Turns[i]
+			env, err := cat.CallNative(w, t.Tool, t.Params)
+			ok, why := sameGold(cat, t, env, err)
+			report(ok, t.Line, why)
+		}
+		if len(set) < 2 {
 			continue
 		}
-		env, err := cat.CallNative(w, t.Tool, t.Params)
-		ok, _, why := sameResult(env, err, t.Result)
-		if !ok && err == nil && t.Tool == "ToolSearcher" && sameTools(cat, env, t.Result) {
-			// ToolSearcher's entries carry each catalog's own descriptions: an offline replay can only
-			// reproduce which tools it finds (see RATIONALE.md).
-			ok = true
+		rw := before
+		ok, line, why := true, dl.Turns[set[0]].Line, ""
+		for j := len(set) - 1; j >= 0 && ok; j-- {
+			t := dl.Turns[set[j]]
+			env, err := cat.CallNative(rw, t.Tool, t.Params)
+			if good, w := sameGold(cat, t, env, err); !good {
+				ok, line, why = false, t.Line, "the parallel set depends on the order of its calls: run in the reverse order, "+w
+			}
 		}
-		report(ok, t.Line, why)
+		report(ok, line, why)
 	}
+}
+
+// sameGold compares a replayed gold call with its recorded envelope (ToolSearcher by the tools it
+// finds).
+func sameGold(cat *tools.Catalog, t dataset.Turn, env *value.Map, err error) (bool, string) {
+	ok, _, why := sameResult(env, err, t.Result)
+	if !ok && err == nil && t.Tool == "ToolSearcher" && sameTools(cat, env, t.Result) {
+		// ToolSearcher's entries carry each catalog's own descriptions: an offline replay can only
+		// reproduce which tools it finds (see RATIONALE.md).
+		ok = true
+	}
+	return ok, why
 }
 
 // sameResult compares a replayed call with its recorded envelope.
@@ -299,6 +328,22 @@ func checkCoverage(d *dataset.Data, t Targets, fail func(why string)) Tally {
 	want(c.Dialogues >= t.Dialogues, "%d dialogues in all, the target is %d", c.Dialogues, t.Dialogues)
 	want(c.APICalls >= t.Calls, "%d gold API calls in all, the target is %d", c.APICalls, t.Calls)
 	want(c.SpecialCases >= t.Special, "%d special cases, the target is %d", c.SpecialCases, t.Special)
+	parallel := 0
+	for _, dl := range d.Dialogues {
+		for _, set := range dl.CallSets() {
+			if len(set) > 1 {
+				parallel++
+				break
+			}
+		}
+	}
+	want(parallel >= t.Parallel, "%d dialogues with parallel calls, the target is %d", parallel, t.Parallel)
+	for _, k := range protocol.Specials {
+		want(c.Specials[k] >= t.PerSpecialKind, "%d special cases of kind %s, the target is %d", c.Specials[k], k, t.PerSpecialKind)
+	}
+	for _, st := range protocol.Styles {
+		want(c.Styles[st] > 0, "no call turn of the %s style", st)
+	}
 	uses := ToolUses(d)
 	var short []string
 	for _, cat := range []*tools.Catalog{tools.APIs, tools.LV3} {
@@ -341,4 +386,18 @@ func sameTools(cat *tools.Catalog, env, want *value.Map) bool {
 	b, _ := value.Clone(want).(*value.Map)
 	good, err := t.Check(a, b)
 	return err == nil && good
+}
+
+// Dialogue checks one dialogue's format and grounding as Run does, for a single dialogue that is
+// not part of a loaded dataset (a synthesized candidate): the problems found, each located by line.
+func Dialogue(dl *dataset.Dialogue) (format, grounding []Failure) {
+	checkFormat(dl, func(line int, f string, a ...any) {
+		format = append(format, Failure{File: dl.File, Line: line, Check: Format, Why: fmt.Sprintf(f, a...)})
+	})
+	checkGrounding(dl, func(ok bool, line int, why string) {
+		if !ok {
+			grounding = append(grounding, Failure{File: dl.File, Line: line, Check: Grounding, Why: why})
+		}
+	})
+	return format, grounding
 }

@@ -39,6 +39,14 @@ const (
 	alarm = `{"role": "API", "api_name": "AddAlarm", "param_dict": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "result": {"api_name": "AddAlarm", "input": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "output": "success", "exception": null}}`
 )
 
+// delAlarm deletes the alarm that alarm adds.
+const delAlarm = `{"role": "API", "api_name": "DeleteAlarm", "param_dict": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "result": {"api_name": "DeleteAlarm", "input": {"token": "tok123", "time": "2023-04-02 06:30:00"}, "output": "success", "exception": null}}`
+
+// parallel marks an API turn as made in the same turn as the one before it.
+func parallel(turn string) string {
+	return strings.Replace(turn, `"param_dict"`, `"parallel": true, "param_dict"`, 1)
+}
+
 func TestRun(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -54,6 +62,13 @@ func TestRun(t *testing.T) {
 		{"invented value", []string{`{"role": "User", "text": "Log me in please, password kite42."}`, login, ok}, Grounding, `username="mira"`},
 		{"invented time", []string{ask, login, ok, strings.ReplaceAll(alarm, "06:30:00", "07:15:00"), ok}, Grounding, "2023-04-02 07:15:00"},
 		{"derived time", []string{`{"role": "Meta", "derived": [{"value": "2023-04-02 07:15:00", "rule": "45 minutes after 6:30"}]}`, ask, login, ok, strings.ReplaceAll(alarm, "06:30:00", "07:15:00"), ok}, "", ""},
+		{"an independent parallel set", []string{ask, login, alarm, parallel(alarm), ok}, "", ""},
+		// Deleting the alarm the same turn adds it: in the reverse order the deletion finds nothing.
+		{"a parallel set that depends on its order", []string{ask, login, alarm, parallel(delAlarm), ok}, Execution, "depends on the order of its calls"},
+		{"parallel not a boolean", []string{ask, login, strings.Replace(alarm, `"param_dict"`, `"parallel": "yes", "param_dict"`, 1), ok}, Format, `"parallel" must be true or false`},
+		{"a parallel turn after a non-API turn", []string{ask, login, ok, parallel(alarm), ok}, Format, "must follow the API turn"},
+		{"a wrong_value case", []string{`{"role": "Meta", "special": "wrong_value", "line": 3}`, ask, `{"role": "AI", "text": "Is 6:30am right?"}`, login, ok}, "", ""},
+		{"an unknown special kind", []string{`{"role": "Meta", "special": "bad_value", "line": 3}`, ask, `{"role": "AI", "text": "Sure?"}`, login, ok}, Format, "wrong_value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

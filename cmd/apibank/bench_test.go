@@ -30,23 +30,71 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// child runs the CLI in a child process and returns its wall time, CPU time and peak RSS.
-func child(b *testing.B, args ...string) (wall, cpu time.Duration, rss int64) {
+// build is a CLI to measure: this checkout's (the test binary in its child mode, with
+// web/engine.wasm) or another build's binary and module (APIBANK_BENCH_BASELINE, see baseline).
+type build struct {
+	name  string
+	exe   string
+	pre   []string // arguments before the CLI's
+	env   []string
+	wasm  string
+	cache string // its own compilation cache: the cache keeps one build only
+}
+
+// current is this checkout's CLI.
+func current(b *testing.B) build {
+	return build{name: "", exe: os.Args[0], pre: []string{"-test.run=^$", "--"}, env: []string{"APIBANK_CLI_CHILD=1"},
+		wasm: filepath.Join("..", "..", "web", "engine.wasm"), cache: b.TempDir()}
+}
+
+// baseline is the build in $APIBANK_BENCH_BASELINE (a folder with bin/apibank and web/engine.wasm,
+// as `make bench BASELINE=rev` makes it), measured beside this one so that before and after are
+// figures of one run on one machine; ok is false when it is not set.
+func baseline(b *testing.B) (build, bool) {
+	dir := os.Getenv("APIBANK_BENCH_BASELINE")
+	if dir == "" {
+		return build{}, false
+	}
+	bl := build{name: "base-", exe: filepath.Join(dir, "bin", "apibank"), wasm: filepath.Join(dir, "web", "engine.wasm"), cache: b.TempDir()}
+	for _, p := range []string{bl.exe, bl.wasm} {
+		if _, err := os.Stat(p); err != nil {
+			b.Fatalf("APIBANK_BENCH_BASELINE: %v", err)
+		}
+	}
+	return bl, true
+}
+
+// runUsage is what one CLI run took.
+type runUsage struct {
+	wall, cpu time.Duration
+	rss       int64
+}
+
+// run runs the CLI of bl in a child process and returns its wall time, CPU time (user and system)
+// and peak RSS.
+func (bl build) run(b *testing.B, args ...string) runUsage {
 	b.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
-	cmd.Env = append(os.Environ(), "APIBANK_CLI_CHILD=1")
+	cmd := exec.Command(bl.exe, append(append([]string{}, bl.pre...), args...)...)
+	cmd.Env = append(os.Environ(), append(bl.env, "XDG_CACHE_HOME="+bl.cache)...)
 	t0 := time.Now()
 	err := cmd.Run()
-	wall = time.Since(t0)
+	wall := time.Since(t0)
 	if cmd.ProcessState == nil {
 		b.Fatalf("apibank %v: %v", args, err)
 	}
 	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		b.Fatalf("apibank %v: exit %d", args, code)
+		b.Fatalf("%s apibank %v: exit %d", bl.exe, args, code)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return wall, cpu, ru.Maxrss * 1024
+	return runUsage{wall: wall, cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), rss: ru.Maxrss * 1024}
+}
+
+// engine returns the flags that choose mode's engine in bl: "wazero" or "native".
+func (bl build) engine(mode string) []string {
+	if mode == "native" {
+		return []string{"--native"}
+	}
+	return []string{"--wasm", bl.wasm}
 }
 
 // repeated writes the lines of src k times into a file of dir and returns its path and line count.
@@ -78,61 +126,90 @@ func repeated(b *testing.B, src string, k int, dir string) (string, int) {
 	return path, lines * k
 }
 
+func perPred(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(n) }
+
 // BenchmarkCLIOracle runs `apibank score` end to end on the oracle's predictions (--data the
 // original's folder, --out a file), under wazero and natively, in one run: the time a prediction in
 // the whole run (start-up included) and at the margin (the run on the predictions ten times over
-// minus the run on them once, a prediction), and the two engines' ratio; and the start-up of a run
-// on one prediction (CPU), with and without --data.
+// minus the run on them once, a prediction), each as wall time and as CPU time (the machine is
+// shared: CPU time is the steadier figure); the two engines' ratio; and the start-up of a run on one
+// prediction (CPU), with and without --data. With APIBANK_BENCH_BASELINE set, the baseline build's
+// figures (base-...) and this build's speed-up over it (...-speedup, base time / this time) too.
 func BenchmarkCLIOracle(b *testing.B) {
 	shared := filepath.Join("..", "..", "..", "shared", "apibank")
-	wasm := filepath.Join("..", "..", "web", "engine.wasm")
 	dir := b.TempDir()
 	once, n := repeated(b, filepath.Join(shared, "oracle", "verdicts.jsonl"), 1, dir)
 	ten, n10 := repeated(b, filepath.Join(shared, "oracle", "verdicts.jsonl"), 10, dir)
 	one := filepath.Join(dir, "one.jsonl")
 	os.WriteFile(one, []byte(`{"level":"level-1-given-desc","file":"x.jsonl","id":0,"pred":"[GetToday()]"}`+"\n"), 0o644)
 	out := filepath.Join(dir, "out.jsonl")
-	modes := map[string][]string{"wazero": {"--wasm", wasm}, "native": {"--native"}}
-	child(b, append([]string{"score", "--preds", one}, modes["wazero"]...)...) // fill the compilation cache
-	per := map[string]float64{}
+	builds := []build{current(b)}
+	if bl, ok := baseline(b); ok {
+		builds = append(builds, bl)
+	}
+	for _, bl := range builds {
+		bl.run(b, append([]string{"score", "--preds", one}, bl.engine("wazero")...)...) // fill the compilation cache
+	}
+	b.ResetTimer()
 	for range b.N {
-		for _, mode := range []string{"wazero", "native"} {
-			score := func(preds string) time.Duration {
-				w, _, _ := child(b, append([]string{"score", "--data", shared, "--state", "fresh", "--preds", preds, "--out", out, "--json"}, modes[mode]...)...)
-				return w
+		figures := map[string]float64{}
+		report := func(name string, v float64, unit string) {
+			figures[name] = v
+			b.ReportMetric(v, name+unit)
+		}
+		for _, bl := range builds {
+			for _, mode := range []string{"wazero", "native"} {
+				score := func(preds string) runUsage {
+					return bl.run(b, append([]string{"score", "--data", shared, "--state", "fresh", "--preds", preds, "--out", out, "--json"}, bl.engine(mode)...)...)
+				}
+				u1, u10 := score(once), score(ten)
+				p := bl.name + mode
+				report(p, perPred(u1.wall, n), "-µs/pred")
+				report(p+"-cpu", perPred(u1.cpu, n), "-µs/pred")
+				report(p+"-marginal", perPred(u10.wall-u1.wall, n10-n), "-µs/pred")
+				report(p+"-marginal-cpu", perPred(u10.cpu-u1.cpu, n10-n), "-µs/pred")
+				report(p+"-startup-cpu", bl.run(b, append([]string{"score", "--preds", one, "--json"}, bl.engine(mode)...)...).cpu.Seconds(), "-s")
+				report(p+"-startup-data-cpu", bl.run(b, append([]string{"score", "--data", shared, "--preds", one, "--json"}, bl.engine(mode)...)...).cpu.Seconds(), "-s")
 			}
-			w1, w10 := score(once), score(ten)
-			per[mode] = float64(w1.Microseconds()) / float64(n)
-			b.ReportMetric(per[mode], mode+"-µs/pred")
-			b.ReportMetric(float64((w10-w1).Microseconds())/float64(n10-n), mode+"-marginal-µs/pred")
-			_, cpu, _ := child(b, append([]string{"score", "--preds", one, "--json"}, modes[mode]...)...)
-			b.ReportMetric(cpu.Seconds(), mode+"-startup-cpu-s")
-			_, cpu, _ = child(b, append([]string{"score", "--data", shared, "--preds", one, "--json"}, modes[mode]...)...)
-			b.ReportMetric(cpu.Seconds(), mode+"-startup-data-cpu-s")
+			b.ReportMetric(figures[bl.name+"wazero-cpu"]/figures[bl.name+"native-cpu"], bl.name+"wazero/native")
+			b.ReportMetric(figures[bl.name+"wazero-marginal-cpu"]/figures[bl.name+"native-marginal-cpu"], bl.name+"marginal-wazero/native")
+		}
+		if len(builds) > 1 {
+			for _, f := range []string{"wazero-cpu", "native-cpu", "wazero-marginal-cpu", "native-marginal-cpu", "wazero-startup-cpu", "wazero-startup-data-cpu", "native-startup-cpu", "native-startup-data-cpu"} {
+				b.ReportMetric(figures["base-"+f]/figures[f], f+"-speedup")
+			}
 		}
 	}
-	b.ReportMetric(per["wazero"]/per["native"], "wazero/native")
 }
 
 // BenchmarkCLIMillion streams 1,000,000 predictions (the oracle's, over and over) through `apibank
-// score` under wazero, and 1,000,000 ROUGE-L pairs through `apibank rouge`: wall time and the
-// process's peak RSS, which must not grow with the input (the budget: 30 s and 300 MB).
+// score` under wazero, and 1,000,000 ROUGE-L pairs through `apibank rouge`: wall and CPU time and
+// the process's peak RSS, which must not grow with the input (the budget: 30 s and 300 MB). With
+// APIBANK_BENCH_BASELINE set, the baseline build's figures too (base-...).
 func BenchmarkCLIMillion(b *testing.B) {
 	shared := filepath.Join("..", "..", "..", "shared", "apibank")
-	wasm := filepath.Join("..", "..", "web", "engine.wasm")
 	dir := b.TempDir()
 	_, per := repeated(b, filepath.Join(shared, "oracle", "verdicts.jsonl"), 1, dir)
 	preds, n := repeated(b, filepath.Join(shared, "oracle", "verdicts.jsonl"), (1_000_000+per-1)/per, dir)
 	_, perPair := repeated(b, filepath.Join(shared, "oracle", "rouge-l.jsonl"), 1, dir)
 	pairs, np := repeated(b, filepath.Join(shared, "oracle", "rouge-l.jsonl"), (1_000_000+perPair-1)/perPair, dir)
+	builds := []build{current(b)}
+	if bl, ok := baseline(b); ok {
+		builds = append(builds, bl)
+	}
+	b.ResetTimer()
 	for range b.N {
-		w, _, rss := child(b, "score", "--wasm", wasm, "--data", shared, "--state", "fresh", "--preds", preds, "--out", filepath.Join(dir, "out.jsonl"))
-		b.ReportMetric(w.Seconds(), "score-s")
-		b.ReportMetric(float64(rss)/1e6, "score-peak-MB")
 		b.ReportMetric(float64(n), "preds")
-		w, _, rss = child(b, "rouge", "--wasm", wasm, "--pairs", pairs)
-		b.ReportMetric(w.Seconds(), "rouge-s")
-		b.ReportMetric(float64(rss)/1e6, "rouge-peak-MB")
 		b.ReportMetric(float64(np), "pairs")
+		for _, bl := range builds {
+			u := bl.run(b, "score", "--wasm", bl.wasm, "--data", shared, "--state", "fresh", "--preds", preds, "--out", filepath.Join(dir, "out.jsonl"))
+			b.ReportMetric(u.wall.Seconds(), bl.name+"score-s")
+			b.ReportMetric(u.cpu.Seconds(), bl.name+"score-cpu-s")
+			b.ReportMetric(float64(u.rss)/1e6, bl.name+"score-peak-MB")
+			u = bl.run(b, "rouge", "--wasm", bl.wasm, "--pairs", pairs)
+			b.ReportMetric(u.wall.Seconds(), bl.name+"rouge-s")
+			b.ReportMetric(u.cpu.Seconds(), bl.name+"rouge-cpu-s")
+			b.ReportMetric(float64(u.rss)/1e6, bl.name+"rouge-peak-MB")
+		}
 	}
 }

@@ -30,10 +30,15 @@ commands:
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
-           [--timeout D] [--data DIR] [--state fresh|replay] [--json]
+           [--timeout D] [--trials N] [--data DIR] [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
            episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
            (or --api-key-env), never from a flag
+  synth    --base-url URL --model NAME --style S --count N --out DIR [--tools A,B]
+           [--seeds N] [--api-key-env VAR] [--timeout D] [--data DIR] [--json]
+           generate verified dialogues with a model: each candidate passes format,
+           execution, grounding, duplicate and judge stages; the accepted ones go to DIR as
+           a dataset folder, with funnel.json and training.jsonl; the funnel to stdout
   prompts  [--data DIR] [--level L]... [--form text|native]
            every sample's model request as JSONL {"level","file","id","kind","form","messages","tools"?}
   validate [--data DIR] [--json]
@@ -134,6 +139,8 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdRun(rest, stdout, stderr)
 	case "prompts":
 		return cmdPrompts(rest, stdout, stderr)
+	case "synth":
+		return cmdSynth(rest, stdout, stderr)
 	case "dataset":
 		switch {
 		case len(rest) > 0 && rest[0] == "stats":
@@ -364,6 +371,8 @@ func cmdStats(args []string, stdout, stderr io.Writer) error {
 		for _, l := range []string{"1", "2", "3"} {
 			fmt.Fprintf(stdout, "level %s: dialogues %d, api calls %d\n", l, counts.Levels[l].Dialogues, counts.Levels[l].APICalls)
 		}
+		fmt.Fprintf(stdout, "call turns by style (levels 1-2): %s\n", countList(protocol.Styles, counts.Styles))
+		fmt.Fprintf(stdout, "special cases by kind: %s\n", countList(protocol.Specials, counts.Specials))
 	}
 	if bad {
 		return errBadInput
@@ -385,20 +394,21 @@ func cmdFill(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usageError("dataset fill needs files")
 	}
-	files := map[string]string{}
+	files := map[string][]byte{}
 	for _, f := range fs.Args() {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return err
 		}
-		files[filepath.ToSlash(f)] = string(b)
+		files[filepath.ToSlash(f)] = b
 	}
 	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	res, err := call[protocol.Filled](r, protocol.Request{Op: protocol.OpFill, Files: files})
+	parts, body := asParts(files)
+	res, err := call[protocol.Filled](r, protocol.Request{Op: protocol.OpFill, Parts: parts, Body: body})
 	if err != nil {
 		return err
 	}
@@ -450,4 +460,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// countList writes counts by name in the names' order: "a 1, b 0".
+func countList(names []string, counts map[string]int) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, counts[n])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -245,9 +245,11 @@ func TestStatsBuiltin(t *testing.T) {
 	var c struct {
 		Dialogues, APICalls int
 		Levels              map[string]struct{ Dialogues, APICalls int }
-		ToolsTotal          int `json:"tools_total"`
-		ToolsCovered        int `json:"tools_covered"`
-		SpecialCases        int `json:"special_cases"`
+		ToolsTotal          int            `json:"tools_total"`
+		ToolsCovered        int            `json:"tools_covered"`
+		SpecialCases        int            `json:"special_cases"`
+		Specials            map[string]int `json:"specials"`
+		Styles              map[string]int `json:"styles"`
 	}
 	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 {
 		t.Fatalf("stats: %v exit %d", err, code)
@@ -259,5 +261,14 @@ func TestStatsBuiltin(t *testing.T) {
 	if c.Dialogues < 314 || calls < 753 || c.Levels["1"].Dialogues < 214 || c.Levels["2"].Dialogues < 50 || c.Levels["3"].Dialogues < 50 ||
 		c.ToolsCovered != c.ToolsTotal || c.SpecialCases < 40 {
 		t.Errorf("stats below the targets: %s", out)
+	}
+	// APIGen's four query styles are all present, and ACEBench's wrong-value case has 15 or more.
+	for _, st := range []string{"simple", "multiple", "parallel", "parallel-multiple"} {
+		if c.Styles[st] == 0 {
+			t.Errorf("no call turn of style %s: %s", st, out)
+		}
+	}
+	if c.Styles["parallel"]+c.Styles["parallel-multiple"] < 40 || c.Specials["wrong_value"] < 15 {
+		t.Errorf("parallel sets %d+%d, wrong_value cases %d", c.Styles["parallel"], c.Styles["parallel-multiple"], c.Specials["wrong_value"])
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apibank-playground/apibank/model"
@@ -39,11 +42,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	stream := fs.Bool("stream", false, "ask for streamed answers (server-sent events)")
 	timeout := fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
 	out := fs.String("out", "", "write the predictions (and level-3 episodes) here as JSONL")
+	trials := fs.Int("trials", 1, "run N times: pass^k and the spread per level (each trial's predictions in FILE.trial-I.jsonl)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *baseURL == "" || *name == "" || *out == "" {
 		return usageError("run needs --base-url URL, --model NAME and --out FILE")
+	}
+	if *trials < 1 || *trials > run.MaxTrials {
+		return usageError("run: --trials must be between 1 and %d, not %d", run.MaxTrials, *trials)
 	}
 	settings := model.Settings{BaseURL: *baseURL, Model: *name, APIKey: os.Getenv(*keyEnv), Stream: *stream, Timeout: *timeout}
 	if err := settings.Validate(); err != nil {
@@ -66,28 +73,95 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "\r%d/%d done, %d failed, calls right %d/%d, tokens %d in %d out, %s   ", p.Done, p.Total, p.Failed, p.Correct, p.Judged, p.TokensIn, p.TokensOut, p.Elapsed.Round(time.Second))
 		}
 	}
-	res, err := run.Run(ctx, r.do, model.New(settings), cfg, opt)
-	if opt.Progress != nil {
-		fmt.Fprintln(stderr)
+	client := model.New(settings)
+	var results []*run.Result
+	failed, cancelled := false, false
+	for i := 1; i <= *trials && !cancelled; i++ {
+		res, err := run.Run(ctx, r.do, client, cfg, opt)
+		if opt.Progress != nil {
+			fmt.Fprintln(stderr)
+		}
+		if err != nil {
+			return err
+		}
+		path := trialPath(*out, i, *trials)
+		if err := os.WriteFile(path, Lines(res), 0o644); err != nil {
+			return err
+		}
+		for _, f := range res.Failures {
+			fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
+		}
+		results = append(results, res)
+		failed = failed || len(res.Failures) > 0
+		cancelled = res.Cancelled
 	}
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(*out, Lines(res), 0o644); err != nil {
-		return err
-	}
-	for _, f := range res.Failures {
-		fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
-	}
-	if c.json {
-		writeJSON(stdout, Summary(res))
+	if *trials == 1 {
+		if c.json {
+			writeJSON(stdout, Summary(results[0]))
+		} else {
+			printRun(stdout, results[0])
+		}
 	} else {
-		printRun(stdout, res)
+		stats := run.Trials(results)
+		if c.json {
+			t := trialsSummary{PassK: stats}
+			for _, res := range results {
+				t.Trials = append(t.Trials, Summary(res))
+			}
+			writeJSON(stdout, t)
+		} else {
+			for i, res := range results {
+				fmt.Fprintf(stdout, "== trial %d of %d (%s)\n", i+1, *trials, trialPath(*out, i+1, *trials))
+				printRun(stdout, res)
+			}
+			printTrials(stdout, stats, len(results) < *trials)
+		}
 	}
-	if bad || len(res.Failures) > 0 || res.Cancelled {
+	if bad || failed || cancelled {
 		return errBadInput
 	}
 	return nil
+}
+
+// trialPath is where trial i of n writes its predictions: the --out file itself for a single
+// trial, else the file with ".trial-I" before its extension (runs.jsonl → runs.trial-2.jsonl).
+func trialPath(out string, i, n int) string {
+	if n == 1 {
+		return out
+	}
+	ext := filepath.Ext(out)
+	return strings.TrimSuffix(out, ext) + ".trial-" + strconv.Itoa(i) + ext
+}
+
+// trialsSummary is what `run --trials N --json` prints (N > 1): each trial as `run --json` prints
+// it, then pass^k and the spread per level.
+type trialsSummary struct {
+	Trials []runSummary     `json:"trials"`
+	PassK  []run.TrialStats `json:"pass_k"`
+}
+
+// printTrials writes the repeated-trials table: pass^k for every k, and each level's accuracy
+// spread over the trials.
+func printTrials(w io.Writer, stats []run.TrialStats, cut bool) {
+	if len(stats) == 0 {
+		fmt.Fprintln(w, "repeated trials: nothing was judged")
+		return
+	}
+	fmt.Fprintf(w, "== repeated trials: %d (pass^k: the chance that k trials of a task all succeed; tasks are call samples and level-3 episodes)\n", stats[0].Trials)
+	if cut {
+		fmt.Fprintln(w, "cancelled: only the trials that ran are counted")
+	}
+	for _, st := range stats {
+		fmt.Fprintf(w, "%-22s tasks %d", st.Level, st.Tasks)
+		for k, p := range st.PassK {
+			fmt.Fprintf(w, "  pass^%d %.4f", k+1, p)
+		}
+		fmt.Fprintf(w, "\n%-22s accuracy mean %.4f ± %.4f (sd), min %.4f, max %.4f", "", st.Mean, st.StdDev, st.Min, st.Max)
+		if st.LeftOut > 0 {
+			fmt.Fprintf(w, "; %d tasks left out (a request failed in some trial)", st.LeftOut)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // Lines is a run's --out file: the predictions, then one line per level-3 episode.

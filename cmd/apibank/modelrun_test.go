@@ -98,3 +98,65 @@ func TestPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTrials runs two trials against the fake model: each trial's predictions go to their own
+// file, and the report ends with pass^k and the spread per level, in text and in JSON.
+func TestRunTrials(t *testing.T) {
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{
+		{Match: fakemodel.Match{Role: "tool"}, Reply: fakemodel.Reply{Content: "Done."}},
+		{Reply: fakemodel.Reply{Content: "[Calculator(formula='1+2')]"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "preds.jsonl")
+	args := []string{"run", "--native", "--base-url", srv.URL(), "--model", "fake-model", "--level", "level-1-given-desc", "--level", "level-3", "--limit", "4", "--trials", "2", "--out", out}
+	stdout, stderr, code := runCapture(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	first, err1 := os.ReadFile(filepath.Join(dir, "preds.trial-1.jsonl"))
+	second, err2 := os.ReadFile(filepath.Join(dir, "preds.trial-2.jsonl"))
+	if err1 != nil || err2 != nil || len(first) == 0 || !bytes.Equal(first, second) {
+		t.Fatalf("trial files: %v %v\n%s\n%s", err1, err2, first, second)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("with --trials 2 the --out file itself should not be written (each trial has its own)")
+	}
+	for _, want := range []string{"== trial 1 of 2", "== trial 2 of 2", "== repeated trials: 2", "pass^1", "pass^2", "accuracy mean"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, stderr, code = runCapture(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("--json: exit %d\n%s", code, stderr)
+	}
+	var got struct {
+		Trials []json.RawMessage `json:"trials"`
+		PassK  []struct {
+			Level    string    `json:"level"`
+			Trials   int       `json:"trials"`
+			Tasks    int       `json:"tasks"`
+			PassK    []float64 `json:"pass_k"`
+			Accuracy []float64 `json:"accuracy"`
+		} `json:"pass_k"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if len(got.Trials) != 2 || len(got.PassK) != 2 {
+		t.Fatalf("--json: %d trials, %d levels, want 2 and 2:\n%s", len(got.Trials), len(got.PassK), stdout)
+	}
+	for _, st := range got.PassK {
+		// The fake answers every trial alike, so every pass^k equals the accuracy of a trial.
+		if st.Trials != 2 || st.Tasks == 0 || len(st.PassK) != 2 || st.PassK[0] != st.PassK[1] || st.PassK[0] != st.Accuracy[0] {
+			t.Errorf("%s: %+v", st.Level, st)
+		}
+	}
+	if _, _, code := runCapture(t, "run", "--base-url", srv.URL(), "--model", "m", "--out", out, "--trials", "0"); code != 2 {
+		t.Errorf("--trials 0: exit %d, want 2", code)
+	}
+}

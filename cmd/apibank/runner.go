@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/engine"
@@ -91,11 +92,8 @@ func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	files := make(map[string]string, len(raw))
-	for p, b := range raw {
-		files[p] = string(b)
-	}
-	res, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir)), Files: files})
+	parts, body := asParts(raw)
+	res, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir)), Parts: parts, Body: body})
 	if err != nil {
 		return false, err
 	}
@@ -103,4 +101,23 @@ func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
 		fmt.Fprintln(stderr, filepath.Join(dir, e.Error()))
 	}
 	return len(res.Errors) > 0, nil
+}
+
+// asParts lays files out as a request body, in path order: their parts and their bytes one after the
+// other (the engine reads them raw, without JSON escaping).
+func asParts(files map[string][]byte) ([]protocol.Part, []byte) {
+	paths := make([]string, 0, len(files))
+	total := 0
+	for p, b := range files {
+		paths = append(paths, p)
+		total += len(b)
+	}
+	sort.Strings(paths)
+	parts := make([]protocol.Part, len(paths))
+	body := make([]byte, 0, total)
+	for i, p := range paths {
+		parts[i] = protocol.Part{Path: p, Size: len(files[p])}
+		body = append(body, files[p]...)
+	}
+	return parts, body
 }

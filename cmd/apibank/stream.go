@@ -102,7 +102,7 @@ func streamScore(r runner, path, level, state string, out io.Writer, stderr io.W
 	bad := 0
 	c := &chunker{lr: dataset.NewLineReader(f, lineLimit)}
 	c.send = func(chunk []byte, first int) error {
-		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Lines: string(chunk), Line: first})
+		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Body: chunk, Line: first})
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func streamRouge(r runner, path string, out io.Writer, stderr io.Writer) (int, e
 	bad := 0
 	c := &chunker{lr: dataset.NewLineReader(f, lineLimit)}
 	c.send = func(chunk []byte, first int) error {
-		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpRougeLines, Name: path, Lines: string(chunk), Line: first})
+		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpRougeLines, Name: path, Body: chunk, Line: first})
 		if err != nil {
 			return err
 		}

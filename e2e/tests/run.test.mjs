@@ -80,7 +80,7 @@ async function set(page, testid, value) {
 }
 
 /** configure fills the Run form for the fake endpoint. */
-async function configure(page, { form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0 }) {
+async function configure(page, { form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
   await page.getByTestId("run-preset").selectOption("custom");
   await set(page, "run-base-url", fake.url);
   await set(page, "run-api-key", KEY);
@@ -93,6 +93,7 @@ async function configure(page, { form = "text", levels = ["level-1-given-desc"],
   await set(page, "run-limit", limit);
   await set(page, "run-concurrency", concurrency);
   await set(page, "run-retries", retries);
+  await set(page, "run-trials", trials);
   const streamBox = page.getByTestId("run-stream");
   if ((await streamBox.isChecked()) !== stream) await streamBox.click();
 }
@@ -398,6 +399,34 @@ test("a reload resumes the run where it stopped: the samples it kept are not ask
   await page.close();
 });
 
+test("a reload resumes level 3 too: the episodes that ended are kept and not played again", async () => {
+  await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 300 } }]));
+  const { page, w } = await newPage();
+  await configure(page, { form: "text", levels: ["level-3"], limit: 6, concurrency: 1 });
+  await page.getByTestId("run-start").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 2, null, { timeout: 60000 });
+  const id = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id);
+  await page.reload();
+  await open(page, s.server.url, "/run");
+  await page.waitForSelector("[data-testid=run-resume]");
+  const kept = (await idb(page)).landed.filter((k) => k.startsWith(id + "\u0000") && k.includes("level-3")).length;
+  assert.ok(kept >= 2 && kept < 6, `${kept} episodes kept at the reload`);
+  await fake.script(script());
+  await fake.reset();
+  await page.getByTestId("run-resume").click();
+  const p = await finished(page, "", 120000);
+  assert.equal(p.id, id);
+  assert.equal(p.state, "done");
+  // Each scene's conversation opens with its own first message: count the scenes asked again.
+  const scenes = new Set((await fake.requests()).filter((r) => r.path.endsWith("/chat/completions") && r.chat).map((r) => r.chat.messages[0].content));
+  assert.equal(scenes.size, 6 - kept, "the resumed run played only the scenes that had not ended");
+  const { run } = await savedRun(page, id);
+  assert.equal(run.episodes.length, 6);
+  assert.ok(run.episodes.every((ep) => ep.outcome), "every episode is judged");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
 test("Test connection reports in words", async () => {
   await fake.script(script());
   const { page, w } = await newPage();
@@ -425,6 +454,45 @@ test("Download all prompts on the Dataset page writes what apibank prompts write
   assert.deepEqual(w.errors, []);
   await page.close();
 });
+
+test("Trials 2 runs the settings twice, keeps each trial, and the Runs page shows pass^k as apibank run --trials computes it", async () => {
+  const { page, w } = await newPage();
+  const levels = ["level-1-given-desc", "level-3"];
+  await configure(page, { levels, limit: 3, trials: 2 });
+  await page.getByTestId("run-start").click();
+  // Both trials end (the second starts by itself when the first is done).
+  let group = [];
+  for (let i = 0; i < 600 && group.length < 2; i++) {
+    await page.waitForTimeout(200);
+    const { runs } = await idb(page);
+    const all = runs.map((t) => JSON.parse(t)).filter((r) => r.group && r.settings.trials === 2);
+    const newest = all.map((r) => r.group).sort().at(-1);
+    group = all.filter((r) => r.group === newest && r.status === "done");
+  }
+  assert.equal(group.length, 2, "two trials of one group ran to their end");
+  assert.deepEqual(group.map((r) => r.trial).sort(), [1, 2]);
+  // The CLI's repeated trials of the same settings against the same fake.
+  process.env.FAKE_MODEL_KEY = KEY;
+  const out = path.join(tmp, `cli-trials-${Date.now()}.jsonl`);
+  const args = ["run", "--base-url", fake.url, "--model", "fake-model", "--api-key-env", "FAKE_MODEL_KEY", "--form", "text", "--out", out, "--json", "--trials", "2", "--limit", "3"];
+  for (const l of levels) args.push("--level", l);
+  const cliStats = JSON.parse(cli(args)).pass_k;
+  const trialFile = readFileSync(out.replace(/\.jsonl$/, ".trial-1.jsonl"), "utf8");
+  const first = group.find((r) => r.trial === 1);
+  assert.equal(first.predictions.map((p) => JSON.stringify(p) + "\n").join(""), trialFile.split("\n").filter((l) => l.includes('"pred"')).map((l) => l + "\n").join(""),
+    "trial 1's predictions are the CLI's trial-1 file's");
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector(`[data-testid=trials-row][data-group="${first.group}"][data-level]`);
+  const rows = await page.$$eval(`[data-testid=trials-row][data-group="${first.group}"]`, (els) => els.map((el) => ({ level: el.dataset.level, trials: Number(el.dataset.trials), passK: el.dataset.passK.split(",").map(Number) })));
+  assert.deepEqual(rows.map((r) => r.level), cliStats.map((st) => st.level), "one row per level, as the CLI lists them");
+  for (const [i, st] of cliStats.entries()) {
+    assert.equal(rows[i].trials, 2);
+    assert.deepEqual(rows[i].passK, st.pass_k, `${st.level}: the tab's pass^k equals the CLI's`);
+  }
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
 
 // Figures for the closing note, and issue 8's responsiveness budget: a full level-1 run at
 // concurrency 4 and 16, its wall time, the longest main-thread task (PerformanceObserver longtask)

@@ -214,9 +214,19 @@ test("the Worker fits the platform: bundle size, start-up and CPU time a request
   t.diagnostic(`GET /healthz (a Go instance, an engine session with the builtin data, hello): ${health.wall.toFixed(1)} ms wall, ${health.cpu.toFixed(1)} ms workerd CPU a request`);
 });
 
-/** post sends body to the Worker. */
-function post(p, body, headers) {
-  return call(p, { method: "POST", body, headers });
+/**
+ * post sends body to the Worker. A connection that wrangler's dev proxy breaks before any answer
+ * (EPIPE or a reset while a multi-megabyte body is uploading, seen once on a loaded 2-core machine)
+ * is tried once more, and the retry is reported; any answer, or a second break, is final.
+ */
+async function post(p, body, headers) {
+  try {
+    return await call(p, { method: "POST", body, headers });
+  } catch (err) {
+    if (!/EPIPE|ECONNRESET|other side closed|socket hang up/.test(err.message)) throw err;
+    process.stderr.write(`# POST ${p}: the connection broke before an answer (${err.message.split("\n")[0]}); trying once more\n`);
+    return call(p, { method: "POST", body, headers });
+  }
 }
 
 /** originalData reads ../shared/apibank's files in the original layout, as the API's "data" takes them. */

@@ -99,6 +99,8 @@ func builtinPreds(t *testing.T) string {
 	}
 	b.WriteString("{not json\n")
 	b.WriteString(`{"file":"nope.jsonl","id":0,"pred":"x"}` + "\n")
+	// One call of a gold call set of two: a verdict with its per-call "calls".
+	b.WriteString(`{"file":"par-stock-01.jsonl","id":0,"pred":"[QueryStock(stock_code='AAPL', date='2023-03-29')]"}` + "\n")
 	return b.String()
 }
 

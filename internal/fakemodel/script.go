@@ -34,6 +34,8 @@ type Script struct {
 	// Chunk is how many bytes of text (content or arguments) one stream event carries; 0 means 5,
 	// so that even short arguments arrive in several pieces.
 	Chunk int `json:"chunk,omitempty"`
+	// Generator, when set, answers synthesis and judge requests before the rules (see Generator).
+	Generator *Generator `json:"generator,omitempty"`
 }
 
 // Rule answers the chat requests it matches.
@@ -134,6 +136,11 @@ var faultKinds = map[string]bool{
 func (s Script) Validate() error {
 	if s.Chunk < 0 {
 		return fmt.Errorf("chunk is negative (%d)", s.Chunk)
+	}
+	if s.Generator != nil {
+		if err := s.Generator.validate(); err != nil {
+			return err
+		}
 	}
 	for i, r := range s.Rules {
 		for j, c := range r.Reply.ToolCalls {

@@ -44,6 +44,8 @@ type Request struct {
 	Rule int `json:"rule"`
 	// Fault is the fault kind served, empty for a normal answer.
 	Fault string `json:"fault,omitempty"`
+	// Generated is the kind of candidate or verdict the script's Generator served ("" for none).
+	Generated string `json:"generated,omitempty"`
 }
 
 // ChatRequest is a chat-completions request body as the server reads it, for tests to inspect.
@@ -373,6 +375,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, sc Script, rec Req
 		return
 	}
 	rec.Chat = &req
+	if sc.Generator != nil {
+		if reply, kind, ok := sc.Generator.answer(&req); ok {
+			rec.Generated = kind
+			s.record(rec)
+			a := answer{w: w, ctx: r.Context(), req: &req, reply: reply, chunk: max(sc.Chunk, 0)}
+			if a.chunk == 0 {
+				a.chunk = 5
+			}
+			a.send()
+			return
+		}
+	}
 	i, fault := s.match(sc, &req)
 	rec.Rule = i
 	if fault != nil {

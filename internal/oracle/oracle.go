@@ -36,3 +36,33 @@ func Requests(dir string) (load, score []byte, n int, ok bool, err error) {
 	}
 	return load, score, bytes.Count(preds, []byte("\n")), true, nil
 }
+
+// StreamChunk is the number of prediction lines a score_lines request of Stream carries.
+const StreamChunk = 1024
+
+// Stream returns the oracle predictions as a scoring stream, the way a host streams a file: a
+// score_start request (fresh state), then score_lines requests with StreamChunk lines each as their
+// raw body, for a session where score_start answers stream 1; and the number of lines. ok is false
+// when the folder is absent.
+func Stream(dir string) (start []byte, chunks [][]byte, n int, ok bool, err error) {
+	preds, err := os.ReadFile(filepath.Join(dir, "oracle", "verdicts.jsonl"))
+	if err != nil {
+		return nil, nil, 0, false, nil
+	}
+	if start, err = protocol.Encode(protocol.Request{Op: protocol.OpScoreStart, State: "fresh"}); err != nil {
+		return nil, nil, 0, true, err
+	}
+	lines := bytes.SplitAfter(preds, []byte("\n"))
+	for i := 0; i < len(lines); i += StreamChunk {
+		body := bytes.Join(lines[i:min(i+StreamChunk, len(lines))], nil)
+		if len(body) == 0 {
+			continue
+		}
+		req, err := protocol.Encode(protocol.Request{Op: protocol.OpScoreLines, Stream: 1, Body: body, Line: i + 1})
+		if err != nil {
+			return nil, nil, 0, true, err
+		}
+		chunks = append(chunks, req)
+	}
+	return start, chunks, bytes.Count(preds, []byte("\n")), true, nil
+}
