@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 )
 
@@ -18,52 +19,48 @@ func encodeRun(r *SavedRun, yield func()) ([]byte, error) {
 	if yield == nil {
 		yield = func() {}
 	}
-	// The run's short members as json.Marshal writes them, then its long lists, which are the last
-	// members, appended as written (a json.RawMessage member would be compacted again, all at once).
-	h, err := json.Marshal(struct {
-		Format    string      `json:"format"`
-		ID        string      `json:"id"`
-		Host      string      `json:"host"`
-		Settings  RunSettings `json:"settings"`
-		Status    string      `json:"status"`
-		Started   string      `json:"started"`
-		Ended     string      `json:"ended,omitempty"`
-		Engine    string      `json:"engine"`
-		Data      string      `json:"data"`
-		DataHash  string      `json:"data_hash"`
-		Total     int         `json:"total"`
-		TokensIn  int         `json:"tokens_in"`
-		TokensOut int         `json:"tokens_out"`
-	}{r.Format, r.ID, r.Host, r.Settings, r.Status, r.Started, r.Ended, r.Engine, r.Data, r.DataHash, r.Total, r.TokensIn, r.TokensOut})
+	// The run without its long lists as json.Marshal writes it (the lists as null, or left out),
+	// then each list, encoded in steps, put in its place: Predictions, Responses, Episodes,
+	// Failures and Batch are declared in that order, one after the other. (A json.RawMessage member
+	// would be compacted again, all at once.)
+	short := *r
+	short.Predictions, short.Responses, short.Episodes, short.Failures, short.Batch = nil, nil, nil, nil, nil
+	out, err := json.Marshal(&short)
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	out.Write(h[:len(h)-1]) // without its closing brace
-	member := func(name string, value []byte) {
-		out.WriteString(`,"` + name + `":`)
-		out.Write(value)
+	// Where the placeholders are, found in the short run before anything is put in (the lists'
+	// text could hold the same bytes).
+	at := map[string]int{}
+	for _, member := range []string{"predictions", "episodes", "failures"} {
+		i := bytes.Index(out, []byte(`"`+member+`":null`))
+		if i < 0 {
+			return nil, fmt.Errorf("encoding a run: no %s member", member)
+		}
+		at[member] = i + len(member) + 3 // the offset of its null
 	}
-	list, err := encodeList(r.Predictions, yield)
+	values := map[string][]byte{}
+	preds, err := encodeList(r.Predictions, yield)
 	if err != nil {
 		return nil, err
 	}
-	member("predictions", list)
 	if len(r.Responses) > 0 {
 		m, err := encodeMap(r.Responses, yield)
 		if err != nil {
 			return nil, err
 		}
-		member("responses", m)
+		preds = append(append(preds, `,"responses":`...), m...)
 	}
-	if list, err = encodeList(r.Episodes, yield); err != nil {
+	values["predictions"] = preds
+	list, err := encodeList(r.Episodes, yield)
+	if err != nil {
 		return nil, err
 	}
-	member("episodes", list)
-	if list, err = encodeList(r.Failures, yield); err != nil {
+	values["episodes"] = list
+	fails, err := encodeList(r.Failures, yield)
+	if err != nil {
 		return nil, err
 	}
-	member("failures", list)
 	if b := r.Batch; b != nil {
 		results, err := encodeList(b.Results, yield)
 		if err != nil {
@@ -77,16 +74,23 @@ func encodeRun(r *SavedRun, yield func()) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.WriteString(`,"batch":{"results":`)
-		out.Write(results)
-		out.WriteString(`,"errors":`)
-		out.Write(errs)
-		out.WriteString(`,"report":`)
-		out.Write(rep)
-		out.WriteByte('}')
+		fails = append(fails, `,"batch":{"results":`...)
+		fails = append(fails, results...)
+		fails = append(append(fails, `,"errors":`...), errs...)
+		fails = append(append(fails, `,"report":`...), rep...)
+		fails = append(fails, '}')
 	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
+	values["failures"] = fails
+	yield()
+	var whole bytes.Buffer
+	prev := 0
+	for _, member := range []string{"predictions", "episodes", "failures"} {
+		whole.Write(out[prev:at[member]])
+		whole.Write(values[member])
+		prev = at[member] + len("null")
+	}
+	whole.Write(out[prev:])
+	return whole.Bytes(), nil
 }
 
 // encodeList writes a slice as json.Marshal does ("null" for a nil one), step by step.

@@ -21,6 +21,8 @@ func TestEncodeRunWritesWhatMarshalWrites(t *testing.T) {
 	for len(long.Predictions) < 3*encodeStep+7 {
 		long.Predictions = append(long.Predictions, text.Predictions...)
 	}
+	trial := *native
+	trial.Group, trial.Trial = "group-1", 2
 	bare := *native
 	bare.Responses, bare.Batch, bare.Episodes, bare.Failures = nil, nil, nil, nil
 	cases := []struct {
@@ -31,6 +33,7 @@ func TestEncodeRunWritesWhatMarshalWrites(t *testing.T) {
 		{"native form, level 1", native},
 		{"lists longer than a step", &long},
 		{"no responses, batch, episodes or failures", &bare},
+		{"a trial of a group (members after the lists)", &trial},
 		{"a fresh run", NewSavedRun(text.Settings, "builtin", "abc")},
 	}
 	for _, c := range cases {
