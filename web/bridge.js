@@ -33,7 +33,7 @@
   let sandbox = []; // sandbox call requests since the last load or reset
   let restoring = false;
 
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0 };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false };
 
   // Liveness: every message from the worker counts as a sign of life. While requests are in flight,
   // one with no sign of life for timeoutMs means the worker is gone; while idle, a ping every
@@ -351,6 +351,7 @@
     const r = await post({ type: "bulk", blob, level: opts.level || "", state: opts.state || "", name: opts.name || "predictions", scratch }, progress);
     if (!r.ok) return { ok: false, error: r.error || "the engine refused", restarted: !!r.restarted };
     if (!scratch) lastBulk = { blob, opts, run: r.run };
+    else setStatus({ bulkWarm: true });
     setStatus({ engineMemory: r.engineMemory || 0 });
     return Object.assign({}, r, { ms: performance.now() - t0 });
   }
@@ -505,7 +506,8 @@
       if (worker) worker.postMessage({ type: "hang" });
     },
     /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, engineMemory
-     *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run)}. */
+     *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
+     *  UI's warm-up run of the bulk path is done)}. */
     status: () => Object.assign({}, status),
     /** onStatus calls cb with the status at every change. */
     onStatus(cb) {

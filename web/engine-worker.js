@@ -149,6 +149,15 @@ async function warmUp() {
       return;
     }
   }
+  // The page's bulk path (Blob reading, chunking, keeping rows) once too, keeping nothing.
+  try {
+    if (dead === null) await bulk({ id: 0, text: preds.join("\n") + "\n", scratch: true });
+  } catch (err) {
+    if (!(err instanceof Refusal)) {
+      crash(null, err);
+      return;
+    }
+  }
   postMessage({ type: "warm", ms: performance.now() - t0, memory: engine.instance.exports.memory.buffer.byteLength });
 }
 
