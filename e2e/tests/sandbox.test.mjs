@@ -45,6 +45,9 @@ test("typing a call completes tool and parameter names", async () => {
   await page.keyboard.type("[AddAl");
   await page.waitForSelector("[data-testid=sandbox-suggest]");
   const want = cat.tools.map((t) => t.name).filter((n) => n.toLowerCase().startsWith("addal"));
+  // The list first shows what matched a shorter prefix while the keys were typed: wait for the
+  // last key's list (or 10 s), then compare.
+  await page.waitForFunction((w) => [...document.querySelectorAll("[data-testid=sandbox-suggest]")].map((b) => b.textContent).join() === w.join(), want, { timeout: 10000 }).catch(() => {});
   assert.deepEqual(await page.$$eval("[data-testid=sandbox-suggest]", (bs) => bs.map((b) => b.textContent)), want);
   await page.locator("[data-testid=sandbox-suggest]", { hasText: "AddAlarm" }).click();
   assert.equal(await input.inputValue(), "[AddAlarm(");
