@@ -61,9 +61,6 @@ func (p *RunPage) OnMount(ctx app.Context) {
 		p.watch(ctx)
 	}
 	p.findUnfinished(ctx)
-	if !p.state.Running {
-		warmRunPath(ctx)
-	}
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.key, p.remember, p.unfinished = "", false, nil })
 }
 
