@@ -134,15 +134,7 @@ func (r *SavedRun) Apply(res *run.Result) {
 
 // PredictionsJSONL is the run's predictions in the original's format, then one line per level-3
 // episode: the bytes `apibank run --out` writes for the same answers.
-func (r *SavedRun) PredictionsJSONL() []byte {
-	var b bytes.Buffer
-	b.Write(run.PredictionsJSONL(r.Predictions))
-	for _, ep := range r.Episodes {
-		b.Write(run.EpisodeLine(ep))
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
+func (r *SavedRun) PredictionsJSONL() []byte { return run.OutJSONL(r.Predictions, r.Episodes) }
 
 // endpointHost is the host of a base URL ("" when it is not a URL).
 func endpointHost(base string) string {
@@ -257,32 +249,8 @@ func (i Interval) String() string {
 	return fmt.Sprintf("%.1f–%.1f%%", i.Low*100, i.High*100)
 }
 
-// EpisodeSummary sums up a run's level-3 episodes.
-type EpisodeSummary struct {
-	Episodes, Success, WorldMatch int
-	Recall                        float64 // mean recall of gold calls
-}
-
-// Episodes sums up the run's episodes.
-func (r *SavedRun) EpisodeSummary() EpisodeSummary {
-	var s EpisodeSummary
-	for _, ep := range r.Episodes {
-		s.Episodes++
-		if o := ep.Outcome; o != nil {
-			s.Recall += o.Recall
-			if o.Success {
-				s.Success++
-			}
-			if o.StateMatch {
-				s.WorldMatch++
-			}
-		}
-	}
-	if s.Episodes > 0 {
-		s.Recall /= float64(s.Episodes)
-	}
-	return s
-}
+// EpisodeSummary sums up the run's episodes.
+func (r *SavedRun) EpisodeSummary() run.EpisodeSummary { return run.SumEpisodes(r.Episodes) }
 
 // Disagreement is a sample two runs judged differently.
 type Disagreement struct {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -166,4 +167,44 @@ func EpisodeLine(ep Episode) []byte {
 		return []byte(fmt.Sprintf(`{"level":"level-3","file":%q,"error":%q}`, ep.File, err.Error()))
 	}
 	return b
+}
+
+// OutJSONL is a run's predictions file: the predictions in the original's format, then one line
+// per level-3 episode. It is what `apibank run --out` writes and what the tab exports, the same
+// bytes for the same answers.
+func OutJSONL(preds []Prediction, episodes []Episode) []byte {
+	var b bytes.Buffer
+	b.Write(PredictionsJSONL(preds))
+	for _, ep := range episodes {
+		b.Write(EpisodeLine(ep))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// EpisodeSummary sums up a run's level-3 episodes.
+type EpisodeSummary struct {
+	Episodes, Success, WorldMatch int
+	Recall                        float64 // mean recall of gold calls
+}
+
+// SumEpisodes sums up episodes as the CLI's report and the Runs page show them.
+func SumEpisodes(episodes []Episode) EpisodeSummary {
+	var s EpisodeSummary
+	for _, ep := range episodes {
+		s.Episodes++
+		if o := ep.Outcome; o != nil {
+			s.Recall += o.Recall
+			if o.Success {
+				s.Success++
+			}
+			if o.StateMatch {
+				s.WorldMatch++
+			}
+		}
+	}
+	if s.Episodes > 0 {
+		s.Recall /= float64(s.Episodes)
+	}
+	return s
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -85,7 +84,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		path := trialPath(*out, i, *trials)
-		if err := os.WriteFile(path, Lines(res), 0o644); err != nil {
+		if err := os.WriteFile(path, run.OutJSONL(res.Predictions, res.Episodes), 0o644); err != nil {
 			return err
 		}
 		for _, f := range res.Failures {
@@ -164,17 +163,6 @@ func printTrials(w io.Writer, stats []run.TrialStats, cut bool) {
 	}
 }
 
-// Lines is a run's --out file: the predictions, then one line per level-3 episode.
-func Lines(res *run.Result) []byte {
-	var b bytes.Buffer
-	b.Write(run.PredictionsJSONL(res.Predictions))
-	for _, ep := range res.Episodes {
-		b.Write(run.EpisodeLine(ep))
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
-
 // runSummary is what `run --json` prints: the report as `score --json` prints it, with the
 // episodes, the failed requests and the tokens.
 type runSummary struct {
@@ -208,20 +196,8 @@ func printRun(w io.Writer, res *run.Result) {
 	if res.Batch != nil {
 		printReport(w, res.Batch.Report)
 	}
-	if n := len(res.Episodes); n > 0 {
-		success, match, recall := 0, 0, 0.0
-		for _, ep := range res.Episodes {
-			if o := ep.Outcome; o != nil {
-				recall += o.Recall
-				if o.Success {
-					success++
-				}
-				if o.StateMatch {
-					match++
-				}
-			}
-		}
-		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", n, success, pct(success, n), match, recall/float64(n))
+	if ep := run.SumEpisodes(res.Episodes); ep.Episodes > 0 {
+		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", ep.Episodes, ep.Success, pct(ep.Success, ep.Episodes), ep.WorldMatch, ep.Recall)
 	}
 	fmt.Fprintf(w, "%d requests failed; tokens %d in, %d out\n", len(res.Failures), res.TokensIn, res.TokensOut)
 	if res.Cancelled {
