@@ -92,10 +92,32 @@ func (p *RunPage) findUnfinished(ctx app.Context) {
 
 // watch redraws the progress while a run goes on, at most every progressEvery.
 func (p *RunPage) watch(ctx app.Context) {
-	if p.watching {
+	pollWhileRunning(ctx, &p.watching, func() (RunState, bool) {
+		st := runner.State()
+		return st, st.Running
+	}, func(st RunState) { p.state = st })
+}
+
+// started shows the outcome of starting a run (a start, a resume, a retry): its error, or the
+// run's progress from now on.
+func (p *RunPage) started(ctx app.Context, err error) {
+	if err != nil {
+		p.err = err.Error()
 		return
 	}
-	p.watching = true
+	p.state = runner.State()
+	p.watch(ctx)
+}
+
+// pollWhileRunning reads the state of background work every progressEvery and hands each reading
+// to show on the page's goroutine, until a reading says the work has ended (or the page goes).
+// watching is the page's flag that one poll is going on: a second call while it is set does
+// nothing.
+func pollWhileRunning[T any](ctx app.Context, watching *bool, read func() (T, bool), show func(T)) {
+	if *watching {
+		return
+	}
+	*watching = true
 	ctx.Async(func() {
 		t := time.NewTicker(progressEvery)
 		defer t.Stop()
@@ -105,14 +127,14 @@ func (p *RunPage) watch(ctx app.Context) {
 				return
 			case <-t.C:
 			}
-			st := runner.State()
+			v, running := read()
 			ctx.Dispatch(func(app.Context) {
-				p.state = st
-				if !st.Running {
-					p.watching = false
+				show(v)
+				if !running {
+					*watching = false
 				}
 			})
-			if !st.Running {
+			if !running {
 				return
 			}
 		}
@@ -401,14 +423,7 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 		if err == nil {
 			err = runner.Start(NewSavedRun(s, data, hash), key, nil, false)
 		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				p.err = err.Error()
-				return
-			}
-			p.state = runner.State()
-			p.watch(ctx)
-		})
+		ctx.Dispatch(func(ctx app.Context) { p.started(ctx, err) })
 	})
 }
 
@@ -419,13 +434,10 @@ func (p *RunPage) resume(_ app.Context, r *SavedRun) {
 	ctx.Async(func() {
 		err := runner.Resume(r, key)
 		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				p.err = err.Error()
-				return
+			if err == nil {
+				p.unfinished = slices.DeleteFunc(p.unfinished, func(x *SavedRun) bool { return x.ID == r.ID })
 			}
-			p.unfinished = slices.DeleteFunc(p.unfinished, func(x *SavedRun) bool { return x.ID == r.ID })
-			p.state = runner.State()
-			p.watch(ctx)
+			p.started(ctx, err)
 		})
 	})
 }
@@ -454,14 +466,7 @@ func (p *RunPage) retry(_ app.Context, r *SavedRun, f *run.Failure) {
 		} else {
 			err = runner.RetryOne(r, key, *f)
 		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				p.err = err.Error()
-				return
-			}
-			p.state = runner.State()
-			p.watch(ctx)
-		})
+		ctx.Dispatch(func(ctx app.Context) { p.started(ctx, err) })
 	})
 }
 

@@ -201,31 +201,10 @@ func (p *SynthPage) config() synth.Config {
 
 // watch redraws the progress while a synthesis goes on.
 func (p *SynthPage) watch(ctx app.Context) {
-	if p.watching {
-		return
-	}
-	p.watching = true
-	ctx.Async(func() {
-		t := time.NewTicker(progressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			v := synthesis.view()
-			ctx.Dispatch(func(app.Context) {
-				p.view = v
-				if !v.Running {
-					p.watching = false
-				}
-			})
-			if !v.Running {
-				return
-			}
-		}
-	})
+	pollWhileRunning(ctx, &p.watching, func() (synthView, bool) {
+		v := synthesis.view()
+		return v, v.Running
+	}, func(v synthView) { p.view = v })
 }
 
 // Render draws the page.
