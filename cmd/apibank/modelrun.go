@@ -23,14 +23,34 @@ type levelsFlag []string
 func (l *levelsFlag) String() string     { return fmt.Sprint(*l) }
 func (l *levelsFlag) Set(v string) error { *l = append(*l, v); return nil }
 
+// endpointFlags are the flags that name a model endpoint, shared by run and synth.
+type endpointFlags struct {
+	baseURL, name, keyEnv *string
+	timeout               *time.Duration
+}
+
+func (e *endpointFlags) register(fs *flag.FlagSet) {
+	e.baseURL = fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
+	e.name = fs.String("model", "", "the model's name at the endpoint")
+	e.keyEnv = fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
+	e.timeout = fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
+}
+
+// given says whether both the base URL and the model are named.
+func (e *endpointFlags) given() bool { return *e.baseURL != "" && *e.name != "" }
+
+// settings are the model settings the flags say, the key read from the environment variable.
+func (e *endpointFlags) settings() model.Settings {
+	return model.Settings{BaseURL: *e.baseURL, Model: *e.name, APIKey: os.Getenv(*e.keyEnv), Timeout: *e.timeout}
+}
+
 // cmdRun evaluates a model at an OpenAI-compatible endpoint with the same loop the tab runs.
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
-	baseURL := fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
-	name := fs.String("model", "", "the model's name at the endpoint")
-	keyEnv := fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
+	var endpoint endpointFlags
+	endpoint.register(fs)
 	form := fs.String("form", run.Text, "text (the original's format) or native (tool calling)")
 	var levels levelsFlag
 	fs.Var(&levels, "level", "a level to run (repeatable; default every level)")
@@ -39,19 +59,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", run.DefaultSteps, "the call limit of a level-3 episode")
 	state := fs.String("state", "", "fresh or replay (default: the data's)")
 	stream := fs.Bool("stream", false, "ask for streamed answers (server-sent events)")
-	timeout := fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
 	out := fs.String("out", "", "write the predictions (and level-3 episodes) here as JSONL")
 	trials := fs.Int("trials", 1, "run N times: pass^k and the spread per level (each trial's predictions in FILE.trial-I.jsonl)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *baseURL == "" || *name == "" || *out == "" {
+	if !endpoint.given() || *out == "" {
 		return usageError("run needs --base-url URL, --model NAME and --out FILE")
 	}
 	if *trials < 1 || *trials > run.MaxTrials {
 		return usageError("run: --trials must be between 1 and %d, not %d", run.MaxTrials, *trials)
 	}
-	settings := model.Settings{BaseURL: *baseURL, Model: *name, APIKey: os.Getenv(*keyEnv), Stream: *stream, Timeout: *timeout}
+	settings := endpoint.settings()
+	settings.Stream = *stream
 	if err := settings.Validate(); err != nil {
 		return usageError("run: %v", err)
 	}

@@ -27,22 +27,20 @@ func cmdSynth(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
-	baseURL := fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
-	name := fs.String("model", "", "the model's name at the endpoint")
-	keyEnv := fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
+	var endpoint endpointFlags
+	endpoint.register(fs)
 	style := fs.String("style", "", "simple, multiple, parallel, parallel-multiple, or a special case (missing_value, no_tool, ambiguous, wrong_value)")
 	count := fs.Int("count", 0, "how many candidates to ask for")
 	toolList := fs.String("tools", "", "comma-separated tools the candidates may call (default: any)")
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seed examples in the prompt (default %d; -1 none)", synth.DefaultSeeds))
-	timeout := fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
 	out := fs.String("out", "", "folder to write the dataset, "+funnelFile+" and "+trainingFile+" into (new or empty)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *baseURL == "" || *name == "" || *out == "" || *style == "" || *count == 0 {
+	if !endpoint.given() || *out == "" || *style == "" || *count == 0 {
 		return usageError("synth needs --base-url URL, --model NAME, --style S, --count N and --out DIR")
 	}
-	settings := model.Settings{BaseURL: *baseURL, Model: *name, APIKey: os.Getenv(*keyEnv), Timeout: *timeout}
+	settings := endpoint.settings()
 	if err := settings.Validate(); err != nil {
 		return usageError("synth: %v", err)
 	}
