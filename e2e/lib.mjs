@@ -2,6 +2,7 @@
 // free port, launches Debian's Chromium through playwright-core with a fresh profile, and offers
 // helpers to open pages and collect console errors.
 import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, existsSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -142,6 +143,31 @@ export async function ready(page) {
     }).catch(() => "the page did not answer");
     throw new Error(e.message + "\nengine status: " + status);
   }
+}
+
+/** set gives an input a value as a user's edit does (input, then change). */
+export async function set(page, testid, value) {
+  await page.$eval(`[data-testid=${testid}]`, (el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }, String(value));
+}
+
+/**
+ * pagesLoad opens each path at base and checks it renders a heading, then navigates inside the app
+ * (no reload) from the Dataset page to a sample; the console errors are the caller's to check.
+ */
+export async function pagesLoad(page, base, paths) {
+  for (const p of paths) {
+    await open(page, base, p);
+    await page.waitForSelector("main h1");
+    assert.ok((await page.textContent("main h1")).trim().length > 0, p + " has a heading");
+  }
+  await page.click("nav >> text=Dataset");
+  await page.waitForSelector("[data-testid=dialogue-row]");
+  await page.click("[data-testid=dialogue-row] a");
+  await page.waitForSelector("[data-testid=prompt-text]");
 }
 
 /** open navigates to a path and waits for ready. */

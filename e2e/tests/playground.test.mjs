@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync, read
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session,
+  pagesLoad, root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session,
 } from "../lib.mjs";
 
 const s = session();
@@ -84,16 +84,7 @@ async function savedBatch(page, data) {
 test("every page loads with no console errors", async () => {
   const { page, w } = await newPage();
   const paths = ["/", "/dataset", "/sample", "/score", "/results", "/sandbox", "/classroom", "/import"];
-  for (const p of paths) {
-    await open(page, s.server.url, p);
-    await page.waitForSelector("main h1");
-    assert.ok((await page.textContent("main h1")).trim().length > 0, p + " has a heading");
-  }
-  // Navigation inside the app (no reload) works too.
-  await page.click("nav >> text=Dataset");
-  await page.waitForSelector("[data-testid=dialogue-row]");
-  await page.click("[data-testid=dialogue-row] a");
-  await page.waitForSelector("[data-testid=prompt-text]");
+  await pagesLoad(page, s.server.url, paths);
   assert.deepEqual(w.errors, [], "console errors:\n" + w.errors.join("\n"));
   await page.close();
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set } from "../lib.mjs";
 
 const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
 const s = session();
@@ -68,15 +68,6 @@ async function newPage() {
   const w = watch(page);
   await open(page, s.server.url, "/run");
   return { page, w };
-}
-
-/** set gives an input a value as a user's edit does (input, then change). */
-async function set(page, testid, value) {
-  await page.$eval(`[data-testid=${testid}]`, (el, v) => {
-    el.value = v;
-    el.dispatchEvent(new Event("input", { bubbles: true }));
-    el.dispatchEvent(new Event("change", { bubbles: true }));
-  }, String(value));
 }
 
 /** configure fills the Run form for the fake endpoint. */

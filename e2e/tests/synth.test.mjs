@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set } from "../lib.mjs";
 
 const KEY = "sk-e2e-synth-" + Math.random().toString(36).slice(2);
 const COUNT = 20;
@@ -24,15 +24,6 @@ after(async () => {
   if (fake) await fake.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
-
-/** set gives an input a value as a user's edit does (input, then change). */
-async function set(page, testid, value) {
-  await page.$eval(`[data-testid=${testid}]`, (el, v) => {
-    el.value = v;
-    el.dispatchEvent(new Event("input", { bubbles: true }));
-    el.dispatchEvent(new Event("change", { bubbles: true }));
-  }, String(value));
-}
 
 /** download clicks a button and returns the bytes of the file it saves. */
 async function download(page, testid) {

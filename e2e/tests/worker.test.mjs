@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   startWorker, launch, watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, verdicts,
-  workerDir, wranglerBin, wranglerEnv, shared, root, startServer,
+  workerDir, wranglerBin, wranglerEnv, shared, root, startServer, pagesLoad,
 } from "../lib.mjs";
 
 const s = { worker: null, browser: null };
@@ -99,15 +99,7 @@ test("the Worker answers /healthz, the pages and web/ with their types and the s
 test("every page loads from the Worker in Chromium with no console errors", async () => {
   const page = await s.browser.context.newPage();
   const w = watch(page);
-  for (const p of pagePaths()) {
-    await open(page, s.worker.url, p);
-    await page.waitForSelector("main h1");
-    assert.ok((await page.textContent("main h1")).trim().length > 0, p + " has a heading");
-  }
-  await page.click("nav >> text=Dataset");
-  await page.waitForSelector("[data-testid=dialogue-row]");
-  await page.click("[data-testid=dialogue-row] a");
-  await page.waitForSelector("[data-testid=prompt-text]");
+  await pagesLoad(page, s.worker.url, pagePaths());
   assert.deepEqual(w.errors, [], "console errors:\n" + w.errors.join("\n"));
   await page.close();
 });
