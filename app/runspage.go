@@ -83,6 +83,7 @@ func (p *RunsPage) byID(id string) *SavedRun {
 
 // Render draws the page.
 func (p *RunsPage) Render() app.UI {
+	groups := TrialGroups(p.runs)
 	return shell("/runs", "Runs",
 		app.P().Class("lead").Text("The model runs kept in this browser (IndexedDB), best first by nothing: newest first. Intervals are 95% Wilson score intervals of the call accuracy."),
 		app.Div().Class("row").Body(
@@ -99,7 +100,7 @@ func (p *RunsPage) Render() app.UI {
 			return app.P().Body(app.Text("No runs yet. "), app.A().Href("/run").Text("Run a model"), app.Text(" first, or open a run file or a share link."))
 		}),
 		app.If(len(p.runs) > 0 || p.foreign != nil, func() app.UI { return p.leaderboard() }),
-		app.If(len(TrialGroups(p.runs)) > 0, func() app.UI { return trialsView(TrialGroups(p.runs)) }),
+		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
 		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
 			return compareRuns(p.byID(p.a), p.byID(p.b))
