@@ -39,18 +39,9 @@ type ParamDoc struct {
 
 // ToolDocs reads a catalog answer into the tools it lists, in its order.
 func ToolDocs(c protocol.Catalog) ([]ToolDoc, error) {
-	var schemas []struct {
-		Function struct {
-			Name       string `json:"name"`
-			Parameters struct {
-				Required []string `json:"required"`
-			} `json:"parameters"`
-		} `json:"function"`
-	}
-	if len(c.Schemas) > 0 {
-		if err := json.Unmarshal(c.Schemas, &schemas); err != nil {
-			return nil, err
-		}
+	schemas, err := c.ToolSchemas()
+	if err != nil {
+		return nil, err
 	}
 	required := map[string][]string{}
 	for _, s := range schemas {

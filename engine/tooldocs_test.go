@@ -38,16 +38,8 @@ func TestCatalogDocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var schemas []struct {
-			Type     string `json:"type"`
-			Function struct {
-				Name       string `json:"name"`
-				Parameters struct {
-					Required []string `json:"required"`
-				} `json:"parameters"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(c.Schemas, &schemas); err != nil {
+		schemas, err := c.ToolSchemas()
+		if err != nil {
 			t.Fatalf("%s schemas: %v", name, err)
 		}
 		if len(schemas) != len(c.Tools) {

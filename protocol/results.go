@@ -40,6 +40,46 @@ type Catalog struct {
 	Exceptions map[string][]string `json:"exceptions,omitempty"`
 }
 
+// ToolSchema is one entry of Catalog.Schemas: an OpenAI function-calling tool, read into the fields
+// hosts use (its name and required parameters), with Raw keeping the entry's bytes exactly as a chat
+// request sends them.
+type ToolSchema struct {
+	Type     string         `json:"type"`
+	Function FunctionSchema `json:"function"`
+	// Raw is the whole entry as the engine wrote it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// FunctionSchema is a ToolSchema's function: what the model is told of the tool.
+type FunctionSchema struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Parameters  struct {
+		// Required names the parameters a call must give.
+		Required []string `json:"required"`
+	} `json:"parameters"`
+}
+
+// ToolSchemas decodes Schemas (none when the catalog was asked for in the text form), so that every
+// host reads the schemas through one type rather than its own mirror of their shape.
+func (c Catalog) ToolSchemas() ([]ToolSchema, error) {
+	if len(c.Schemas) == 0 {
+		return nil, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(c.Schemas, &raws); err != nil {
+		return nil, fmt.Errorf("the %s catalog's schemas: %w", c.Catalog, err)
+	}
+	out := make([]ToolSchema, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			return nil, fmt.Errorf("the %s catalog's schema %d: %w", c.Catalog, i+1, err)
+		}
+		out[i].Raw = r
+	}
+	return out, nil
+}
+
 // LineError is a problem in an input, located by file and line (0 when it concerns the whole file).
 type LineError struct {
 	File    string `json:"file"`

@@ -67,27 +67,19 @@ func BuildPrompt(ctx context.Context, do protocol.Transport, cfg Config) (Prompt
 	if err != nil {
 		return Prompt{}, err
 	}
-	var schemas []json.RawMessage
-	if err := json.Unmarshal(cat.Schemas, &schemas); err != nil {
-		return Prompt{}, fmt.Errorf("the catalog's schemas: %w", err)
+	schemas, err := cat.ToolSchemas()
+	if err != nil {
+		return Prompt{}, err
 	}
 	offered := offeredTools(cfg.Tools)
 	var p Prompt
 	var tools strings.Builder
 	for _, s := range schemas {
-		var f struct {
-			Function struct {
-				Name string `json:"name"`
-			} `json:"function"`
-		}
-		if json.Unmarshal(s, &f) != nil {
+		if offered != nil && !offered[s.Function.Name] {
 			continue
 		}
-		if offered != nil && !offered[f.Function.Name] {
-			continue
-		}
-		p.Tools = append(p.Tools, f.Function.Name)
-		tools.Write(s)
+		p.Tools = append(p.Tools, s.Function.Name)
+		tools.Write(s.Raw)
 		tools.WriteByte('\n')
 	}
 	for _, t := range cfg.Tools {
