@@ -113,7 +113,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		}
 		var ex []protocol.SampleView
 		for _, s := range ss {
-			if s.Kind == "call" {
+			if s.Kind == protocol.KindCall {
 				ex = append(ex, s)
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // ResultsCSV writes one row a verdict: what a spreadsheet needs to recount anything.
@@ -22,7 +24,7 @@ func ResultsCSV(sb *SavedBatch) []byte {
 		}
 		c := v.Call()
 		correct := ""
-		if v.Kind == "call" {
+		if v.Kind == protocol.KindCall {
 			correct = strconv.FormatBool(c.Correct)
 		}
 		row := []string{strconv.Itoa(v.Line), v.Level, v.File, strconv.Itoa(v.ID), v.Kind, c.Category, correct, c.Tool, c.Called, c.Form, rouge, v.Special, v.Err()}

@@ -275,9 +275,9 @@ func copyButton(label, text string, copied *string) app.UI {
 // expectText says in words what a sample's answer should be.
 func expectText(expect string) string {
 	switch expect {
-	case "special":
+	case protocol.KindSpecial:
 		return "a reply — a special case, where calling a tool is a mistake"
-	case "call":
+	case protocol.KindCall:
 		return "a call"
 	}
 	return "a reply"

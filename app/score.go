@@ -192,8 +192,8 @@ func (p *ScorePage) Render() app.UI {
 						p.state = selectValue(ctx)
 					}).Body(
 						app.Option().Value(anyOption).Selected(p.state == "").Text("default (replay for builtin data, fresh for imported)"),
-						app.Option().Value("fresh").Selected(p.state == "fresh").Text("fresh: every call against the initial world"),
-						app.Option().Value("replay").Selected(p.state == "replay").Text("replay: after the dialogue's earlier gold calls"),
+						app.Option().Value(protocol.StateFresh).Selected(p.state == protocol.StateFresh).Text("fresh: every call against the initial world"),
+						app.Option().Value(protocol.StateReplay).Selected(p.state == protocol.StateReplay).Text("replay: after the dialogue's earlier gold calls"),
 					),
 				),
 			),
@@ -745,7 +745,7 @@ func compareView(v protocol.Verdict, pred string, gold *protocol.Turn, more []pr
 }
 
 func expectedView(v protocol.Verdict, t protocol.Turn) app.UI {
-	if v.Kind == "reply" {
+	if v.Kind == protocol.KindReply {
 		return app.Pre().Text(t.Text)
 	}
 	var env struct {
@@ -763,7 +763,7 @@ func expectedView(v protocol.Verdict, t protocol.Turn) app.UI {
 }
 
 func gotView(v protocol.Verdict, pred string) app.UI {
-	if v.Kind == "reply" {
+	if v.Kind == protocol.KindReply {
 		return app.Pre().Text(pred)
 	}
 	var env struct {

@@ -38,7 +38,7 @@ const DefaultMaxMemory = 512 << 20
 // both forms, the four ceilings a score report can show.
 func WarmRequests() []protocol.Request {
 	var out []protocol.Request
-	for _, state := range []string{"fresh", "replay"} {
+	for _, state := range []string{protocol.StateFresh, protocol.StateReplay} {
 		for _, form := range []string{"text", "native"} {
 			out = append(out, protocol.Request{Op: protocol.OpReplay, State: state, Form: form})
 		}

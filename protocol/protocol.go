@@ -116,7 +116,7 @@ type Request struct {
 	Call json.RawMessage `json:"call,omitempty"`
 	// Preds is prediction JSONL ({"level"?, "file", "id", "pred"} a line).
 	Preds string `json:"preds,omitempty"`
-	// State is the state mode: "fresh" or "replay" (empty: the data's default).
+	// State is the state mode: StateFresh or StateReplay (empty: the data's default).
 	State string `json:"state,omitempty"`
 	// Pairs are the reference and hypothesis texts of a rouge request.
 	Pairs []Pair `json:"pairs,omitempty"`
@@ -152,6 +152,13 @@ type Request struct {
 const (
 	FormText   = "text"
 	FormNative = "native"
+)
+
+// The state modes a prediction is judged in: against the initial world, or after replaying the
+// dialogue's earlier gold calls.
+const (
+	StateFresh  = "fresh"
+	StateReplay = "replay"
 )
 
 // Part is one file of a request's Body: its path in the original layout and its size in bytes.

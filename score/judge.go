@@ -65,9 +65,9 @@ type Mode string
 
 const (
 	// Fresh runs every call against the initial world, as the original evaluator does.
-	Fresh Mode = "fresh"
+	Fresh Mode = protocol.StateFresh
 	// Replay runs a call against the world advanced by the dialogue's gold calls before it.
-	Replay Mode = "replay"
+	Replay Mode = protocol.StateReplay
 )
 
 // ParseMode reads a mode name; "" gives def.

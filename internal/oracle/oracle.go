@@ -31,7 +31,7 @@ func Requests(dir string) (load, score []byte, n int, ok bool, err error) {
 	if load, err = protocol.Encode(protocol.Request{Op: protocol.OpLoad, Files: m}); err != nil {
 		return nil, nil, 0, true, err
 	}
-	if score, err = protocol.Encode(protocol.Request{Op: protocol.OpScore, Preds: string(preds), State: "fresh"}); err != nil {
+	if score, err = protocol.Encode(protocol.Request{Op: protocol.OpScore, Preds: string(preds), State: protocol.StateFresh}); err != nil {
 		return nil, nil, 0, true, err
 	}
 	return load, score, bytes.Count(preds, []byte("\n")), true, nil
@@ -49,7 +49,7 @@ func Stream(dir string) (start []byte, chunks [][]byte, n int, ok bool, err erro
 	if err != nil {
 		return nil, nil, 0, false, nil
 	}
-	if start, err = protocol.Encode(protocol.Request{Op: protocol.OpScoreStart, State: "fresh"}); err != nil {
+	if start, err = protocol.Encode(protocol.Request{Op: protocol.OpScoreStart, State: protocol.StateFresh}); err != nil {
 		return nil, nil, 0, true, err
 	}
 	lines := bytes.SplitAfter(preds, []byte("\n"))
