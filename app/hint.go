@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -41,21 +42,24 @@ func ConcreteHint(v protocol.CallVerdict, tools []ToolDoc) []string {
 			out = append(out, fmt.Sprintf("%s is not a parameter of %s. Its parameters are %s.", m[1], called.Name, paramNames(called)))
 		}
 	}
-	var mine, gold struct {
-		Input     OrderedObject `json:"input"`
-		Exception *string       `json:"exception"`
-	}
-	if json.Unmarshal(v.Result, &mine) != nil || json.Unmarshal(v.GoldResult, &gold) != nil || len(v.Result) == 0 {
+	if len(v.Result) == 0 {
 		return out
 	}
-	if mine.Exception != nil && *mine.Exception != "" {
-		out = append(out, fmt.Sprintf("The tool answered: “%s”", *mine.Exception))
+	mine, err1 := protocol.ReadEnvelope(v.Result)
+	gold, err2 := protocol.ReadEnvelope(v.GoldResult)
+	mineIn, err3 := orderedOf(mine.Input)
+	goldIn, err4 := orderedOf(gold.Input)
+	if errors.Join(err1, err2, err3, err4) != nil {
+		return out
+	}
+	if text, _ := mine.Raised(); text != "" {
+		out = append(out, fmt.Sprintf("The tool answered: “%s”", text))
 	}
 	if v.Called != v.Tool {
 		return out
 	}
-	for _, g := range gold.Input {
-		got, ok := mine.Input.Get(g.Key)
+	for _, g := range goldIn {
+		got, ok := mineIn.Get(g.Key)
 		switch {
 		case !ok || string(got) == "null" && string(g.Value) != "null":
 			out = append(out, "The call also needs "+g.Key+paramNote(called, g.Key)+".")

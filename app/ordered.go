@@ -16,6 +16,16 @@ type Field struct {
 // it, and the engine's databases and tool results keep the original's key order).
 type OrderedObject []Field
 
+// orderedOf reads a JSON object kept raw (empty when raw is absent or null).
+func orderedOf(raw json.RawMessage) (OrderedObject, error) {
+	var o OrderedObject
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	err := json.Unmarshal(raw, &o)
+	return o, err
+}
+
 // UnmarshalJSON reads a JSON object; null gives an empty object.
 func (o *OrderedObject) UnmarshalJSON(b []byte) error {
 	*o = nil

@@ -305,13 +305,9 @@ func orNone(list []string) string {
 
 // exception returns the exception text of a call envelope ("" when none).
 func exception(env json.RawMessage) string {
-	var e struct {
-		Exception *string `json:"exception"`
-	}
-	if json.Unmarshal(env, &e) != nil || e.Exception == nil {
-		return ""
-	}
-	return *e.Exception
+	e, _ := protocol.ReadEnvelope(env)
+	text, _ := e.Raised()
+	return text
 }
 
 func (p *SandboxPage) run(ctx app.Context) {

@@ -748,12 +748,7 @@ func expectedView(v protocol.Verdict, t protocol.Turn) app.UI {
 	if v.Kind == protocol.KindReply {
 		return app.Pre().Text(t.Text)
 	}
-	var env struct {
-		Input     json.RawMessage `json:"input"`
-		Output    json.RawMessage `json:"output"`
-		Exception json.RawMessage `json:"exception"`
-	}
-	_ = json.Unmarshal(t.Result, &env)
+	env, _ := protocol.ReadEnvelope(t.Result)
 	return app.Dl().Body(
 		app.Dt().Text("call"), app.Dd().Body(app.Code().Text(t.APIName+" "+string(t.Params))),
 		app.Dt().Text("input"), app.Dd().Body(app.Pre().Text(Pretty(env.Input))),
@@ -766,12 +761,7 @@ func gotView(v protocol.Verdict, pred string) app.UI {
 	if v.Kind == protocol.KindReply {
 		return app.Pre().Text(pred)
 	}
-	var env struct {
-		Input     json.RawMessage `json:"input"`
-		Output    json.RawMessage `json:"output"`
-		Exception json.RawMessage `json:"exception"`
-	}
-	_ = json.Unmarshal(v.Call().Result, &env)
+	env, _ := protocol.ReadEnvelope(v.Call().Result)
 	return app.Dl().Body(
 		app.Dt().Text("call"), app.Dd().Body(app.Code().Text(pred)),
 		app.Dt().Text("input"), app.Dd().Body(app.Pre().Text(Pretty(env.Input))),

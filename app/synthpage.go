@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -157,12 +156,10 @@ func (p *SynthPage) OnMount(ctx app.Context) {
 
 // toolNames reads the tools' names from a catalog's schemas.
 func toolNames(c protocol.Catalog) []string {
+	entries, _ := c.Entries()
 	var names []string
-	for _, raw := range c.Tools {
-		var t struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
+	for _, t := range entries {
+		if t.Name != "" {
 			names = append(names, t.Name)
 		}
 	}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
@@ -47,20 +49,20 @@ func ToolDocs(c protocol.Catalog) ([]ToolDoc, error) {
 	for _, s := range schemas {
 		required[s.Function.Name] = s.Function.Parameters.Required
 	}
-	out := make([]ToolDoc, 0, len(c.Tools))
-	for _, raw := range c.Tools {
-		var e struct {
-			Name        string        `json:"name"`
-			Description string        `json:"description"`
-			In          OrderedObject `json:"input_parameters"`
-			Out         OrderedObject `json:"output_parameters"`
-		}
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, err
+	entries, err := c.Entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ToolDoc, 0, len(entries))
+	for _, e := range entries {
+		in, err1 := orderedOf(e.InputParameters)
+		outs, err2 := orderedOf(e.OutputParameters)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("the parameters of %s: %w", e.Name, err)
 		}
 		d := ToolDoc{Name: e.Name, Description: e.Description, Exceptions: c.Exceptions[e.Name], Example: c.Examples[e.Name]}
-		d.Params = fields(e.In, required[e.Name])
-		d.Returns = fields(e.Out, nil)
+		d.Params = fields(in, required[e.Name])
+		d.Returns = fields(outs, nil)
 		out = append(out, d)
 	}
 	return out, nil

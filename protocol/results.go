@@ -40,6 +40,52 @@ type Catalog struct {
 	Exceptions map[string][]string `json:"exceptions,omitempty"`
 }
 
+// ToolEntry is one of Catalog.Tools: a tool's API description as the original's API files write it,
+// its parameters kept as the JSON objects they are (their key order is the documented order).
+type ToolEntry struct {
+	Name             string          `json:"name"`
+	Description      string          `json:"description"`
+	InputParameters  json.RawMessage `json:"input_parameters"`
+	OutputParameters json.RawMessage `json:"output_parameters"`
+}
+
+// Entries decodes Tools, in the catalog's order.
+func (c Catalog) Entries() ([]ToolEntry, error) {
+	out := make([]ToolEntry, len(c.Tools))
+	for i, raw := range c.Tools {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			return nil, fmt.Errorf("the %s catalog's tool %d: %w", c.Catalog, i+1, err)
+		}
+	}
+	return out, nil
+}
+
+// Envelope is a tool call's result as the world records it (a CallResult's, a verdict's Result and
+// GoldResult, a turn's, an episode call's): the input the tool got, its output, and its exception
+// (null when it raised none). Hosts read results through it rather than their own mirror of it.
+type Envelope struct {
+	Input     json.RawMessage `json:"input"`
+	Output    json.RawMessage `json:"output"`
+	Exception json.RawMessage `json:"exception"`
+}
+
+// ReadEnvelope decodes a result. A view may ignore the error: what is not an envelope shows empty.
+func ReadEnvelope(raw json.RawMessage) (Envelope, error) {
+	var e Envelope
+	err := json.Unmarshal(raw, &e)
+	return e, err
+}
+
+// Raised returns the exception's text and true when the tool raised one (a JSON string), or "" and
+// false when the exception is null or absent.
+func (e Envelope) Raised() (string, bool) {
+	var text *string
+	if json.Unmarshal(e.Exception, &text) != nil || text == nil {
+		return "", false
+	}
+	return *text, true
+}
+
 // ToolSchema is one entry of Catalog.Schemas: an OpenAI function-calling tool, read into the fields
 // hosts use (its name and required parameters), with Raw keeping the entry's bytes exactly as a chat
 // request sends them.

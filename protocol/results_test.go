@@ -48,3 +48,47 @@ func TestToolSchemas(t *testing.T) {
 		})
 	}
 }
+
+// TestEntries: the catalog's API entries decode in order with their parameters' bytes kept; a broken
+// entry is an error naming it.
+func TestEntries(t *testing.T) {
+	in := `{"time":{"type":"str","description":"When."}}`
+	c := Catalog{Catalog: "apis", Tools: []json.RawMessage{
+		json.RawMessage(`{"name":"AddAlarm","description":"Set an alarm.","input_parameters":` + in + `,"output_parameters":{}}`),
+		json.RawMessage(`{"name":"GetToday"}`),
+	}}
+	got, err := c.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "AddAlarm" || got[0].Description != "Set an alarm." || string(got[0].InputParameters) != in || got[1].Name != "GetToday" || got[1].InputParameters != nil {
+		t.Errorf("entries %+v", got)
+	}
+	c.Tools = append(c.Tools, json.RawMessage(`{"name":7}`))
+	if _, err := c.Entries(); err == nil || !strings.Contains(err.Error(), "tool 3") {
+		t.Errorf("error %v, want one naming tool 3", err)
+	}
+}
+
+// TestEnvelope: Raised tells a raised exception (even an empty text) from null and from no member.
+func TestEnvelope(t *testing.T) {
+	for _, tc := range []struct {
+		result, text string
+		raised, bad  bool
+	}{
+		{result: `{"input":{"a":1},"output":2,"exception":null}`},
+		{result: `{"input":null,"output":null,"exception":"Token is invalid."}`, text: "Token is invalid.", raised: true},
+		{result: `{"exception":""}`, raised: true},
+		{result: `{"output":3}`},
+		{result: `[1]`, bad: true},
+	} {
+		e, err := ReadEnvelope(json.RawMessage(tc.result))
+		if (err != nil) != tc.bad {
+			t.Errorf("%s: error %v", tc.result, err)
+			continue
+		}
+		if text, raised := e.Raised(); text != tc.text || raised != tc.raised {
+			t.Errorf("%s: Raised() = %q, %v; want %q, %v", tc.result, text, raised, tc.text, tc.raised)
+		}
+	}
+}

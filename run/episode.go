@@ -128,11 +128,7 @@ func toolContent(c protocol.EpisodeCall) string {
 		b, _ := json.Marshal(map[string]any{"output": nil, "exception": c.Error})
 		return string(b)
 	}
-	var env struct {
-		Output    json.RawMessage `json:"output"`
-		Exception json.RawMessage `json:"exception"`
-	}
-	_ = json.Unmarshal(c.Result, &env)
+	env, _ := protocol.ReadEnvelope(c.Result)
 	b, _ := json.Marshal(map[string]json.RawMessage{"output": orNull(env.Output), "exception": orNull(env.Exception)})
 	return string(b)
 }
@@ -142,13 +138,9 @@ func textResult(c protocol.EpisodeCall) string {
 	if c.Result == nil {
 		return "error: " + c.Error
 	}
-	var env struct {
-		Output    json.RawMessage `json:"output"`
-		Exception *string         `json:"exception"`
-	}
-	_ = json.Unmarshal(c.Result, &env)
-	if env.Exception != nil {
-		return "error: " + *env.Exception
+	env, _ := protocol.ReadEnvelope(c.Result)
+	if text, raised := env.Raised(); raised {
+		return "error: " + text
 	}
 	return string(orNull(env.Output))
 }
