@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,18 +48,10 @@ const (
 // GeneratorKinds is the default cycle: two kinds accepted, one failing each way.
 var GeneratorKinds = []string{KindOK, KindChain, KindBadJSON, KindUnknownTool, KindMissingArgument, KindException, KindUngrounded, KindJudgeNo, KindDuplicate, KindWrongType}
 
-var generatorKinds = map[string]bool{}
-
-func init() {
-	for _, k := range GeneratorKinds {
-		generatorKinds[k] = true
-	}
-}
-
 // validate says what in the generator cannot be served.
 func (g *Generator) validate() error {
 	for i, k := range g.Kinds {
-		if !generatorKinds[k] {
+		if !slices.Contains(GeneratorKinds, k) {
 			return fmt.Errorf("generator kind %d: unknown kind %q", i, k)
 		}
 	}
