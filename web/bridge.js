@@ -201,8 +201,10 @@
         const r = inflight.get(msg.id);
         if (!r) return;
         inflight.delete(msg.id);
-        track(r.text, msg.text);
-        r.resolve({ ok: true, text: msg.text, ms: msg.ms });
+        const answer = { ok: true, text: msg.text, ms: msg.ms };
+        // A load of a new folder is answered once the folder is kept: a reload right after the page
+        // hears "loaded" must find it.
+        track(r.text, msg.text).then(() => r.resolve(answer));
         return;
       }
       case "progress": {
@@ -226,19 +228,21 @@
     }
   }
 
-  // track keeps the state a restart must rebuild, from each request that succeeded.
+  // track keeps the state a restart or a reload must rebuild, from each request that succeeded; it
+  // resolves when that state is kept (at once, but for a newly imported folder, which is written to
+  // IndexedDB first: sessionStorage names it only once it is there).
   function track(reqText, respText) {
     // Only load, reset and call change what a restart must rebuild; skip parsing anything else
     // (a score answer can be megabytes).
-    if (!/"op"\s*:\s*"(load|reset|call)"/.test(reqText)) return;
+    if (!/"op"\s*:\s*"(load|reset|call)"/.test(reqText)) return Promise.resolve();
     let req, resp;
     try {
       req = JSON.parse(reqText);
       resp = JSON.parse(respText);
     } catch (err) {
-      return;
+      return Promise.resolve();
     }
-    if (!resp.ok) return;
+    if (!resp.ok) return Promise.resolve();
     switch (req.op) {
       case "load":
         loadText = req.builtin ? null : reqText;
@@ -246,10 +250,16 @@
         if (!req.builtin && reqText !== importedText) {
           importedText = reqText;
           importedName = resp.result.name;
-          tabKey = "import-" + Date.now() + "-" + Math.random().toString(36).slice(2);
-          idbPut(tabKey, { text: reqText, name: importedName, at: Date.now() }).catch((err) =>
-            console.warn("apibank: the imported folder is not kept for a reload:", err.message)
-          );
+          const key = "import-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+          tabKey = ""; // until the folder is written, a save must not name the previous import
+          return idbPut(key, { text: reqText, name: importedName, at: Date.now() })
+            .then(() => {
+              tabKey = key;
+            })
+            .catch((err) => console.warn("apibank: the imported folder is not kept for a reload:", err.message))
+            .then(() => {
+              if (!restoring) sessionSave();
+            });
         }
         break;
       case "reset":
@@ -259,9 +269,10 @@
         sandbox.push(reqText);
         break;
       default:
-        return;
+        return Promise.resolve();
     }
     if (!restoring) sessionSave();
+    return Promise.resolve();
   }
 
   function send(r) {

@@ -104,8 +104,10 @@ test("synthesize: the funnel and reasons equal the CLI's; the accepted dialogues
   // The accepted dialogues become this tab's data, usable on the other pages.
   await page.getByTestId("synth-load").click();
   await page.waitForFunction(() => (document.querySelector("[data-testid=dataset-select]") || {}).value?.startsWith("synth-simple-"));
-  // Inside the app, as a user goes on from here (a reload at once can come before the engine
-  // worker has kept the folder: see the closing note of issue 12).
+  // A reload at once keeps it: the tab answers the load only once the folder is kept for a reload.
+  await page.reload();
+  await page.waitForFunction(() => (document.querySelector("[data-testid=dataset-select]") || {}).value?.startsWith("synth-simple-"), null, { timeout: 60000 });
+  // And inside the app, as a user goes on from here.
   await page.click("nav >> text=Dataset");
   await page.waitForSelector("[data-testid=dialogue-row]");
   assert.equal((await page.$$("[data-testid=dialogue-row]")).length, accepted);
