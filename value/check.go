@@ -19,8 +19,8 @@ func Check(data []byte) error {
 	return nil
 }
 
-// check passes over one value as value(depth) reads it (and the white space around it), building nothing but numbers and the texts
-// that hold escapes (read by string itself, so its checks of escapes are the ones applied).
+// check passes over one value as value(depth) reads it, and the white space around it, building
+// nothing but numbers (and the texts string reads for its message, when one is refused).
 func (d *decoder) check(depth int) error {
 	if depth > maxDepth {
 		return d.errorf("JSON nested too deeply")
@@ -86,8 +86,8 @@ func (d *decoder) check(depth int) error {
 	return err
 }
 
-// checkString passes over a string, its escapes included. Anything else than a valid escape, a
-// control character say or a missing end, is left to string, whose error it is.
+// checkString passes over a string, its escapes included. Anything else than a valid escape (a
+// control character, a missing end) is left to string, whose error it is.
 func (d *decoder) checkString() error {
 	data, pos := d.data, d.pos+1
 	for {
