@@ -149,6 +149,9 @@ func ParseDraft(level, name string, data []byte) (*Dialogue, []LineError) {
 func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineError) {
 	var errs []LineError
 	lr := NewBytesLineReader(data, MaxLine)
+	// One reader for the file's lines: a line's own map is reused (only its values are kept) and the
+	// texts that repeat (roles, tool names) are shared, a few allocations less a line.
+	turns := value.NewFieldReader(everyField)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {
@@ -165,15 +168,19 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 		if len(text) == 0 {
 			continue
 		}
-		v, err := value.Decode(text)
+		m, err := turns.Decode(text)
 		if err != nil {
-			bad("not JSON: %v", err)
-			continue
-		}
-		m, ok := v.(*value.Map)
-		if !ok {
-			bad("a turn must be a JSON object")
-			continue
+			// Not an object: decoded again for the message a value of any kind gets.
+			v, err := value.Decode(text)
+			if err != nil {
+				bad("not JSON: %v", err)
+				continue
+			}
+			var ok bool
+			if m, ok = v.(*value.Map); !ok {
+				bad("a turn must be a JSON object")
+				continue
+			}
 		}
 		rv, _ := m.Get("role")
 		role, isText := rv.(string)
@@ -244,6 +251,9 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 	}
 	return d, errs
 }
+
+// everyField wants every member of a turn.
+func everyField(string) bool { return true }
 
 // SpecialTurn returns the index of the turn a special-case dialogue's Meta points at (an AI turn),
 // or -1.
@@ -369,17 +379,17 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 				d.Dialogues = append(d.Dialogues, dl)
 			}
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
-			v, line, err := decodeFile(data)
+			v, line, err := checkFile(data)
 			if err != nil {
 				errs = append(errs, LineError{File: p, Line: line, Message: "not JSON: " + err.Error()})
 				continue
 			}
 			stem := strings.TrimSuffix(base, ".json")
-			if want, ok := tools.DatabaseShape(stem); ok && shape(v) != want {
-				errs = append(errs, LineError{File: p, Message: fmt.Sprintf("the %s database must be a JSON %s, not %s: not loaded (its tools see it empty)", stem, want, article(shape(v)))})
+			if want, ok := tools.DatabaseShape(stem); ok && v.shape != want {
+				errs = append(errs, LineError{File: p, Message: fmt.Sprintf("the %s database must be a JSON %s, not %s: not loaded (its tools see it empty)", stem, want, article(v.shape))})
 				continue
 			}
-			dbs[stem] = v
+			dbs[stem] = tools.Defer(v.text)
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == Level3:
 			sc, e := ParseSceneJSON(p, data, false)
 			errs = append(errs, e...)
@@ -423,6 +433,43 @@ func decodeFile(data []byte) (v any, line int, err error) {
 	return v, 0, nil
 }
 
+// checkedFile is a database file's JSON text, checked, with the type of its value.
+type checkedFile struct {
+	text  []byte
+	shape string
+}
+
+// checkFile checks a database file as decodeFile would decode it, without building the value (a
+// tool decodes it on first use, see tools.Defer): the same errors, at the same lines.
+func checkFile(data []byte) (f checkedFile, line int, err error) {
+	text := bytes.TrimPrefix(data, []byte(bom))
+	if value.Check(text) != nil {
+		_, line, err = decodeFile(data) // Decode's own message (Check's may differ)
+		if err != nil {
+			return checkedFile{}, line, err
+		}
+	}
+	return checkedFile{text: text, shape: textShape(text)}, 0, nil
+}
+
+// textShape names the JSON type of a checked JSON text (its first byte says) as the messages do.
+func textShape(text []byte) string {
+	text = bytes.TrimLeft(text, " \t\r\n")
+	switch text[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "text"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	}
+	return "number"
+}
+
 // jsonErrorLine finds the line of a JSON syntax error's offset, or 0. Lines end at "\n", "\r\n" or
 // a lone "\r", as LineReader reads them.
 func jsonErrorLine(data []byte, err error) int {
@@ -432,23 +479,6 @@ func jsonErrorLine(data []byte, err error) int {
 	}
 	before := data[:se.Offset]
 	return bytes.Count(before, []byte("\n")) + bytes.Count(before, []byte("\r")) - bytes.Count(before, []byte("\r\n")) + 1
-}
-
-// shape names the JSON type of a decoded value as the dataset's messages do.
-func shape(v any) string {
-	switch v.(type) {
-	case *value.Map:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "text"
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	}
-	return "number"
 }
 
 // article puts "a" or "an" before a shape's name.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/value"
 )
 
 const (
@@ -90,6 +92,9 @@ func TestLoadJSONFiles(t *testing.T) {
 		{"unknown database, any type", "init_database/Mine.json", `[1]`, true, "", 0},
 		{"syntax error after CR lines", "init_database/Alarm.json", "{\r\"a\": {},\r\n\"b\": }", false, "not JSON", 3},
 		{"scene with a BOM and CRLF", "level-3/s.json", bom + scene, true, "", 0},
+		{"database with escapes and indentation", "init_database/Wiki.json", "{\n        \"k\u00e9\": \"a\\n\\\"b\\\" \\ud83d\\ude00\",\n        \"n\": [1, -2.5e3, true, null]\n}", true, "", 0},
+		{"bad escape on line 2", "init_database/Wiki.json", "{\n\"k\": \"\\q\"}", false, "invalid escape \\q", 2},
+		{"bad unicode escape on line 3", "init_database/Wiki.json", "{\n\"k\": 1,\n\"j\": \"\\u12\"}", false, "invalid \\u escape", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +109,13 @@ func TestLoadJSONFiles(t *testing.T) {
 			}
 			if has != tt.loaded {
 				t.Errorf("loaded = %v, want %v (errors %v)", has, tt.loaded, errs)
+			}
+			if db, ok := d.Base.Database(stem); ok && strings.HasPrefix(tt.path, "init_database/") {
+				// Decoded when first read (tools.Defer): the value the whole file decodes to.
+				want, err := value.Decode([]byte(strings.TrimPrefix(tt.data, bom)))
+				if err != nil || !value.Equal(db, want) {
+					t.Errorf("database reads %s, want %s (%v)", value.Marshal(db), value.Marshal(want), err)
+				}
 			}
 			if tt.err == "" {
 				if len(errs) > 0 {

@@ -46,10 +46,18 @@ func Unpack(data []byte) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
+	// The stream's last four bytes give its size (modulo 4 GiB): read into a buffer of that size at
+	// once rather than one grown and copied over and over (this runs at every start-up of the engine).
+	// A size past 64 MiB (a corrupt trailer: the pack is under 2 MB) is not trusted.
+	size := 0
+	if len(data) >= 4 {
+		size = min(int(binary.LittleEndian.Uint32(data[len(data)-4:])), 64<<20)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead)) // ReadFrom wants MinRead free to read on
+	if _, err := buf.ReadFrom(zr); err != nil {
 		return nil, err
 	}
+	raw := buf.Bytes()
 	files := Files{}
 	for len(raw) > 0 {
 		var rec [2][]byte

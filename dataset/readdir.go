@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -112,10 +113,13 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if err := regular(st, max); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
+	// Read into a buffer of the size the file has (io.ReadAll alone grows and copies its buffer a
+	// dozen times for a database of megabytes); one that grows meanwhile is still read, up to max+1.
+	buf := bytes.NewBuffer(make([]byte, 0, min(st.Size(), max)+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > max {
 		return nil, &tooBigError{size: -1, max: max}
 	}

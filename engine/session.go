@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
@@ -272,7 +273,9 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 		}
 		files := make(dataset.Files, len(r.Files))
 		for p, c := range r.Files {
-			files[p] = []byte(c)
+			// The bytes of the text itself, not a copy (megabytes, and the data keeps its databases'
+			// texts to decode later): neither the text nor the data is ever written to.
+			files[p] = unsafe.Slice(unsafe.StringData(c), len(c))
 		}
 		name := r.Name
 		if name == "" {

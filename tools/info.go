@@ -34,10 +34,10 @@ type indexes struct {
 // indexes returns the base's indexes, building them on first use (safe for concurrent use).
 func (b *Base) indexes() *indexes {
 	b.indexOnce.Do(func() {
-		b.idx = &indexes{
-			captions: captionIndex(b.dbs["ImageCaptioning"]),
-		}
-		b.idx.search, b.idx.docs = searchIndex(b.dbs["SearchEngine"])
+		captions, _ := b.db("ImageCaptioning")
+		search, _ := b.db("SearchEngine")
+		b.idx = &indexes{captions: captionIndex(captions)}
+		b.idx.search, b.idx.docs = searchIndex(search)
 	})
 	return b.idx
 }

@@ -21,7 +21,8 @@ type Base struct {
 }
 
 // NewBase returns a Base over the given databases. The Base takes ownership: callers must not modify
-// the values afterwards. Databases a tool needs but dbs lacks start empty.
+// the values afterwards. Databases a tool needs but dbs lacks start empty. A value may be a *Deferred,
+// decoded when a tool first reads it.
 func NewBase(dbs map[string]any) *Base {
 	if dbs == nil {
 		dbs = map[string]any{}
@@ -41,8 +42,7 @@ func (b *Base) Names() []string {
 
 // Database returns the initial content of a database (read-only) and whether the base has it.
 func (b *Base) Database(name string) (any, bool) {
-	v, ok := b.dbs[name]
-	return v, ok
+	return b.db(name)
 }
 
 // World is one evolving state of the databases: a session's sandbox, a fresh state for one evaluated
@@ -99,7 +99,7 @@ func (w *World) read(name string) any {
 	if v, ok := w.own[name]; ok {
 		return v
 	}
-	if v, ok := w.base.dbs[name]; ok {
+	if v, ok := w.base.db(name); ok {
 		return v
 	}
 	if _, ok := defaults[name]; ok {
@@ -116,7 +116,7 @@ func (w *World) write(name string) any {
 		return v
 	}
 	var v any
-	if b, ok := w.base.dbs[name]; ok {
+	if b, ok := w.base.db(name); ok {
 		v = value.Clone(b)
 	} else if f, ok := defaults[name]; ok {
 		v = f()

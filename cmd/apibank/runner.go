@@ -92,8 +92,7 @@ func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	parts, body := asParts(raw)
-	res, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir)), Parts: parts, Body: body})
+	res, err := callWithFiles[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir))}, raw)
 	if err != nil {
 		return false, err
 	}
@@ -101,6 +100,38 @@ func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
 		fmt.Fprintln(stderr, filepath.Join(dir, e.Error()))
 	}
 	return len(res.Errors) > 0, nil
+}
+
+// callWithFiles is call for a request whose body is files (as asParts lays them out), written once
+// into the request's buffer: a body made first would be copied by protocol.Encode, and a --data
+// folder is megabytes.
+func callWithFiles[T any](r runner, req protocol.Request, files map[string][]byte) (T, error) {
+	var zero T
+	paths := make([]string, 0, len(files))
+	total := 0
+	for p, b := range files {
+		paths = append(paths, p)
+		total += len(b)
+	}
+	sort.Strings(paths)
+	req.Parts = make([]protocol.Part, len(paths))
+	for i, p := range paths {
+		req.Parts[i] = protocol.Part{Path: p, Size: len(files[p])}
+	}
+	head, err := protocol.Encode(req) // no Body: the JSON alone
+	if err != nil {
+		return zero, err
+	}
+	text := append(make([]byte, 0, len(head)+1+total), head...)
+	text = append(text, '\n') // the body follows the JSON's line, as protocol.Encode frames it
+	for _, p := range paths {
+		text = append(text, files[p]...)
+	}
+	resp, err := r.do(context.Background(), text)
+	if err != nil {
+		return zero, err
+	}
+	return protocol.Decode[T](req.Op, resp)
 }
 
 // asParts lays files out as a request body, in path order: their parts and their bytes one after the

@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/apibank-playground/apibank/value"
+)
+
+// TestDeferredDatabase: a deferred database reads as its decoded text, is decoded once however many
+// readers ask at once, is copied on a world's first write like any database, and a text Decode
+// refuses reads as a database the base does not have.
+func TestDeferredDatabase(t *testing.T) {
+	cases := []struct {
+		name, text string
+		ok         bool
+	}{
+		{"object", `{"a": {"b": [1, "x"]}, "c": null}`, true},
+		{"array", ` [{"url": "u", "caption": "c"}] `, true},
+		{"escapes", `{"k\u00e9": "line\nbreak \ud83d\ude00"}`, true},
+		{"refused", `{"a": }`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := NewBase(map[string]any{"Db": Defer([]byte(c.text))})
+			var wg sync.WaitGroup
+			got := make([]any, 4)
+			for i := range got {
+				wg.Go(func() { got[i], _ = b.Database("Db") })
+			}
+			wg.Wait()
+			v, ok := b.Database("Db")
+			if ok != c.ok {
+				t.Fatalf("Database ok = %v, want %v", ok, c.ok)
+			}
+			if !c.ok {
+				return
+			}
+			want, err := value.Decode([]byte(c.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !value.Equal(v, want) {
+				t.Fatalf("Database = %s, want %s", value.Marshal(v), value.Marshal(want))
+			}
+			for i, g := range got {
+				if !value.Equal(g, want) {
+					t.Errorf("concurrent reader %d got %s", i, value.Marshal(g))
+				}
+			}
+			w := b.NewWorld()
+			if m, isMap := w.write("Db").(*value.Map); isMap {
+				m.Set("added", true)
+			}
+			if after, _ := b.Database("Db"); !value.Equal(after, want) {
+				t.Errorf("a world's write changed the base: %s", value.Marshal(after))
+			}
+		})
+	}
+}
