@@ -15,11 +15,16 @@ import (
 )
 
 // linesAnswer is a result in the lines form: the envelope's result and the JSONL written after it.
+// body is read only until the response is encoded (encode copies it), so a session may hand the
+// same buffer to every chunk.
 type linesAnswer struct {
 	answer protocol.LinesAnswer
-	body   bytes.Buffer
+	body   *bytes.Buffer
 	num    [32]byte // room to format a number
 }
+
+// linesBufferMax is the largest lines buffer a session keeps from one chunk to the next.
+const linesBufferMax = 16 << 20
 
 func (s *Session) scoreStart(r *protocol.Request) (any, *protocol.Error) {
 	mode, err := score.ParseMode(r.State, s.defaultMode())
@@ -55,9 +60,13 @@ func (s *Session) scoreLines(r *protocol.Request) (any, *protocol.Error) {
 		return nil, e
 	}
 	chunk := chunkOf(r)
-	la := &linesAnswer{}
-	la.body.Grow(len(chunk) + len(chunk)/2)
-	lines, verdicts, errs := st.Lines(chunk, r.Line, &la.body)
+	if s.lines.Cap() > linesBufferMax {
+		s.lines = bytes.Buffer{}
+	}
+	s.lines.Reset()
+	s.lines.Grow(len(chunk) + len(chunk)/2)
+	la := &linesAnswer{body: &s.lines}
+	lines, verdicts, errs := st.Lines(chunk, r.Line, la.body)
 	if errs == nil {
 		errs = []dataset.LineError{}
 	}
@@ -93,7 +102,7 @@ func rougeLines(r *protocol.Request) *linesAnswer {
 	if first < 1 {
 		first = 1
 	}
-	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}}
+	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}, body: new(bytes.Buffer)}
 	lr := dataset.NewBytesLineReader(chunkOf(r), dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()

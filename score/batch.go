@@ -40,84 +40,97 @@ func newPredictionReader() *value.FieldReader { return value.NewFieldReader(pred
 func parsePredictions(fr *value.FieldReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
+	eachPrediction(fr, name, data, level, first, func(p Prediction, e *dataset.LineError) {
+		if e != nil {
+			errs = append(errs, *e)
+		} else {
+			preds = append(preds, p)
+		}
+	})
+	return preds, errs
+}
+
+// eachPrediction reads a chunk of prediction JSONL whose first line is number first with fr, and
+// calls f for each non-blank line in order: with the prediction, or with the line's error (e not
+// nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
+func eachPrediction(fr *value.FieldReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {
-			break
+			return
 		}
 		line += first - 1
-		bad := func(format string, a ...any) {
-			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
-		}
 		if err != nil {
-			bad("%v", err)
+			f(Prediction{}, &dataset.LineError{File: name, Line: line, Message: err.Error()})
 			continue
 		}
 		text := bytes.TrimSpace(raw)
 		if len(text) == 0 {
 			continue
 		}
-		if text[0] != '{' {
-			if _, err := value.Decode(text); err != nil {
-				bad("not JSON: %v", err)
-			} else {
-				bad("a prediction must be a JSON object {\"file\", \"id\", \"pred\"}")
-			}
+		p, why := parsePrediction(fr, text, level)
+		if why != "" {
+			f(Prediction{}, &dataset.LineError{File: name, Line: line, Message: why})
 			continue
 		}
-		m, err := fr.Decode(text)
-		if err != nil {
-			bad("not JSON: %v", err)
-			continue
-		}
-		p := Prediction{Level: level, Line: line}
-		if lv, ok := m.Get("level"); ok {
-			s, isText := lv.(string)
-			if !isText {
-				bad("level must be a text")
-				continue
-			}
-			p.Level = s
-		}
-		f, _ := m.Get("file")
-		file, ok := f.(string)
-		p.File = file
-		if !ok || p.File == "" {
-			bad("missing \"file\"")
-			continue
-		}
-		idv, ok := m.Get("id")
-		if !ok {
-			bad("missing \"id\"")
-			continue
-		}
-		id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
-		if !isInt || id < 0 {
-			got := string(value.Marshal(idv))
-			if len(got) > 40 {
-				got = got[:40] + "..."
-			}
-			bad("\"id\" must be a non-negative JSON integer, not %s", got)
-			continue
-		}
-		p.ID = int(id)
-		pv, ok := m.Get("pred")
-		switch x := pv.(type) {
-		case string:
-			p.Pred = x
-		case nil:
-			if !ok {
-				bad("missing \"pred\"")
-				continue
-			}
-		default:
-			// A native call given as a JSON object rather than as text.
-			p.Pred = string(value.Marshal(x))
-		}
-		preds = append(preds, p)
+		p.Line = line
+		f(p, nil)
 	}
-	return preds, errs
+}
+
+// parsePrediction reads one non-blank prediction line, or says why it is not one.
+func parsePrediction(fr *value.FieldReader, text []byte, level string) (Prediction, string) {
+	if text[0] != '{' {
+		if _, err := value.Decode(text); err != nil {
+			return Prediction{}, "not JSON: " + err.Error()
+		}
+		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
+	}
+	m, err := fr.Decode(text)
+	if err != nil {
+		return Prediction{}, "not JSON: " + err.Error()
+	}
+	p := Prediction{Level: level}
+	if lv, ok := m.Get("level"); ok {
+		s, isText := lv.(string)
+		if !isText {
+			return Prediction{}, "level must be a text"
+		}
+		p.Level = s
+	}
+	f, _ := m.Get("file")
+	file, ok := f.(string)
+	p.File = file
+	if !ok || p.File == "" {
+		return Prediction{}, "missing \"file\""
+	}
+	idv, ok := m.Get("id")
+	if !ok {
+		return Prediction{}, "missing \"id\""
+	}
+	id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+	if !isInt || id < 0 {
+		got := string(value.Marshal(idv))
+		if len(got) > 40 {
+			got = got[:40] + "..."
+		}
+		return Prediction{}, fmt.Sprintf("\"id\" must be a non-negative JSON integer, not %s", got)
+	}
+	p.ID = int(id)
+	pv, ok := m.Get("pred")
+	switch x := pv.(type) {
+	case string:
+		p.Pred = x
+	case nil:
+		if !ok {
+			return Prediction{}, "missing \"pred\""
+		}
+	default:
+		// A native call given as a JSON object rather than as text.
+		p.Pred = string(value.Marshal(x))
+	}
+	return p, ""
 }
 
 // predictionField reports whether a prediction line's member is one the scorer reads.
@@ -297,8 +310,9 @@ func (s *Scorer) judge(sm Sample, p Prediction) (r Result, skip bool) {
 	}
 	switch sm.Kind {
 	case KindCall, KindSpecial:
-		v := s.Call(sm, p.Pred)
-		r.Kind, r.CallVerdict = sm.Kind, &v
+		v := s.newVerdict()
+		*v = s.Call(sm, p.Pred)
+		r.Kind, r.CallVerdict = sm.Kind, v
 	case KindReply:
 		v := s.Reply(sm, p.Pred)
 		r.Kind, r.ReplyVerdict = KindReply, &v

@@ -99,6 +99,11 @@ type Scorer struct {
 	// scratch is where a verdict's result is encoded before it is copied out at its size: one
 	// allocation a verdict instead of a buffer grown several times.
 	scratch bytes.Buffer
+	// reuse is set for a stream, whose verdicts are written out before the next line is judged:
+	// results then stay in scratch (emptied once a verdict) and the call verdict is the scorer's
+	// own, rather than copies made for every verdict.
+	reuse   bool
+	verdict CallVerdict
 }
 
 // scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
@@ -106,6 +111,14 @@ const scratchMax = 1 << 20
 
 // marshal encodes v as value.Marshal does, through the scorer's scratch buffer.
 func (s *Scorer) marshal(v any) []byte {
+	if s.reuse {
+		// Several results of one verdict (a gold call set's) share scratch: each is its own part of
+		// it, and a part stays intact when the buffer grows (the growth copies to a new array).
+		start := s.scratch.Len()
+		value.Append(&s.scratch, v)
+		b := s.scratch.Bytes()
+		return b[start:len(b):len(b)]
+	}
 	s.scratch.Reset()
 	value.Append(&s.scratch, v)
 	out := bytes.Clone(s.scratch.Bytes())
@@ -113,6 +126,21 @@ func (s *Scorer) marshal(v any) []byte {
 		s.scratch = bytes.Buffer{}
 	}
 	return out
+}
+
+// newVerdict starts a verdict: in reuse mode it empties the scratch buffer and returns the scorer's
+// own call verdict (both are the previous verdict's, which has been written out); otherwise a
+// new one.
+func (s *Scorer) newVerdict() *CallVerdict {
+	if !s.reuse {
+		return new(CallVerdict)
+	}
+	s.scratch.Reset()
+	if s.scratch.Cap() > scratchMax {
+		s.scratch = bytes.Buffer{}
+	}
+	s.verdict = CallVerdict{}
+	return &s.verdict
 }
 
 // New returns a scorer for data in mode.

@@ -90,24 +90,37 @@ const fieldReaderTexts = 4096
 // sharedTextMax is the longest text a FieldReader shares.
 const sharedTextMax = 64
 
-// recentTexts holds the last few distinct strings met, to hand out one copy of each.
+// recentTexts holds the last few distinct strings met, to hand out one copy of each. Each is also
+// kept as a value (an interface holding it), so a shared text stored in a Map costs no allocation.
 type recentTexts struct {
-	t    [8]string
-	next int
+	t     [8]string
+	boxed [8]any
+	next  int
 }
 
 // get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
 func (r *recentTexts) get(b []byte) string {
+	return r.t[r.find(b)]
+}
+
+// value returns the shared copy of b as a value.
+func (r *recentTexts) value(b []byte) any {
+	return r.boxed[r.find(b)]
+}
+
+// find returns the slot of the shared copy of b, copying it in over the oldest when it is absent.
+func (r *recentTexts) find(b []byte) int {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	for _, t := range r.t {
-		if t == raw {
-			return t
+	for i := range r.t {
+		if r.t[i] == raw && r.boxed[i] != nil {
+			return i
 		}
 	}
-	t := string(b)
-	r.t[r.next] = t
+	i := r.next
+	r.t[i] = string(b)
+	r.boxed[i] = r.t[i]
 	r.next = (r.next + 1) % len(r.t)
-	return t
+	return i
 }
 
 // NewFieldReader returns a reader that builds only the members whose key want accepts (see
@@ -261,6 +274,9 @@ func (d *decoder) value(depth int) (any, error) {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
+		if d.texts != nil {
+			return d.sharedString()
+		}
 		return d.string()
 	case c == '-' || (c >= '0' && c <= '9'):
 		if d.literal("-Infinity") {
@@ -449,6 +465,19 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	return string(d.data[start:end]), nil
 }
 
+// sharedString reads a string value as string does, handing out the shared copy (already a value)
+// of a short plain text: a FieldReader's lines repeat their levels and file names.
+func (d *decoder) sharedString() (any, error) {
+	data := d.data
+	start := d.pos + 1
+	pos, ascii := plainEndASCII(data, start)
+	if pos < len(data) && data[pos] == '"' && ascii && pos-start <= sharedTextMax {
+		d.pos = pos + 1
+		return d.texts.value(data[start:pos]), nil
+	}
+	return d.string()
+}
+
 func (d *decoder) string() (string, error) {
 	data := d.data
 	start := d.pos + 1 // past the opening quote
@@ -626,6 +655,17 @@ func (d *decoder) number() (any, error) {
 		if digits() == 0 {
 			return nil, d.errorf("invalid number: no digits in the exponent")
 		}
+	}
+	if !isFloat && d.pos-intStart <= 18 {
+		// At most 18 digits always fit an int64: no text to make for strconv.
+		var n int64
+		for _, c := range d.data[intStart:d.pos] {
+			n = n*10 + int64(c-'0')
+		}
+		if d.data[start] == '-' {
+			n = -n
+		}
+		return n, nil
 	}
 	text := string(d.data[start:d.pos])
 	if !isFloat {
