@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,7 +34,9 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 
 // newPredictionReader returns a reader of prediction lines (one for a whole file: it shares the
 // texts its lines repeat).
-func newPredictionReader() *value.FieldReader { return value.NewFieldReader(predictionField) }
+func newPredictionReader() *value.FieldReader {
+	return value.NewFieldReader(predictionField, "level", "file")
+}
 
 // parsePredictions is ParsePredictions for a chunk of a file whose first line is number first, read
 // with fr.
@@ -145,7 +148,9 @@ type Result = protocol.Verdict
 type Index struct {
 	data    *dataset.Data
 	samples map[key]Sample
-	byFile  map[string][]string // file -> levels that have it
+	// files holds, per dialogue file, its levels and their samples by id: Find hashes the file
+	// name once (string hashing is slow under WebAssembly), not a key of two names and an id.
+	files map[string]*fileSamples
 	// Errors are problems found while building samples (an API turn that ends a dialogue).
 	Errors []dataset.LineError
 	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
@@ -185,26 +190,63 @@ type key struct {
 	id          int
 }
 
+// fileSamples are the samples of one dialogue file: levels lists the levels that have the file, in
+// data order, and byID[i] the samples of levels[i] indexed by id (a zero Sample where an id has none).
+// dialogues lists the level of each dialogue of the file, in data order (what an error names).
+type fileSamples struct {
+	levels    []string
+	byID      [][]Sample
+	dialogues []string
+}
+
+// add records the samples of one dialogue of the file.
+func (f *fileSamples) add(level string, ss []Sample) {
+	f.dialogues = append(f.dialogues, level)
+	li := slices.Index(f.levels, level)
+	if li < 0 {
+		f.levels = append(f.levels, level)
+		f.byID = append(f.byID, nil)
+		li = len(f.levels) - 1
+	}
+	for _, s := range ss {
+		if s.ID < 0 {
+			continue // never asked for: prediction ids are not negative
+		}
+		for len(f.byID[li]) <= s.ID {
+			f.byID[li] = append(f.byID[li], Sample{})
+		}
+		f.byID[li][s.ID] = s
+	}
+}
+
+// fileOf returns the samples of a dialogue file (nil when the data has none).
+func (ix *Index) fileOf(file string) *fileSamples { return ix.files[file] }
+
 // NewIndex builds the samples of every dialogue of data.
 func NewIndex(data *dataset.Data) *Index {
-	ix := &Index{data: data, samples: map[key]Sample{}, byFile: map[string][]string{}}
+	ix := &Index{data: data, samples: map[key]Sample{}, files: map[string]*fileSamples{}}
+	add := func(d *dataset.Dialogue, ss []Sample) {
+		f := ix.files[d.File]
+		if f == nil {
+			f = &fileSamples{}
+			ix.files[d.File] = f
+		}
+		for _, s := range ss {
+			ix.samples[key{d.Level, d.File, s.ID}] = s
+		}
+		f.add(d.Level, ss)
+	}
 	for _, d := range data.Dialogues {
 		ss, err := Samples(d)
 		if err != nil {
 			ix.Errors = append(ix.Errors, dataset.LineError{File: d.File, Message: err.Error()})
 		}
-		for _, s := range ss {
-			ix.samples[key{d.Level, d.File, s.ID}] = s
-		}
-		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+		add(d, ss)
 	}
 	for _, sc := range data.Scenes {
 		d := SceneDialogue(data.Base, sc)
 		ix.scenes = append(ix.scenes, d)
-		for _, s := range SceneSamples(d) {
-			ix.samples[key{d.Level, d.File, s.ID}] = s
-		}
-		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+		add(d, SceneSamples(d))
 	}
 	return ix
 }
@@ -243,21 +285,27 @@ func (ix *Index) All() []Sample {
 
 // Find returns the sample a prediction refers to, or an error that says why there is none.
 func (ix *Index) Find(level, file string, id int) (Sample, error) {
-	levels := ix.byFile[file]
-	if len(levels) == 0 {
+	return ix.findIn(ix.fileOf(file), level, file, id)
+}
+
+// findIn is Find in f, the samples of file (nil when the data has no such file).
+func (ix *Index) findIn(f *fileSamples, level, file string, id int) (Sample, error) {
+	if f == nil {
 		return Sample{}, fmt.Errorf("no dialogue file %q in %s", file, ix.data.Name)
 	}
+	li := 0
 	if level == "" {
-		if len(levels) > 1 {
-			return Sample{}, fmt.Errorf("file %q is in several levels (%v): give the level", file, levels)
+		if len(f.dialogues) > 1 {
+			return Sample{}, fmt.Errorf("file %q is in several levels (%v): give the level", file, f.dialogues)
 		}
-		level = levels[0]
+		level = f.levels[0]
+	} else {
+		li = slices.Index(f.levels, level)
 	}
-	s, ok := ix.samples[key{level, file, id}]
-	if !ok {
+	if li < 0 || id < 0 || id >= len(f.byID[li]) || f.byID[li][id].Dialogue == nil {
 		return Sample{}, fmt.Errorf("no sample %d in %s/%s", id, level, file)
 	}
-	return s, nil
+	return f.byID[li][id], nil
 }
 
 // Batch is the outcome of scoring a prediction file (the protocol's type).
@@ -285,7 +333,11 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 // judgeLine judges one prediction line: its verdict, or the line error that takes its place (an
 // unknown sample, a sample never scored, a panic of ours while judging it).
 func (s *Scorer) judgeLine(ix *Index, p Prediction, name string) (Result, *dataset.LineError) {
-	sm, err := ix.Find(p.Level, p.File, p.ID)
+	// Lines come grouped by file: the last file's samples are kept, and its name compared.
+	if s.lastFiles != ix || s.lastFile != p.File {
+		s.lastFiles, s.lastFile, s.lastSamples = ix, p.File, ix.fileOf(p.File)
+	}
+	sm, err := ix.findIn(s.lastSamples, p.Level, p.File, p.ID)
 	if err != nil {
 		return Result{}, &dataset.LineError{File: name, Line: p.Line, Message: err.Error()}
 	}

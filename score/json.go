@@ -17,11 +17,12 @@ func AppendResult(b *bytes.Buffer, r *Result) {
 	value.AppendString(b, r.Level)
 	b.WriteString(`,"file":`)
 	value.AppendString(b, r.File)
+	var num [20]byte // room for a number, without an allocation
 	b.WriteString(`,"id":`)
-	b.WriteString(strconv.Itoa(r.ID))
+	b.Write(strconv.AppendInt(num[:0], int64(r.ID), 10))
 	if r.Line != 0 {
 		b.WriteString(`,"line":`)
-		b.WriteString(strconv.Itoa(r.Line))
+		b.Write(strconv.AppendInt(num[:0], int64(r.Line), 10))
 	}
 	b.WriteString(`,"kind":`)
 	value.AppendString(b, r.Kind)

@@ -104,6 +104,10 @@ type Scorer struct {
 	// own, rather than copies made for every verdict.
 	reuse   bool
 	verdict CallVerdict
+	// lastFile is the file of the last line judged, and lastSamples its samples in lastFiles.
+	lastFiles   *Index
+	lastFile    string
+	lastSamples *fileSamples
 }
 
 // scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
@@ -277,11 +281,11 @@ func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, 
 	v.Result = s.marshal(env)
 	if err != nil {
 		v.Error = err.Error()
-		var te *tools.Error
+		te, isTool := toolError(err)
 		switch {
-		case errors.As(err, &te) && te.Kind == tools.Key:
+		case isTool && te.Kind == tools.Key:
 			v.Category = KeyError
-		case errors.As(err, &te) && te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
+		case isTool && te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
 			v.Category = APINameMismatch
 		default:
 			v.Category = CheckError
@@ -309,11 +313,22 @@ func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, 
 	}
 }
 
+// toolError returns the *tools.Error in err's chain, as errors.As finds it; the error itself, the
+// usual case, is tried first without errors.As's reflection.
+func toolError(err error) (*tools.Error, bool) {
+	if te, ok := err.(*tools.Error); ok {
+		return te, true
+	}
+	var te *tools.Error
+	ok := errors.As(err, &te)
+	return te, ok
+}
+
 // callErrorCategory maps an error raised out of a call to the original evaluator's category, or to
 // ours where the original's run would stop.
 func callErrorCategory(err error) string {
-	var te *tools.Error
-	if !errors.As(err, &te) {
+	te, ok := toolError(err)
+	if !ok {
 		return ToolError
 	}
 	switch {

@@ -73,6 +73,23 @@ type reportBuilder struct {
 	specialCats map[string]int
 	forms       map[string]int
 	sceneOK     map[string]bool
+	// lastLevel and lastTool are the tallies the last verdict went to: consecutive verdicts mostly
+	// share their level and tool, and a comparison is cheaper than hashing the name again.
+	lastLevel, lastTool *tally
+}
+
+// tallyOf returns the tally of name in m, made when absent; last is tried first and set.
+func tallyOf(m map[string]*tally, last **tally, name string) *tally {
+	if t := *last; t != nil && t.Name == name {
+		return t
+	}
+	t := m[name]
+	if t == nil {
+		t = &tally{Tally: Tally{Name: name}}
+		m[name] = t
+	}
+	*last = t
+	return t
 }
 
 func newReportBuilder() *reportBuilder {
@@ -83,12 +100,7 @@ func newReportBuilder() *reportBuilder {
 // add counts one verdict.
 func (rb *reportBuilder) add(r *Result) {
 	rb.overall.add(*r)
-	lt := rb.levels[r.Level]
-	if lt == nil {
-		lt = &tally{Tally: Tally{Name: r.Level}}
-		rb.levels[r.Level] = lt
-	}
-	lt.add(*r)
+	tallyOf(rb.levels, &rb.lastLevel, r.Level).add(*r)
 	if r.CallVerdict == nil {
 		return
 	}
@@ -102,13 +114,13 @@ func (rb *reportBuilder) add(r *Result) {
 		form = "none"
 	}
 	rb.forms[form]++
-	for _, name := range goldTools(r.CallVerdict) {
-		tt := rb.tools[name]
-		if tt == nil {
-			tt = &tally{Tally: Tally{Name: name}}
-			rb.tools[name] = tt
+	if len(r.CallVerdict.Calls) == 0 && r.CallVerdict.Tool != "" {
+		// One call judged alone: its gold tool only (goldTools without the slice).
+		tallyOf(rb.tools, &rb.lastTool, r.CallVerdict.Tool).add(*r)
+	} else {
+		for _, name := range goldTools(r.CallVerdict) {
+			tallyOf(rb.tools, &rb.lastTool, name).add(*r)
 		}
-		tt.add(*r)
 	}
 	if r.Level == dataset.Level3 {
 		ok, seen := rb.sceneOK[r.File]

@@ -55,6 +55,8 @@ type World struct {
 	// seeded, so runs are reproducible. It is made on first use (most worlds never draw).
 	pcg *rand.PCG
 	rnd *rand.Rand
+	// ctx is what the tool running in this world sees (see Catalog.Call).
+	ctx Ctx
 }
 
 // seed is the fixed seed of every new world's generator.

@@ -3,6 +3,7 @@ package value
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -79,6 +80,7 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 // cannot grow with the input. It is not safe for concurrent use.
 type FieldReader struct {
 	want  func(key string) bool
+	share []string
 	m     Map
 	keys  recentTexts
 	texts recentTexts
@@ -90,11 +92,14 @@ const fieldReaderTexts = 4096
 // sharedTextMax is the longest text a FieldReader shares.
 const sharedTextMax = 64
 
-// recentTexts holds the last few distinct strings met, to hand out one copy of each. Each is also
-// kept as a value (an interface holding it), so a shared text stored in a Map costs no allocation.
+// recentTexts holds a few distinct strings met, to hand out one copy of each. Each is also kept as
+// a value (an interface holding it), so a shared text stored in a Map costs no allocation. A new
+// text replaces one not met again since the hand last passed it (the clock algorithm): a file's
+// levels and names stay while the short texts met once (predictions) come and go.
 type recentTexts struct {
 	t     [8]string
 	boxed [8]any
+	used  [8]bool
 	next  int
 }
 
@@ -113,8 +118,13 @@ func (r *recentTexts) find(b []byte) int {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	for i := range r.t {
 		if r.t[i] == raw && r.boxed[i] != nil {
+			r.used[i] = true
 			return i
 		}
+	}
+	for r.used[r.next] {
+		r.used[r.next] = false
+		r.next = (r.next + 1) % len(r.t)
 	}
 	i := r.next
 	r.t[i] = string(b)
@@ -124,15 +134,18 @@ func (r *recentTexts) find(b []byte) int {
 }
 
 // NewFieldReader returns a reader that builds only the members whose key want accepts (see
-// DecodeFields).
-func NewFieldReader(want func(key string) bool) *FieldReader {
-	return &FieldReader{want: want}
+// DecodeFields). share, when given, names the members whose text values repeat from one object to
+// the next (a prediction file's levels and file names): only theirs are shared, and other texts
+// (predictions, met once) are plain copies, which cost less than a search of the shared ones.
+// Without share, every short text is shared.
+func NewFieldReader(want func(key string) bool, share ...string) *FieldReader {
+	return &FieldReader{want: want, share: share}
 }
 
 // Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
 // the next Decode (the values in it are not: they may be kept).
 func (r *FieldReader) Decode(data []byte) (*Map, error) {
-	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, reuse: &r.m}
+	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, shareKeys: r.share, reuse: &r.m}
 	d.skip()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.errorf("a JSON object is expected")
@@ -243,8 +256,10 @@ type decoder struct {
 	recent  [16]string
 	nrecent int
 	keys    map[string]string
-	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's).
+	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's):
+	// the texts of the top-level members named in shareKeys, or with none named every short text.
 	fieldKeys, texts *recentTexts
+	shareKeys        []string
 	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
 	reuse *Map
 }
@@ -274,7 +289,7 @@ func (d *decoder) value(depth int) (any, error) {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
-		if d.texts != nil {
+		if d.texts != nil && d.shareKeys == nil {
 			return d.sharedString()
 		}
 		return d.string()
@@ -361,7 +376,13 @@ func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 				return nil, err
 			}
 		} else {
-			v, err := d.value(depth + 1)
+			var v any
+			var err error
+			if d.texts != nil && d.shareKeys != nil && d.pos < len(d.data) && d.data[d.pos] == '"' && slices.Contains(d.shareKeys, key) {
+				v, err = d.sharedString()
+			} else {
+				v, err = d.value(depth + 1)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -487,7 +508,7 @@ func (d *decoder) string() (string, error) {
 		d.pos = pos + 1
 		s := data[start:pos]
 		if ascii || utf8.Valid(s) {
-			if d.texts != nil && len(s) <= sharedTextMax {
+			if d.texts != nil && d.shareKeys == nil && len(s) <= sharedTextMax {
 				return d.texts.get(s), nil
 			}
 			return string(s), nil

@@ -32,9 +32,11 @@ func Append(b *bytes.Buffer, v any) {
 			b.WriteString("false")
 		}
 	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
+		var num [20]byte
+		b.Write(strconv.AppendInt(num[:0], x, 10))
 	case int:
-		b.WriteString(strconv.Itoa(x))
+		var num [20]byte
+		b.Write(strconv.AppendInt(num[:0], int64(x), 10))
 	case float64:
 		switch {
 		case math.IsNaN(x):

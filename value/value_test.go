@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -236,8 +237,18 @@ func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 	}
 	for i := range 5000 { // more distinct texts and keys than a reader shares
 		lines = append(lines, fmt.Sprintf(`{"file": "f%d.jsonl", "id": %d, "k%d": 1, "pred": {"a%d": "t%d"}}`, i, i, i, i, i))
+		// Texts that repeat (shared) between texts met once, and integers of every size.
+		lines = append(lines, fmt.Sprintf(`{"file": "r%d.jsonl", "id": %d, "pred": "[P%d()]"}`, i%3, -i*7919*1000003*1000003, i))
 	}
-	r := NewFieldReader(want)
+	lines = append(lines, `{"id": -0}`, `{"id": 999999999999999999}`, `{"id": 9223372036854775807}`,
+		`{"id": -9223372036854775808}`, `{"id": 9223372036854775808}`, `{"id": 12345678901234567890123}`)
+	for _, share := range [][]string{nil, {"file", "level"}} {
+		t.Run(fmt.Sprintf("share %q", share), func(t *testing.T) { fieldReaderEqualsDecodeFields(t, NewFieldReader(want, share...), want, lines) })
+	}
+}
+
+// fieldReaderEqualsDecodeFields decodes lines with r and with DecodeFields, and checks they agree.
+func fieldReaderEqualsDecodeFields(t *testing.T, r *FieldReader, want func(string) bool, lines []string) {
 	var kept []any
 	var keptWant []string
 	for _, line := range lines {
@@ -260,6 +271,26 @@ func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 	for i, v := range kept {
 		if got := string(Marshal(v)); got != keptWant[i] {
 			t.Fatalf("value %d changed after later decodes: %s, was %s", i, got, keptWant[i])
+		}
+	}
+}
+
+// TestDecodeIntegers: integers are read without strconv up to 18 digits; every size gives what
+// strconv gives (an int64 when it fits, else a float), negative zero included.
+func TestDecodeIntegers(t *testing.T) {
+	for _, text := range []string{"0", "-0", "7", "-7", "255", "256", "123456789012345678", "-123456789012345678",
+		"999999999999999999", "1000000000000000000", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "-9223372036854775809", "123456789012345678901234567890"} {
+		var want any
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			want = n
+		} else {
+			f, _ := strconv.ParseFloat(text, 64)
+			want = f
+		}
+		got, err := DecodeString(text)
+		if err != nil || got != want {
+			t.Errorf("Decode(%s) = %#v, %v; want %#v", text, got, err, want)
 		}
 	}
 }
