@@ -105,6 +105,8 @@ type Scorer struct {
 	reuse   bool
 	verdict CallVerdict
 	// lastFile is the file of the last line judged, and lastSamples its samples in lastFiles.
+	// fresh is the world a verdict runs in, in Fresh mode (see world).
+	fresh       tools.World
 	lastFiles   *Index
 	lastFile    string
 	lastSamples *fileSamples
@@ -158,7 +160,9 @@ func (s *Scorer) Mode() Mode { return s.mode }
 // world returns the world a call sample's prediction runs in: a copy the caller may change.
 func (s *Scorer) world(sm Sample) *tools.World {
 	if s.mode != Replay {
-		return s.data.Base.NewWorld()
+		// Nothing keeps a verdict's world past the verdict: the scorer's one is reset for each.
+		s.data.Base.Reset(&s.fresh)
+		return &s.fresh
 	}
 	return s.replayed(sm.Dialogue, sm.Gold).Clone()
 }

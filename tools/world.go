@@ -67,6 +67,10 @@ func (b *Base) NewWorld() *World {
 	return &World{base: b}
 }
 
+// Reset puts w back in b's initial state, as b.NewWorld makes one: a caller that uses one fresh
+// world at a time (a scorer: one a verdict) reuses it rather than making one each time.
+func (b *Base) Reset(w *World) { *w = World{base: b} }
+
 // rng returns the world's random generator, made on first use.
 func (w *World) rng() *rand.Rand {
 	if w.rnd == nil {

@@ -589,6 +589,9 @@ func (d *decoder) string() (string, error) {
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
+	for i+8 <= len(data) && !special8(word8(data, i)) {
+		i += 8
+	}
 	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
@@ -598,12 +601,45 @@ func plainEnd(data []byte, i int) int {
 // plainEndASCII is plainEnd that also reports whether the run is all ASCII (then valid UTF-8
 // without a check of its own).
 func plainEndASCII(data []byte, i int) (int, bool) {
+	var high8 uint64
+	for i+8 <= len(data) {
+		x := word8(data, i)
+		if special8(x) {
+			break
+		}
+		high8 |= x
+		i += 8
+	}
 	var high byte
 	for i < len(data) && plainByte[data[i]] {
 		high |= data[i]
 		i++
 	}
-	return i, high < utf8.RuneSelf
+	return i, high < utf8.RuneSelf && high8&highs8 == 0
+}
+
+// Strings are scanned eight bytes at a time where they can be (a word's test costs about what one
+// byte's does, and the scans are the decoder's and the encoder's hot loops, slowest under
+// WebAssembly); the bytes of a word holding one to stop at are then scanned one by one, so the
+// result is the byte loop's.
+const (
+	ones8  = 0x0101010101010101 // 0x01 in every byte
+	highs8 = 0x8080808080808080 // 0x80 in every byte
+)
+
+// word8 returns the eight bytes of s from i as a little-endian number.
+func word8[T ~string | ~[]byte](s T, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// special8 reports whether a word holds a quote, a backslash or a control character. (y-ones8)&^y
+// has a byte's high bit set where y has a zero byte, and x-0x20.. likewise where x has a byte
+// below 0x20 (a borrow can only mark bytes above a true one, so the test of the word is exact).
+func special8(x uint64) bool {
+	q := x ^ (ones8 * '"')
+	bs := x ^ (ones8 * '\\')
+	return ((x-ones8*0x20)&^x|(q-ones8)&^q|(bs-ones8)&^bs)&highs8 != 0
 }
 
 // plainByte tells the bytes a string's plain run may hold: not a quote, a backslash or a control

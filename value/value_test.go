@@ -294,3 +294,52 @@ func TestDecodeIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainScans: the word-at-a-time scans stop where a byte-by-byte scan stops, whatever byte
+// sits wherever: each of the bytes that end a run or border on them, at every position of texts of
+// every length around the word size.
+func TestPlainScans(t *testing.T) {
+	byByte := func(data []byte, i int) (int, bool) {
+		ascii := true
+		for ; i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20; i++ {
+			ascii = ascii && data[i] < 0x80
+		}
+		return i, ascii
+	}
+	for _, c := range []byte{'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xff} {
+		for n := 0; n <= 26; n++ {
+			for at := 0; at < n; at++ {
+				for from := 0; from <= n && from <= 9; from++ {
+					data := []byte(strings.Repeat("abcdefgh", 4)[:n])
+					data[at] = c
+					wantEnd, wantASCII := byByte(data, from)
+					if got := plainEnd(data, from); got != wantEnd {
+						t.Fatalf("plainEnd(%q, %d) = %d, want %d", data, from, got, wantEnd)
+					}
+					if got, ascii := plainEndASCII(data, from); got != wantEnd || ascii != wantASCII {
+						t.Fatalf("plainEndASCII(%q, %d) = %d, %v; want %d, %v", data, from, got, ascii, wantEnd, wantASCII)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAppendJSONFloatLikeEncodingJSON: floats are written exactly as encoding/json writes a float64,
+// over the edges of its two forms and random values of every magnitude.
+func TestAppendJSONFloatLikeEncodingJSON(t *testing.T) {
+	values := []float64{0, 1, -1, 0.5, 0.7999999950000002, 1e-6, 9.99999e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.2e21, 123456789e-15, math.SmallestNonzeroFloat64, math.MaxFloat64, -1e-7}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		values = append(values, math.Float64frombits(rng.Uint64()))
+	}
+	for _, f := range values {
+		want, err := json.Marshal(f)
+		if err != nil {
+			want = []byte("null")
+		}
+		if got := AppendJSONFloat(nil, f); string(got) != string(want) {
+			t.Fatalf("AppendJSONFloat(%v) = %s, encoding/json %s", f, got, want)
+		}
+	}
+}
