@@ -104,9 +104,9 @@ type Scorer struct {
 	// own, rather than copies made for every verdict.
 	reuse   bool
 	verdict CallVerdict
-	// lastFile is the file of the last line judged, and lastSamples its samples in lastFiles.
 	// fresh is the world a verdict runs in, in Fresh mode (see world).
-	fresh       tools.World
+	fresh tools.World
+	// lastFile is the file of the last line judged, and lastSamples its samples in lastFiles.
 	lastFiles   *Index
 	lastFile    string
 	lastSamples *fileSamples
