@@ -48,6 +48,17 @@ type (
 	}
 )
 
+// MapWithRoom is a Map with room for its first four keys inside it, to embed in a struct that is
+// made with its map: one allocation for both (a parsed call and its arguments). Map returns the
+// map, empty; call it once.
+type MapWithRoom struct{ x map4 }
+
+// Map empties the map and returns it.
+func (r *MapWithRoom) Map() *Map {
+	r.x.m = Map{entries: r.x.room[:0]}
+	return &r.x.m
+}
+
 // newMap returns a map whose entries are length zero entries, with room for n (length <= n).
 func newMap(length, n int) *Map {
 	switch {

@@ -343,3 +343,25 @@ func TestAppendJSONFloatLikeEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestMapWithRoom: a map made in its room behaves as NewMap's, within its room and past it, and
+// Map empties it again.
+func TestMapWithRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 4, 5, 9} {
+		var r MapWithRoom
+		m, want := r.Map(), NewMap(0)
+		for i := range n {
+			k := fmt.Sprintf("k%d", i)
+			m.Set(k, i)
+			want.Set(k, i)
+		}
+		m.Set("k0", "again")
+		want.Set("k0", "again")
+		if got, w := string(Marshal(m)), string(Marshal(want)); got != w {
+			t.Errorf("%d keys: %s, want %s", n, got, w)
+		}
+		if m = r.Map(); m.Len() != 0 {
+			t.Errorf("%d keys: Map again has %d keys", n, m.Len())
+		}
+	}
+}
