@@ -36,6 +36,8 @@ type Call struct {
 	// Raw is the text the call was extracted from: the matched [..] span for text calls, the JSON
 	// for native calls.
 	Raw string
+	// args is where a text call's Args live, made with the call.
+	args value.MapWithRoom
 }
 
 // Extract returns the leftmost text call in output, exactly as the original's get_api_call, whose
@@ -165,7 +167,8 @@ func Parse(text string) (*Call, error) {
 	if start < 0 {
 		return nil, ErrNoCall
 	}
-	c := &Call{Name: text[start+1 : paren], Args: value.NewMap(4), Form: Text, Raw: text[start:end]}
+	c := &Call{Name: text[start+1 : paren], Form: Text, Raw: text[start:end]}
+	c.Args = c.args.Map()
 	p := text[params : end-2]
 	var brackets lastOnLine
 	for i := 0; i < len(p); {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -42,6 +43,9 @@ type Session struct {
 	// synthKeys are the duplicate keys of synthKeysOf's dialogues (see synthIndex).
 	synthKeys   map[string]string
 	synthKeysOf *dataset.Data
+	// lines is where a score_lines chunk's JSONL is written; encode copies it into the response, so
+	// one buffer serves every chunk (see linesAnswer).
+	lines bytes.Buffer
 }
 
 // New returns a session whose data is the builtin data. The builtin data is built on the first

@@ -3,8 +3,6 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
@@ -342,24 +340,5 @@ func TestLoadParts(t *testing.T) {
 	}
 	if got := string(New().Handle(append(viaFiles, '\n'))); got != want {
 		t.Fatalf("load of files with a trailing line break = %s", got)
-	}
-}
-
-// TestAppendFloatLikeEncodingJSON: scores are written exactly as encoding/json writes a float64,
-// over the edges of its two forms and random values of every magnitude.
-func TestAppendFloatLikeEncodingJSON(t *testing.T) {
-	values := []float64{0, 1, -1, 0.5, 0.7999999950000002, 1e-6, 9.99999e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.2e21, 123456789e-15, math.SmallestNonzeroFloat64, math.MaxFloat64, -1e-7}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		values = append(values, math.Float64frombits(rng.Uint64()))
-	}
-	for _, f := range values {
-		want, err := json.Marshal(f)
-		if err != nil {
-			want = []byte("null")
-		}
-		if got := appendFloat(nil, f); string(got) != string(want) {
-			t.Fatalf("appendFloat(%v) = %s, encoding/json %s", f, got, want)
-		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
@@ -15,11 +13,16 @@ import (
 )
 
 // linesAnswer is a result in the lines form: the envelope's result and the JSONL written after it.
+// body is read only until the response is encoded (encode copies it), so a session may hand the
+// same buffer to every chunk.
 type linesAnswer struct {
 	answer protocol.LinesAnswer
-	body   bytes.Buffer
+	body   *bytes.Buffer
 	num    [32]byte // room to format a number
 }
+
+// linesBufferMax is the largest lines buffer a session keeps from one chunk to the next.
+const linesBufferMax = 16 << 20
 
 func (s *Session) scoreStart(r *protocol.Request) (any, *protocol.Error) {
 	mode, err := score.ParseMode(r.State, s.defaultMode())
@@ -55,9 +58,13 @@ func (s *Session) scoreLines(r *protocol.Request) (any, *protocol.Error) {
 		return nil, e
 	}
 	chunk := chunkOf(r)
-	la := &linesAnswer{}
-	la.body.Grow(len(chunk) + len(chunk)/2)
-	lines, verdicts, errs := st.Lines(chunk, r.Line, &la.body)
+	if s.lines.Cap() > linesBufferMax {
+		s.lines = bytes.Buffer{}
+	}
+	s.lines.Reset()
+	s.lines.Grow(len(chunk) + len(chunk)/2)
+	la := &linesAnswer{body: &s.lines}
+	lines, verdicts, errs := st.Lines(chunk, r.Line, la.body)
 	if errs == nil {
 		errs = []dataset.LineError{}
 	}
@@ -93,7 +100,7 @@ func rougeLines(r *protocol.Request) *linesAnswer {
 	if first < 1 {
 		first = 1
 	}
-	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}}
+	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}, body: new(bytes.Buffer)}
 	lr := dataset.NewBytesLineReader(chunkOf(r), dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
@@ -119,7 +126,7 @@ func rougeLines(r *protocol.Request) *linesAnswer {
 		}
 		la.answer.Verdicts++
 		la.body.WriteString(`{"f":`)
-		la.body.Write(appendFloat(la.num[:0], f))
+		la.body.Write(value.AppendJSONFloat(la.num[:0], f))
 		la.body.WriteString("}\n")
 	}
 	return la
@@ -146,24 +153,4 @@ func pair(text []byte, readErr error) (ref, hyp, why string) {
 		return "", "", `want {"ref": text, "hyp": text}`
 	}
 	return ref, hyp, ""
-}
-
-// appendFloat writes a score as encoding/json writes a float64 (the bytes the rouge command always
-// printed): the shortest decimal that reads back as f, in exponent form below 1e-6 and from 1e21 on
-// with the exponent unpadded, and null for what JSON cannot hold. Without encoding/json's reflection,
-// which cost a twentieth of a pair's time in the module.
-func appendFloat(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "null"...)
-	}
-	format := byte('f')
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1] // e-07 -> e-7
-		b = b[:n-1]
-	}
-	return b
 }

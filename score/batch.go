@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,91 +34,106 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 
 // newPredictionReader returns a reader of prediction lines (one for a whole file: it shares the
 // texts its lines repeat).
-func newPredictionReader() *value.FieldReader { return value.NewFieldReader(predictionField) }
+func newPredictionReader() *value.FieldReader {
+	return value.NewFieldReader(predictionField, "level", "file")
+}
 
 // parsePredictions is ParsePredictions for a chunk of a file whose first line is number first, read
 // with fr.
 func parsePredictions(fr *value.FieldReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
+	eachPrediction(fr, name, data, level, first, func(p Prediction, e *dataset.LineError) {
+		if e != nil {
+			errs = append(errs, *e)
+		} else {
+			preds = append(preds, p)
+		}
+	})
+	return preds, errs
+}
+
+// eachPrediction reads a chunk of prediction JSONL whose first line is number first with fr, and
+// calls f for each non-blank line in order: with the prediction, or with the line's error (e not
+// nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
+func eachPrediction(fr *value.FieldReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {
-			break
+			return
 		}
 		line += first - 1
-		bad := func(format string, a ...any) {
-			errs = append(errs, dataset.LineError{File: name, Line: line, Message: fmt.Sprintf(format, a...)})
-		}
 		if err != nil {
-			bad("%v", err)
+			f(Prediction{}, &dataset.LineError{File: name, Line: line, Message: err.Error()})
 			continue
 		}
 		text := bytes.TrimSpace(raw)
 		if len(text) == 0 {
 			continue
 		}
-		if text[0] != '{' {
-			if _, err := value.Decode(text); err != nil {
-				bad("not JSON: %v", err)
-			} else {
-				bad("a prediction must be a JSON object {\"file\", \"id\", \"pred\"}")
-			}
+		p, why := parsePrediction(fr, text, level)
+		if why != "" {
+			f(Prediction{}, &dataset.LineError{File: name, Line: line, Message: why})
 			continue
 		}
-		m, err := fr.Decode(text)
-		if err != nil {
-			bad("not JSON: %v", err)
-			continue
-		}
-		p := Prediction{Level: level, Line: line}
-		if lv, ok := m.Get("level"); ok {
-			s, isText := lv.(string)
-			if !isText {
-				bad("level must be a text")
-				continue
-			}
-			p.Level = s
-		}
-		f, _ := m.Get("file")
-		file, ok := f.(string)
-		p.File = file
-		if !ok || p.File == "" {
-			bad("missing \"file\"")
-			continue
-		}
-		idv, ok := m.Get("id")
-		if !ok {
-			bad("missing \"id\"")
-			continue
-		}
-		id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
-		if !isInt || id < 0 {
-			got := string(value.Marshal(idv))
-			if len(got) > 40 {
-				got = got[:40] + "..."
-			}
-			bad("\"id\" must be a non-negative JSON integer, not %s", got)
-			continue
-		}
-		p.ID = int(id)
-		pv, ok := m.Get("pred")
-		switch x := pv.(type) {
-		case string:
-			p.Pred = x
-		case nil:
-			if !ok {
-				bad("missing \"pred\"")
-				continue
-			}
-		default:
-			// A native call given as a JSON object rather than as text.
-			p.Pred = string(value.Marshal(x))
-		}
-		preds = append(preds, p)
+		p.Line = line
+		f(p, nil)
 	}
-	return preds, errs
+}
+
+// parsePrediction reads one non-blank prediction line, or says why it is not one.
+func parsePrediction(fr *value.FieldReader, text []byte, level string) (Prediction, string) {
+	if text[0] != '{' {
+		if _, err := value.Decode(text); err != nil {
+			return Prediction{}, "not JSON: " + err.Error()
+		}
+		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
+	}
+	m, err := fr.Decode(text)
+	if err != nil {
+		return Prediction{}, "not JSON: " + err.Error()
+	}
+	p := Prediction{Level: level}
+	if lv, ok := m.Get("level"); ok {
+		s, isText := lv.(string)
+		if !isText {
+			return Prediction{}, "level must be a text"
+		}
+		p.Level = s
+	}
+	f, _ := m.Get("file")
+	file, ok := f.(string)
+	p.File = file
+	if !ok || p.File == "" {
+		return Prediction{}, "missing \"file\""
+	}
+	idv, ok := m.Get("id")
+	if !ok {
+		return Prediction{}, "missing \"id\""
+	}
+	id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+	if !isInt || id < 0 {
+		got := string(value.Marshal(idv))
+		if len(got) > 40 {
+			got = got[:40] + "..."
+		}
+		return Prediction{}, fmt.Sprintf("\"id\" must be a non-negative JSON integer, not %s", got)
+	}
+	p.ID = int(id)
+	pv, ok := m.Get("pred")
+	switch x := pv.(type) {
+	case string:
+		p.Pred = x
+	case nil:
+		if !ok {
+			return Prediction{}, "missing \"pred\""
+		}
+	default:
+		// A native call given as a JSON object rather than as text.
+		p.Pred = string(value.Marshal(x))
+	}
+	return p, ""
 }
 
 // predictionField reports whether a prediction line's member is one the scorer reads.
@@ -132,7 +148,9 @@ type Result = protocol.Verdict
 type Index struct {
 	data    *dataset.Data
 	samples map[key]Sample
-	byFile  map[string][]string // file -> levels that have it
+	// files holds, per dialogue file, its levels and their samples by id: Find hashes the file
+	// name once (string hashing is slow under WebAssembly), not a key of two names and an id.
+	files map[string]*fileSamples
 	// Errors are problems found while building samples (an API turn that ends a dialogue).
 	Errors []dataset.LineError
 	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
@@ -172,26 +190,63 @@ type key struct {
 	id          int
 }
 
+// fileSamples are the samples of one dialogue file: levels lists the levels that have the file, in
+// data order, and byID[i] the samples of levels[i] indexed by id (a zero Sample where an id has none).
+// dialogues lists the level of each dialogue of the file, in data order (what an error names).
+type fileSamples struct {
+	levels    []string
+	byID      [][]Sample
+	dialogues []string
+}
+
+// add records the samples of one dialogue of the file.
+func (f *fileSamples) add(level string, ss []Sample) {
+	f.dialogues = append(f.dialogues, level)
+	li := slices.Index(f.levels, level)
+	if li < 0 {
+		f.levels = append(f.levels, level)
+		f.byID = append(f.byID, nil)
+		li = len(f.levels) - 1
+	}
+	for _, s := range ss {
+		if s.ID < 0 {
+			continue // never asked for: prediction ids are not negative
+		}
+		for len(f.byID[li]) <= s.ID {
+			f.byID[li] = append(f.byID[li], Sample{})
+		}
+		f.byID[li][s.ID] = s
+	}
+}
+
+// fileOf returns the samples of a dialogue file (nil when the data has none).
+func (ix *Index) fileOf(file string) *fileSamples { return ix.files[file] }
+
 // NewIndex builds the samples of every dialogue of data.
 func NewIndex(data *dataset.Data) *Index {
-	ix := &Index{data: data, samples: map[key]Sample{}, byFile: map[string][]string{}}
+	ix := &Index{data: data, samples: map[key]Sample{}, files: map[string]*fileSamples{}}
+	add := func(d *dataset.Dialogue, ss []Sample) {
+		f := ix.files[d.File]
+		if f == nil {
+			f = &fileSamples{}
+			ix.files[d.File] = f
+		}
+		for _, s := range ss {
+			ix.samples[key{d.Level, d.File, s.ID}] = s
+		}
+		f.add(d.Level, ss)
+	}
 	for _, d := range data.Dialogues {
 		ss, err := Samples(d)
 		if err != nil {
 			ix.Errors = append(ix.Errors, dataset.LineError{File: d.File, Message: err.Error()})
 		}
-		for _, s := range ss {
-			ix.samples[key{d.Level, d.File, s.ID}] = s
-		}
-		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+		add(d, ss)
 	}
 	for _, sc := range data.Scenes {
 		d := SceneDialogue(data.Base, sc)
 		ix.scenes = append(ix.scenes, d)
-		for _, s := range SceneSamples(d) {
-			ix.samples[key{d.Level, d.File, s.ID}] = s
-		}
-		ix.byFile[d.File] = append(ix.byFile[d.File], d.Level)
+		add(d, SceneSamples(d))
 	}
 	return ix
 }
@@ -230,21 +285,27 @@ func (ix *Index) All() []Sample {
 
 // Find returns the sample a prediction refers to, or an error that says why there is none.
 func (ix *Index) Find(level, file string, id int) (Sample, error) {
-	levels := ix.byFile[file]
-	if len(levels) == 0 {
+	return ix.findIn(ix.fileOf(file), level, file, id)
+}
+
+// findIn is Find in f, the samples of file (nil when the data has no such file).
+func (ix *Index) findIn(f *fileSamples, level, file string, id int) (Sample, error) {
+	if f == nil {
 		return Sample{}, fmt.Errorf("no dialogue file %q in %s", file, ix.data.Name)
 	}
+	li := 0
 	if level == "" {
-		if len(levels) > 1 {
-			return Sample{}, fmt.Errorf("file %q is in several levels (%v): give the level", file, levels)
+		if len(f.dialogues) > 1 {
+			return Sample{}, fmt.Errorf("file %q is in several levels (%v): give the level", file, f.dialogues)
 		}
-		level = levels[0]
+		level = f.levels[0]
+	} else {
+		li = slices.Index(f.levels, level)
 	}
-	s, ok := ix.samples[key{level, file, id}]
-	if !ok {
+	if li < 0 || id < 0 || id >= len(f.byID[li]) || f.byID[li][id].Dialogue == nil {
 		return Sample{}, fmt.Errorf("no sample %d in %s/%s", id, level, file)
 	}
-	return s, nil
+	return f.byID[li][id], nil
 }
 
 // Batch is the outcome of scoring a prediction file (the protocol's type).
@@ -272,7 +333,11 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 // judgeLine judges one prediction line: its verdict, or the line error that takes its place (an
 // unknown sample, a sample never scored, a panic of ours while judging it).
 func (s *Scorer) judgeLine(ix *Index, p Prediction, name string) (Result, *dataset.LineError) {
-	sm, err := ix.Find(p.Level, p.File, p.ID)
+	// Lines come grouped by file: the last file's samples are kept, and its name compared.
+	if s.lastFiles != ix || s.lastFile != p.File {
+		s.lastFiles, s.lastFile, s.lastSamples = ix, p.File, ix.fileOf(p.File)
+	}
+	sm, err := ix.findIn(s.lastSamples, p.Level, p.File, p.ID)
 	if err != nil {
 		return Result{}, &dataset.LineError{File: name, Line: p.Line, Message: err.Error()}
 	}
@@ -297,8 +362,9 @@ func (s *Scorer) judge(sm Sample, p Prediction) (r Result, skip bool) {
 	}
 	switch sm.Kind {
 	case KindCall, KindSpecial:
-		v := s.Call(sm, p.Pred)
-		r.Kind, r.CallVerdict = sm.Kind, &v
+		v := s.newVerdict()
+		*v = s.Call(sm, p.Pred)
+		r.Kind, r.CallVerdict = sm.Kind, v
 	case KindReply:
 		v := s.Reply(sm, p.Pred)
 		r.Kind, r.ReplyVerdict = KindReply, &v

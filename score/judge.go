@@ -99,6 +99,17 @@ type Scorer struct {
 	// scratch is where a verdict's result is encoded before it is copied out at its size: one
 	// allocation a verdict instead of a buffer grown several times.
 	scratch bytes.Buffer
+	// reuse is set for a stream, whose verdicts are written out before the next line is judged:
+	// results then stay in scratch (emptied once a verdict) and the call verdict is the scorer's
+	// own, rather than copies made for every verdict.
+	reuse   bool
+	verdict CallVerdict
+	// fresh is the world a verdict runs in, in Fresh mode (see world).
+	fresh tools.World
+	// lastFile is the file of the last line judged, and lastSamples its samples in lastFiles.
+	lastFiles   *Index
+	lastFile    string
+	lastSamples *fileSamples
 }
 
 // scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
@@ -106,6 +117,14 @@ const scratchMax = 1 << 20
 
 // marshal encodes v as value.Marshal does, through the scorer's scratch buffer.
 func (s *Scorer) marshal(v any) []byte {
+	if s.reuse {
+		// Several results of one verdict (a gold call set's) share scratch: each is its own part of
+		// it, and a part stays intact when the buffer grows (the growth copies to a new array).
+		start := s.scratch.Len()
+		value.Append(&s.scratch, v)
+		b := s.scratch.Bytes()
+		return b[start:len(b):len(b)]
+	}
 	s.scratch.Reset()
 	value.Append(&s.scratch, v)
 	out := bytes.Clone(s.scratch.Bytes())
@@ -113,6 +132,21 @@ func (s *Scorer) marshal(v any) []byte {
 		s.scratch = bytes.Buffer{}
 	}
 	return out
+}
+
+// newVerdict starts a verdict: in reuse mode it empties the scratch buffer and returns the scorer's
+// own call verdict (both are the previous verdict's, which has been written out); otherwise a
+// new one.
+func (s *Scorer) newVerdict() *CallVerdict {
+	if !s.reuse {
+		return new(CallVerdict)
+	}
+	s.scratch.Reset()
+	if s.scratch.Cap() > scratchMax {
+		s.scratch = bytes.Buffer{}
+	}
+	s.verdict = CallVerdict{}
+	return &s.verdict
 }
 
 // New returns a scorer for data in mode.
@@ -126,7 +160,9 @@ func (s *Scorer) Mode() Mode { return s.mode }
 // world returns the world a call sample's prediction runs in: a copy the caller may change.
 func (s *Scorer) world(sm Sample) *tools.World {
 	if s.mode != Replay {
-		return s.data.Base.NewWorld()
+		// Nothing keeps a verdict's world past the verdict: the scorer's one is reset for each.
+		s.data.Base.Reset(&s.fresh)
+		return &s.fresh
 	}
 	return s.replayed(sm.Dialogue, sm.Gold).Clone()
 }
@@ -249,11 +285,11 @@ func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, 
 	v.Result = s.marshal(env)
 	if err != nil {
 		v.Error = err.Error()
-		var te *tools.Error
+		te, isTool := toolError(err)
 		switch {
-		case errors.As(err, &te) && te.Kind == tools.Key:
+		case isTool && te.Kind == tools.Key:
 			v.Category = KeyError
-		case errors.As(err, &te) && te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
+		case isTool && te.Kind == tools.Assertion && strings.Contains(te.Text, "The API name is not correct."):
 			v.Category = APINameMismatch
 		default:
 			v.Category = CheckError
@@ -281,11 +317,22 @@ func (s *Scorer) judgeRun(v *CallVerdict, cat *tools.Catalog, gt *dataset.Turn, 
 	}
 }
 
+// toolError returns the *tools.Error in err's chain, as errors.As finds it; the error itself, the
+// usual case, is tried first without errors.As's reflection.
+func toolError(err error) (*tools.Error, bool) {
+	if te, ok := err.(*tools.Error); ok {
+		return te, true
+	}
+	var te *tools.Error
+	ok := errors.As(err, &te)
+	return te, ok
+}
+
 // callErrorCategory maps an error raised out of a call to the original evaluator's category, or to
 // ours where the original's run would stop.
 func callErrorCategory(err error) string {
-	var te *tools.Error
-	if !errors.As(err, &te) {
+	te, ok := toolError(err)
+	if !ok {
 		return ToolError
 	}
 	switch {

@@ -69,46 +69,91 @@ type reportBuilder struct {
 	overall     tally
 	levels      map[string]*tally
 	tools       map[string]*tally
-	cats        map[string]int
-	specialCats map[string]int
-	forms       map[string]int
+	cats        counts
+	specialCats counts
+	forms       counts
 	sceneOK     map[string]bool
+	// lastLevel and lastTool are the tallies the last verdict went to: consecutive verdicts mostly
+	// share their level and tool, and a comparison is cheaper than hashing the name again.
+	lastLevel, lastTool *tally
+}
+
+// counts counts verdicts by a name (a category, a form): the names are few and repeat, so they are
+// kept in a slice searched from the last one counted, which costs less than hashing the name.
+type counts struct {
+	names []string
+	n     []int
+	last  int
+}
+
+// add counts one more of name.
+func (c *counts) add(name string) {
+	if c.last < len(c.names) && c.names[c.last] == name {
+		c.n[c.last]++
+		return
+	}
+	for i, k := range c.names {
+		if k == name {
+			c.n[i]++
+			c.last = i
+			return
+		}
+	}
+	c.names, c.n, c.last = append(c.names, name), append(c.n, 1), len(c.names)
+}
+
+// get returns the count of name.
+func (c *counts) get(name string) int {
+	for i, k := range c.names {
+		if k == name {
+			return c.n[i]
+		}
+	}
+	return 0
+}
+
+// tallyOf returns the tally of name in m, made when absent; last is tried first and set.
+func tallyOf(m map[string]*tally, last **tally, name string) *tally {
+	if t := *last; t != nil && t.Name == name {
+		return t
+	}
+	t := m[name]
+	if t == nil {
+		t = &tally{Tally: Tally{Name: name}}
+		m[name] = t
+	}
+	*last = t
+	return t
 }
 
 func newReportBuilder() *reportBuilder {
-	return &reportBuilder{levels: map[string]*tally{}, tools: map[string]*tally{}, cats: map[string]int{},
-		specialCats: map[string]int{}, forms: map[string]int{}, sceneOK: map[string]bool{}}
+	return &reportBuilder{levels: map[string]*tally{}, tools: map[string]*tally{}, sceneOK: map[string]bool{}}
 }
 
 // add counts one verdict.
 func (rb *reportBuilder) add(r *Result) {
 	rb.overall.add(*r)
-	lt := rb.levels[r.Level]
-	if lt == nil {
-		lt = &tally{Tally: Tally{Name: r.Level}}
-		rb.levels[r.Level] = lt
-	}
-	lt.add(*r)
+	tallyOf(rb.levels, &rb.lastLevel, r.Level).add(*r)
 	if r.CallVerdict == nil {
 		return
 	}
 	if r.CallVerdict.Tool == "" {
-		rb.specialCats[r.CallVerdict.Category]++
+		rb.specialCats.add(r.CallVerdict.Category)
 	} else {
-		rb.cats[r.CallVerdict.Category]++
+		rb.cats.add(r.CallVerdict.Category)
 	}
 	form := r.CallVerdict.Form
 	if form == "" {
 		form = "none"
 	}
-	rb.forms[form]++
-	for _, name := range goldTools(r.CallVerdict) {
-		tt := rb.tools[name]
-		if tt == nil {
-			tt = &tally{Tally: Tally{Name: name}}
-			rb.tools[name] = tt
+	rb.forms.add(form)
+	if len(r.CallVerdict.Calls) == 0 && r.CallVerdict.Tool != "" {
+		// One call judged alone: its gold tool only (goldTools without the slice).
+		tallyOf(rb.tools, &rb.lastTool, r.CallVerdict.Tool).add(*r)
+	} else {
+		for _, name := range goldTools(r.CallVerdict) {
+			tallyOf(rb.tools, &rb.lastTool, name).add(*r)
 		}
-		tt.add(*r)
 	}
 	if r.Level == dataset.Level3 {
 		ok, seen := rb.sceneOK[r.File]
@@ -135,8 +180,8 @@ func goldTools(v *CallVerdict) []string {
 // report returns the report of the verdicts added so far.
 func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode) *Report {
 	rep := &Report{State: string(mode), Data: data.Name, Forms: map[string]int{}}
-	for k, n := range rb.forms {
-		rep.Forms[k] = n
+	for i, k := range rb.forms.names {
+		rep.Forms[k] = rb.forms.n[i]
 	}
 	overall := rb.overall
 	levels := make(map[string]*tally, len(rb.levels))
@@ -163,10 +208,10 @@ func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode) *Repor
 		}
 	}
 	for _, c := range Categories {
-		if n := rb.cats[c]; n > 0 {
+		if n := rb.cats.get(c); n > 0 {
 			rep.Categories = append(rep.Categories, Count{Category: c, Count: n})
 		}
-		if n := rb.specialCats[c]; n > 0 {
+		if n := rb.specialCats.get(c); n > 0 {
 			rep.SpecialCategories = append(rep.SpecialCategories, Count{Category: c, Count: n})
 		}
 	}

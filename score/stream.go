@@ -2,7 +2,6 @@ package score
 
 import (
 	"bytes"
-	"sort"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
@@ -27,7 +26,9 @@ type Stream struct {
 // NewStream starts judging a prediction file called name in mode; level is used for lines without
 // one; gold adds each call verdict's gold answer (as AttachGold).
 func NewStream(data *dataset.Data, ix *Index, mode Mode, name, level string, gold bool) *Stream {
-	return &Stream{data: data, ix: ix, scorer: New(data, mode), report: newReportBuilder(), reader: newPredictionReader(), name: name, level: level, gold: gold}
+	s := New(data, mode)
+	s.reuse = true // each verdict is written out before the next line is judged
+	return &Stream{data: data, ix: ix, scorer: s, report: newReportBuilder(), reader: newPredictionReader(), name: name, level: level, gold: gold}
 }
 
 // Lines judges a chunk of prediction JSONL whose first line is number first, appending to out one
@@ -37,34 +38,24 @@ func (st *Stream) Lines(chunk []byte, first int, out *bytes.Buffer) (lines, verd
 	if first < 1 {
 		first = 1
 	}
-	preds, parseErrs := parsePredictions(st.reader, st.name, chunk, st.level, first)
-	sort.SliceStable(parseErrs, func(i, j int) bool { return parseErrs[i].Line < parseErrs[j].Line })
-	next := 0 // the next parse error to write
-	writeErrorsBefore := func(line int) {
-		for ; next < len(parseErrs) && parseErrs[next].Line < line; next++ {
-			out.Write(protocol.ErrorLine(parseErrs[next]))
-			errs = append(errs, parseErrs[next])
-			lines++
-		}
-	}
-	for _, p := range preds {
-		writeErrorsBefore(p.Line)
-		r, e := st.scorer.judgeLine(st.ix, p, st.name)
+	eachPrediction(st.reader, st.name, chunk, st.level, first, func(p Prediction, e *dataset.LineError) {
 		lines++
-		if e != nil {
-			out.Write(protocol.ErrorLine(*e))
-			errs = append(errs, *e)
-			continue
+		if e == nil {
+			var r Result
+			if r, e = st.scorer.judgeLine(st.ix, p, st.name); e == nil {
+				if st.gold {
+					attachGold(&r, st.ix)
+				}
+				st.report.add(&r)
+				AppendResult(out, &r)
+				out.WriteByte('\n')
+				verdicts++
+				return
+			}
 		}
-		if st.gold {
-			attachGold(&r, st.ix)
-		}
-		st.report.add(&r)
-		AppendResult(out, &r)
-		out.WriteByte('\n')
-		verdicts++
-	}
-	writeErrorsBefore(int(^uint(0) >> 1))
+		out.Write(protocol.ErrorLine(*e))
+		errs = append(errs, *e)
+	})
 	return lines, verdicts, errs
 }
 

@@ -83,10 +83,16 @@ func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*va
 			in.Set(a.key, a.val)
 		}
 	}
-	out, err := t.run(&Ctx{w: w, tool: t}, in)
+	// The world's own Ctx: no tool calls another, so one per world serves every call in it.
+	w.ctx = Ctx{w: w, tool: t}
+	out, err := t.run(&w.ctx, in)
 	env := value.NewMap(4)
 	if !t.Bare {
-		env.Set("api_name", t.Name)
+		name := t.nameValue
+		if name == nil { // a tool outside a catalog (tests)
+			name = t.Name
+		}
+		env.Set("api_name", name)
 	}
 	if len(t.Params) == 0 {
 		env.Set("input", nil)
@@ -141,7 +147,7 @@ func missingText(tool string, names []string) string {
 	if len(names) == 1 {
 		plural = ""
 	}
-	return fmt.Sprintf("%s.call() missing %d required positional argument%s: %s", tool, len(names), plural, list)
+	return tool + ".call() missing " + strconv.Itoa(len(names)) + " required positional argument" + plural + ": " + list
 }
 
 // convert applies the original's conversion by declared type: int accepts only digit-only text

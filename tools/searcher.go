@@ -2,6 +2,7 @@ package tools
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -223,18 +224,35 @@ type tsDoc struct {
 	weak   map[string]float64 // descriptions
 }
 
-// tsIndex ranks a fixed list of tools for keyword queries.
+// tsPosting is one tool holding a stem, with the stem's weight in it.
+type tsPosting struct {
+	tool   int
+	weight float64
+}
+
+// tsStemPostings is one stem of the strong fields with the tools that hold it, for the search by
+// prefix.
+type tsStemPostings struct {
+	stem     string
+	postings []tsPosting
+}
+
+// tsIndex ranks a fixed list of tools for keyword queries. It is built once and only read: the
+// postings of a stem (the tools holding it, in tool order) make a query cost the tools that match,
+// not one map lookup per tool and stem (string hashing is slow under WebAssembly).
 type tsIndex struct {
 	tools []*Tool
-	docs  []tsDoc
-	// dfStrong and dfWeak count the tools whose strong or weak fields hold a stem.
-	dfStrong, dfWeak map[string]int
+	// strong and weak are the postings of each stem of the strong fields and of the descriptions;
+	// a stem's document frequency is the length of its postings.
+	strong, weak map[string][]tsPosting
+	// stems are the strong stems with their postings, for the prefix tier.
+	stems []tsStemPostings
 }
 
 // newTSIndex builds the index of tools, which keep their order (the order of ties).
 func newTSIndex(tools []*Tool) *tsIndex {
-	ix := &tsIndex{tools: tools, dfStrong: map[string]int{}, dfWeak: map[string]int{}}
-	for _, t := range tools {
+	ix := &tsIndex{tools: tools, strong: map[string][]tsPosting{}, weak: map[string][]tsPosting{}}
+	for i, t := range tools {
 		d := tsDoc{strong: map[string]float64{}, weak: map[string]float64{}}
 		add := func(m map[string]float64, text string, w float64, stop bool) {
 			for _, s := range tsTerms(text, stop) {
@@ -263,13 +281,15 @@ func newTSIndex(tools []*Tool) *tsIndex {
 		for _, f := range t.Outputs {
 			add(d.weak, f.Name+" "+f.Description, tsWeightDesc, true)
 		}
-		for s := range d.strong {
-			ix.dfStrong[s]++
+		for s, w := range d.strong {
+			ix.strong[s] = append(ix.strong[s], tsPosting{i, w})
 		}
-		for s := range d.weak {
-			ix.dfWeak[s]++
+		for s, w := range d.weak {
+			ix.weak[s] = append(ix.weak[s], tsPosting{i, w})
 		}
-		ix.docs = append(ix.docs, d)
+	}
+	for s, ps := range ix.strong {
+		ix.stems = append(ix.stems, tsStemPostings{s, ps})
 	}
 	return ix
 }
@@ -279,33 +299,43 @@ func tsIDF(n, df int) float64 { return math.Log(1 + float64(n)/float64(df)) }
 
 // scores returns every tool's score for the keywords. Each distinct query stem contributes through
 // the first of three tiers that matches any tool: the strong fields (exact stem); the strong fields
-// by prefix (one stem, at least 4 letters, starts the other); the descriptions.
+// by prefix (one stem, at least 4 letters, starts the other); the descriptions. A tool's score is
+// the sum, in query order, of its weight times the stem's IDF (a tool without the stem adds
+// nothing).
 func (ix *tsIndex) scores(keywords string) []float64 {
 	n := len(ix.tools)
 	sc := make([]float64, n)
-	seen := map[string]bool{}
-	for _, q := range tsTerms(keywords, true) {
-		if seen[q] {
-			continue
+	var partial []float64
+	terms := tsTerms(keywords, true)
+	for qi, q := range terms {
+		if slices.Contains(terms[:qi], q) {
+			continue // each distinct stem counts once
 		}
-		seen[q] = true
-		if df := ix.dfStrong[q]; df > 0 {
-			f := tsIDF(n, df)
-			for i, d := range ix.docs {
-				sc[i] += d.strong[q] * f
+		if ps := ix.strong[q]; len(ps) > 0 {
+			f := tsIDF(n, len(ps))
+			for _, p := range ps {
+				sc[p.tool] += p.weight * f
 			}
 			continue
 		}
-		partial := make([]float64, n)
+		// The best weight of a related stem, per tool (a maximum: the order of stems does not matter).
+		if partial == nil {
+			partial = make([]float64, n)
+		} else {
+			clear(partial)
+		}
 		df := 0
-		for i, d := range ix.docs {
-			for s, w := range d.strong {
-				if tsPrefixRelated(q, s) && w*tsPrefixFactor > partial[i] {
-					partial[i] = w * tsPrefixFactor
-				}
+		for _, sp := range ix.stems {
+			if !tsPrefixRelated(q, sp.stem) {
+				continue
 			}
-			if partial[i] > 0 {
-				df++
+			for _, p := range sp.postings {
+				if w := p.weight * tsPrefixFactor; w > partial[p.tool] {
+					if partial[p.tool] == 0 {
+						df++
+					}
+					partial[p.tool] = w
+				}
 			}
 		}
 		if df > 0 {
@@ -315,10 +345,10 @@ func (ix *tsIndex) scores(keywords string) []float64 {
 			}
 			continue
 		}
-		if df := ix.dfWeak[q]; df > 0 {
-			f := tsIDF(n, df)
-			for i, d := range ix.docs {
-				sc[i] += d.weak[q] * f
+		if ps := ix.weak[q]; len(ps) > 0 {
+			f := tsIDF(n, len(ps))
+			for _, p := range ps {
+				sc[p.tool] += p.weight * f
 			}
 		}
 	}

@@ -58,6 +58,8 @@ type Tool struct {
 	repaired func(resp, gold *value.Map) (bool, error)
 	// paramOrder is the names of Params in order, kept so that a call does not rebuild it.
 	paramOrder []string
+	// nameValue is Name as a value, stored in every envelope's api_name without an allocation.
+	nameValue any
 }
 
 // Param returns the declared parameter called name.
@@ -109,6 +111,7 @@ func newCatalog(name string, list ...[]*Tool) *Catalog {
 			c.index[t.Name] = t
 			c.tools = append(c.tools, t)
 			t.paramOrder = t.order()
+			t.nameValue = t.Name
 		}
 	}
 	sort.Slice(c.tools, func(i, j int) bool { return c.tools[i].Name < c.tools[j].Name })

@@ -55,6 +55,8 @@ type World struct {
 	// seeded, so runs are reproducible. It is made on first use (most worlds never draw).
 	pcg *rand.PCG
 	rnd *rand.Rand
+	// ctx is what the tool running in this world sees (see Catalog.Call).
+	ctx Ctx
 }
 
 // seed is the fixed seed of every new world's generator.
@@ -64,6 +66,10 @@ const seed = 0x41504942616e6b // "APIBank"
 func (b *Base) NewWorld() *World {
 	return &World{base: b}
 }
+
+// Reset puts w back in b's initial state, as b.NewWorld makes one: a caller that uses one fresh
+// world at a time (a scorer: one a verdict) reuses it rather than making one each time.
+func (b *Base) Reset(w *World) { *w = World{base: b} }
 
 // rng returns the world's random generator, made on first use.
 func (w *World) rng() *rand.Rand {

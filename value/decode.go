@@ -3,6 +3,7 @@ package value
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -79,6 +80,7 @@ func DecodeFields(data []byte, want func(key string) bool) (*Map, error) {
 // cannot grow with the input. It is not safe for concurrent use.
 type FieldReader struct {
 	want  func(key string) bool
+	share []string
 	m     Map
 	keys  recentTexts
 	texts recentTexts
@@ -90,36 +92,60 @@ const fieldReaderTexts = 4096
 // sharedTextMax is the longest text a FieldReader shares.
 const sharedTextMax = 64
 
-// recentTexts holds the last few distinct strings met, to hand out one copy of each.
+// recentTexts holds a few distinct strings met, to hand out one copy of each. Each is also kept as
+// a value (an interface holding it), so a shared text stored in a Map costs no allocation. A new
+// text replaces one not met again since the hand last passed it (the clock algorithm): a file's
+// levels and names stay while the short texts met once (predictions) come and go.
 type recentTexts struct {
-	t    [8]string
-	next int
+	t     [8]string
+	boxed [8]any
+	used  [8]bool
+	next  int
 }
 
 // get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
 func (r *recentTexts) get(b []byte) string {
+	return r.t[r.find(b)]
+}
+
+// value returns the shared copy of b as a value.
+func (r *recentTexts) value(b []byte) any {
+	return r.boxed[r.find(b)]
+}
+
+// find returns the slot of the shared copy of b, copying it in over the oldest when it is absent.
+func (r *recentTexts) find(b []byte) int {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	for _, t := range r.t {
-		if t == raw {
-			return t
+	for i := range r.t {
+		if r.t[i] == raw && r.boxed[i] != nil {
+			r.used[i] = true
+			return i
 		}
 	}
-	t := string(b)
-	r.t[r.next] = t
+	for r.used[r.next] {
+		r.used[r.next] = false
+		r.next = (r.next + 1) % len(r.t)
+	}
+	i := r.next
+	r.t[i] = string(b)
+	r.boxed[i] = r.t[i]
 	r.next = (r.next + 1) % len(r.t)
-	return t
+	return i
 }
 
 // NewFieldReader returns a reader that builds only the members whose key want accepts (see
-// DecodeFields).
-func NewFieldReader(want func(key string) bool) *FieldReader {
-	return &FieldReader{want: want}
+// DecodeFields). share, when given, names the members whose text values repeat from one object to
+// the next (a prediction file's levels and file names): only theirs are shared, and other texts
+// (predictions, met once) are plain copies, which cost less than a search of the shared ones.
+// Without share, every short text is shared.
+func NewFieldReader(want func(key string) bool, share ...string) *FieldReader {
+	return &FieldReader{want: want, share: share}
 }
 
 // Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
 // the next Decode (the values in it are not: they may be kept).
 func (r *FieldReader) Decode(data []byte) (*Map, error) {
-	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, reuse: &r.m}
+	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, shareKeys: r.share, reuse: &r.m}
 	d.skip()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.errorf("a JSON object is expected")
@@ -230,8 +256,10 @@ type decoder struct {
 	recent  [16]string
 	nrecent int
 	keys    map[string]string
-	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's).
+	// fieldKeys and texts, when not nil, share wanted keys and short plain texts (a FieldReader's):
+	// the texts of the top-level members named in shareKeys, or with none named every short text.
 	fieldKeys, texts *recentTexts
+	shareKeys        []string
 	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
 	reuse *Map
 }
@@ -261,6 +289,9 @@ func (d *decoder) value(depth int) (any, error) {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
+		if d.texts != nil && d.shareKeys == nil {
+			return d.sharedString()
+		}
 		return d.string()
 	case c == '-' || (c >= '0' && c <= '9'):
 		if d.literal("-Infinity") {
@@ -345,7 +376,13 @@ func (d *decoder) object(depth int, want func(key string) bool) (*Map, error) {
 				return nil, err
 			}
 		} else {
-			v, err := d.value(depth + 1)
+			var v any
+			var err error
+			if d.texts != nil && d.shareKeys != nil && d.pos < len(d.data) && d.data[d.pos] == '"' && slices.Contains(d.shareKeys, key) {
+				v, err = d.sharedString()
+			} else {
+				v, err = d.value(depth + 1)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -449,6 +486,19 @@ func (d *decoder) fieldKey(want func(key string) bool) (string, error) {
 	return string(d.data[start:end]), nil
 }
 
+// sharedString reads a string value as string does, handing out the shared copy (already a value)
+// of a short plain text: a FieldReader's lines repeat their levels and file names.
+func (d *decoder) sharedString() (any, error) {
+	data := d.data
+	start := d.pos + 1
+	pos, ascii := plainEndASCII(data, start)
+	if pos < len(data) && data[pos] == '"' && ascii && pos-start <= sharedTextMax {
+		d.pos = pos + 1
+		return d.texts.value(data[start:pos]), nil
+	}
+	return d.string()
+}
+
 func (d *decoder) string() (string, error) {
 	data := d.data
 	start := d.pos + 1 // past the opening quote
@@ -458,7 +508,7 @@ func (d *decoder) string() (string, error) {
 		d.pos = pos + 1
 		s := data[start:pos]
 		if ascii || utf8.Valid(s) {
-			if d.texts != nil && len(s) <= sharedTextMax {
+			if d.texts != nil && d.shareKeys == nil && len(s) <= sharedTextMax {
 				return d.texts.get(s), nil
 			}
 			return string(s), nil
@@ -539,6 +589,9 @@ func (d *decoder) string() (string, error) {
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
+	for i+8 <= len(data) && !special8(word8(data, i)) {
+		i += 8
+	}
 	for i < len(data) && plainByte[data[i]] {
 		i++
 	}
@@ -548,12 +601,45 @@ func plainEnd(data []byte, i int) int {
 // plainEndASCII is plainEnd that also reports whether the run is all ASCII (then valid UTF-8
 // without a check of its own).
 func plainEndASCII(data []byte, i int) (int, bool) {
+	var high8 uint64
+	for i+8 <= len(data) {
+		x := word8(data, i)
+		if special8(x) {
+			break
+		}
+		high8 |= x
+		i += 8
+	}
 	var high byte
 	for i < len(data) && plainByte[data[i]] {
 		high |= data[i]
 		i++
 	}
-	return i, high < utf8.RuneSelf
+	return i, high < utf8.RuneSelf && high8&highs8 == 0
+}
+
+// Strings are scanned eight bytes at a time where they can be (a word's test costs about what one
+// byte's does, and the scans are the decoder's and the encoder's hot loops, slowest under
+// WebAssembly); the bytes of a word holding one to stop at are then scanned one by one, so the
+// result is the byte loop's.
+const (
+	ones8  = 0x0101010101010101 // 0x01 in every byte
+	highs8 = 0x8080808080808080 // 0x80 in every byte
+)
+
+// word8 returns the eight bytes of s from i as a little-endian number.
+func word8[T ~string | ~[]byte](s T, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// special8 reports whether a word holds a quote, a backslash or a control character. (y-ones8)&^y
+// has a byte's high bit set where y has a zero byte, and x-0x20.. likewise where x has a byte
+// below 0x20 (a borrow can only mark bytes above a true one, so the test of the word is exact).
+func special8(x uint64) bool {
+	q := x ^ (ones8 * '"')
+	bs := x ^ (ones8 * '\\')
+	return ((x-ones8*0x20)&^x|(q-ones8)&^q|(bs-ones8)&^bs)&highs8 != 0
 }
 
 // plainByte tells the bytes a string's plain run may hold: not a quote, a backslash or a control
@@ -626,6 +712,17 @@ func (d *decoder) number() (any, error) {
 		if digits() == 0 {
 			return nil, d.errorf("invalid number: no digits in the exponent")
 		}
+	}
+	if !isFloat && d.pos-intStart <= 18 {
+		// At most 18 digits always fit an int64: no text to make for strconv.
+		var n int64
+		for _, c := range d.data[intStart:d.pos] {
+			n = n*10 + int64(c-'0')
+		}
+		if d.data[start] == '-' {
+			n = -n
+		}
+		return n, nil
 	}
 	text := string(d.data[start:d.pos])
 	if !isFloat {

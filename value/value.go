@@ -29,8 +29,55 @@ type entry struct {
 const indexAt = 12
 
 // NewMap returns an empty map with room for n keys.
-func NewMap(n int) *Map {
-	return &Map{entries: make([]entry, 0, n)}
+func NewMap(n int) *Map { return newMap(0, n) }
+
+// Maps of up to 8 keys (most records and envelopes) are made with their room in one allocation
+// instead of two: the map is the first field of one of these, its entries a slice of the array.
+type (
+	map2 struct {
+		m    Map
+		room [2]entry
+	}
+	map4 struct {
+		m    Map
+		room [4]entry
+	}
+	map8 struct {
+		m    Map
+		room [8]entry
+	}
+)
+
+// MapWithRoom is a Map with room for its first four keys inside it, to embed in a struct that is
+// made with its map: one allocation for both (a parsed call and its arguments). Map returns the
+// map, empty; call it once.
+type MapWithRoom struct{ x map4 }
+
+// Map empties the map and returns it.
+func (r *MapWithRoom) Map() *Map {
+	r.x.m = Map{entries: r.x.room[:0]}
+	return &r.x.m
+}
+
+// newMap returns a map whose entries are length zero entries, with room for n (length <= n).
+func newMap(length, n int) *Map {
+	switch {
+	case n == 0:
+		return &Map{}
+	case n <= 2:
+		x := &map2{}
+		x.m.entries = x.room[:length]
+		return &x.m
+	case n <= 4:
+		x := &map4{}
+		x.m.entries = x.room[:length]
+		return &x.m
+	case n <= 8:
+		x := &map8{}
+		x.m.entries = x.room[:length]
+		return &x.m
+	}
+	return &Map{entries: make([]entry, length, n)}
 }
 
 // MapOf builds a map from alternating keys and values, in that order: MapOf("a", 1, "b", "x").
@@ -266,7 +313,7 @@ func Clone(v any) any {
 		if x == nil {
 			return x
 		}
-		m := &Map{entries: make([]entry, len(x.entries))}
+		m := newMap(len(x.entries), len(x.entries))
 		for i, e := range x.entries {
 			m.entries[i] = entry{e.key, Clone(e.val)}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -236,8 +237,18 @@ func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 	}
 	for i := range 5000 { // more distinct texts and keys than a reader shares
 		lines = append(lines, fmt.Sprintf(`{"file": "f%d.jsonl", "id": %d, "k%d": 1, "pred": {"a%d": "t%d"}}`, i, i, i, i, i))
+		// Texts that repeat (shared) between texts met once, and integers of every size.
+		lines = append(lines, fmt.Sprintf(`{"file": "r%d.jsonl", "id": %d, "pred": "[P%d()]"}`, i%3, -i*7919*1000003*1000003, i))
 	}
-	r := NewFieldReader(want)
+	lines = append(lines, `{"id": -0}`, `{"id": 999999999999999999}`, `{"id": 9223372036854775807}`,
+		`{"id": -9223372036854775808}`, `{"id": 9223372036854775808}`, `{"id": 12345678901234567890123}`)
+	for _, share := range [][]string{nil, {"file", "level"}} {
+		t.Run(fmt.Sprintf("share %q", share), func(t *testing.T) { fieldReaderEqualsDecodeFields(t, NewFieldReader(want, share...), want, lines) })
+	}
+}
+
+// fieldReaderEqualsDecodeFields decodes lines with r and with DecodeFields, and checks they agree.
+func fieldReaderEqualsDecodeFields(t *testing.T, r *FieldReader, want func(string) bool, lines []string) {
 	var kept []any
 	var keptWant []string
 	for _, line := range lines {
@@ -260,6 +271,97 @@ func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 	for i, v := range kept {
 		if got := string(Marshal(v)); got != keptWant[i] {
 			t.Fatalf("value %d changed after later decodes: %s, was %s", i, got, keptWant[i])
+		}
+	}
+}
+
+// TestDecodeIntegers: integers are read without strconv up to 18 digits; every size gives what
+// strconv gives (an int64 when it fits, else a float), negative zero included.
+func TestDecodeIntegers(t *testing.T) {
+	for _, text := range []string{"0", "-0", "7", "-7", "255", "256", "123456789012345678", "-123456789012345678",
+		"999999999999999999", "1000000000000000000", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "-9223372036854775809", "123456789012345678901234567890"} {
+		var want any
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			want = n
+		} else {
+			f, _ := strconv.ParseFloat(text, 64)
+			want = f
+		}
+		got, err := DecodeString(text)
+		if err != nil || got != want {
+			t.Errorf("Decode(%s) = %#v, %v; want %#v", text, got, err, want)
+		}
+	}
+}
+
+// TestPlainScans: the word-at-a-time scans stop where a byte-by-byte scan stops, whatever byte
+// sits wherever: each of the bytes that end a run or border on them, at every position of texts of
+// every length around the word size.
+func TestPlainScans(t *testing.T) {
+	byByte := func(data []byte, i int) (int, bool) {
+		ascii := true
+		for ; i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20; i++ {
+			ascii = ascii && data[i] < 0x80
+		}
+		return i, ascii
+	}
+	for _, c := range []byte{'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xff} {
+		for n := 0; n <= 26; n++ {
+			for at := 0; at < n; at++ {
+				for from := 0; from <= n && from <= 9; from++ {
+					data := []byte(strings.Repeat("abcdefgh", 4)[:n])
+					data[at] = c
+					wantEnd, wantASCII := byByte(data, from)
+					if got := plainEnd(data, from); got != wantEnd {
+						t.Fatalf("plainEnd(%q, %d) = %d, want %d", data, from, got, wantEnd)
+					}
+					if got, ascii := plainEndASCII(data, from); got != wantEnd || ascii != wantASCII {
+						t.Fatalf("plainEndASCII(%q, %d) = %d, %v; want %d, %v", data, from, got, ascii, wantEnd, wantASCII)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAppendJSONFloatLikeEncodingJSON: floats are written exactly as encoding/json writes a float64,
+// over the edges of its two forms and random values of every magnitude.
+func TestAppendJSONFloatLikeEncodingJSON(t *testing.T) {
+	values := []float64{0, 1, -1, 0.5, 0.7999999950000002, 1e-6, 9.99999e-7, 1e-7, 1.5e-9, 1e20, 1e21, 1.2e21, 123456789e-15, math.SmallestNonzeroFloat64, math.MaxFloat64, -1e-7}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		values = append(values, math.Float64frombits(rng.Uint64()))
+	}
+	for _, f := range values {
+		want, err := json.Marshal(f)
+		if err != nil {
+			want = []byte("null")
+		}
+		if got := AppendJSONFloat(nil, f); string(got) != string(want) {
+			t.Fatalf("AppendJSONFloat(%v) = %s, encoding/json %s", f, got, want)
+		}
+	}
+}
+
+// TestMapWithRoom: a map made in its room behaves as NewMap's, within its room and past it, and
+// Map empties it again.
+func TestMapWithRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 4, 5, 9} {
+		var r MapWithRoom
+		m, want := r.Map(), NewMap(0)
+		for i := range n {
+			k := fmt.Sprintf("k%d", i)
+			m.Set(k, i)
+			want.Set(k, i)
+		}
+		m.Set("k0", "again")
+		want.Set("k0", "again")
+		if got, w := string(Marshal(m)), string(Marshal(want)); got != w {
+			t.Errorf("%d keys: %s, want %s", n, got, w)
+		}
+		if m = r.Map(); m.Len() != 0 {
+			t.Errorf("%d keys: Map again has %d keys", n, m.Len())
 		}
 	}
 }
