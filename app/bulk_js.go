@@ -11,6 +11,7 @@ import (
 )
 
 func init() {
+	browserTurns = true
 	nextTask = func() {
 		done := make(chan struct{})
 		var f js.Func

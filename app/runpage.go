@@ -61,6 +61,7 @@ func (p *RunPage) OnMount(ctx app.Context) {
 		p.watch(ctx)
 	}
 	p.findUnfinished(ctx)
+	warmRunPath()
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.key, p.remember, p.unfinished = "", false, nil })
 }
 
