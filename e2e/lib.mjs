@@ -414,3 +414,48 @@ export async function startFakeModel(script) {
   if (script) await fake.script(script);
   return fake;
 }
+
+/**
+ * traceTasks records, through the DevTools protocol (a Chromium trace), every task the page's main
+ * thread runs from now until the returned stop() is called; stop resolves the tasks as
+ * {at, wall, cpu} in ms (at from the first task). wall is how long the thread was in the task;
+ * cpu how long of that it ran (the trace's thread time): on a loaded machine the difference is the
+ * time the thread waited for a core.
+ */
+export async function traceTasks(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+  await cdp.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: ["toplevel", "disabled-by-default-devtools.timeline"] },
+  });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.end");
+    await complete;
+    await cdp.detach();
+    return mainThreadTasks(events);
+  };
+}
+
+/** mainThreadTasks picks the page's main thread out of a trace's events and lists its tasks. */
+function mainThreadTasks(events) {
+  const started = events.filter((e) => e.name === "TracingStartedInBrowser").at(-1);
+  const frame = started && (started.args.data.frames || []).find((f) => f.isOutermostMainFrame);
+  if (!frame) throw new Error("the trace names no main frame (TracingStartedInBrowser)");
+  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.pid === frame.processId && e.args.name === "CrRendererMain");
+  if (!thread) throw new Error(`the trace has no main thread for the page's process ${frame.processId}`);
+  const runs = events
+    .filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && e.name === "ThreadControllerImpl::RunTask")
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = [];
+  let end = -Infinity;
+  for (const e of runs) {
+    if (e.ts < end) continue; // a task nested in another (a nested run loop) counts in its outer task
+    end = e.ts + e.dur;
+    tasks.push({ ts: e.ts, wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 });
+  }
+  const t0 = tasks.length ? tasks[0].ts : 0;
+  return tasks.map((t) => ({ at: (t.ts - t0) / 1000, wall: t.wall, cpu: t.cpu }));
+}
