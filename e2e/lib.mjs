@@ -459,3 +459,25 @@ function mainThreadTasks(events) {
   const t0 = tasks.length ? tasks[0].ts : 0;
   return tasks.map((t) => ({ at: (t.ts - t0) / 1000, wall: t.wall, cpu: t.cpu }));
 }
+
+/**
+ * fillRunForm fills the Run page's form as a user does: a custom endpoint (baseURL, key, model),
+ * the form (text or native), the levels ticked, and the run's settings.
+ */
+export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
+  await page.getByTestId("run-preset").selectOption("custom");
+  await set(page, "run-base-url", baseURL);
+  await set(page, "run-api-key", key);
+  await set(page, "run-model", model);
+  await page.getByTestId("run-form").selectOption(form);
+  for (const box of await page.$$("[data-testid=run-level]")) {
+    const want = levels.includes(await box.getAttribute("value"));
+    if ((await box.isChecked()) !== want) await box.click();
+  }
+  await set(page, "run-limit", limit);
+  await set(page, "run-concurrency", concurrency);
+  await set(page, "run-retries", retries);
+  await set(page, "run-trials", trials);
+  const streamBox = page.getByTestId("run-stream");
+  if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+}

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, launch, traceTasks } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, launch, traceTasks, fillRunForm } from "../lib.mjs";
 
 const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
 const s = session();
@@ -71,22 +71,8 @@ async function newPage() {
 }
 
 /** configure fills the Run form for the fake endpoint. */
-async function configure(page, { form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
-  await page.getByTestId("run-preset").selectOption("custom");
-  await set(page, "run-base-url", fake.url);
-  await set(page, "run-api-key", KEY);
-  await set(page, "run-model", "fake-model");
-  await page.getByTestId("run-form").selectOption(form);
-  for (const box of await page.$$("[data-testid=run-level]")) {
-    const want = levels.includes(await box.getAttribute("value"));
-    if ((await box.isChecked()) !== want) await box.click();
-  }
-  await set(page, "run-limit", limit);
-  await set(page, "run-concurrency", concurrency);
-  await set(page, "run-retries", retries);
-  await set(page, "run-trials", trials);
-  const streamBox = page.getByTestId("run-stream");
-  if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+async function configure(page, opts) {
+  await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "fake-model", ...opts });
 }
 
 /** progress reads the progress hook. */
