@@ -136,7 +136,7 @@ func DataHash(levels []string) (string, error) {
 }
 
 // hashStep is how many bytes hashInSteps hashes between two turns of the page: SHA-256 is pure Go
-// under GOOS=js, a few MB/s in a fresh tab whose code is not yet optimised.
+// under GOOS=js, run by a fresh tab's code before the browser has optimised it.
 const hashStep = 16 << 10
 
 // hashInSteps writes b to h hashStep bytes at a time, calling yield between two steps, so that a

@@ -14,7 +14,7 @@ var runWarm atomic.Bool
 // on its first use (some 230 functions, 12-18 ms of the page's thread, measured in a fresh
 // browser), with the collection itself. It is called when the Run page opens, so the user's
 // filling in of the form hides it; it waits for the browser's idle time, so that it does not add
-// to the page's own start. Outside the browser (nextTask returns at once) it does nothing.
+// to the page's own start. Outside the browser (browserTurns is false) it does nothing.
 func warmRunPath() {
 	if !browserTurns || !runWarm.CompareAndSwap(false, true) {
 		return
