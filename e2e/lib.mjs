@@ -419,8 +419,8 @@ export async function startFakeModel(script) {
  * traceTasks records, through the DevTools protocol (a Chromium trace), every task the page's main
  * thread runs from now until the returned stop() is called; stop resolves the tasks as
  * {at, wall, cpu} in ms (at from the first task). wall is how long the thread was in the task;
- * cpu how long of that it ran (the trace's thread time): on a loaded machine the difference is the
- * time the thread waited for a core.
+ * cpu how long of that it ran (the trace's thread time; its wall time where a trace has none): on a
+ * loaded machine the difference is the time the thread waited for a core.
  */
 export async function traceTasks(page) {
   const cdp = await page.context().newCDPSession(page);
