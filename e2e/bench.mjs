@@ -73,8 +73,8 @@ try {
       await page.waitForFunction(() => { const el = document.querySelector("[data-testid=run-progress]"); return el && el.dataset.id && el.dataset.state !== "running"; }, null, { timeout: 600000, polling: 100 });
       runs[concurrency].wall.push(Date.now() - t0);
       await page.waitForTimeout(500);
+      runs[concurrency].longtask.push(await page.evaluate(() => window.__longest)); // before the trace's flush
       const tasks = await stop();
-      runs[concurrency].longtask.push(await page.evaluate(() => window.__longest));
       runs[concurrency].cpu.push(Math.max(0, ...tasks.map((t) => t.cpu)));
       runs[concurrency].load.push(loadavg()[0]);
       await b.close();
