@@ -188,6 +188,7 @@ func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keep
 	oldEpisodes, oldFailures := saved.Episodes, saved.Failures
 	go func() {
 		defer cancel()
+		warmBeforeRun()
 		saved.Status = runRunning
 		if err := runStore.Put(saved); err != nil {
 			r.setErr("the run is not kept across reloads: " + err.Error())

@@ -416,6 +416,7 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 	s := p.s
 	key := p.key
 	ctx.Async(func() {
+		warmBeforeRun()
 		data, err := tab.DataName()
 		hash := ""
 		if err == nil {
