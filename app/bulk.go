@@ -34,6 +34,9 @@ type BulkScorer interface {
 // returns at once.
 var nextTask = func() {}
 
+// browserTurns says whether nextTask gives the page a turn (in the browser) or returns at once.
+var browserTurns = false
+
 // BulkOptions says what a bulk run scores and where it shows its progress.
 type BulkOptions struct {
 	Element string `js:"element"`

@@ -11,17 +11,30 @@ import (
 )
 
 func init() {
+	browserTurns = true
 	nextTask = func() {
-		done := make(chan struct{})
-		var f js.Func
-		f = js.FuncOf(func(js.Value, []js.Value) any {
-			f.Release()
-			close(done)
-			return nil
-		})
-		js.Global().Call("setTimeout", f, 0)
-		<-done
+		waitCallback(func(f js.Func) { js.Global().Call("setTimeout", f, 0) })
 	}
+	idleTask = func() {
+		if js.Global().Get("requestIdleCallback").Type() != js.TypeFunction {
+			nextTask()
+			return
+		}
+		waitCallback(func(f js.Func) { js.Global().Call("requestIdleCallback", f, map[string]any{"timeout": 1000}) })
+	}
+}
+
+// waitCallback hands schedule a one-time callback and waits, in a goroutine, until it is called.
+func waitCallback(schedule func(js.Func)) {
+	done := make(chan struct{})
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		close(done)
+		return nil
+	})
+	schedule(f)
+	<-done
 }
 
 // bulkReply is what the bridge's bulk promise resolves to.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"slices"
 	"strings"
 	"sync"
@@ -129,9 +130,26 @@ func DataHash(levels []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		h.Write(resp)
+		hashInSteps(h, resp, nextTask)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// hashStep is how many bytes hashInSteps hashes between two turns of the page: SHA-256 is pure Go
+// under GOOS=js, run by a fresh tab's code before the browser has optimised it.
+const hashStep = 16 << 10
+
+// hashInSteps writes b to h hashStep bytes at a time, calling yield between two steps, so that a
+// level's 120 KB of samples is not one long task.
+func hashInSteps(h hash.Hash, b []byte, yield func()) {
+	for len(b) > 0 {
+		n := min(len(b), hashStep)
+		h.Write(b[:n])
+		b = b[n:]
+		if len(b) > 0 {
+			yield()
+		}
+	}
 }
 
 // Start runs saved in the background with the key (which stays in memory, in the model client).
@@ -170,6 +188,7 @@ func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keep
 	oldEpisodes, oldFailures := saved.Episodes, saved.Failures
 	go func() {
 		defer cancel()
+		warmBeforeRun()
 		saved.Status = runRunning
 		if err := runStore.Put(saved); err != nil {
 			r.setErr("the run is not kept across reloads: " + err.Error())

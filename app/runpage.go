@@ -61,6 +61,7 @@ func (p *RunPage) OnMount(ctx app.Context) {
 		p.watch(ctx)
 	}
 	p.findUnfinished(ctx)
+	warmRunPath()
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.key, p.remember, p.unfinished = "", false, nil })
 }
 
@@ -415,6 +416,7 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 	s := p.s
 	key := p.key
 	ctx.Async(func() {
+		warmBeforeRun()
 		data, err := tab.DataName()
 		hash := ""
 		if err == nil {

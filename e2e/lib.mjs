@@ -414,3 +414,70 @@ export async function startFakeModel(script) {
   if (script) await fake.script(script);
   return fake;
 }
+
+/**
+ * traceTasks records, through the DevTools protocol (a Chromium trace), every task the page's main
+ * thread runs from now until the returned stop() is called; stop resolves the tasks as
+ * {at, wall, cpu} in ms (at from the first task). wall is how long the thread was in the task;
+ * cpu how long of that it ran (the trace's thread time; its wall time where a trace has none): on a
+ * loaded machine the difference is the time the thread waited for a core.
+ */
+export async function traceTasks(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+  await cdp.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: ["toplevel", "disabled-by-default-devtools.timeline"] },
+  });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.end");
+    await complete;
+    await cdp.detach();
+    return mainThreadTasks(events);
+  };
+}
+
+/** mainThreadTasks picks the page's main thread out of a trace's events and lists its tasks. */
+function mainThreadTasks(events) {
+  const started = events.filter((e) => e.name === "TracingStartedInBrowser").at(-1);
+  const frame = started && (started.args.data.frames || []).find((f) => f.isOutermostMainFrame);
+  if (!frame) throw new Error("the trace names no main frame (TracingStartedInBrowser)");
+  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.pid === frame.processId && e.args.name === "CrRendererMain");
+  if (!thread) throw new Error(`the trace has no main thread for the page's process ${frame.processId}`);
+  const runs = events
+    .filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && e.name === "ThreadControllerImpl::RunTask")
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = [];
+  let end = -Infinity;
+  for (const e of runs) {
+    if (e.ts < end) continue; // a task nested in another (a nested run loop) counts in its outer task
+    end = e.ts + e.dur;
+    tasks.push({ ts: e.ts, wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 });
+  }
+  const t0 = tasks.length ? tasks[0].ts : 0;
+  return tasks.map((t) => ({ at: (t.ts - t0) / 1000, wall: t.wall, cpu: t.cpu }));
+}
+
+/**
+ * fillRunForm fills the Run page's form as a user does: a custom endpoint (baseURL, key, model),
+ * the form (text or native), the levels ticked, and the run's settings.
+ */
+export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
+  await page.getByTestId("run-preset").selectOption("custom");
+  await set(page, "run-base-url", baseURL);
+  await set(page, "run-api-key", key);
+  await set(page, "run-model", model);
+  await page.getByTestId("run-form").selectOption(form);
+  for (const box of await page.$$("[data-testid=run-level]")) {
+    const want = levels.includes(await box.getAttribute("value"));
+    if ((await box.isChecked()) !== want) await box.click();
+  }
+  await set(page, "run-limit", limit);
+  await set(page, "run-concurrency", concurrency);
+  await set(page, "run-retries", retries);
+  await set(page, "run-trials", trials);
+  const streamBox = page.getByTestId("run-stream");
+  if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+}

@@ -194,7 +194,7 @@ func Tasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task, erro
 }
 
 // samplesStep is how many samples tasks decodes between two calls of its yield.
-const samplesStep = 200
+const samplesStep = 50
 
 // samplesOf lists a level's samples as the samples op answers them, decoded samplesStep at a time
 // with yield (when not nil) called between two steps: a level's list is about 100 KB.
@@ -207,9 +207,15 @@ func samplesOf(ctx context.Context, e *serial, level string, yield func()) ([]pr
 	if err != nil {
 		return nil, err
 	}
+	if yield != nil {
+		yield() // the answer came in a task that copied it; reading its envelope is the next one
+	}
 	raw, err := protocol.Result(resp)
 	if err != nil {
 		return nil, err
+	}
+	if yield != nil {
+		yield() // reading the envelope went over the whole list once: the decoding is the next step
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -219,3 +219,31 @@ func TestResumeKeepsFinishedEpisodes(t *testing.T) {
 		t.Fatalf("the resumed run's episodes differ from the first run's:\n%s\n%s", a, b)
 	}
 }
+
+// TestSamplesInSteps checks that listing a level's samples with a yield gives the same list as
+// without, and gives the page a turn after the answer, after its envelope and every samplesStep
+// samples.
+func TestSamplesInSteps(t *testing.T) {
+	e := &serial{do: native()}
+	for _, level := range []string{"level-1-given-desc", "level-2-toolsearcher"} {
+		t.Run(level, func(t *testing.T) {
+			whole, err := samplesOf(context.Background(), e, level, nil)
+			if err != nil || len(whole) == 0 {
+				t.Fatalf("samples: %d, %v", len(whole), err)
+			}
+			yields := 0
+			stepped, err := samplesOf(context.Background(), e, level, func() { yields++ })
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(whole)
+			b, _ := json.Marshal(stepped)
+			if !bytes.Equal(a, b) {
+				t.Fatal("the list decoded in steps differs from the list decoded at once")
+			}
+			if want := 2 + (len(whole)-1)/samplesStep; yields != want {
+				t.Errorf("%d samples: %d yields, want %d", len(whole), yields, want)
+			}
+		})
+	}
+}
