@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/apibank-playground/apibank/internal/oracle"
 )
 
 // BenchmarkStreamBaseline streams all oracle predictions (as BenchmarkStreamRatio) through this
@@ -20,18 +18,7 @@ func BenchmarkStreamBaseline(b *testing.B) {
 	if base == "" {
 		b.Skip("APIBANK_BENCH_BASELINE is not set: make bench BASELINE=<revision> sets it")
 	}
-	dir := filepath.Join("..", "..", "shared", "apibank")
-	load, _, _, ok, err := oracle.Requests(dir)
-	if !ok {
-		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	start, chunks, n, _, err := oracle.Stream(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	load, start, chunks, n := oracleStream(b)
 	ctx := context.Background()
 	var sessions []*Session
 	for _, path := range []string{filepath.Join("..", "web", "engine.wasm"), filepath.Join(base, "web", "engine.wasm")} {

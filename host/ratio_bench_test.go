@@ -88,18 +88,7 @@ func BenchmarkScoreRatio(b *testing.B) {
 // chunks of 1,024 lines sent as raw bodies), natively and under wazero, in one run: the in-engine
 // cost of a streamed verdict, transport into and out of the module included.
 func BenchmarkStreamRatio(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "apibank")
-	load, _, _, ok, err := oracle.Requests(dir)
-	if !ok {
-		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	start, chunks, n, _, err := oracle.Stream(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	load, start, chunks, n := oracleStream(b)
 	ctx := context.Background()
 	native, s := ratioSessions(b, load)
 	native.Handle(start)
@@ -122,4 +111,23 @@ func BenchmarkStreamRatio(b *testing.B) {
 		})
 		reportRatio(b, nat, wz, n)
 	}
+}
+
+// oracleStream returns the oracle's load request and its predictions as a stream's start request
+// and score_lines chunks (n predictions), as the CLI would send them; it skips the benchmark when
+// ../shared/apibank is absent.
+func oracleStream(b *testing.B) (load, start []byte, chunks [][]byte, n int) {
+	dir := filepath.Join("..", "..", "shared", "apibank")
+	load, _, _, ok, err := oracle.Requests(dir)
+	if !ok {
+		b.Skip("../shared/apibank not found: the oracle benchmark needs the reference data beside the repository")
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	start, chunks, n, _, err = oracle.Stream(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return load, start, chunks, n
 }
