@@ -1,10 +1,6 @@
 package bm25
 
-import (
-	"math"
-	"math/big"
-	"sync"
-)
+import "math"
 
 // The original computes idf with Python's math.log, i.e. the C library's
 // log (glibc). Every argument this package meets is k + 0.5 for an integer
@@ -12,52 +8,77 @@ import (
 // arguments (for example 23.5, 41.5, 46.5, 49.5), which would change the
 // idf and so the scores. glibc's log is correctly rounded for all of them
 // except a few whose exact logarithm lies within a few millionths of an ulp
-// of a rounding midpoint. So pyLog computes the logarithm with 256-bit
-// arithmetic, rounds it once to float64, and takes glibc's result from a
-// table for the 27 exceptions with k below 10^6 (measured against glibc
-// 2.36; the first is 38437.5, far above the 73 documents of the tool).
+// of a rounding midpoint. So pyLog computes the logarithm correctly rounded
+// (logCR), and takes glibc's result from a table for the 27 exceptions with
+// k below 10^6 (measured against glibc 2.36; the first is 38437.5, far above
+// the 73 documents of the tool).
+//
+// logCR corrects math.Log's answer y0 (within an ulp) with double-double
+// arithmetic (a value as the unevaluated sum of two float64s, about 106
+// bits): for x = m 2^e, ln x = e ln 2 + y0 + ln(1 + d) where y0 is
+// math.Log(m), d = m*exp(-y0) - 1 is tiny, and exp(-y0) is computed to
+// about 2^-104. Its error, some 2^-50 of an ulp,
+// decides the rounding unless the exact logarithm is that close to a
+// midpoint. A test holds it to a 256-bit math/big computation (the earlier
+// implementation, which cost the engine module 90 KB of code) on every k + 0.5
+// below 2^17 and on random arguments.
 
-const logPrec = 256
+// dd is a double-double: the unevaluated sum hi + lo, |lo| <= ulp(hi)/2.
+type dd struct{ hi, lo float64 }
 
-var (
-	ln2Once sync.Once
-	ln2Big  *big.Float
-)
+// twoSum returns a + b exactly as a double-double.
+func twoSum(a, b float64) dd {
+	s := a + b
+	bb := s - a
+	return dd{s, (a - (s - bb)) + (b - bb)}
+}
 
-// atanhSeries returns 2*atanh(z) = ln((1+z)/(1-z)) for small |z|, summing
-// z^(2k+1)/(2k+1) until the terms no longer matter at logPrec bits.
-func atanhSeries(z *big.Float) *big.Float {
-	z2 := new(big.Float).SetPrec(logPrec).Mul(z, z)
-	sum := new(big.Float).SetPrec(logPrec).Set(z)
-	pow := new(big.Float).SetPrec(logPrec).Set(z)
-	term := new(big.Float).SetPrec(logPrec)
-	for k := int64(3); ; k += 2 {
-		pow.Mul(pow, z2)
-		term.Quo(pow, new(big.Float).SetPrec(logPrec).SetInt64(k))
-		if term.Sign() == 0 || term.MantExp(nil)-sum.MantExp(nil) < -logPrec-8 {
+// add returns x + y.
+func (x dd) add(y dd) dd {
+	s := twoSum(x.hi, y.hi)
+	t := twoSum(x.lo, y.lo)
+	s.lo += t.hi
+	s = twoSum(s.hi, s.lo)
+	s.lo += t.lo
+	return twoSum(s.hi, s.lo)
+}
+
+// mul returns x * y.
+func (x dd) mul(y dd) dd {
+	p := x.hi * y.hi
+	e := math.FMA(x.hi, y.hi, -p)
+	e += x.hi*y.lo + x.lo*y.hi
+	return twoSum(p, e)
+}
+
+// div returns x / n for a small positive integer n.
+func (x dd) div(n float64) dd {
+	q := x.hi / n
+	r := dd{-q * n, -math.FMA(q, n, -q*n)}.add(x) // x - q*n, exactly enough
+	return twoSum(q, (r.hi+r.lo)/n)
+}
+
+// ln2DD is ln 2 as a double-double.
+var ln2DD = dd{0x1.62e42fefa39efp-01, 0x1.abc9e3b39803fp-56}
+
+// expDD returns e^t for |t| below 1000 to about 2^-104 relative: t = n ln 2 + r
+// with |r| <= ln(2)/2, then Taylor's series of e^r to 2^-110.
+func expDD(t dd) dd {
+	n := math.Round(t.hi / ln2DD.hi)
+	r := t.add(ln2DD.mul(dd{-n, 0}))
+	sum, term := dd{1, 0}, dd{1, 0}
+	for k := 1.0; k < 40; k++ {
+		term = term.mul(r).div(k)
+		sum = sum.add(term)
+		if math.Abs(term.hi) < 0x1p-112 {
 			break
 		}
-		sum.Add(sum, term)
 	}
-	return sum.Mul(sum, big.NewFloat(2).SetPrec(logPrec))
+	return dd{math.Ldexp(sum.hi, int(n)), math.Ldexp(sum.lo, int(n))}
 }
 
-// lnBig returns ln(m) for m in [0.5, 2) (well inside the series' range).
-func lnBig(m *big.Float) *big.Float {
-	one := big.NewFloat(1).SetPrec(logPrec)
-	num := new(big.Float).SetPrec(logPrec).Sub(m, one)
-	den := new(big.Float).SetPrec(logPrec).Add(m, one)
-	return atanhSeries(num.Quo(num, den))
-}
-
-func ln2() *big.Float {
-	ln2Once.Do(func() {
-		ln2Big = lnBig(big.NewFloat(2).SetPrec(logPrec))
-	})
-	return ln2Big
-}
-
-// logCR returns the natural logarithm of x correctly rounded to float64.
+// logCR returns the natural logarithm of x correctly rounded to float64 (but for
+// an exact logarithm within about 2^-50 ulp of a rounding midpoint).
 // Arguments that are not positive and finite get math.Log's answer.
 func logCR(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
@@ -66,18 +87,13 @@ func logCR(x float64) float64 {
 	if x == 1 {
 		return 0
 	}
-	frac, exp := math.Frexp(x) // x = frac * 2^exp, frac in [0.5, 1)
-	if frac < math.Sqrt2/2 {
-		frac *= 2
-		exp--
-	}
-	r := lnBig(new(big.Float).SetPrec(logPrec).SetFloat64(frac))
-	if exp != 0 {
-		e := new(big.Float).SetPrec(logPrec).SetInt64(int64(exp))
-		r.Add(r, e.Mul(e, ln2()))
-	}
-	f, _ := r.Float64()
-	return f
+	// x = m 2^e with m in [0.5, 1), so that exp(-ln m) stays in range whatever x.
+	m, e := math.Frexp(x)
+	y0 := math.Log(m)
+	d := expDD(dd{-y0, 0}).mul(dd{m, 0}).add(dd{-1, 0}) // m e^-y0 - 1, about 2^-52
+	// ln(1 + d) = d - d^2/2 + ...: d^2 is about 2^-104, d^3 far below what matters.
+	lnM := twoSum(y0, d.hi+(d.lo-d.hi*d.hi/2))
+	return ln2DD.mul(dd{float64(e), 0}).add(lnM).hi
 }
 
 // glibcHalfLogs holds the float64 bits of glibc's log(x) for the arguments
