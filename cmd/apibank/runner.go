@@ -107,17 +107,8 @@ func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
 // folder is megabytes.
 func callWithFiles[T any](r runner, req protocol.Request, files map[string][]byte) (T, error) {
 	var zero T
-	paths := make([]string, 0, len(files))
-	total := 0
-	for p, b := range files {
-		paths = append(paths, p)
-		total += len(b)
-	}
-	sort.Strings(paths)
-	req.Parts = make([]protocol.Part, len(paths))
-	for i, p := range paths {
-		req.Parts[i] = protocol.Part{Path: p, Size: len(files[p])}
-	}
+	parts, paths, total := partsOf(files)
+	req.Parts = parts
 	head, err := protocol.Encode(req) // no Body: the JSON alone
 	if err != nil {
 		return zero, err
@@ -137,6 +128,16 @@ func callWithFiles[T any](r runner, req protocol.Request, files map[string][]byt
 // asParts lays files out as a request body, in path order: their parts and their bytes one after the
 // other (the engine reads them raw, without JSON escaping).
 func asParts(files map[string][]byte) ([]protocol.Part, []byte) {
+	parts, paths, total := partsOf(files)
+	body := make([]byte, 0, total)
+	for _, p := range paths {
+		body = append(body, files[p]...)
+	}
+	return parts, body
+}
+
+// partsOf returns the parts of files in path order, the paths in that order, and their total size.
+func partsOf(files map[string][]byte) ([]protocol.Part, []string, int) {
 	paths := make([]string, 0, len(files))
 	total := 0
 	for p, b := range files {
@@ -145,10 +146,8 @@ func asParts(files map[string][]byte) ([]protocol.Part, []byte) {
 	}
 	sort.Strings(paths)
 	parts := make([]protocol.Part, len(paths))
-	body := make([]byte, 0, total)
 	for i, p := range paths {
 		parts[i] = protocol.Part{Path: p, Size: len(files[p])}
-		body = append(body, files[p]...)
 	}
-	return parts, body
+	return parts, paths, total
 }
