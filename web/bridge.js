@@ -70,6 +70,7 @@
   // sessionStorage (per tab: another tab has its own); an imported folder, too big for it, lives in
   // IndexedDB under a key kept in sessionStorage.
   const SESSION_KEY = "apibank.engine";
+  const KEEP_MS = 5000; // how long a load's answer waits for its folder to be kept (see track)
   let importedText = null; // the last imported folder's load request (kept while builtin is active)
   let importedName = "";
 
@@ -252,8 +253,13 @@
           importedName = resp.result.name;
           const key = "import-" + Date.now() + "-" + Math.random().toString(36).slice(2);
           tabKey = ""; // until the folder is written, a save must not name the previous import
-          return idbPut(key, { text: reqText, name: importedName, at: Date.now() })
-            .then(() => {
+          // An IndexedDB that never answers (blocked, or a browser's private mode) must not hold the
+          // load's answer back: after KEEP_MS it is answered, and not kept for a reload.
+          const kept = idbPut(key, { text: reqText, name: importedName, at: Date.now() }).then(() => true);
+          const late = new Promise((resolve) => setTimeout(resolve, KEEP_MS, false));
+          return Promise.race([kept, late])
+            .then((ok) => {
+              if (!ok) throw new Error("IndexedDB did not answer within " + KEEP_MS / 1000 + " s");
               tabKey = key;
             })
             .catch((err) => console.warn("apibank: the imported folder is not kept for a reload:", err.message))

@@ -17,11 +17,11 @@ import "math"
 // arithmetic (a value as the unevaluated sum of two float64s, about 106
 // bits): for x = m 2^e, ln x = e ln 2 + y0 + ln(1 + d) where y0 is
 // math.Log(m), d = m*exp(-y0) - 1 is tiny, and exp(-y0) is computed to
-// about 2^-104. Its error, some 2^-50 of an ulp,
-// decides the rounding unless the exact logarithm is that close to a
-// midpoint. A test holds it to a 256-bit math/big computation (the earlier
-// implementation, which cost the engine module 90 KB of code) on every k + 0.5
-// below 2^17 and on random arguments.
+// about 2^-104. Its error, some 2^-50 of an ulp, decides the rounding
+// unless the exact logarithm is that close to a midpoint. A test holds it
+// to a 256-bit math/big computation (the earlier implementation, which cost
+// the engine module 90 KB of code) on every k + 0.5 below 2^17 and on
+// random arguments.
 
 // dd is a double-double: the unevaluated sum hi + lo, |lo| <= ulp(hi)/2.
 type dd struct{ hi, lo float64 }
