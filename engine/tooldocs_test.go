@@ -45,11 +45,11 @@ func TestCatalogDocs(t *testing.T) {
 		if len(schemas) != len(c.Tools) {
 			t.Fatalf("%s: %d schemas for %d tools", name, len(schemas), len(c.Tools))
 		}
-		for i, raw := range c.Tools {
-			var entry struct {
-				Name string `json:"name"`
-			}
-			_ = json.Unmarshal(raw, &entry)
+		entries, err := c.Entries()
+		if err != nil {
+			t.Fatalf("%s entries: %v", name, err)
+		}
+		for i, entry := range entries {
 			if schemas[i].Function.Name != entry.Name || schemas[i].Type != "function" {
 				t.Errorf("%s: schema %d is %q, tool %q", name, i, schemas[i].Function.Name, entry.Name)
 			}

@@ -85,23 +85,23 @@ func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	var list []map[string]any
-	if err := json.Unmarshal(cat.Schemas, &list); err != nil {
-		return nil, fmt.Errorf("the catalog's schemas: %w", err)
+	list, err := cat.ToolSchemas()
+	if err != nil {
+		return nil, err
 	}
-	schemas := map[string]map[string]any{}
+	schemas := map[string]json.RawMessage{}
 	for _, s := range list {
-		if f, ok := s["function"].(map[string]any); ok {
-			if n, ok := f["name"].(string); ok {
-				schemas[n] = s
-			}
-		}
+		schemas[s.Function.Name] = s.Raw
 	}
 	// Every conversation offers the tools the prompt offered: a special case's right answer (no
 	// call) means something only beside the tools that do not fit.
 	var offered []map[string]any
 	for _, n := range o.Prompt.Tools {
-		if s, ok := schemas[n]; ok {
+		if raw, ok := schemas[n]; ok {
+			var s map[string]any
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, fmt.Errorf("the schema of %s: %w", n, err)
+			}
 			offered = append(offered, s)
 		}
 	}
