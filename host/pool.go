@@ -192,18 +192,26 @@ func (p *Pool) lease(s *Session) (protocol.Transport, func(dead bool), error) {
 		case s.MemorySize() > p.cfg.MaxMemory:
 			p.retire(s, fmt.Sprintf("linear memory %d MiB over the %d MiB limit", s.MemorySize()>>20, p.cfg.MaxMemory>>20), nil)
 		default:
-			p.mu.Lock()
-			delete(p.busy, s)
-			closed := p.closed
-			p.mu.Unlock()
-			if closed {
-				s.Close(context.Background())
-				return
-			}
-			p.free <- s
+			p.giveBack(s)
 		}
 	}
 	return do, release, nil
+}
+
+// giveBack puts a usable instance (after its request, or newly made) in the free list, or closes it
+// if the pool is closed. The check and the send happen under one lock: Close sets closed under it
+// before it empties the list, so an instance is either in the list it empties or closed here, never
+// left in the list unclosed. The send never blocks: at most Size instances exist, and the list holds
+// Size.
+func (p *Pool) giveBack(s *Session) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.busy, s)
+	if p.closed {
+		s.Close(context.Background())
+		return
+	}
+	p.free <- s
 }
 
 // retire closes s and makes a replacement in the background.
@@ -231,14 +239,7 @@ func (p *Pool) replace() {
 	for {
 		s, err := p.make(context.Background())
 		if err == nil {
-			p.mu.Lock()
-			closed := p.closed
-			p.mu.Unlock()
-			if closed {
-				s.Close(context.Background())
-				return
-			}
-			p.free <- s
+			p.giveBack(s)
 			return
 		}
 		if p.cfg.OnReplace != nil {
