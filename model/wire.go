@@ -181,24 +181,7 @@ func toWire(s Settings, r Request, stream bool) wireRequest {
 	if stream {
 		w.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	w.Messages = make([]wireMessage, len(r.Messages))
-	for i, m := range r.Messages {
-		wm := wireMessage{Role: m.Role, ToolCallID: m.ToolCallID}
-		if m.Content != "" || len(m.ToolCalls) == 0 || m.Role != RoleAssistant {
-			c := m.Content
-			wm.Content = &c
-		}
-		for _, c := range m.ToolCalls {
-			wm.ToolCalls = append(wm.ToolCalls, wireToolCall{
-				ID: c.ID, Type: "function",
-				Function: wireCallBody{Name: c.Name, Arguments: flexText(c.Arguments)},
-			})
-		}
-		w.Messages[i] = wm
-	}
-	for _, t := range r.Tools {
-		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireFunction(t)})
-	}
+	w.Messages, w.Tools = wireMessages(r.Messages), wireTools(r.Tools)
 	switch {
 	case r.ToolChoice == "" || len(r.Tools) == 0: // endpoints refuse a tool choice without tools
 	case r.ToolChoice == ToolChoiceAuto || r.ToolChoice == ToolChoiceNone || r.ToolChoice == ToolChoiceRequired:
@@ -210,6 +193,45 @@ func toWire(s Settings, r Request, stream bool) wireRequest {
 		w.ToolChoice = c
 	}
 	return w
+}
+
+// wireMessages translates the turns of a conversation.
+func wireMessages(ms []Message) []wireMessage {
+	out := make([]wireMessage, len(ms))
+	for i, m := range ms {
+		wm := wireMessage{Role: m.Role, ToolCallID: m.ToolCallID}
+		if m.Content != "" || len(m.ToolCalls) == 0 || m.Role != RoleAssistant {
+			c := m.Content
+			wm.Content = &c
+		}
+		for _, c := range m.ToolCalls {
+			wm.ToolCalls = append(wm.ToolCalls, wireToolCall{
+				ID: c.ID, Type: "function",
+				Function: wireCallBody{Name: c.Name, Arguments: flexText(c.Arguments)},
+			})
+		}
+		out[i] = wm
+	}
+	return out
+}
+
+// wireTools translates the tools offered (nil for none, so that the field is left out).
+func wireTools(ts []Tool) []wireTool {
+	var out []wireTool
+	for _, t := range ts {
+		out = append(out, wireTool{Type: "function", Function: wireFunction(t)})
+	}
+	return out
+}
+
+// Conversation encodes a conversation and the tools it offered in the chat-completions wire form,
+// {"messages":[...],"tools":[...]} without a request's settings: a line of a fine-tuning JSONL
+// file, written exactly as a request would send those turns.
+func Conversation(ms []Message, tools []Tool) ([]byte, error) {
+	return json.Marshal(struct {
+		Messages []wireMessage `json:"messages"`
+		Tools    []wireTool    `json:"tools,omitempty"`
+	}{wireMessages(ms), wireTools(tools)})
 }
 
 // MarshalJSON writes flexText as a plain JSON string (requests always send arguments as text).

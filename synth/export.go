@@ -4,12 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // Dataset is the accepted dialogues as a folder in the original layout (path -> text): one
@@ -54,29 +55,6 @@ func Zip(name string, files map[string]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// chatMessage is a message of a training conversation, in the chat-completions wire form.
-type chatMessage struct {
-	Role       string     `json:"role"`
-	Content    *string    `json:"content"`
-	ToolCalls  []chatCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-}
-
-type chatCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-// trainingLine is one conversation of the training JSONL.
-type trainingLine struct {
-	Messages []chatMessage    `json:"messages"`
-	Tools    []map[string]any `json:"tools,omitempty"`
-}
-
 // Training writes the accepted dialogues as chat-format training JSONL, one conversation a line:
 // the user's request, each step as an assistant message with its tool calls in OpenAI form and a
 // tool message per output, then the reply; with the schemas of the tools the prompt offered.
@@ -85,24 +63,20 @@ func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	list, err := cat.ToolSchemas()
+	list, err := run.Tools(cat.Schemas)
 	if err != nil {
 		return nil, err
 	}
-	schemas := map[string]json.RawMessage{}
-	for _, s := range list {
-		schemas[s.Function.Name] = s.Raw
+	schemas := map[string]model.Tool{}
+	for _, t := range list {
+		schemas[t.Name] = t
 	}
 	// Every conversation offers the tools the prompt offered: a special case's right answer (no
 	// call) means something only beside the tools that do not fit.
-	var offered []map[string]any
+	var offered []model.Tool
 	for _, n := range o.Prompt.Tools {
-		if raw, ok := schemas[n]; ok {
-			var s map[string]any
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, fmt.Errorf("the schema of %s: %w", n, err)
-			}
-			offered = append(offered, s)
+		if t, ok := schemas[n]; ok {
+			offered = append(offered, t)
 		}
 	}
 	var b bytes.Buffer
@@ -117,28 +91,27 @@ func Training(ctx context.Context, do protocol.Transport, o *Outcome) ([]byte, e
 	return b.Bytes(), nil
 }
 
-func text(s string) *string { return &s }
-
-func trainingOf(c *protocol.SynthCandidate, tools []map[string]any) ([]byte, error) {
+// trainingOf is a candidate's conversation: the request, each step's calls and their outputs, then
+// the reply.
+func trainingOf(c *protocol.SynthCandidate, tools []model.Tool) ([]byte, error) {
 	if c == nil {
 		return nil, fmt.Errorf("no candidate")
 	}
-	l := trainingLine{Messages: []chatMessage{{Role: "user", Content: text(c.Request)}}, Tools: tools}
+	ms := []model.Message{{Role: model.RoleUser, Content: c.Request}}
 	for i, step := range c.Steps {
-		msg := chatMessage{Role: "assistant"}
-		var results []chatMessage
+		msg := model.Message{Role: model.RoleAssistant}
+		var results []model.Message
 		for j, call := range step {
-			cc := chatCall{ID: fmt.Sprintf("call_%d_%d", i+1, j+1), Type: "function"}
-			cc.Function.Name, cc.Function.Arguments = call.Name, compact(call.Arguments)
-			msg.ToolCalls = append(msg.ToolCalls, cc)
+			id := fmt.Sprintf("call_%d_%d", i+1, j+1)
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: id, Name: call.Name, Arguments: compact(call.Arguments)})
 			out := "null"
 			if i < len(c.Outputs) && j < len(c.Outputs[i]) {
 				out = compact(c.Outputs[i][j].Output)
 			}
-			results = append(results, chatMessage{Role: "tool", ToolCallID: cc.ID, Content: text(out)})
+			results = append(results, model.Message{Role: model.RoleTool, ToolCallID: id, Content: out})
 		}
-		l.Messages = append(append(l.Messages, msg), results...)
+		ms = append(append(ms, msg), results...)
 	}
-	l.Messages = append(l.Messages, chatMessage{Role: "assistant", Content: text(c.Reply)})
-	return json.Marshal(l)
+	ms = append(ms, model.Message{Role: model.RoleAssistant, Content: c.Reply})
+	return model.Conversation(ms, tools)
 }
