@@ -51,3 +51,21 @@ func Example() {
 	// call: GetWeather {"city":"Paris"}
 	// answer: Clear skies in Paris.
 }
+
+// A conversation as one line of a fine-tuning file: an assistant turn that only calls has null
+// content, every other turn a string.
+func ExampleConversation() {
+	line, err := model.Conversation([]model.Message{
+		{Role: model.RoleUser, Content: "Weather in Paris?"},
+		{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: "call_1", Name: "GetWeather", Arguments: `{"city":"Paris"}`}}},
+		{Role: model.RoleTool, ToolCallID: "call_1", Content: `"clear"`},
+		{Role: model.RoleAssistant, Content: "Clear skies."},
+	}, []model.Tool{{Name: "GetWeather", Parameters: json.RawMessage(`{"type":"object"}`)}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(line))
+	// Output:
+	// {"messages":[{"role":"user","content":"Weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"GetWeather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","content":"\"clear\"","tool_call_id":"call_1"},{"role":"assistant","content":"Clear skies."}],"tools":[{"type":"function","function":{"name":"GetWeather","parameters":{"type":"object"}}}]}
+}

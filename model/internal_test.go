@@ -309,3 +309,31 @@ type instant struct{}
 
 func (instant) Now() time.Time                                   { return time.Unix(0, 0) }
 func (instant) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// TestConversation: a conversation is written as a request sends its turns, and without tools the
+// field is left out.
+func TestConversation(t *testing.T) {
+	msgs := []Message{{Role: RoleSystem, Content: "be brief"}, {Role: RoleAssistant}, {Role: RoleUser, Content: ""}}
+	for _, tc := range []struct {
+		name  string
+		tools []Tool
+		want  string
+	}{
+		{"no tools", nil, `{"messages":[{"role":"system","content":"be brief"},{"role":"assistant","content":""},{"role":"user","content":""}]}`},
+		{"a tool", []Tool{{Name: "f"}}, `{"messages":[{"role":"system","content":"be brief"},{"role":"assistant","content":""},{"role":"user","content":""}],"tools":[{"type":"function","function":{"name":"f"}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Conversation(msgs, tc.tools)
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("Conversation = %s, %v; want %s", got, err, tc.want)
+			}
+			body, _ := json.Marshal(toWire(Settings{}, Request{Messages: msgs, Tools: tc.tools}, false))
+			var req struct {
+				Messages json.RawMessage `json:"messages"`
+			}
+			if err := json.Unmarshal(body, &req); err != nil || !strings.Contains(string(got), string(req.Messages)) {
+				t.Fatalf("the request sends the turns as %s, the conversation writes %s", req.Messages, got)
+			}
+		})
+	}
+}
