@@ -150,10 +150,10 @@ func (c *EngineBadge) Render() app.UI {
 	}
 	badge := app.Span().Class("badge badge-"+state).DataSet("testid", "engine-status").
 		DataSet("state", state).Title(c.lastErr).Aria("live", "polite").Text(label)
-	r, canRetry := tab.Engine.(retrier)
 	if state != "failed" {
 		return badge
 	}
+	r, canRetry := tab.Engine.(retrier)
 	return app.Span().Class("engine-failed").Attr("role", "alert").Body(
 		badge,
 		app.Span().Class("error small").DataSet("testid", "engine-error").Text(c.lastErr),
