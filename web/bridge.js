@@ -34,6 +34,7 @@
   let startedAt = 0; // when the worker not yet ready was started
   let starts = 0; // failed start attempts in a row (of the compile, or of workers that never got ready)
   let everReady = false; // a worker of this tab has said "ready" (later starts are restarts)
+  let spawned = 0; // workers started in this tab (the first gets startMs, the others restartMs)
   let sessionRead = Promise.resolve(); // fromSession's promise: restore waits for it
   let nextID = 1;
   const inflight = new Map(); // id -> {text, resolve, internal}
@@ -69,7 +70,7 @@
     if (!w) return;
     const now = performance.now();
     if (!ready) {
-      const limit = everReady ? liveness.restartMs : liveness.startMs;
+      const limit = spawned > 1 ? liveness.restartMs : liveness.startMs;
       if (now - startedAt > limit) onCrash(w, null, "it did not start within " + Math.round(limit / 1000) + " s");
       return;
     }
@@ -249,6 +250,7 @@
     lastHeard = startedAt;
     pingSent = 0;
     const w = new Worker(workerURL);
+    spawned++;
     worker = w;
     w.onmessage = (ev) => onMessage(w, ev.data);
     w.onerror = (ev) => {
