@@ -6,7 +6,10 @@
 // the service worker is kept out so page.route sees every request.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, watch, ready, engineRequest } from "../lib.mjs";
+import { mkdtempSync, mkdirSync, cpSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startServer, launch, watch, ready, engineRequest, root } from "../lib.mjs";
 
 const s = { server: null, browser: null };
 
@@ -162,4 +165,41 @@ test("an engine.wasm that cannot be fetched shows the error; Retry fetches it ag
   await ready(page);
   assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
   await page.close();
+});
+
+test("an IndexedDB that never answers does not keep the engine from starting after a reload", async () => {
+  // A small folder to import: one dialogue and the databases.
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-startup-"));
+  const builtin = path.join(root, "dataset", "builtin");
+  const level = path.join("lv1-lv2-samples", "level-1-given-desc");
+  mkdirSync(path.join(dir, level), { recursive: true });
+  const first = readdirSync(path.join(builtin, level)).filter((f) => f.endsWith(".jsonl")).sort()[0];
+  cpSync(path.join(builtin, level, first), path.join(dir, level, first));
+  cpSync(path.join(builtin, "init_database"), path.join(dir, "init_database"), { recursive: true });
+  const { page, w } = await newPage(null);
+  await page.goto(s.server.url + "/import");
+  await ready(page);
+  await page.getByTestId("import-folder").setInputFiles(dir);
+  await page.waitForSelector("[data-testid=import-result]");
+  assert.equal((await page.evaluate(() => window.apibankEngine.saved())).imported, true);
+  const acct = await firstAccount(page);
+  await engineRequest(page, { op: "call", call: JSON.stringify(`[AddAlarm(token='${acct.token}', time='2036-01-02 03:04:05')]`) });
+  // Reload with the bridge's IndexedDB database never answering (the runs' store is left alone).
+  await page.addInitScript(() => {
+    const open = indexedDB.open.bind(indexedDB);
+    indexedDB.open = (name, version) => (name === "apibank" ? {} : open(name, version));
+  });
+  const t0 = Date.now();
+  await page.reload();
+  await ready(page);
+  const ms = Date.now() - t0;
+  assert.ok(ms < 30000, `ready ${ms} ms after the reload`);
+  const saved = await page.evaluate(() => window.apibankEngine.saved());
+  assert.equal(saved.imported, false, "the folder that could not be read back is not restored");
+  assert.equal(saved.sandboxCalls, 0, "nor the sandbox calls made on it");
+  const world = await engineRequest(page, { op: "world", databases: ["Alarm"] });
+  assert.equal((world.history || []).length, 0, "the builtin world is untouched by those calls");
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
+  rmSync(dir, { recursive: true, force: true });
 });
