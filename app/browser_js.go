@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/norunners/vert"
@@ -30,13 +31,59 @@ type bridgeReply struct {
 	Restarted bool    `js:"restarted"`
 }
 
-// NewBrowserEngine returns the tab's engine, or an error when bridge.js is not on the page.
+// bridgeWait bounds how long NewBrowserEngine waits for web/bridge.js where the page gives no sign
+// of being done with its scripts.
+const bridgeWait = 30 * time.Second
+
+// NewBrowserEngine returns the tab's engine, or an error when bridge.js is not on the page. It waits
+// for bridge.js when this module runs first (see waitForBridge).
 func NewBrowserEngine() (*BrowserEngine, error) {
-	b := js.Global().Get("apibankEngine")
+	b := waitForBridge(bridgeWait)
 	if b.IsUndefined() {
 		return nil, errors.New("web/bridge.js is not loaded: the engine cannot start")
 	}
 	return &BrowserEngine{bridge: b}, nil
+}
+
+// waitForBridge returns window.apibankEngine (undefined when bridge.js never defines it). go-app
+// starts this module from its own deferred script, which the page lists before web/bridge.js
+// (deferred too); the module is fetched and compiled while the event loop waits for bridge.js, so on
+// a loaded machine it can run first (issue 9's "Engine starting" that never ends). bridge.js then
+// fires "apibank-engine"; DOMContentLoaded comes after every deferred script, so it ends the wait
+// when bridge.js failed to load.
+func waitForBridge(limit time.Duration) js.Value {
+	win := js.Global()
+	if b := win.Get("apibankEngine"); !b.IsUndefined() {
+		return b
+	}
+	doc := win.Get("document")
+	if doc.Get("readyState").String() == "complete" {
+		return js.Undefined()
+	}
+	done := make(chan struct{}, 1)
+	signal := js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case done <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	listen := []struct {
+		target js.Value
+		event  string
+	}{{win, "apibank-engine"}, {doc, "DOMContentLoaded"}, {win, "load"}}
+	for _, l := range listen {
+		l.target.Call("addEventListener", l.event, signal)
+	}
+	select {
+	case <-done:
+	case <-time.After(limit):
+	}
+	for _, l := range listen {
+		l.target.Call("removeEventListener", l.event, signal)
+	}
+	signal.Release()
+	return win.Get("apibankEngine")
 }
 
 // await waits for a promise and assigns what it resolves to into out.
@@ -117,6 +164,11 @@ func (b *BrowserEngine) Watch(f func(EngineStatus)) {
 		return nil
 	})
 	b.bridge.Call("onStatus", cb)
+}
+
+// Retry starts the engine again after its start failed (state "failed").
+func (b *BrowserEngine) Retry() {
+	b.bridge.Call("retry")
 }
 
 // ClearSaved forgets what the bridge keeps for this tab (imported folder, sandbox history).

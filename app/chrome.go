@@ -89,6 +89,7 @@ type EngineBadge struct {
 	state    string
 	restarts int
 	lastErr  string
+	failed   bool // the engine's start failed since the last "ready"
 }
 
 type statusSource interface {
@@ -106,20 +107,38 @@ func (c *EngineBadge) OnMount(ctx app.Context) {
 	if !ok {
 		if tab.Engine != nil {
 			c.state = "ready"
+		} else if app.IsClient {
+			// In a browser the tab has no engine only when web/bridge.js is not on the page.
+			c.state, c.lastErr = "failed", "web/bridge.js is not loaded: the engine cannot start (reload the page)"
 		}
 		return
 	}
 	c.set(src.Status())
 	src.Watch(func(s EngineStatus) {
-		ctx.Dispatch(func(app.Context) { c.set(s) })
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.set(s) {
+				// The requests made while the engine could not start were refused: pages fetch again.
+				ctx.NewAction(dataChanged)
+			}
+		})
 	})
 }
 
-func (c *EngineBadge) set(s EngineStatus) {
+// set takes the worker's state; it says whether the engine is ready again after its start failed.
+func (c *EngineBadge) set(s EngineStatus) (recovered bool) {
+	if s.State == "failed" {
+		c.failed = true
+	} else if s.State == "ready" && c.failed {
+		c.failed, recovered = false, true
+	}
 	c.state, c.restarts, c.lastErr = s.State, s.Restarts, s.LastError
+	return recovered
 }
 
-// Render draws the badge.
+// retrier is an engine that can be started again after its start failed (BrowserEngine).
+type retrier interface{ Retry() }
+
+// Render draws the badge; an engine that could not start also gets its error and a Retry button.
 func (c *EngineBadge) Render() app.UI {
 	state := c.state
 	if state == "" {
@@ -129,8 +148,20 @@ func (c *EngineBadge) Render() app.UI {
 	if c.restarts > 0 {
 		label += fmt.Sprintf(" · restarted %d×", c.restarts)
 	}
-	return app.Span().Class("badge badge-"+state).DataSet("testid", "engine-status").
+	badge := app.Span().Class("badge badge-"+state).DataSet("testid", "engine-status").
 		DataSet("state", state).Title(c.lastErr).Aria("live", "polite").Text(label)
+	if state != "failed" {
+		return badge
+	}
+	r, canRetry := tab.Engine.(retrier)
+	return app.Span().Class("engine-failed").Attr("role", "alert").Body(
+		badge,
+		app.Span().Class("error small").DataSet("testid", "engine-error").Text(c.lastErr),
+		app.If(canRetry, func() app.UI {
+			return app.Button().DataSet("testid", "engine-retry").Text("Retry").
+				OnClick(func(app.Context, app.Event) { r.Retry() })
+		}),
+	)
 }
 
 // Footer holds "Clear my data" and what the site keeps.

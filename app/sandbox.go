@@ -58,6 +58,19 @@ func (p *SandboxPage) OnMount(ctx app.Context) {
 		p.catalog = "apis"
 	}
 	p.refreshWorld(ctx)
+	p.loadDocs(ctx)
+	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) {
+		p.output = ""
+		p.refreshWorld(ctx)
+		if p.docs == nil {
+			p.loadDocs(ctx) // refused while the engine could not start
+		}
+	})
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.refreshWorld(ctx) })
+}
+
+// loadDocs fetches the catalogs' tools (the example chips and the completion).
+func (p *SandboxPage) loadDocs(ctx app.Context) {
 	refresh(ctx, func() (map[string][]ToolDoc, error) {
 		out := map[string][]ToolDoc{}
 		for _, c := range Catalogs {
@@ -77,8 +90,6 @@ func (p *SandboxPage) OnMount(ctx app.Context) {
 		}
 		p.docs = d
 	})
-	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.output = ""; p.refreshWorld(ctx) })
-	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.refreshWorld(ctx) })
 }
 
 func (p *SandboxPage) refreshWorld(ctx app.Context) {

@@ -90,8 +90,11 @@ export async function startServer() {
   };
 }
 
-/** launch starts Chromium with a fresh profile directory; close() removes it. */
-export async function launch() {
+/**
+ * launch starts Chromium with a fresh profile directory; close() removes it. opts.serviceWorkers
+ * "block" keeps the site's service worker out (so page.route sees every request).
+ */
+export async function launch(opts = {}) {
   if (!existsSync(chromiumPath)) {
     throw new Error(`${chromiumPath} is missing: install Debian's chromium (.ci/run does: apt-get install -y chromium)`);
   }
@@ -102,6 +105,7 @@ export async function launch() {
     headless: true,
     viewport: { width: 1200, height: 900 },
     acceptDownloads: true,
+    serviceWorkers: opts.serviceWorkers || "allow",
   });
   return {
     context,
@@ -137,9 +141,13 @@ export async function ready(page) {
     await page.waitForSelector("[data-testid=engine-status][data-state=ready]", { timeout: 120000 });
     await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { timeout: 120000 });
   } catch (e) {
+    // The badge alone cannot tell a stuck engine from a UI that never started: say both.
     const status = await page.evaluate(() => {
       const s = document.querySelector("[data-testid=engine-status]");
-      return s ? s.dataset.state + ": " + s.textContent : "no engine status on the page";
+      const badge = s ? s.dataset.state + ": " + s.textContent : "no engine status on the page";
+      const bridge = window.apibankEngine ? JSON.stringify(window.apibankEngine.status()) : "bridge.js has not run";
+      const loader = document.getElementById("app-wasm-loader") ? "app.wasm loader still shown: " + document.getElementById("app-wasm-loader").innerText : "app.wasm running";
+      return `${badge}; bridge ${bridge}; ${loader}`;
     }).catch(() => "the page did not answer");
     throw new Error(e.message + "\nengine status: " + status);
   }

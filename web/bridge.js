@@ -9,6 +9,12 @@
 //
 // A worker that stops answering (closed silently, or stuck) is treated as a trapped one: a heartbeat
 // while idle and a timeout on every request detect it, and it is restarted with the tab's state.
+// Start-up is watched too: a fetch and compile of engine.wasm has compileMs, a worker startMs (its
+// first start in the tab) or restartMs to say "ready", else it is aborted or terminated and tried
+// again; after maxStarts failed attempts in a row the status is "failed" (the UI shows the error and
+// a Retry button: retry()) and every request is answered with the error instead of waiting.
+// Test hook: window.apibankTestHooks, read once when this script runs, may set those four times and
+// counts and stallStarts (the first n workers are told never to say "ready"); no page sets it.
 // Bulk scoring (bulk) hands a prediction text to the worker as a Blob; the worker scores it in chunks
 // of lines (score_start, score_lines, score_finish) and keeps the verdict rows, the page moves a
 // <progress> element as chunks are done, and the Go UI fetches only the rows it shows (rows). A text
@@ -22,7 +28,14 @@
 
   let module = null; // the compiled engine, compiled once per tab and reused by restarts
   let worker = null;
-  let ready = false;
+  let ready = false; // the worker said "ready" (it is then watched by the heartbeat)
+  let serving = false; // ... and the tab's state is replayed into it: requests go to it at once
+  let marked = false; // the first "ready" of the tab is marked for the benchmark
+  let startedAt = 0; // when the worker not yet ready was started
+  let starts = 0; // failed start attempts in a row (of the compile, or of workers that never got ready)
+  let everReady = false; // a worker of this tab has said "ready" (later starts are restarts)
+  let spawned = 0; // workers started in this tab (the first gets startMs, the others restartMs)
+  let sessionRead = Promise.resolve(); // fromSession's promise: restore waits for it
   let nextID = 1;
   const inflight = new Map(); // id -> {text, resolve, internal}
   const waiting = []; // requests queued until the worker is ready
@@ -33,12 +46,20 @@
   let sandbox = []; // sandbox call requests since the last load or reset
   let restoring = false;
 
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1 };
 
   // Liveness: every message from the worker counts as a sign of life. While requests are in flight,
   // one with no sign of life for timeoutMs means the worker is gone; while idle, a ping every
   // heartbeatMs must be answered within heartbeatMs.
-  const liveness = { heartbeatMs: 3000, timeoutMs: 60000 };
+  // Start-up: a first worker gets startMs from its creation to "ready" (a slow phone compiles much of
+  // the 5.8 MB module lazily while the engine initialises), a later one restartMs (the page's compiled
+  // module, and the code compiled by the first, are reused); a fetch and compile of engine.wasm gets
+  // compileMs, twice that on the second attempt and so on (a slow network is not a hang). See
+  // RATIONALE.md "Start-up watchdog".
+  const liveness = { heartbeatMs: 3000, timeoutMs: 60000, startMs: 30000, restartMs: 20000, compileMs: 60000, maxStarts: 3 };
+  const hooks = window.apibankTestHooks || {};
+  for (const k of ["startMs", "restartMs", "compileMs", "maxStarts"]) if (typeof hooks[k] === "number") liveness[k] = hooks[k];
+  let stallStarts = typeof hooks.stallStarts === "number" ? hooks.stallStarts : 0;
   let lastHeard = 0;
   let pingSent = 0; // when the unanswered ping was sent (0: none)
   let pingID = 0;
@@ -46,8 +67,13 @@
 
   function checkAlive() {
     const w = worker;
-    if (!w || !ready) return;
+    if (!w) return;
     const now = performance.now();
+    if (!ready) {
+      const limit = spawned > 1 ? liveness.restartMs : liveness.startMs;
+      if (now - startedAt > limit) onCrash(w, null, "it did not start within " + Math.round(limit / 1000) + " s");
+      return;
+    }
     if (inflight.size > 0) {
       pingSent = 0;
       if (now - lastHeard > liveness.timeoutMs) {
@@ -132,6 +158,15 @@
     return v;
   }
 
+  // within rejects when p has not settled after ms (an IndexedDB that never answers, say).
+  function within(p, ms, what) {
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(what + " did not answer within " + ms / 1000 + " s")), ms);
+    });
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  }
+
   async function idbClear() {
     const db = await idb();
     await new Promise((resolve) => {
@@ -154,29 +189,77 @@
     }
   }
 
-  async function compile() {
+  async function compileOnce(signal) {
     try {
-      return await WebAssembly.compileStreaming(fetch(engineURL));
+      return await WebAssembly.compileStreaming(fetch(engineURL, { signal }));
     } catch (err) {
+      if (signal.aborted) throw err;
       // A host that does not send application/wasm: compile from the bytes instead.
-      const resp = await fetch(engineURL);
+      const resp = await fetch(engineURL, { signal });
       if (!resp.ok) throw new Error("fetching " + engineURL + ": HTTP " + resp.status);
       return await WebAssembly.compile(await resp.arrayBuffer());
     }
   }
 
+  // compile fetches and compiles engine.wasm, each attempt within its time (see liveness); it
+  // resolves the module, or null when maxStarts attempts failed (the status says why then).
+  async function compile() {
+    for (;;) {
+      const limit = liveness.compileMs * (starts + 1);
+      const ctl = new AbortController();
+      const timer = setTimeout(() => ctl.abort(new Error("fetching and compiling " + engineURL + " took over " + Math.round(limit / 1000) + " s")), limit);
+      try {
+        // The race also covers a compile that never settles once the bytes are in.
+        const aborted = new Promise((_, reject) => ctl.signal.addEventListener("abort", () => reject(ctl.signal.reason)));
+        const m = await Promise.race([compileOnce(ctl.signal), aborted]);
+        starts = 0; // the worker gets its own attempts
+        return m;
+      } catch (err) {
+        const why = "could not load the engine: " + ((ctl.signal.aborted && ctl.signal.reason && ctl.signal.reason.message) || err.message);
+        console.warn("apibank:", why);
+        if (!failedStart(why)) return null;
+        await new Promise((resolve) => setTimeout(resolve, 500 * starts));
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  // failedStart counts a start attempt that failed; it says whether to try again, and else puts
+  // the status to "failed" and answers every waiting request with the error.
+  function failedStart(why) {
+    starts++;
+    if (starts < liveness.maxStarts) {
+      setStatus({ attempt: starts + 1, lastError: why });
+      return true;
+    }
+    setStatus({ state: "failed", lastError: why + " (" + starts + " attempts)" });
+    for (const r of waiting.splice(0)) r.resolve(notRunning());
+    return false;
+  }
+
+  // notRunning is the answer to a request while the engine could not start.
+  function notRunning() {
+    return { ok: false, error: "the engine is not running: " + status.lastError + "; press Retry beside the engine's status" };
+  }
+
   function spawn() {
     ready = false;
-    lastHeard = performance.now();
+    serving = false;
+    startedAt = performance.now();
+    lastHeard = startedAt;
     pingSent = 0;
     const w = new Worker(workerURL);
+    spawned++;
     worker = w;
     w.onmessage = (ev) => onMessage(w, ev.data);
     w.onerror = (ev) => {
       ev.preventDefault();
       onCrash(w, null, "worker error: " + (ev.message || "unknown"));
     };
-    w.postMessage({ type: "init", module });
+    const stall = stallStarts > 0; // the test hook (see the top of this file)
+    if (stall) stallStarts--;
+    w.postMessage({ type: "init", module, stall });
   }
 
   function onMessage(w, msg) {
@@ -191,10 +274,14 @@
         return;
       case "ready":
         ready = true;
+        everReady = true;
+        starts = 0;
         restore(w).then((ok) => {
           if (!ok) return;
-          setStatus({ state: "ready", engineMs: msg.ms, readyMs: performance.now() });
-          if (status.restarts === 0) performance.mark("apibank-engine-ready");
+          serving = true;
+          setStatus({ state: "ready", engineMs: msg.ms, readyMs: performance.now(), attempt: 1 });
+          if (!marked) performance.mark("apibank-engine-ready");
+          marked = true;
           while (waiting.length > 0) send(waiting.shift());
         });
         return;
@@ -292,7 +379,19 @@
     if (w !== worker) return;
     w.terminate();
     worker = null;
+    const started = ready;
     ready = false;
+    serving = false;
+    if (!started) {
+      // A worker that never said "ready": nothing was in flight and no state was replayed yet.
+      const why = "the engine did not start (" + message + ")";
+      console.warn("apibank:", why, (log || []).join("\n"));
+      if (failedStart(why)) {
+        setStatus({ state: everReady ? "restarting" : "starting", restarts: status.restarts + 1 });
+        spawn();
+      }
+      return;
+    }
     let why = "the engine stopped (" + message + ")";
     if (restoring) {
       // The saved state itself brings the engine down: start clean rather than loop.
@@ -318,6 +417,7 @@
 
   // restore replays the saved state into a fresh worker, before any waiting request.
   async function restore(w) {
+    await sessionRead;
     const steps = [];
     if (loadText) steps.push(loadText);
     steps.push(...sandbox);
@@ -339,7 +439,8 @@
   function request(text) {
     return new Promise((resolve) => {
       const r = { text, resolve };
-      if (ready && worker) send(r);
+      if (serving && worker) send(r);
+      else if (status.state === "failed") resolve(notRunning());
       else waiting.push(r);
     });
   }
@@ -355,7 +456,8 @@
   function post(msg, onProgress) {
     return new Promise((resolve) => {
       const r = { msg, resolve, onProgress };
-      if (ready && worker) send(r);
+      if (serving && worker) send(r);
+      else if (status.state === "failed") resolve(notRunning());
       else waiting.push(r);
     });
   }
@@ -472,15 +574,16 @@
     },
   };
 
-  // fromSession restores, after a reload, the state this tab saved.
+  // fromSession restores, after a reload, the state this tab saved. An IndexedDB that does not
+  // answer within KEEP_MS must not keep the engine from starting: the folder is then not restored.
   async function fromSession() {
     const saved = sessionLoad();
     if (!saved) return;
-    sandbox = Array.isArray(saved.sandbox) ? saved.sandbox : [];
+    const calls = Array.isArray(saved.sandbox) ? saved.sandbox : [];
     tabKey = saved.key || "";
     if (tabKey) {
       try {
-        const rec = await idbGet(tabKey);
+        const rec = await within(idbGet(tabKey), KEEP_MS, "IndexedDB");
         if (rec && rec.text) {
           importedText = rec.text;
           importedName = rec.name || "";
@@ -490,18 +593,29 @@
         console.warn("apibank: the imported folder could not be read back:", err.message);
       }
     }
-  }
-
-  async function start() {
-    await fromSession();
-    try {
-      module = await compile();
-    } catch (err) {
-      setStatus({ state: "failed", lastError: "could not load the engine: " + err.message });
-      for (const r of waiting.splice(0)) r.resolve({ ok: false, error: status.lastError });
+    // Sandbox calls made on an imported folder that could not be read back are not replayed on the
+    // builtin data (they would change another world).
+    if (saved.active === "imported" && !loadText) {
+      if (calls.length > 0) console.warn("apibank: " + calls.length + " sandbox calls on the imported folder are not restored");
       return;
     }
-    spawn();
+    sandbox = calls;
+  }
+
+  // start compiles the engine (unless this tab has it already) and starts its worker; the saved
+  // state is read meanwhile and replayed once the worker is ready.
+  async function start() {
+    if (!module) module = await compile();
+    if (module) spawn();
+  }
+
+  // retry starts again an engine whose start failed; false when it had not failed.
+  function retry() {
+    if (status.state !== "failed") return false;
+    starts = 0;
+    setStatus({ state: everReady ? "restarting" : "starting", lastError: "", attempt: 1 });
+    start();
+    return true;
   }
 
   window.apibankEngine = {
@@ -514,7 +628,8 @@
     /** rows resolves verdict rows [from, from+count) of the last bulk run: {ok, rows (a JSON array),
      *  preds (the prediction text of each)} or {ok: false, error}. */
     rows,
-    /** configure sets the liveness timings {heartbeatMs, timeoutMs} (tests shorten them). */
+    /** configure sets the liveness timings {heartbeatMs, timeoutMs, startMs, restartMs, compileMs,
+     *  maxStarts} (tests shorten them; the start-up ones act from the next start on). */
     configure(opts) {
       Object.assign(liveness, opts || {});
     },
@@ -524,8 +639,11 @@
     },
     /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, engineMemory
      *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
-     *  UI's warm-up run of the bulk path is done)}. */
+     *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1)}.
+     *  state is "starting", "ready", "restarting" or "failed" (no start left: see retry). */
     status: () => Object.assign({}, status),
+    /** retry starts the engine again after its start failed (status "failed"); returns whether it did. */
+    retry,
     /** onStatus calls cb with the status at every change. */
     onStatus(cb) {
       listeners.push(cb);
@@ -678,5 +796,8 @@
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   };
 
+  sessionRead = fromSession().catch((err) => console.warn("apibank: the saved state could not be read:", err.message));
   start();
+  // The UI (web/app.wasm) may be running already and waiting for window.apibankEngine.
+  window.dispatchEvent(new Event("apibank-engine"));
 })();

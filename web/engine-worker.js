@@ -2,7 +2,9 @@
 // WASI shim (wasi.js) and answers engine protocol requests, so no engine work ever runs on the page's
 // thread.
 //
-// Messages in:  {type: "init", module: WebAssembly.Module}
+// Messages in:  {type: "init", module: WebAssembly.Module, stall}
+//                                                  stall: a test hook (bridge.js apibankTestHooks):
+//                                                  do nothing, as a start that hangs
 //               {type: "req", id, text}            text: one engine request (JSON text)
 //               {type: "trap", id}                 a test hook: fail as a trapped instance does
 //               {type: "ping", id}                 the page's heartbeat: answered with pong
@@ -43,6 +45,7 @@ self.onmessage = async (ev) => {
   const msg = ev.data;
   switch (msg.type) {
     case "init": {
+      if (msg.stall) return; // never "ready": the page's start-up watchdog must notice
       const t0 = performance.now();
       try {
         engine = await ApibankWASI.Engine.start(msg.module, { output });

@@ -1,0 +1,205 @@
+// The tab's engine never stays "starting" (issue 9): a UI that runs before web/bridge.js waits for
+// it, a fetch of engine.wasm or a worker that hangs before its first "ready" is given up after its
+// time and tried again with the tab's state, requests made meanwhile are answered, and a start that
+// keeps failing shows its error and a Retry button. The start-up times are shortened through
+// bridge.js's documented test hook (window.apibankTestHooks, set before the page's scripts run);
+// the service worker is kept out so page.route sees every request.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, cpSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startServer, launch, watch, ready, engineRequest, root } from "../lib.mjs";
+
+const s = { server: null, browser: null };
+
+before(async () => {
+  s.server = await startServer();
+  s.browser = await launch({ serviceWorkers: "block" });
+});
+
+after(async () => {
+  if (s.browser) await s.browser.close();
+  if (s.server) await s.server.stop();
+});
+
+/** newPage opens a page with bridge.js's test hooks set (hooks: null sets none). */
+async function newPage(hooks) {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  if (hooks) await page.addInitScript((h) => (window.apibankTestHooks = h), hooks);
+  return { page, w };
+}
+
+/** duringStart sends a request as soon as the bridge exists and resolves {state (at the time), answer}. */
+async function duringStart(page, req) {
+  await page.waitForFunction(() => window.apibankEngine);
+  return page.evaluate(async (text) => {
+    const state = window.apibankEngine.status().state;
+    const answer = await window.apibankEngine.request(text);
+    return { state, answer };
+  }, JSON.stringify(Object.assign({ v: 1 }, req)));
+}
+
+/** firstAccount is a user of the builtin world with its token. */
+async function firstAccount(page) {
+  const acc = await engineRequest(page, { op: "world", databases: ["Account"] });
+  const [user, a] = Object.entries(acc.databases.Account)[0];
+  return { user, token: a.token };
+}
+
+/** unexpected is a page's console errors but go-app's own about the service worker this file blocks. */
+const unexpected = (w) => w.errors.filter((e) => !e.includes("goapp service worker registration failed"));
+
+/** status is the bridge's view of the engine. */
+const status = (page) => page.evaluate(() => window.apibankEngine.status());
+
+test("the UI waits for bridge.js when app.wasm is running first", async () => {
+  const { page, w } = await newPage(null);
+  // bridge.js comes 4 s late: app.wasm (listed before it, deferred too) is running by then.
+  let bridgeServed = 0;
+  await page.route("**/web/bridge.js*", async (route) => {
+    await new Promise((r) => setTimeout(r, 4000));
+    bridgeServed = Date.now();
+    await route.continue();
+  });
+  let appServed = 0;
+  page.on("requestfinished", (r) => {
+    if (r.url().includes("/web/app.wasm")) appServed = Date.now();
+  });
+  await page.goto(s.server.url + "/sandbox");
+  await ready(page);
+  assert.ok(appServed > 0 && appServed < bridgeServed, "app.wasm was loaded before bridge.js was served");
+  assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
+});
+
+test("a worker that never says ready is restarted with the tab's state, and a request made meanwhile is answered", async () => {
+  const { page, w } = await newPage(null);
+  await page.goto(s.server.url + "/sandbox");
+  await ready(page);
+  const acct = await firstAccount(page);
+  const when = "2035-06-07 08:09:10";
+  await engineRequest(page, { op: "call", call: JSON.stringify(`[AddAlarm(token='${acct.token}', time='${when}')]`) });
+  // Reload with the first worker told to hang, and 1.5 s for a start.
+  await page.addInitScript(() => (window.apibankTestHooks = { stallStarts: 1, startMs: 1500 }));
+  const t0 = Date.now();
+  await page.reload({ waitUntil: "commit" });
+  const r = await duringStart(page, { op: "world", databases: ["Alarm"] });
+  assert.equal(r.state, "starting", "the request was made while the first worker hung");
+  assert.ok(r.answer.ok, "the request made during the hang is answered: " + r.answer.error);
+  const world = JSON.parse(r.answer.text);
+  assert.ok(JSON.stringify(world.result.databases.Alarm).includes(when), "the sandbox history was replayed into the new worker");
+  assert.equal(world.result.history.length, 1);
+  await ready(page);
+  const st = await status(page);
+  assert.equal(st.restarts, 1);
+  assert.match(st.lastError, /did not start within 2 s/);
+  assert.ok(Date.now() - t0 < 30000, "recovered in well under the normal start limit");
+  // The engine works on: a call in the sandbox page.
+  await page.getByTestId("sandbox-input").fill(`[DeleteAlarm(token='${acct.token}', time='${when}')]`);
+  await page.getByTestId("sandbox-run").click();
+  await page.waitForSelector("[data-testid=diff-row][data-kind=removed]");
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
+});
+
+test("a fetch of engine.wasm that stalls is given up and made again", async () => {
+  const { page, w } = await newPage({ compileMs: 3000 });
+  let fetches = 0;
+  await page.route("**/web/engine.wasm*", async (route) => {
+    if (++fetches === 1) return; // never answered: the page must not wait for it
+    await route.continue();
+  });
+  await page.goto(s.server.url + "/", { waitUntil: "commit" });
+  const r = await duringStart(page, { op: "catalog", catalog: "apis" });
+  assert.ok(r.answer.ok, "the request made during the stall is answered: " + r.answer.error);
+  await ready(page);
+  assert.equal(fetches, 2, "engine.wasm was fetched once more");
+  const st = await status(page);
+  assert.match(st.lastError, /took over 3 s/);
+  assert.equal(st.restarts, 0, "the worker itself started at once");
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
+});
+
+test("a start that keeps failing shows its error and a Retry button, refuses requests at once, and Retry recovers", async () => {
+  // Both workers of the two attempts hang; the one Retry starts does not.
+  const { page } = await newPage({ stallStarts: 2, startMs: 700, restartMs: 700, maxStarts: 2 });
+  const t0 = Date.now();
+  await page.goto(s.server.url + "/sandbox", { waitUntil: "commit" });
+  const during = await duringStart(page, { op: "catalog", catalog: "apis" });
+  assert.equal(during.answer.ok, false, "a request made while the start kept failing gets an error");
+  assert.match(during.answer.error, /did not start.*press Retry/);
+  await page.waitForSelector("[data-testid=engine-status][data-state=failed]", { timeout: 20000 });
+  assert.ok(Date.now() - t0 < 20000, "the failure is shown within seconds, not after the test's 120 s");
+  assert.match(await page.getByTestId("engine-error").textContent(), /did not start within 1 s.*2 attempts/);
+  const after = await page.evaluate(async () => {
+    const t = performance.now();
+    const a = await window.apibankEngine.request(JSON.stringify({ v: 1, op: "catalog", catalog: "apis" }));
+    return { a, ms: performance.now() - t };
+  });
+  assert.equal(after.a.ok, false);
+  assert.ok(after.ms < 1000, `a request while failed is refused at once (${after.ms} ms)`);
+  // Retry's worker gets the normal time (a loaded machine may take over 0.7 s to start one).
+  await page.evaluate(() => window.apibankEngine.configure({ startMs: 30000, restartMs: 20000 }));
+  await page.getByTestId("engine-retry").click();
+  await ready(page);
+  assert.equal(await page.locator("[data-testid=engine-retry]").count(), 0, "the Retry button is gone");
+  assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
+  // The page fetched again what was refused: the world and the example chips are there.
+  await page.waitForSelector("[data-testid^=db-]");
+  await page.waitForSelector("[data-testid=sandbox-example]");
+  await page.close();
+});
+
+test("an engine.wasm that cannot be fetched shows the error; Retry fetches it again", async () => {
+  const { page } = await newPage({ maxStarts: 2 });
+  await page.route("**/web/engine.wasm*", (route) => route.abort("connectionrefused"));
+  await page.goto(s.server.url + "/");
+  await page.waitForSelector("[data-testid=engine-status][data-state=failed]", { timeout: 20000 });
+  assert.match(await page.getByTestId("engine-error").textContent(), /could not load the engine/);
+  await page.unroute("**/web/engine.wasm*");
+  await page.getByTestId("engine-retry").click();
+  await ready(page);
+  assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
+  await page.close();
+});
+
+test("an IndexedDB that never answers does not keep the engine from starting after a reload", async () => {
+  // A small folder to import: one dialogue and the databases.
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-startup-"));
+  const builtin = path.join(root, "dataset", "builtin");
+  const level = path.join("lv1-lv2-samples", "level-1-given-desc");
+  mkdirSync(path.join(dir, level), { recursive: true });
+  const first = readdirSync(path.join(builtin, level)).filter((f) => f.endsWith(".jsonl")).sort()[0];
+  cpSync(path.join(builtin, level, first), path.join(dir, level, first));
+  cpSync(path.join(builtin, "init_database"), path.join(dir, "init_database"), { recursive: true });
+  const { page, w } = await newPage(null);
+  await page.goto(s.server.url + "/import");
+  await ready(page);
+  await page.getByTestId("import-folder").setInputFiles(dir);
+  await page.waitForSelector("[data-testid=import-result]");
+  assert.equal((await page.evaluate(() => window.apibankEngine.saved())).imported, true);
+  const acct = await firstAccount(page);
+  await engineRequest(page, { op: "call", call: JSON.stringify(`[AddAlarm(token='${acct.token}', time='2036-01-02 03:04:05')]`) });
+  // Reload with the bridge's IndexedDB database never answering (the runs' store is left alone).
+  await page.addInitScript(() => {
+    const open = indexedDB.open.bind(indexedDB);
+    indexedDB.open = (name, version) => (name === "apibank" ? {} : open(name, version));
+  });
+  const t0 = Date.now();
+  await page.reload();
+  await ready(page);
+  const ms = Date.now() - t0;
+  assert.ok(ms < 30000, `ready ${ms} ms after the reload`);
+  const saved = await page.evaluate(() => window.apibankEngine.saved());
+  assert.equal(saved.imported, false, "the folder that could not be read back is not restored");
+  assert.equal(saved.sandboxCalls, 0, "nor the sandbox calls made on it");
+  const world = await engineRequest(page, { op: "world", databases: ["Alarm"] });
+  assert.equal((world.history || []).length, 0, "the builtin world is untouched by those calls");
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
+  rmSync(dir, { recursive: true, force: true });
+});
