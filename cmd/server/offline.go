@@ -24,3 +24,29 @@ func offlineWorker() (template string, ok bool) {
 	}
 	return strings.Replace(t, cacheLookup, pageLookup, 1), true
 }
+
+// The lines of go-app's loader (app.js) that start the service worker and the app, in this order,
+// before the download of app.wasm begins.
+const (
+	workerStart = "goappInitServiceWorker();\n"
+	appStart    = "goappInitWebAssembly();\n"
+)
+
+// laterWorker is what the loader runs instead of appStart: the app first, then the service worker.
+const laterWorker = "goappInitWebAssembly().finally(goappInitServiceWorker);\n"
+
+// workerAfterApp is go-app's loader with the service worker registered once the app is on screen
+// (go-app has run app.wasm's main and removed its loading screen, or found it cannot run it),
+// instead of before app.wasm is fetched. On a first visit the worker's install copies every page,
+// app.wasm and engine.wasm into its cache, and that work, done at once, competed with compiling
+// and starting the app (see RATIONALE "app.wasm's size and the first load"); offline use is the
+// same, the copies are made a moment later. ok is false when go-app's loader no longer has these
+// lines (a test fails then, and the loader is served as go-app wrote it).
+func workerAfterApp(loader string) (patched string, ok bool) {
+	if strings.Count(loader, workerStart) != 1 || strings.Count(loader, appStart) != 1 ||
+		strings.Index(loader, workerStart) > strings.Index(loader, appStart) {
+		return loader, false
+	}
+	patched = strings.Replace(loader, workerStart, "", 1)
+	return strings.Replace(patched, appStart, laterWorker, 1), true
+}
