@@ -15,13 +15,36 @@ const cacheLookup = "await caches.match(request)"
 // their content-hash URLs and must match exactly.
 const pageLookup = `await caches.match(request, { ignoreSearch: request.mode === "navigate" })`
 
-// offlineWorker is go-app's service worker with pages found in the cache whatever their query.
-// ok is false when go-app's template no longer has the line this changes (a test fails then).
+// cacheFill is go-app's function that fills the worker's cache at install.
+const cacheFill = `async function installWorker() {
+  const cache = await caches.open(cacheName);
+  await cache.addAll(resourcesToCache);
+}
+`
+
+// heldCacheFill fills the cache once per install and holds the install event open until that is
+// done. go-app's install handler does not (it awaits the fill without event.waitUntil), so the
+// worker was active, and controlled the tab, while its cache was still being written; that was
+// hidden while the worker started before app.wasm was fetched, and no longer is now that it starts
+// after the app (workerAfterApp). A failed fill is still logged by go-app's handler and still
+// leaves the worker installed, as before.
+const heldCacheFill = `let cacheFilled; // this install's one fill of the cache
+function installWorker() {
+  cacheFilled = cacheFilled || caches.open(cacheName).then((cache) => cache.addAll(resourcesToCache));
+  return cacheFilled;
+}
+self.addEventListener("install", (event) => event.waitUntil(installWorker().catch(() => {})));
+`
+
+// offlineWorker is go-app's service worker with pages found in the cache whatever their query,
+// active only once its cache is filled (heldCacheFill). ok is false when go-app's template no
+// longer has the lines this changes (a test fails then).
 func offlineWorker() (template string, ok bool) {
 	t := goapp.DefaultAppWorkerJS
-	if strings.Count(t, cacheLookup) != 1 {
+	if strings.Count(t, cacheLookup) != 1 || strings.Count(t, cacheFill) != 1 {
 		return t, false
 	}
+	t = strings.Replace(t, cacheFill, heldCacheFill, 1)
 	return strings.Replace(t, cacheLookup, pageLookup, 1), true
 }
 

@@ -13,7 +13,7 @@ import (
 func TestOfflineWorkerFindsPagesWhateverTheirQuery(t *testing.T) {
 	tmpl, ok := offlineWorker()
 	if !ok {
-		t.Fatalf("go-app's service worker no longer has %q: pages with a query would not load offline", cacheLookup)
+		t.Fatalf("go-app's service worker no longer has %q and %q: pages with a query would not load offline, or the worker would be active before its cache is filled", cacheLookup, cacheFill)
 	}
 	srv, _ := testServer(t)
 	_, body := get(t, srv.URL+"/app-worker.js", nil)
@@ -23,6 +23,8 @@ func TestOfflineWorkerFindsPagesWhateverTheirQuery(t *testing.T) {
 	}{
 		{[]byte(pageLookup), true},
 		{[]byte(cacheLookup + ";"), false},
+		{[]byte(heldCacheFill), true},
+		{[]byte(cacheFill), false},
 	} {
 		if got := bytes.Contains(body, c.text); got != c.want {
 			t.Errorf("app-worker.js contains %q: %v, want %v", c.text, got, c.want)
