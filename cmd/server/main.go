@@ -206,6 +206,14 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 	if err := goapp.GenerateStaticWebsite(dir, h); err != nil {
 		return fmt.Errorf("static site: %w", err)
 	}
+	loader := filepath.Join(dir, "app.js") // served as the server serves it
+	js, err := os.ReadFile(loader)
+	if err != nil {
+		return fmt.Errorf("static site: %w", err)
+	}
+	if err := os.WriteFile(loader, ourChanges("/app.js", js), 0o644); err != nil {
+		return err
+	}
 	for _, n := range assets.Names() {
 		dst := filepath.Join(dir, "web", filepath.FromSlash(n))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -48,7 +48,7 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 		if ctype == "text/html" {
 			ctype = "text/html; charset=utf-8"
 		}
-		s.pages[p] = serve.NewResource(rec.body.Bytes(), ctype)
+		s.pages[p] = serve.NewResource(ourChanges(p, rec.body.Bytes()), ctype)
 	}
 	rec := &recorder{header: http.Header{}, status: http.StatusOK}
 	req, err := http.NewRequest(http.MethodGet, app.NotFoundPath, nil)
@@ -66,6 +66,16 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 	}
 	serve.Precompress(all...)
 	return s, nil
+}
+
+// ourChanges is what the site serves at path p for go-app's render body: the same, but for the
+// loader, which starts the service worker after the app (workerAfterApp).
+func ourChanges(p string, body []byte) []byte {
+	if p == "/app.js" {
+		js, _ := workerAfterApp(string(body))
+		return []byte(js)
+	}
+	return body
 }
 
 // pagePaths are the routed pages (the "soon" ones have no route yet).
