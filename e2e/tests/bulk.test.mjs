@@ -5,9 +5,9 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, session, traceTasks } from "../lib.mjs";
 
 // Peak memory of the tab: the renderer processes' resident memory (the page, its worker and both
 // WebAssembly modules run there).
@@ -144,6 +144,7 @@ test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtu
       });
       const before = Number(await page.getByTestId("verdicts").getAttribute("data-run").catch(() => 0)) || 0;
       await page.evaluate(() => (window.__long = []));
+      const stop = await traceTasks(page);
       const t0 = Date.now();
       const progress = page.waitForFunction(() => {
         const p = document.querySelector("[data-testid=score-progress]");
@@ -153,11 +154,18 @@ test("a 20 MB paste is scored in chunks with a progress bar, rows rendered virtu
       await page.waitForFunction((n) => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0) > n, before, { timeout: 120000 });
       const ms = Date.now() - t0;
       await progress; // the bar moved while the chunks came back
-      const long = await page.evaluate(() => window.__long);
+      const long = await page.evaluate(() => window.__long); // read before the trace ends: its flush is a task of its own
+      const tasks = await stop();
+      const byCPU = tasks.reduce((a, b) => (b.cpu > a.cpu ? b : a), { cpu: 0, wall: 0, at: 0 });
       const engineMemory = await page.evaluate(() => window.apibankEngine.status().engineMemory);
-      console.log(`run ${run}: ${lines} lines (${(text.length / 1e6).toFixed(1)} MB) scored and shown in ${ms} ms; longest main-thread task ${Math.max(0, ...long).toFixed(0)} ms; tab's renderer peak ${(peak / 1e6).toFixed(0)} MB (${(base.tab / 1e6).toFixed(0)} MB before; all renderers ${(peakAll / 1e6).toFixed(0)} MB, ${(base.all / 1e6).toFixed(0)} MB before); engine linear memory ${(engineMemory / 1e6).toFixed(0)} MB (${(warmMemory / 1e6).toFixed(0)} MB after the warm-up)`);
+      console.log(`run ${run}: ${lines} lines (${(text.length / 1e6).toFixed(1)} MB) scored and shown in ${ms} ms; longest main-thread task ${Math.max(0, ...long).toFixed(0)} ms; traced: ${tasks.length} tasks, the most CPU ${byCPU.cpu.toFixed(1)} ms (wall ${byCPU.wall.toFixed(0)} ms); load average ${loadavg()[0].toFixed(2)}; tab's renderer peak ${(peak / 1e6).toFixed(0)} MB (${(base.tab / 1e6).toFixed(0)} MB before; all renderers ${(peakAll / 1e6).toFixed(0)} MB, ${(base.all / 1e6).toFixed(0)} MB before); engine linear memory ${(engineMemory / 1e6).toFixed(0)} MB (${(warmMemory / 1e6).toFixed(0)} MB after the warm-up)`);
       assert.ok(ms <= 15000, `scored and shown in ${ms} ms (budget 15 s)`);
-      assert.ok(long.every((d) => d <= 100), "main-thread tasks over 100 ms: " + long.filter((d) => d > 100).map((d) => d.toFixed(0)).join(", "));
+      // The budget is asserted on each task's CPU time, from the trace: on the shared 2-core test
+      // machine a task's wall time also holds the time its thread waited for a core (the same rule
+      // as the run test's; RATIONALE "Bulk scoring in the tab"). Wall times are reported above.
+      assert.ok(tasks.length > 10, `the trace holds the scoring's tasks (${tasks.length})`);
+      assert.ok(byCPU.cpu <= 100, "main-thread tasks over 100 ms of CPU: " +
+        JSON.stringify(tasks.filter((x) => x.cpu > 100).map((x) => `+${x.at.toFixed(0)}: ${x.cpu.toFixed(1)} ms CPU, ${x.wall.toFixed(0)} ms wall`)));
       assert.equal(await page.getByTestId("accuracy").textContent(), (want.overall.accuracy * 100).toFixed(1) + "%", "the tab and the CLI agree");
       assert.equal(await page.getByTestId("rouge-l").textContent(), want.overall.rouge_l.toFixed(4));
       const total = Number(await page.getByTestId("verdict-scroll").getAttribute("data-total"));

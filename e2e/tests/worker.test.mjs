@@ -42,11 +42,15 @@ const securityHeaders = ["content-security-policy", "x-content-type-options", "r
 
 /**
  * call fetches p from the Worker (or from base); a failed fetch says why (undici hides it in the
- * cause) and what wrangler logged last.
+ * cause) and what wrangler logged last. Each call has a connection of its own (Connection: close):
+ * undici otherwise reuses an idle keep-alive socket, and when wrangler's dev proxy has just closed
+ * it the request is written into a closed socket and fails with "other side closed" before the
+ * Worker sees it (a CI run's failure: no request in wrangler's log). That is a race of the test's
+ * client, not an answer of the Worker's, so it is avoided rather than retried.
  */
 async function call(p, init = {}, base = s.worker.url) {
   try {
-    return await fetch(base + p, init);
+    return await fetch(base + p, { ...init, headers: { Connection: "close", ...(init.headers || {}) } });
   } catch (err) {
     throw new Error(`${init.method || "GET"} ${base}${p}: ${err.message}: ${err.cause && (err.cause.stack || err.cause)}\nwrangler:\n${s.worker.output.text.slice(-3000)}`);
   }
