@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/engine"
@@ -58,23 +58,32 @@ func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
 	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }}, nil
 }
 
+// findWasm is the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
+// working directory or beside the executable's folder (bin/../web, as in a checkout). When none is
+// there the error names every place looked at, so that a user running the CLI outside the
+// repository knows what to pass.
 func findWasm(flagPath string) (string, error) {
 	candidates := []string{flagPath, os.Getenv("APIBANK_WASM"), filepath.Join("web", "engine.wasm")}
 	if exe, err := os.Executable(); err == nil {
 		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", "web", "engine.wasm"))
 	}
-	for _, c := range candidates {
+	var looked []string
+	for i, c := range candidates {
 		if c == "" {
 			continue
 		}
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c, nil
 		}
-		if c == flagPath {
+		switch i {
+		case 0:
 			return "", fmt.Errorf("--wasm %s: no such file", c)
+		case 1:
+			return "", fmt.Errorf("APIBANK_WASM=%s: no such file", c)
 		}
+		looked = append(looked, c)
 	}
-	return "", errors.New("web/engine.wasm not found: run `make wasm`, pass --wasm PATH, or use --native")
+	return "", fmt.Errorf("engine.wasm not found (looked at %s): run `make wasm` in the repository, pass --wasm PATH or set APIBANK_WASM, or use --native", strings.Join(looked, ", "))
 }
 
 // call sends one request to the engine and decodes its result as T; an engine error is an error.

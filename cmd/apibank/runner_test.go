@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/protocol"
@@ -45,6 +48,42 @@ func TestCallWithFilesFraming(t *testing.T) {
 			}
 			if got.Name != "d" || got.Tables != "world" {
 				t.Errorf("answer decoded as %+v", got)
+			}
+		})
+	}
+}
+
+// TestFindWasm: --wasm, then $APIBANK_WASM, then web/engine.wasm; a path the user gave that is not
+// there is an error naming it, and when no module is found the error lists the places looked at.
+func TestFindWasm(t *testing.T) {
+	dir := t.TempDir()
+	module := filepath.Join(dir, "engine.wasm")
+	if err := os.WriteFile(module, []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // no web/engine.wasm here
+	for _, tc := range []struct {
+		name, flag, env string
+		want, wantErr   string
+	}{
+		{name: "flag", flag: module, env: "/nope", want: module},
+		{name: "env", env: module, want: module},
+		{name: "missing flag", flag: filepath.Join(dir, "gone.wasm"), env: module, wantErr: "--wasm " + filepath.Join(dir, "gone.wasm") + ": no such file"},
+		{name: "missing env", env: filepath.Join(dir, "gone.wasm"), wantErr: "APIBANK_WASM=" + filepath.Join(dir, "gone.wasm") + ": no such file"},
+		{name: "a folder is not a module", flag: dir, wantErr: "--wasm " + dir + ": no such file"},
+		{name: "none", wantErr: "engine.wasm not found (looked at " + filepath.Join("web", "engine.wasm")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("APIBANK_WASM", tc.env)
+			got, err := findWasm(tc.flag)
+			if tc.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+					t.Fatalf("findWasm(%q) = %q, %v; want the error %q", tc.flag, got, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("findWasm(%q) = %q, %v; want %q", tc.flag, got, err, tc.want)
 			}
 		})
 	}
