@@ -342,11 +342,8 @@
           tabKey = ""; // until the folder is written, a save must not name the previous import
           // An IndexedDB that never answers (blocked, or a browser's private mode) must not hold the
           // load's answer back: after KEEP_MS it is answered, and not kept for a reload.
-          const kept = idbPut(key, { text: reqText, name: importedName, at: Date.now() }).then(() => true);
-          const late = new Promise((resolve) => setTimeout(resolve, KEEP_MS, false));
-          return Promise.race([kept, late])
-            .then((ok) => {
-              if (!ok) throw new Error("IndexedDB did not answer within " + KEEP_MS / 1000 + " s");
+          return within(idbPut(key, { text: reqText, name: importedName, at: Date.now() }), KEEP_MS, "IndexedDB")
+            .then(() => {
               tabKey = key;
             })
             .catch((err) => console.warn("apibank: the imported folder is not kept for a reload:", err.message))
