@@ -100,6 +100,7 @@ func indexOf(d *dataset.Data) *score.Index {
 	builtinIndex.once.Do(func() {
 		builtinIndex.data = d
 		builtinIndex.ix = score.NewIndex(d)
+		builtinIndex.ix.Preset(builtinCeiling)
 	})
 	return builtinIndex.ix
 }
@@ -471,7 +472,7 @@ func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 			}
 		}
 		if has {
-			levels = append(levels, s.index.Ceiling(mode, l, native))
+			levels = append(levels, s.index.GoldReplay(mode, l, native))
 		}
 	}
 	form := call.Text
