@@ -58,3 +58,33 @@ func TestDeferredDatabase(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexesBuiltApart: a call of ImageCaption builds the caption index alone, and one of
+// SearchEngine the search index alone: neither decodes the other's database (the original's
+// ImageCaptioning is 2.5 MB, a one-prediction run's largest decode).
+func TestIndexesBuiltApart(t *testing.T) {
+	for _, tc := range []struct {
+		tool, param, arg, untouched string
+	}{
+		{"ImageCaption", "url", "a.jpg", "SearchEngine"},
+		{"SearchEngine", "keyword", "river", "ImageCaptioning"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			dbs := map[string]any{
+				"ImageCaptioning": Defer([]byte(`[{"url": "a.jpg", "caption": "a river"}]`)),
+				"SearchEngine":    Defer([]byte(`{"raw_documents": [{"title": "River", "abstract": "a river"}]}`)),
+			}
+			b := NewBase(dbs)
+			env, err := APIs.CallNative(b.NewWorld(), tc.tool, value.MapOf(tc.param, tc.arg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exc, _ := env.Get("exception"); exc != nil {
+				t.Fatalf("%s raised %v", tc.tool, exc)
+			}
+			if d := dbs[tc.untouched].(*Deferred); d.text == nil {
+				t.Errorf("calling %s decoded %s", tc.tool, tc.untouched)
+			}
+		})
+	}
+}

@@ -19,27 +19,35 @@ func infoTools() []*Tool {
 	}
 }
 
-// indexes are lookup structures built once per Base over its large read-only databases
-// (ImageCaptioning, SearchEngine). No tool ever writes these databases, so an index over the base is
-// valid for every world made from it.
-type indexes struct {
-	// captions maps an image url to its caption: the first item of ImageCaptioning with that url.
-	captions map[string]any
-	// search is the BM25 index over the SearchEngine documents; docs are the raw documents in the
-	// same order.
-	search *bm25.Index
-	docs   []any
+// The indexes below are built once per Base over its large read-only databases (ImageCaptioning,
+// SearchEngine), each when its tool is first called: no tool ever writes these databases, so an
+// index over the base is valid for every world made from it.
+
+// searchIndexed is the BM25 index over the SearchEngine documents, with the raw documents in the
+// same order.
+type searchIndexed struct {
+	index *bm25.Index
+	docs  []any
 }
 
-// indexes returns the base's indexes, building them on first use (safe for concurrent use).
-func (b *Base) indexes() *indexes {
-	b.indexOnce.Do(func() {
-		captions, _ := b.db("ImageCaptioning")
-		search, _ := b.db("SearchEngine")
-		b.idx = &indexes{captions: captionIndex(captions)}
-		b.idx.search, b.idx.docs = searchIndex(search)
+// captionIndex returns the base's map from an image url to its caption, building it on first use
+// (safe for concurrent use).
+func (b *Base) captionIndex() map[string]any {
+	b.captionsOnce.Do(func() {
+		db, _ := b.db("ImageCaptioning")
+		b.captions = captionIndex(db)
 	})
-	return b.idx
+	return b.captions
+}
+
+// searchIndexed returns the base's SearchEngine index, building it on first use (safe for concurrent
+// use).
+func (b *Base) searchIndexed() searchIndexed {
+	b.searchOnce.Do(func() {
+		db, _ := b.db("SearchEngine")
+		b.search.index, b.search.docs = searchIndex(db)
+	})
+	return b.search
 }
 
 // captionIndex maps each url of an ImageCaptioning array to the caption of its first item.
@@ -215,7 +223,7 @@ func imageCaption() *Tool {
 				// own copy.
 				captions = captionIndex(c.read("ImageCaptioning"))
 			} else {
-				captions = c.w.base.indexes().captions
+				captions = c.w.base.captionIndex()
 			}
 			caption, ok := captions[url]
 			if !ok {
@@ -477,8 +485,8 @@ func searchEngine() *Tool {
 				// Not reached by any tool of the catalog (nothing writes SearchEngine).
 				ix, docs = searchIndex(c.read("SearchEngine"))
 			} else {
-				idx := c.w.base.indexes()
-				ix, docs = idx.search, idx.docs
+				idx := c.w.base.searchIndexed()
+				ix, docs = idx.index, idx.docs
 			}
 			// An empty corpus answers an empty list (the original cannot even build its index then).
 			top := ix.Top(bm25.QueryTokens(kw), 2)

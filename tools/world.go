@@ -16,8 +16,11 @@ import (
 type Base struct {
 	dbs map[string]any
 
-	indexOnce sync.Once
-	idx       *indexes
+	// The indexes over the large read-only databases, each built on first use (see info.go).
+	captionsOnce sync.Once
+	captions     map[string]any
+	searchOnce   sync.Once
+	search       searchIndexed
 }
 
 // NewBase returns a Base over the given databases. The Base takes ownership: callers must not modify
