@@ -11,10 +11,11 @@ import (
 // parse (ImageCaptioning alone is 2.5 MB of the original's 3.2 MB of databases, and a start-up
 // under WebAssembly spent most of its load building it). Safe for concurrent use.
 type Deferred struct {
-	once sync.Once
-	text []byte
-	v    any
-	ok   bool
+	mu      sync.Mutex
+	decoded bool
+	text    []byte
+	v       any
+	ok      bool
 }
 
 // Defer returns a database to be decoded from text on first use; text must be one JSON value that
@@ -24,11 +25,23 @@ func Defer(text []byte) *Deferred { return &Deferred{text: text} }
 // get decodes the database once and returns it. A text Decode refuses (never, once checked) reads as
 // a database the base does not have.
 func (d *Deferred) get() (any, bool) {
-	d.once.Do(func() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.decoded {
 		v, err := value.Decode(d.text)
-		d.v, d.ok, d.text = v, err == nil, nil
-	})
+		d.v, d.ok, d.text, d.decoded = v, err == nil, nil, true
+	}
 	return d.v, d.ok
+}
+
+// undecoded returns the database's text while it has not been decoded (ok false once it has): an
+// index over a few members of a large database scans the text (value.ScanObjects) rather than have
+// the whole tree built. The text is the Deferred's own and never changes; the caller may keep
+// subslices of it.
+func (d *Deferred) undecoded() (text []byte, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.text, !d.decoded
 }
 
 // db returns the initial content of a database and whether the base has it, decoding a deferred

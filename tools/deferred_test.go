@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -82,8 +84,51 @@ func TestIndexesBuiltApart(t *testing.T) {
 			if exc, _ := env.Get("exception"); exc != nil {
 				t.Fatalf("%s raised %v", tc.tool, exc)
 			}
-			if d := dbs[tc.untouched].(*Deferred); d.text == nil {
+			if _, ok := dbs[tc.untouched].(*Deferred).undecoded(); !ok {
 				t.Errorf("calling %s decoded %s", tc.tool, tc.untouched)
+			}
+		})
+	}
+}
+
+// TestCaptionIndexOfText: the caption index read from a database's text answers as the one built
+// from the decoded database, whatever the items hold; a Base whose ImageCaptioning is still deferred
+// answers from the text and leaves the database undecoded.
+func TestCaptionIndexOfText(t *testing.T) {
+	texts := map[string]string{
+		"first of a repeated url":             `[{"url": "a.jpg", "caption": "one"}, {"url": "a.jpg", "caption": "two"}]`,
+		"not objects, no url, url not a text": `[1, "x", null, [{"url": "in.jpg"}], {"caption": "lost"}, {"url": 3, "caption": "n"}, {"url": null}]`,
+		"no caption, caption not a text":      `[{"url": "a.jpg"}, {"url": "b.jpg", "caption": {"k": [1, 2.5]}}, {"url": "c.jpg", "caption": null}]`,
+		"last of a repeated key":              `[{"url": "a.jpg", "u\u0072l": "b.jpg", "caption": "c", "caption": "d", "extra": [true]}]`,
+		"escaped url":                         `[{"url": "http:\/\/x\/\u00e9.jpg", "caption": "\u00e9 \"q\""}]`,
+		"empty":                               `[]`,
+		"not an array":                        `{"url": "a.jpg", "caption": "c"}`,
+	}
+	if b, err := os.ReadFile(filepath.Join(infoShared, "init_database", "ImageCaptioning.json")); err == nil {
+		texts["the original's ImageCaptioning.json"] = string(b)
+	} else {
+		t.Logf("the original's ImageCaptioning.json is not beside the repository: its row is left out (%v)", err)
+	}
+	for name, text := range texts {
+		t.Run(name, func(t *testing.T) {
+			v, err := value.Decode([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := captionIndex(v)
+			deferred := Defer([]byte(text))
+			got := NewBase(map[string]any{"ImageCaptioning": deferred}).captionIndex()
+			if len(got) != len(want) {
+				t.Fatalf("%d urls, want %d", len(got), len(want))
+			}
+			for u, c := range want {
+				g, ok := got[u]
+				if !ok || !value.Equal(g.value(), c.value()) {
+					t.Fatalf("%q: %s, want %s", u, value.Marshal(g.value()), value.Marshal(c.value()))
+				}
+			}
+			if _, ok := deferred.undecoded(); !ok {
+				t.Error("indexing decoded the whole database")
 			}
 		})
 	}

@@ -211,7 +211,7 @@ func TestInfoImageCaption(t *testing.T) {
 			continue
 		}
 		seen[u] = true
-		if got := b.captionIndex()[u]; !value.Equal(got, m.String("caption")) {
+		if got := b.captionIndex()[u].value(); !value.Equal(got, m.String("caption")) {
 			t.Fatalf("index of %s: %v, want the first caption %q", u, got, m.String("caption"))
 		}
 	}
