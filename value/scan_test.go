@@ -80,3 +80,47 @@ func TestScanObjects(t *testing.T) {
 		})
 	}
 }
+
+// FuzzScanObjects: ScanObjects accepts exactly the arrays Decode accepts, and each object's members
+// it gives decode to the members Decode builds.
+func FuzzScanObjects(f *testing.F) {
+	for _, s := range []string{`[]`, `[{"url":"a","caption":"b"}]`, `[1,{"url":[{"x":1}]},"u"]`, `[{"u\u0072l":1,"url":2}]`, `[{]`, `{}`} {
+		f.Add([]byte(s))
+	}
+	keys := []string{"url", "caption"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got [][][]byte
+		scanErr := ScanObjects(data, keys, func(members [][]byte) {
+			got = append(got, append([][]byte(nil), members...))
+		})
+		v, decodeErr := Decode(data)
+		items, isArray := v.([]any)
+		if (scanErr == nil) != (decodeErr == nil && isArray) {
+			t.Fatalf("%q: ScanObjects error %v, Decode error %v (array %v)", data, scanErr, decodeErr, isArray)
+		}
+		if scanErr != nil {
+			return
+		}
+		k := 0
+		for _, it := range items {
+			m, isObject := it.(*Map)
+			if !isObject {
+				continue
+			}
+			for i, key := range keys {
+				want, has := m.Get(key)
+				raw := got[k][i]
+				if (raw != nil) != has {
+					t.Fatalf("%q: object %d %s present %v, want %v", data, k, key, raw != nil, has)
+				}
+				if has {
+					g, err := Decode(raw)
+					if err != nil || !Equal(g, want) {
+						t.Fatalf("%q: object %d %s is %q, want %s", data, k, key, raw, Marshal(want))
+					}
+				}
+			}
+			k++
+		}
+	})
+}
