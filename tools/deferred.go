@@ -35,7 +35,7 @@ func (d *Deferred) get() (any, bool) {
 }
 
 // undecoded returns the database's text while it has not been decoded (ok false once it has): an
-// index over a few members of a large database scans the text (value.ScanObjects) rather than have
+// index over a few members of a large database scans the text (value.ObjectScanner) rather than have
 // the whole tree built. The text is the Deferred's own and never changes; the caller may keep
 // subslices of it.
 func (d *Deferred) undecoded() (text []byte, ok bool) {

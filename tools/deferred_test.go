@@ -92,8 +92,8 @@ func TestIndexesBuiltApart(t *testing.T) {
 }
 
 // TestCaptionIndexOfText: the caption index read from a database's text answers as the one built
-// from the decoded database, whatever the items hold; a Base whose ImageCaptioning is still deferred
-// answers from the text and leaves the database undecoded.
+// from the decoded database, whatever the items hold; it scans only as far as a lookup needs, and
+// leaves the database undecoded.
 func TestCaptionIndexOfText(t *testing.T) {
 	texts := map[string]string{
 		"first of a repeated url":             `[{"url": "a.jpg", "caption": "one"}, {"url": "a.jpg", "caption": "two"}]`,
@@ -115,21 +115,45 @@ func TestCaptionIndexOfText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := captionIndex(v)
+			want := captionMap(v)
 			deferred := Defer([]byte(text))
-			got := NewBase(map[string]any{"ImageCaptioning": deferred}).captionIndex()
-			if len(got) != len(want) {
-				t.Fatalf("%d urls, want %d", len(got), len(want))
-			}
-			for u, c := range want {
-				g, ok := got[u]
-				if !ok || !value.Equal(g.value(), c.value()) {
-					t.Fatalf("%q: %s, want %s", u, value.Marshal(g.value()), value.Marshal(c.value()))
+			ci := NewBase(map[string]any{"ImageCaptioning": deferred}).captions()
+			// Asked in the database's order, each lookup scans on to its item.
+			items, _ := v.([]any)
+			for _, it := range items {
+				m, ok := it.(*value.Map)
+				if !ok {
+					continue
 				}
+				u, isText := m.String("url"), false
+				if x, ok := m.Get("url"); ok {
+					_, isText = x.(string)
+				}
+				if !isText {
+					continue
+				}
+				got, ok := ci.find(u)
+				if !ok || !value.Equal(got.value(), want[u].value()) {
+					t.Fatalf("%q: %s (found %v), want %s", u, value.Marshal(got.value()), ok, value.Marshal(want[u].value()))
+				}
+			}
+			if _, ok := ci.find("never.jpg"); ok {
+				t.Error("a url no item has was found")
+			}
+			if len(ci.byURL) != len(want) || ci.scan != nil {
+				t.Errorf("after a miss: %d urls indexed (want %d), scan done %v", len(ci.byURL), len(want), ci.scan == nil)
 			}
 			if _, ok := deferred.undecoded(); !ok {
 				t.Error("indexing decoded the whole database")
 			}
 		})
+	}
+	// A lookup stops at its item: the rest of the database is not read.
+	ci := NewBase(map[string]any{"ImageCaptioning": Defer([]byte(`[{"url": "a.jpg", "caption": "A"}, {"url": "b.jpg", "caption": "B"}, {"url": "c.jpg"}]`))}).captions()
+	if c, ok := ci.find("a.jpg"); !ok || c.value() != "A" || len(ci.byURL) != 1 || ci.scan == nil {
+		t.Errorf("the first item: %v %v, %d urls indexed, scan done %v", c.value(), ok, len(ci.byURL), ci.scan == nil)
+	}
+	if c, ok := ci.find("c.jpg"); !ok || c.value() != nil || len(ci.byURL) != 3 {
+		t.Errorf("the last item (no caption): %v %v, %d urls indexed", c.value(), ok, len(ci.byURL))
 	}
 }

@@ -211,8 +211,8 @@ func TestInfoImageCaption(t *testing.T) {
 			continue
 		}
 		seen[u] = true
-		if got := b.captionIndex()[u].value(); !value.Equal(got, m.String("caption")) {
-			t.Fatalf("index of %s: %v, want the first caption %q", u, got, m.String("caption"))
+		if c, _ := b.captions().find(u); !value.Equal(c.value(), m.String("caption")) {
+			t.Fatalf("index of %s: %v, want the first caption %q", u, c.value(), m.String("caption"))
 		}
 	}
 	// Default check: the raw input is compared.

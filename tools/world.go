@@ -18,7 +18,7 @@ type Base struct {
 
 	// The indexes over the large read-only databases, each built on first use (see info.go).
 	captionsOnce sync.Once
-	captions     map[string]caption
+	captionIdx   *captionIndex
 	searchOnce   sync.Once
 	search       searchIndexed
 }

@@ -1,51 +1,87 @@
 package value
 
-// ScanObjects reads text, a JSON array, without building it: for each element that is an object, f
-// gets the raw JSON of its members named in keys, in that order (the last one where a key repeats,
-// as Decode keeps; nil where a key is absent), as subslices of text that Decode reads. Everything
-// else is checked for syntax and skipped. An index over two members of a large array (an image's
-// caption by its url) then costs a scan, not a tree of every element: the original's 2.5 MB
-// ImageCaptioning database was most of a one-prediction run's gold ceiling, decoded whole. An error
-// is a syntax error of text, with its offset; f has then been called for the elements before it.
-func ScanObjects(text []byte, keys []string, f func(members [][]byte)) error {
-	d := decoder{data: text}
-	members := make([][]byte, len(keys))
-	d.skip()
-	if d.pos >= len(d.data) || d.data[d.pos] != '[' {
-		return d.errorf("a JSON array is expected")
-	}
-	d.pos++
-	d.skip()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return d.end()
-	}
-	for {
-		d.skip()
-		if d.pos < len(d.data) && d.data[d.pos] == '{' {
-			clear(members)
-			if err := d.scanObject(keys, members); err != nil {
-				return err
-			}
-			f(members)
-		} else if err := d.skipValue(1); err != nil {
-			return err
-		}
-		d.skip()
-		if d.pos >= len(d.data) {
-			return d.errorf("unexpected end of JSON input")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return d.end()
-		default:
-			return d.errorf("expected ',' or ']'")
-		}
-	}
+// An ObjectScanner reads a JSON array without building it, one object element at a time: Next gives
+// the raw JSON of the element's members named in keys, in that order (the last one where a key
+// repeats, as Decode keeps; nil where a key is absent), as subslices of the text that Decode reads.
+// Everything else is checked for syntax and skipped. An index over two members of a large array (an
+// image's caption by its url) then costs a scan of the part it needs, not a tree of every element:
+// the original's 2.5 MB ImageCaptioning database was most of a one-prediction run's gold ceiling,
+// decoded whole. It is not safe for concurrent use.
+type ObjectScanner struct {
+	d       decoder
+	keys    []string
+	members [][]byte
+	started bool
+	// afterElement is set once an element is read, until its separator is.
+	afterElement bool
+	done         bool
+	err          error
 }
+
+// NewObjectScanner returns a scanner of text, a JSON array, for the members named in keys.
+func NewObjectScanner(text []byte, keys ...string) *ObjectScanner {
+	return &ObjectScanner{d: decoder{data: text}, keys: keys, members: make([][]byte, len(keys))}
+}
+
+// Next reads on to the next element that is an object and returns its members (valid until the
+// next call); ok is false at the end of the array or at a syntax error (see Err).
+func (s *ObjectScanner) Next() (members [][]byte, ok bool) {
+	d := &s.d
+	for !s.done {
+		d.skip()
+		switch {
+		case !s.started:
+			s.started = true
+			if d.pos >= len(d.data) || d.data[d.pos] != '[' {
+				return s.fail(d.errorf("a JSON array is expected"))
+			}
+			d.pos++
+			d.skip()
+			if d.pos < len(d.data) && d.data[d.pos] == ']' {
+				d.pos++
+				return s.fail(d.end())
+			}
+			continue
+		case s.afterElement:
+			// The separator after the element the last call read.
+			if d.pos >= len(d.data) {
+				return s.fail(d.errorf("unexpected end of JSON input"))
+			}
+			switch d.data[d.pos] {
+			case ',':
+				d.pos++
+				s.afterElement = false
+				continue
+			case ']':
+				d.pos++
+				return s.fail(d.end())
+			}
+			return s.fail(d.errorf("expected ',' or ']'"))
+		}
+		s.afterElement = true
+		if d.pos < len(d.data) && d.data[d.pos] == '{' {
+			clear(s.members)
+			if err := d.scanObject(s.keys, s.members); err != nil {
+				return s.fail(err)
+			}
+			return s.members, true
+		}
+		if err := d.skipValue(1); err != nil {
+			return s.fail(err)
+		}
+	}
+	return nil, false
+}
+
+// fail ends the scan with err (nil at a clean end).
+func (s *ObjectScanner) fail(err error) ([][]byte, bool) {
+	s.done, s.err = true, err
+	return nil, false
+}
+
+// Err returns the syntax error that ended the scan, with its offset; nil before and at a clean end.
+// The elements before the error have been returned.
+func (s *ObjectScanner) Err() error { return s.err }
 
 // scanObject reads the object at d.pos, setting members[i] to the raw value of keys[i].
 func (d *decoder) scanObject(keys []string, members [][]byte) error {

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestScanObjects: each object element gives the raw JSON of the members asked for, which decodes to
+// TestObjectScanner: each object element gives the raw JSON of the members asked for, which decodes to
 // what Decode builds for that member; other elements are skipped; bad syntax anywhere (in a skipped
 // member or element too) is an error, as for Decode.
-func TestScanObjects(t *testing.T) {
+func TestObjectScanner(t *testing.T) {
 	keys := []string{"url", "caption"}
 	for _, tc := range []struct {
 		name, text string
@@ -32,7 +32,7 @@ func TestScanObjects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got [][]string
-			err := ScanObjects([]byte(tc.text), keys, func(members [][]byte) {
+			err := scanAll([]byte(tc.text), keys, func(members [][]byte) {
 				row := make([]string, len(members))
 				for i, m := range members {
 					if m == nil {
@@ -81,22 +81,22 @@ func TestScanObjects(t *testing.T) {
 	}
 }
 
-// FuzzScanObjects: ScanObjects accepts exactly the arrays Decode accepts, and each object's members
+// FuzzObjectScanner: the scanner accepts exactly the arrays Decode accepts, and each object's members
 // it gives decode to the members Decode builds.
-func FuzzScanObjects(f *testing.F) {
+func FuzzObjectScanner(f *testing.F) {
 	for _, s := range []string{`[]`, `[{"url":"a","caption":"b"}]`, `[1,{"url":[{"x":1}]},"u"]`, `[{"u\u0072l":1,"url":2}]`, `[{]`, `{}`} {
 		f.Add([]byte(s))
 	}
 	keys := []string{"url", "caption"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got [][][]byte
-		scanErr := ScanObjects(data, keys, func(members [][]byte) {
+		scanErr := scanAll(data, keys, func(members [][]byte) {
 			got = append(got, append([][]byte(nil), members...))
 		})
 		v, decodeErr := Decode(data)
 		items, isArray := v.([]any)
 		if (scanErr == nil) != (decodeErr == nil && isArray) {
-			t.Fatalf("%q: ScanObjects error %v, Decode error %v (array %v)", data, scanErr, decodeErr, isArray)
+			t.Fatalf("%q: scanner error %v, Decode error %v (array %v)", data, scanErr, decodeErr, isArray)
 		}
 		if scanErr != nil {
 			return
@@ -123,4 +123,16 @@ func FuzzScanObjects(f *testing.F) {
 			k++
 		}
 	})
+}
+
+// scanAll calls f with the members of each object element of text, and returns the scan's error.
+func scanAll(text []byte, keys []string, f func(members [][]byte)) error {
+	s := NewObjectScanner(text, keys...)
+	for {
+		members, ok := s.Next()
+		if !ok {
+			return s.Err()
+		}
+		f(members)
+	}
 }
