@@ -166,8 +166,9 @@ func perPred(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) /
 // the whole run (start-up included) and at the margin (the run on the predictions ten times over
 // minus the run on them once, a prediction), each as wall time and as CPU time (the machine is
 // shared: CPU time is the steadier figure); the two engines' ratio; and the start-up of a run on one
-// prediction (the median CPU time of startupRuns runs), with and without --data. With APIBANK_BENCH_BASELINE set, the baseline build's
-// figures (base-...) and this build's speed-up over it (...-speedup, base time / this time) too.
+// prediction (the median CPU time of startupRuns runs), with and without --data. With
+// APIBANK_BENCH_BASELINE set, the baseline build's figures (base-...) and this build's speed-up over
+// it (...-speedup, base time / this time) too.
 func BenchmarkCLIOracle(b *testing.B) {
 	shared := filepath.Join("..", "..", "..", "shared", "apibank")
 	dir := b.TempDir()
