@@ -2,6 +2,7 @@ package tools
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/apibank-playground/apibank/value"
 )
@@ -11,8 +12,10 @@ import (
 // parse (ImageCaptioning alone is 2.5 MB of the original's 3.2 MB of databases, and a start-up
 // under WebAssembly spent most of its load building it). Safe for concurrent use.
 type Deferred struct {
-	mu      sync.Mutex
-	decoded bool
+	mu sync.Mutex // held to decode, and to read text
+	// decoded is set once v and ok hold the decoded database (text is then nil): after it, readers
+	// take no lock (the builtin data's bases are shared by every session of a server).
+	decoded atomic.Bool
 	text    []byte
 	v       any
 	ok      bool
@@ -25,11 +28,15 @@ func Defer(text []byte) *Deferred { return &Deferred{text: text} }
 // get decodes the database once and returns it. A text Decode refuses (never, once checked) reads as
 // a database the base does not have.
 func (d *Deferred) get() (any, bool) {
+	if d.decoded.Load() {
+		return d.v, d.ok
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.decoded {
+	if !d.decoded.Load() {
 		v, err := value.Decode(d.text)
-		d.v, d.ok, d.text, d.decoded = v, err == nil, nil, true
+		d.v, d.ok, d.text = v, err == nil, nil
+		d.decoded.Store(true)
 	}
 	return d.v, d.ok
 }
@@ -41,7 +48,7 @@ func (d *Deferred) get() (any, bool) {
 func (d *Deferred) undecoded() (text []byte, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.text, !d.decoded
+	return d.text, !d.decoded.Load()
 }
 
 // db returns the initial content of a database and whether the base has it, decoding a deferred
