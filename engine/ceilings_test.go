@@ -8,9 +8,11 @@ import (
 	"go/format"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/score"
 )
 
@@ -105,4 +107,61 @@ func TestBuiltinCeilingsFresh(t *testing.T) {
 	if _, ok := builtinCeiling(score.Fresh, "level-9", false); ok {
 		t.Error("a level the table lacks was found")
 	}
+}
+
+// TestReportCeilingIsReplay: through the protocol, the ceilings a report on the builtin data shows
+// (from the table) are the replay op's levels (computed by replaying), in both states and forms.
+func TestReportCeilingIsReplay(t *testing.T) {
+	pred := `{"level":"level-1-given-desc","file":"acct-agenda-add-28.jsonl","id":0,"pred":"[GetToday()]"}` + "\n" +
+		`{"level":"level-2-toolsearcher","file":"` + firstFile(t, dataset.Level2) + `","id":0,"pred":"[GetToday()]"}` + "\n"
+	for _, state := range []string{"fresh", "replay"} {
+		for _, form := range []string{"text", "native"} {
+			t.Run(state+" "+form, func(t *testing.T) {
+				s := New()
+				st := roundTrip[protocol.ScoreStarted](t, s, protocol.Request{Op: protocol.OpScoreStart, State: state})
+				lines := pred
+				if form == "native" {
+					lines = strings.ReplaceAll(pred, `"pred":"[GetToday()]"`, `"pred":{"name":"GetToday","arguments":"{}"}`)
+				}
+				roundTripLines[protocol.LinesAnswer](t, s, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Lines: lines, Line: 1})
+				rep := roundTrip[protocol.Report](t, s, protocol.Request{Op: protocol.OpScoreFinish, Stream: st.Stream})
+				replay := roundTrip[protocol.Replay](t, s, protocol.Request{Op: protocol.OpReplay, State: state, Form: form})
+				if len(rep.Ceiling) != 2 {
+					t.Fatalf("the report has %d ceilings, want 2 (the levels scored)", len(rep.Ceiling))
+				}
+				for _, c := range rep.Ceiling {
+					found := false
+					for _, l := range replay.Levels {
+						if l.Level == c.Level {
+							found = true
+							g, _ := json.Marshal(c)
+							w, _ := json.Marshal(l)
+							if !bytes.Equal(g, w) {
+								t.Errorf("%s: the report's ceiling\n%s\nthe replay op\n%s", c.Level, g, w)
+							}
+						}
+					}
+					if !found {
+						t.Errorf("%s: not replayed", c.Level)
+					}
+				}
+			})
+		}
+	}
+}
+
+// firstFile is a dialogue file of the builtin data at level.
+func firstFile(t *testing.T, level string) string {
+	t.Helper()
+	d, err := dataset.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dl := range d.Dialogues {
+		if dl.Level == level {
+			return dl.File
+		}
+	}
+	t.Fatalf("no dialogue at %s", level)
+	return ""
 }
