@@ -90,30 +90,30 @@ func parsePrediction(fr *value.FieldReader, text []byte, level string) (Predicti
 		}
 		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
 	}
-	m, err := fr.Decode(text)
-	if err != nil {
+	var f predictionFields
+	if err := fr.Members(text, f.set); err != nil {
 		return Prediction{}, "not JSON: " + err.Error()
 	}
 	p := Prediction{Level: level}
-	if lv, ok := m.Get("level"); ok {
-		s, isText := lv.(string)
-		if !isText {
+	if f.level.Key != "" {
+		if !f.level.IsText {
 			return Prediction{}, "level must be a text"
 		}
-		p.Level = s
+		p.Level = f.level.Text
 	}
-	f, _ := m.Get("file")
-	file, ok := f.(string)
-	p.File = file
-	if !ok || p.File == "" {
+	p.File = f.file.Text
+	if !f.file.IsText || p.File == "" {
 		return Prediction{}, "missing \"file\""
 	}
-	idv, ok := m.Get("id")
-	if !ok {
+	if f.id.Key == "" {
 		return Prediction{}, "missing \"id\""
 	}
-	id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+	id, isInt := f.id.Value.(int64) // a JSON integer: not true, not 1.0, not "1"
 	if !isInt || id < 0 {
+		idv := f.id.Value
+		if f.id.IsText {
+			idv = f.id.Text
+		}
 		got := string(value.Marshal(idv))
 		if len(got) > 40 {
 			got = got[:40] + "..."
@@ -121,20 +121,47 @@ func parsePrediction(fr *value.FieldReader, text []byte, level string) (Predicti
 		return Prediction{}, fmt.Sprintf("\"id\" must be a non-negative JSON integer, not %s", got)
 	}
 	p.ID = int(id)
-	pv, ok := m.Get("pred")
-	switch x := pv.(type) {
-	case string:
-		p.Pred = x
-	case nil:
-		if !ok {
+	switch {
+	case f.pred.IsText:
+		p.Pred = f.pred.Text
+	case f.pred.Value == nil:
+		if f.pred.Key == "" {
 			return Prediction{}, "missing \"pred\""
 		}
 	default:
 		// A native call given as a JSON object rather than as text.
-		p.Pred = string(value.Marshal(x))
+		p.Pred = string(value.Marshal(f.pred.Value))
 	}
 	return p, ""
 }
+
+// predictionFields are the members of a prediction line the scorer reads, the last of each key (a
+// repeated key's last value, as a decoded object holds it); a member absent has no Key.
+type predictionFields struct {
+	level, file, id, pred value.Member
+}
+
+// set keeps a member read from the line.
+func (f *predictionFields) set(m value.Member) {
+	var slot *value.Member
+	switch m.Key {
+	case "level":
+		slot = &f.level
+	case "file":
+		slot = &f.file
+	case "id":
+		slot = &f.id
+	case "pred":
+		slot = &f.pred
+	default:
+		return
+	}
+	*slot = m
+	slot.Key = predictionKey // the line's own key is valid only during the call
+}
+
+// predictionKey marks a member of predictionFields as present.
+const predictionKey = "present"
 
 // predictionField reports whether a prediction line's member is one the scorer reads.
 func predictionField(k string) bool {
