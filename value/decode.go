@@ -161,83 +161,133 @@ func (r *FieldReader) Decode(data []byte) (*Map, error) {
 	return m, nil
 }
 
-// skipValue checks the syntax of one value and moves past it without building it.
+// skipValue checks the syntax of one value and moves past it without building it. Its checks are
+// decoding's but for escapes, which it passes over unread (a skipped text is never decoded). It is a loop over the value's tokens with a stack
+// of the containers open, not a recursion: the values skipped (a prediction line's other members)
+// are most of what a stream reads, and a call costs much more than a loop step under WebAssembly.
 func (d *decoder) skipValue(depth int) error {
-	if depth > maxDepth {
-		return d.errorf("JSON nested too deeply")
-	}
-	if d.pos >= len(d.data) {
-		return d.errorf("unexpected end of JSON input")
-	}
-	switch d.data[d.pos] {
-	case '"':
-		data, pos := d.data, d.pos+1
-		for pos < len(data) {
-			pos = plainEnd(data, pos)
-			if pos >= len(data) {
-				break
-			}
-			switch c := data[pos]; {
-			case c == '"':
-				d.pos = pos + 1
-				return nil
-			case c == '\\':
-				pos += 2
-			default: // a control character
-				d.pos = pos
-				return d.errorf("control character in a string")
-			}
+	var room [32]byte
+	open := room[:0] // the containers entered and not yet closed, innermost last: '{' or '['
+	for {
+		// A value, at depth depth+len(open).
+		if depth+len(open) > maxDepth {
+			return d.errorf("JSON nested too deeply")
 		}
-		d.pos = pos
-		return d.errorf("unterminated string")
-	case '{', '[':
-		open := d.data[d.pos]
-		close := byte('}')
-		if open == '[' {
-			close = ']'
+		if d.pos >= len(d.data) {
+			return d.errorf("unexpected end of JSON input")
 		}
-		d.pos++
-		d.skip()
-		if d.pos < len(d.data) && d.data[d.pos] == close {
+		switch c := d.data[d.pos]; c {
+		case '"':
+			if err := d.skipString(); err != nil {
+				return err
+			}
+		case '{', '[':
 			d.pos++
-			return nil
-		}
-		for {
 			d.skip()
-			if open == '{' {
-				if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-					return d.errorf("object key must be a string")
-				}
-				if err := d.skipValue(depth + 1); err != nil {
+			if d.pos < len(d.data) && d.data[d.pos] == closeOf(c) {
+				d.pos++
+				break // an empty container: a whole value
+			}
+			open = append(open, c)
+			if c == '{' {
+				if err := d.skipKey(depth + len(open)); err != nil {
 					return err
 				}
-				d.skip()
-				if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-					return d.errorf("expected ':' after an object key")
-				}
-				d.pos++
-				d.skip()
 			}
-			if err := d.skipValue(depth + 1); err != nil {
+			continue // the container's first value
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if !d.literal("-Infinity") {
+				if err := d.skipNumber(); err != nil {
+					return err
+				}
+			}
+		default:
+			if _, err := d.value(depth + len(open)); err != nil { // the other literals, or an error
 				return err
+			}
+		}
+		// A value has ended: close the containers it ends, up to the next value.
+		for {
+			if len(open) == 0 {
+				return nil
 			}
 			d.skip()
 			if d.pos >= len(d.data) {
 				return d.errorf("unexpected end of JSON input")
 			}
+			top := open[len(open)-1]
 			if d.data[d.pos] == ',' {
 				d.pos++
+				if top == '{' {
+					if err := d.skipKey(depth + len(open)); err != nil {
+						return err
+					}
+				} else {
+					d.skip()
+				}
+				break
+			}
+			if d.data[d.pos] == closeOf(top) {
+				d.pos++
+				open = open[:len(open)-1]
 				continue
 			}
-			if d.data[d.pos] == close {
-				d.pos++
-				return nil
-			}
-			return d.errorf("expected ',' or %q", close)
+			return d.errorf("expected ',' or %q", closeOf(top))
 		}
 	}
-	_, err := d.value(depth)
-	return err
+}
+
+// closeOf returns the byte that closes a container opened by open ('{' or '[').
+func closeOf(open byte) byte {
+	if open == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+// skipKey moves past an object member's key and its ':' (and the white space around them), for a
+// member at depth, checking them as decoding does.
+func (d *decoder) skipKey(depth int) error {
+	d.skip()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return d.errorf("object key must be a string")
+	}
+	if depth > maxDepth {
+		return d.errorf("JSON nested too deeply")
+	}
+	if err := d.skipString(); err != nil {
+		return err
+	}
+	d.skip()
+	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+		return d.errorf("expected ':' after an object key")
+	}
+	d.pos++
+	d.skip()
+	return nil
+}
+
+// skipString moves past the string at d.pos, checking it as string does.
+func (d *decoder) skipString() error {
+	data, pos := d.data, d.pos+1
+	for pos < len(data) {
+		pos = plainEnd(data, pos)
+		if pos >= len(data) {
+			break
+		}
+		switch c := data[pos]; {
+		case c == '"':
+			d.pos = pos + 1
+			return nil
+		case c == '\\':
+			pos += 2
+		default: // a control character
+			d.pos = pos
+			return d.errorf("control character in a string")
+		}
+	}
+	d.pos = pos
+	return d.errorf("unterminated string")
 }
 
 // DecodeString is Decode for a string.
@@ -586,6 +636,57 @@ func (d *decoder) string() (string, error) {
 	return "", d.errorf("unterminated string")
 }
 
+// scanNumber moves past the JSON number at d.pos, checking its syntax: it returns where its integer
+// digits start and whether it has a fraction or an exponent (a float).
+func (d *decoder) scanNumber() (intStart int, isFloat bool, err error) {
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	intStart = d.pos
+	if d.digits() == 0 {
+		return 0, false, d.errorf("invalid number")
+	}
+	if d.data[intStart] == '0' && d.pos-intStart > 1 {
+		d.pos = intStart + 1
+		return 0, false, d.errorf("invalid number: leading zero")
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		isFloat = true
+		d.pos++
+		if d.digits() == 0 {
+			return 0, false, d.errorf("invalid number: no digits after '.'")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		isFloat = true
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return 0, false, d.errorf("invalid number: no digits in the exponent")
+		}
+	}
+	return intStart, isFloat, nil
+}
+
+// skipNumber moves past the number at d.pos as number does, without its value: a number of valid
+// syntax always has one (strconv reads every such text: beyond the float range it gives an infinity,
+// below it zero, neither an error that number reports).
+func (d *decoder) skipNumber() error {
+	_, _, err := d.scanNumber()
+	return err
+}
+
+// digits moves past a run of decimal digits and returns its length.
+func (d *decoder) digits() int {
+	start := d.pos
+	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos - start
+}
+
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
@@ -676,42 +777,9 @@ func (d *decoder) hex4() (rune, bool) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
-	if d.data[d.pos] == '-' {
-		d.pos++
-	}
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	intStart := d.pos
-	if digits() == 0 {
-		return nil, d.errorf("invalid number")
-	}
-	if d.data[intStart] == '0' && d.pos-intStart > 1 {
-		d.pos = intStart + 1
-		return nil, d.errorf("invalid number: leading zero")
-	}
-	isFloat := false
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		isFloat = true
-		d.pos++
-		if digits() == 0 {
-			return nil, d.errorf("invalid number: no digits after '.'")
-		}
-	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		isFloat = true
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			return nil, d.errorf("invalid number: no digits in the exponent")
-		}
+	intStart, isFloat, err := d.scanNumber()
+	if err != nil {
+		return nil, err
 	}
 	if !isFloat && d.pos-intStart <= 18 {
 		// At most 18 digits always fit an int64: no text to make for strconv.
