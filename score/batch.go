@@ -34,13 +34,13 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 
 // newPredictionReader returns a reader of prediction lines (one for a whole file: it shares the
 // texts its lines repeat).
-func newPredictionReader() *value.FieldReader {
-	return value.NewFieldReader(predictionField, "level", "file")
+func newPredictionReader() *value.MemberReader {
+	return value.NewMemberReader(predictionKeys[:], "level", "file")
 }
 
 // parsePredictions is ParsePredictions for a chunk of a file whose first line is number first, read
 // with fr.
-func parsePredictions(fr *value.FieldReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
+func parsePredictions(fr *value.MemberReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
 	eachPrediction(fr, name, data, level, first, func(p Prediction, e *dataset.LineError) {
@@ -56,7 +56,7 @@ func parsePredictions(fr *value.FieldReader, name string, data []byte, level str
 // eachPrediction reads a chunk of prediction JSONL whose first line is number first with fr, and
 // calls f for each non-blank line in order: with the prediction, or with the line's error (e not
 // nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
-func eachPrediction(fr *value.FieldReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
+func eachPrediction(fr *value.MemberReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
@@ -83,36 +83,37 @@ func eachPrediction(fr *value.FieldReader, name string, data []byte, level strin
 }
 
 // parsePrediction reads one non-blank prediction line, or says why it is not one.
-func parsePrediction(fr *value.FieldReader, text []byte, level string) (Prediction, string) {
+func parsePrediction(fr *value.MemberReader, text []byte, level string) (Prediction, string) {
 	if text[0] != '{' {
 		if _, err := value.Decode(text); err != nil {
 			return Prediction{}, "not JSON: " + err.Error()
 		}
 		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
 	}
-	var f predictionFields
-	if err := fr.Members(text, f.set); err != nil {
+	var f [len(predictionKeys)]value.Member
+	if err := fr.Read(text, f[:]); err != nil {
 		return Prediction{}, "not JSON: " + err.Error()
 	}
+	lv, file, idm, pred := &f[0], &f[1], &f[2], &f[3]
 	p := Prediction{Level: level}
-	if f.level.Key != "" {
-		if !f.level.IsText {
+	if lv.Present {
+		if !lv.IsText {
 			return Prediction{}, "level must be a text"
 		}
-		p.Level = f.level.Text
+		p.Level = lv.Text
 	}
-	p.File = f.file.Text
-	if !f.file.IsText || p.File == "" {
+	p.File = file.Text
+	if !file.IsText || p.File == "" {
 		return Prediction{}, "missing \"file\""
 	}
-	if f.id.Key == "" {
+	if !idm.Present {
 		return Prediction{}, "missing \"id\""
 	}
-	id, isInt := f.id.Value.(int64) // a JSON integer: not true, not 1.0, not "1"
+	id, isInt := idm.Value.(int64) // a JSON integer: not true, not 1.0, not "1"
 	if !isInt || id < 0 {
-		idv := f.id.Value
-		if f.id.IsText {
-			idv = f.id.Text
+		idv := idm.Value
+		if idm.IsText {
+			idv = idm.Text
 		}
 		got := string(value.Marshal(idv))
 		if len(got) > 40 {
@@ -122,51 +123,22 @@ func parsePrediction(fr *value.FieldReader, text []byte, level string) (Predicti
 	}
 	p.ID = int(id)
 	switch {
-	case f.pred.IsText:
-		p.Pred = f.pred.Text
-	case f.pred.Value == nil:
-		if f.pred.Key == "" {
+	case pred.IsText:
+		p.Pred = pred.Text
+	case pred.Value == nil:
+		if !pred.Present {
 			return Prediction{}, "missing \"pred\""
 		}
 	default:
 		// A native call given as a JSON object rather than as text.
-		p.Pred = string(value.Marshal(f.pred.Value))
+		p.Pred = string(value.Marshal(pred.Value))
 	}
 	return p, ""
 }
 
-// predictionFields are the members of a prediction line the scorer reads, the last of each key (a
-// repeated key's last value, as a decoded object holds it); a member absent has no Key.
-type predictionFields struct {
-	level, file, id, pred value.Member
-}
-
-// set keeps a member read from the line.
-func (f *predictionFields) set(m value.Member) {
-	var slot *value.Member
-	switch m.Key {
-	case "level":
-		slot = &f.level
-	case "file":
-		slot = &f.file
-	case "id":
-		slot = &f.id
-	case "pred":
-		slot = &f.pred
-	default:
-		return
-	}
-	*slot = m
-	slot.Key = predictionKey // the line's own key is valid only during the call
-}
-
-// predictionKey marks a member of predictionFields as present.
-const predictionKey = "present"
-
-// predictionField reports whether a prediction line's member is one the scorer reads.
-func predictionField(k string) bool {
-	return k == "level" || k == "file" || k == "id" || k == "pred"
-}
+// predictionKeys are the members of a prediction line the scorer reads, in the order parsePrediction
+// reads them.
+var predictionKeys = [...]string{"level", "file", "id", "pred"}
 
 // Result is the judgement of one prediction line, in the CLI's --out format (the protocol's Verdict).
 type Result = protocol.Verdict

@@ -113,7 +113,7 @@ func decodedPrediction(text []byte) (Prediction, string) {
 		}
 		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
 	}
-	m, err := value.DecodeFields(text, predictionField)
+	m, err := value.DecodeFields(text, func(k string) bool { return k == "level" || k == "file" || k == "id" || k == "pred" })
 	if err != nil {
 		return Prediction{}, "not JSON: " + err.Error()
 	}

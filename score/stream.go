@@ -17,7 +17,7 @@ type Stream struct {
 	ix     *Index
 	scorer *Scorer
 	report *reportBuilder
-	reader *value.FieldReader
+	reader *value.MemberReader
 	name   string
 	level  string
 	gold   bool

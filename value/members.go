@@ -1,40 +1,67 @@
 package value
 
 import (
-	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
 
-// A Member is one member of an object read by FieldReader.Members. A text value is in Text (IsText
-// set, Value nil): handed out as a string, it costs no interface value (an allocation a line, the
-// most of what a prediction line's reading allocated); any other value is in Value.
+// A Member is one member of an object read by a MemberReader. A text value is in Text (IsText set,
+// Value nil): handed out as a string, it costs no interface value (an allocation a line, the most of
+// what a prediction line's reading allocated); any other value is in Value.
 type Member struct {
-	// Key is the member's key. It may point into the input: valid only during the call it is
-	// given to.
-	Key    string
-	Text   string
-	IsText bool
-	Value  any
+	// Present is set when the object has the member.
+	Present bool
+	Text    string
+	IsText  bool
+	Value   any
 }
 
-// sharedMemberMax is the longest text of a shared member (see NewFieldReader's share) that Members
-// shares: the members named are the ones that repeat (a prediction file's dialogue file names,
-// some longer than sharedTextMax), and a search of the shared texts compares lengths first.
+// A MemberReader reads a few named members of many JSON objects of one shape (the lines of a JSONL
+// file) into the caller's own variables: it checks the syntax of each object as Decode does, with
+// the same errors, but builds no Map, boxes no text, and calls nothing per member (the members it
+// does not read are checked and skipped). The texts of the members named to be shared (a
+// prediction file's levels and file names, which repeat from one line to the next) are one copy for
+// all the lines, as a FieldReader shares them. It is not safe for concurrent use.
+type MemberReader struct {
+	keys  []string
+	share []bool
+	texts recentTexts
+	// buf is where texts with escapes are decoded, kept from one object to the next.
+	buf []byte
+}
+
+// sharedMemberMax is the longest text of a shared member that a MemberReader shares: the members
+// named are the ones that repeat (a prediction file's dialogue file names, some longer than
+// sharedTextMax), and a search of the shared texts compares lengths first.
 const sharedMemberMax = 256
 
-// Members reads one JSON object as Decode does, with the same syntax checks and the same errors,
-// but builds no Map: f is called with each member whose key the reader wants, in input order, its
-// value decoded (a repeated key is given again, so a reader that keeps the last one gets what the
-// Map would hold). A caller that reads a few members of each line into its own fields (the scorer's
-// prediction lines) is spared the Map and the interface value of each text.
-func (r *FieldReader) Members(data []byte, f func(m Member)) error {
-	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, shareKeys: r.share}
+// NewMemberReader returns a reader of the members keys of objects; the texts of the members named in
+// share are shared (see MemberReader).
+func NewMemberReader(keys []string, share ...string) *MemberReader {
+	r := &MemberReader{keys: keys, share: make([]bool, len(keys))}
+	for i, k := range keys {
+		for _, s := range share {
+			r.share[i] = r.share[i] || s == k
+		}
+	}
+	return r
+}
+
+// Read reads one JSON object: out[i] gets the member keys[i] (out must have one element per key),
+// the last one when the key is repeated (what a decoded object holds), or is left with Present
+// unset when the object has none. It returns the error Decode would return for the same input.
+func (r *MemberReader) Read(data []byte, out []Member) error {
+	clear(out)
+	d := decoder{data: data, buf: r.buf}
 	d.skip()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return d.errorf("a JSON object is expected")
 	}
-	if err := d.members(r.want, f); err != nil {
+	err := d.members(r, out)
+	if cap(d.buf) <= sharedMemberMax*16 {
+		r.buf = d.buf // a short one: kept (a long text's is let go)
+	}
+	if err != nil {
 		return err
 	}
 	d.skip()
@@ -44,16 +71,15 @@ func (r *FieldReader) Members(data []byte, f func(m Member)) error {
 	return nil
 }
 
-// members is object for Members: the same scan (and errors, in the same order), with each wanted
-// member handed to f instead of set in a map.
-func (d *decoder) members(want func(key string) bool, f func(m Member)) error {
+// members is object for a MemberReader: the same scan (and errors, in the same order), with each
+// member read stored in out rather than set in a map.
+func (d *decoder) members(r *MemberReader, out []Member) error {
 	d.pos++ // '{'
 	d.skip()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
 		return nil
 	}
-	var m Member
 	for {
 		d.skip()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
@@ -62,7 +88,7 @@ func (d *decoder) members(want func(key string) bool, f func(m Member)) error {
 			}
 			return d.errorf("object key must be a string")
 		}
-		key, wanted, err := d.memberKey(want)
+		i, err := d.memberKey(r.keys)
 		if err != nil {
 			return err
 		}
@@ -72,16 +98,17 @@ func (d *decoder) members(want func(key string) bool, f func(m Member)) error {
 		}
 		d.pos++
 		d.skip()
-		if !wanted {
+		if i < 0 {
 			if err := d.skipValue(1); err != nil {
 				return err
 			}
 		} else {
-			m = Member{Key: key}
+			m := &out[i]
+			*m = Member{Present: true}
 			if d.pos < len(d.data) && d.data[d.pos] == '"' {
 				m.IsText = true
-				if d.shareKeys == nil || slices.Contains(d.shareKeys, key) {
-					m.Text, err = d.sharedText()
+				if r.share[i] {
+					m.Text, err = d.sharedText(&r.texts)
 				} else {
 					m.Text, err = d.string()
 				}
@@ -91,7 +118,6 @@ func (d *decoder) members(want func(key string) bool, f func(m Member)) error {
 			if err != nil {
 				return err
 			}
-			f(m)
 		}
 		d.skip()
 		if d.pos >= len(d.data) {
@@ -109,30 +135,39 @@ func (d *decoder) members(want func(key string) bool, f func(m Member)) error {
 	}
 }
 
-// memberKey reads an object key for members as fieldKey does, and whether want accepts it. A plain
-// key is given as a view of the input, never copied (Member.Key is valid only during f).
-func (d *decoder) memberKey(want func(key string) bool) (string, bool, error) {
+// memberKey reads an object key as fieldKey does and returns its index in keys, or -1. A plain key
+// is compared where it is, never copied.
+func (d *decoder) memberKey(keys []string) (int, error) {
 	start := d.pos + 1
 	end, ascii := plainEndASCII(d.data, start)
+	var k string
 	if end >= len(d.data) || d.data[end] != '"' || end == start || (!ascii && !utf8.Valid(d.data[start:end])) {
 		// Escapes, invalid UTF-8 or empty: decoded as fieldKey decodes them.
-		k, err := d.string()
-		return k, err == nil && want(k), err
+		var err error
+		if k, err = d.string(); err != nil {
+			return -1, err
+		}
+	} else {
+		d.pos = end + 1
+		k = unsafe.String(&d.data[start], end-start)
 	}
-	d.pos = end + 1
-	k := unsafe.String(&d.data[start], end-start)
-	return k, want(k), nil
+	for i, key := range keys {
+		if key == k {
+			return i, nil
+		}
+	}
+	return -1, nil
 }
 
-// sharedText reads a string value as string does, handing out the shared copy of a plain ASCII
+// sharedText reads a string value as string does, handing out the copy in texts of a plain ASCII
 // text of at most sharedMemberMax bytes.
-func (d *decoder) sharedText() (string, error) {
+func (d *decoder) sharedText(texts *recentTexts) (string, error) {
 	data := d.data
 	start := d.pos + 1
 	pos, ascii := plainEndASCII(data, start)
 	if pos < len(data) && data[pos] == '"' && ascii && pos-start <= sharedMemberMax {
 		d.pos = pos + 1
-		return d.texts.get(data[start:pos]), nil
+		return texts.get(data[start:pos]), nil
 	}
 	return d.string()
 }
