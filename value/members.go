@@ -1,9 +1,6 @@
 package value
 
-import (
-	"unicode/utf8"
-	"unsafe"
-)
+import "unsafe"
 
 // A Member is one member of an object read by a MemberReader. A text value is in Text (IsText set,
 // Value nil): handed out as a string, it costs no interface value (an allocation a line, the most of
@@ -135,14 +132,18 @@ func (d *decoder) members(r *MemberReader, out []Member) error {
 	}
 }
 
-// memberKey reads an object key as fieldKey does and returns its index in keys, or -1. A plain key
-// is compared where it is, never copied.
+// memberKey reads an object key as fieldKey does and returns its index in keys, or -1. A plain ASCII
+// key (keys are short: a byte loop here costs less than a call to the word scan) is compared where
+// it is, never copied.
 func (d *decoder) memberKey(keys []string) (int, error) {
 	start := d.pos + 1
-	end, ascii := plainEndASCII(d.data, start)
+	end := start
+	for end < len(d.data) && plainASCII[d.data[end]] {
+		end++
+	}
 	var k string
-	if end >= len(d.data) || d.data[end] != '"' || end == start || (!ascii && !utf8.Valid(d.data[start:end])) {
-		// Escapes, invalid UTF-8 or empty: decoded as fieldKey decodes them.
+	if end >= len(d.data) || d.data[end] != '"' || end == start {
+		// Escapes, other than ASCII or empty: decoded as fieldKey decodes them.
 		var err error
 		if k, err = d.string(); err != nil {
 			return -1, err
