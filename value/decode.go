@@ -101,6 +101,9 @@ type recentTexts struct {
 	boxed [8]any
 	used  [8]bool
 	next  int
+	// last is the slot of the last text handed out, tried first: a file's lines come grouped by
+	// dialogue file, so one member's text is mostly the last one's.
+	last int
 }
 
 // get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
@@ -116,9 +119,13 @@ func (r *recentTexts) value(b []byte) any {
 // find returns the slot of the shared copy of b, copying it in over the oldest when it is absent.
 func (r *recentTexts) find(b []byte) int {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	if r.t[r.last] == raw && r.boxed[r.last] != nil {
+		r.used[r.last] = true
+		return r.last
+	}
 	for i := range r.t {
 		if r.t[i] == raw && r.boxed[i] != nil {
-			r.used[i] = true
+			r.used[i], r.last = true, i
 			return i
 		}
 	}
@@ -130,6 +137,7 @@ func (r *recentTexts) find(b []byte) int {
 	r.t[i] = string(b)
 	r.boxed[i] = r.t[i]
 	r.next = (r.next + 1) % len(r.t)
+	r.last = i
 	return i
 }
 

@@ -22,7 +22,8 @@ type Member struct {
 type MemberReader struct {
 	keys  []string
 	share []bool
-	texts recentTexts
+	// texts are the shared texts, one set a member (so each member's last text is tried first).
+	texts []recentTexts
 	// buf is where texts with escapes are decoded, kept from one object to the next.
 	buf []byte
 }
@@ -35,7 +36,7 @@ const sharedMemberMax = 256
 // NewMemberReader returns a reader of the members keys of objects; the texts of the members named in
 // share are shared (see MemberReader).
 func NewMemberReader(keys []string, share ...string) *MemberReader {
-	r := &MemberReader{keys: keys, share: make([]bool, len(keys))}
+	r := &MemberReader{keys: keys, share: make([]bool, len(keys)), texts: make([]recentTexts, len(keys))}
 	for i, k := range keys {
 		for _, s := range share {
 			r.share[i] = r.share[i] || s == k
@@ -105,7 +106,7 @@ func (d *decoder) members(r *MemberReader, out []Member) error {
 			if d.pos < len(d.data) && d.data[d.pos] == '"' {
 				m.IsText = true
 				if r.share[i] {
-					m.Text, err = d.sharedText(&r.texts)
+					m.Text, err = d.sharedText(&r.texts[i])
 				} else {
 					m.Text, err = d.string()
 				}
