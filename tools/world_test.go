@@ -79,3 +79,18 @@ func TestWorldTopLevelWrites(t *testing.T) {
 		t.Errorf("writeRecord found a record that is not there")
 	}
 }
+
+// TestEntryTexts: a catalog's tools answer the entry that their declaration gives (the texts kept
+// with the catalog are the declaration's), for every tool of both catalogs.
+func TestEntryTexts(t *testing.T) {
+	for _, c := range []*Catalog{APIs, LV3} {
+		for _, tool := range c.Tools() {
+			bare := *tool
+			bare.entryTexts = nil // as a tool outside a catalog: its texts made for the call
+			got, want := string(value.Marshal(tool.Entry())), string(value.Marshal(bare.Entry()))
+			if got != want || tool.entryTexts == nil {
+				t.Errorf("%s: catalog entry %s, declared %s", tool.Name, got, want)
+			}
+		}
+	}
+}
