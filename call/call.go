@@ -167,7 +167,14 @@ func Parse(text string) (*Call, error) {
 	if start < 0 {
 		return nil, ErrNoCall
 	}
-	c := &Call{Name: text[start+1 : paren], Form: Text, Raw: text[start:end]}
+	c := new(Call)
+	parseSpan(c, text, start, paren, params, end)
+	return c, nil
+}
+
+// parseSpan parses into c, which it overwrites, the call find located in text.
+func parseSpan(c *Call, text string, start, paren, params, end int) {
+	*c = Call{Name: text[start+1 : paren], Form: Text, Raw: text[start:end]}
 	c.Args = c.args.Map()
 	p := text[params : end-2]
 	var brackets lastOnLine
@@ -185,7 +192,6 @@ func Parse(text string) (*Call, error) {
 		_, n := utf8.DecodeRuneInString(p[i:])
 		i += n
 	}
-	return c, nil
 }
 
 // param tries the three alternatives at position i. On failure, next is where the scan may resume
@@ -251,6 +257,29 @@ func Find(output string) (*Call, bool) {
 		return nil, false
 	}
 	return c, true
+}
+
+// A Finder finds calls as Find does, reusing one Call for every text call it finds: a scorer judges
+// one call at a time and keeps nothing of it (the call and its argument map were an allocation a
+// verdict). The zero Finder is ready to use; it is not safe for concurrent use.
+type Finder struct {
+	c Call
+}
+
+// Find is Find. A text call it returns is the Finder's own, valid until its next Find (what is in it,
+// the name and the argument values, may be kept); a native call is made anew.
+func (f *Finder) Find(output string) (*Call, bool) {
+	if c, ok := parseNative(output); ok {
+		return c, true
+	}
+	// Extract then Parse, with the call located once: find locates in the extracted text the call
+	// it located in the whole output.
+	start, paren, params, end := find(output)
+	if start < 0 {
+		return nil, false
+	}
+	parseSpan(&f.c, output, start, paren, params, end)
+	return &f.c, true
 }
 
 // FormatLists renders a call in the text format with lists and objects written as Python literals

@@ -128,3 +128,29 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// TestFinderMatchesFind: one Finder finding call after call gives what Find gives for each (name,
+// form, raw text, arguments), text and native calls and outputs without a call in turn.
+func TestFinderMatchesFind(t *testing.T) {
+	outputs := []string{
+		"[A(x='1')] and [B(y='2')]", `[S(content="He said 'hi'")]`, `[S(x='', y='2')]`, "no call here",
+		`[M(a=[1], b=[2])]`, "[A(x = \t 'v', y=w z=3.5)]", `{"name": "N", "arguments": {"k": 1}}`,
+		"[A(x='a\nb')]", "[A(é_1 = 'ü', ２=３)]", "[A(x=)] [B(y='1')]", "[A(a='1', b='2', c='3', d='4', e='5', a='6')]",
+		"text [A(x='1') more )] end", "[[A(x)]", "```json\n{\"name\": \"J\", \"arguments\": {}}\n```", "[A()]", "",
+	}
+	var f Finder
+	for _, out := range outputs {
+		want, wantOK := Find(out)
+		got, ok := f.Find(out)
+		if ok != wantOK {
+			t.Fatalf("Finder.Find(%q) found %v, Find %v", out, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		if got.Name != want.Name || got.Form != want.Form || got.Raw != want.Raw || string(value.Marshal(got.Args)) != string(value.Marshal(want.Args)) {
+			t.Errorf("Finder.Find(%q) = %s %s %q %s; Find gives %s %s %q %s", out, got.Name, got.Form, got.Raw, value.Marshal(got.Args),
+				want.Name, want.Form, want.Raw, value.Marshal(want.Args))
+		}
+	}
+}

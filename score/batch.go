@@ -34,13 +34,13 @@ func ParsePredictions(name string, data []byte, level string) ([]Prediction, []d
 
 // newPredictionReader returns a reader of prediction lines (one for a whole file: it shares the
 // texts its lines repeat).
-func newPredictionReader() *value.FieldReader {
-	return value.NewFieldReader(predictionField, "level", "file")
+func newPredictionReader() *value.MemberReader {
+	return value.NewMemberReader(predictionKeys[:], "level", "file")
 }
 
 // parsePredictions is ParsePredictions for a chunk of a file whose first line is number first, read
 // with fr.
-func parsePredictions(fr *value.FieldReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
+func parsePredictions(fr *value.MemberReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
 	eachPrediction(fr, name, data, level, first, func(p Prediction, e *dataset.LineError) {
@@ -56,7 +56,7 @@ func parsePredictions(fr *value.FieldReader, name string, data []byte, level str
 // eachPrediction reads a chunk of prediction JSONL whose first line is number first with fr, and
 // calls f for each non-blank line in order: with the prediction, or with the line's error (e not
 // nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
-func eachPrediction(fr *value.FieldReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
+func eachPrediction(fr *value.MemberReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
 	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
 	for {
 		raw, line, err := lr.Next()
@@ -83,37 +83,38 @@ func eachPrediction(fr *value.FieldReader, name string, data []byte, level strin
 }
 
 // parsePrediction reads one non-blank prediction line, or says why it is not one.
-func parsePrediction(fr *value.FieldReader, text []byte, level string) (Prediction, string) {
+func parsePrediction(fr *value.MemberReader, text []byte, level string) (Prediction, string) {
 	if text[0] != '{' {
 		if _, err := value.Decode(text); err != nil {
 			return Prediction{}, "not JSON: " + err.Error()
 		}
 		return Prediction{}, "a prediction must be a JSON object {\"file\", \"id\", \"pred\"}"
 	}
-	m, err := fr.Decode(text)
-	if err != nil {
+	var f [len(predictionKeys)]value.Member
+	if err := fr.Read(text, f[:]); err != nil {
 		return Prediction{}, "not JSON: " + err.Error()
 	}
+	lv, file, idm, pred := &f[0], &f[1], &f[2], &f[3]
 	p := Prediction{Level: level}
-	if lv, ok := m.Get("level"); ok {
-		s, isText := lv.(string)
-		if !isText {
+	if lv.Present {
+		if !lv.IsText {
 			return Prediction{}, "level must be a text"
 		}
-		p.Level = s
+		p.Level = lv.Text
 	}
-	f, _ := m.Get("file")
-	file, ok := f.(string)
-	p.File = file
-	if !ok || p.File == "" {
+	p.File = file.Text
+	if !file.IsText || p.File == "" {
 		return Prediction{}, "missing \"file\""
 	}
-	idv, ok := m.Get("id")
-	if !ok {
+	if !idm.Present {
 		return Prediction{}, "missing \"id\""
 	}
-	id, isInt := idv.(int64) // a JSON integer: not true, not 1.0, not "1"
+	id, isInt := idm.Value.(int64) // a JSON integer: not true, not 1.0, not "1"
 	if !isInt || id < 0 {
+		idv := idm.Value
+		if idm.IsText {
+			idv = idm.Text
+		}
 		got := string(value.Marshal(idv))
 		if len(got) > 40 {
 			got = got[:40] + "..."
@@ -121,25 +122,23 @@ func parsePrediction(fr *value.FieldReader, text []byte, level string) (Predicti
 		return Prediction{}, fmt.Sprintf("\"id\" must be a non-negative JSON integer, not %s", got)
 	}
 	p.ID = int(id)
-	pv, ok := m.Get("pred")
-	switch x := pv.(type) {
-	case string:
-		p.Pred = x
-	case nil:
-		if !ok {
+	switch {
+	case pred.IsText:
+		p.Pred = pred.Text
+	case pred.Value == nil:
+		if !pred.Present {
 			return Prediction{}, "missing \"pred\""
 		}
 	default:
 		// A native call given as a JSON object rather than as text.
-		p.Pred = string(value.Marshal(x))
+		p.Pred = string(value.Marshal(pred.Value))
 	}
 	return p, ""
 }
 
-// predictionField reports whether a prediction line's member is one the scorer reads.
-func predictionField(k string) bool {
-	return k == "level" || k == "file" || k == "id" || k == "pred"
-}
+// predictionKeys are the members of a prediction line the scorer reads, in the order parsePrediction
+// reads them.
+var predictionKeys = [...]string{"level", "file", "id", "pred"}
 
 // Result is the judgement of one prediction line, in the CLI's --out format (the protocol's Verdict).
 type Result = protocol.Verdict

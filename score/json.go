@@ -17,11 +17,21 @@ func AppendResult(b *bytes.Buffer, r *Result) { b.Write(appendResult(b.Available
 // appendResult appends a verdict as AppendResult writes it (appends cost less than a buffer's
 // method calls under WebAssembly).
 func appendResult(b []byte, r *Result) []byte {
+	return appendResultAfterHead(appendResultHead(b, r.Level, r.File), r)
+}
+
+// appendResultHead appends the start of a verdict of level and file, up to its id: the part that
+// repeats from one line of a prediction file to the next (a stream keeps it, see resultHead).
+func appendResultHead(b []byte, level, file string) []byte {
 	b = append(b, `{"level":`...)
-	b = value.AppendText(b, r.Level)
+	b = value.AppendText(b, level)
 	b = append(b, `,"file":`...)
-	b = value.AppendText(b, r.File)
-	b = append(b, `,"id":`...)
+	b = value.AppendText(b, file)
+	return append(b, `,"id":`...)
+}
+
+// appendResultAfterHead appends the rest of a verdict, after appendResultHead's part.
+func appendResultAfterHead(b []byte, r *Result) []byte {
 	b = strconv.AppendInt(b, int64(r.ID), 10)
 	if r.Line != 0 {
 		b = append(b, `,"line":`...)

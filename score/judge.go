@@ -110,6 +110,8 @@ type Scorer struct {
 	lastFiles   *Index
 	lastFile    string
 	lastSamples *fileSamples
+	// calls finds each verdict's call: the call is done with when the verdict is, so one serves all.
+	calls call.Finder
 }
 
 // scratchMax is the largest scratch buffer a Scorer keeps between verdicts.
@@ -209,7 +211,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 	}
 	if gt.Role != dataset.API {
 		// Our special cases: the right answer was not to call.
-		if c, ok := call.Find(pred); ok {
+		if c, ok := s.calls.Find(pred); ok {
 			v.Category, v.Form, v.Called = PrematureCall, string(c.Form), c.Name
 			return v
 		}
@@ -228,7 +230,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 			}
 		}
 	}
-	c, ok := call.Find(pred)
+	c, ok := s.calls.Find(pred)
 	if !ok {
 		v.Category = NoAPICall
 		return v

@@ -24,7 +24,7 @@ type tally struct {
 	rougeSum float64
 }
 
-func (t *tally) add(r Result) {
+func (t *tally) add(r *Result) {
 	switch {
 	case r.CallVerdict != nil && r.CallVerdict.Tool == "":
 		t.Special++
@@ -132,8 +132,8 @@ func newReportBuilder() *reportBuilder {
 
 // add counts one verdict.
 func (rb *reportBuilder) add(r *Result) {
-	rb.overall.add(*r)
-	tallyOf(rb.levels, &rb.lastLevel, r.Level).add(*r)
+	rb.overall.add(r)
+	tallyOf(rb.levels, &rb.lastLevel, r.Level).add(r)
 	if r.CallVerdict == nil {
 		return
 	}
@@ -149,10 +149,10 @@ func (rb *reportBuilder) add(r *Result) {
 	rb.forms.add(form)
 	if len(r.CallVerdict.Calls) == 0 && r.CallVerdict.Tool != "" {
 		// One call judged alone: its gold tool only (goldTools without the slice).
-		tallyOf(rb.tools, &rb.lastTool, r.CallVerdict.Tool).add(*r)
+		tallyOf(rb.tools, &rb.lastTool, r.CallVerdict.Tool).add(r)
 	} else {
 		for _, name := range goldTools(r.CallVerdict) {
-			tallyOf(rb.tools, &rb.lastTool, name).add(*r)
+			tallyOf(rb.tools, &rb.lastTool, name).add(r)
 		}
 	}
 	if r.Level == dataset.Level3 {

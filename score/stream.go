@@ -17,10 +17,26 @@ type Stream struct {
 	ix     *Index
 	scorer *Scorer
 	report *reportBuilder
-	reader *value.FieldReader
+	reader *value.MemberReader
 	name   string
 	level  string
 	gold   bool
+	head   resultHead
+}
+
+// resultHead is the start of the last verdict written (appendResultHead's part), for the level and
+// file it was written for: consecutive lines of a file mostly share both.
+type resultHead struct {
+	level, file string
+	text        []byte
+}
+
+// append writes r as appendResult does, with the head kept when r has the same level and file.
+func (h *resultHead) append(b []byte, r *Result) []byte {
+	if h.text == nil || r.Level != h.level || r.File != h.file {
+		h.level, h.file, h.text = r.Level, r.File, appendResultHead(h.text[:0], r.Level, r.File)
+	}
+	return appendResultAfterHead(append(b, h.text...), r)
 }
 
 // NewStream starts judging a prediction file called name in mode; level is used for lines without
@@ -47,8 +63,7 @@ func (st *Stream) Lines(chunk []byte, first int, out *bytes.Buffer) (lines, verd
 					attachGold(&r, st.ix)
 				}
 				st.report.add(&r)
-				AppendResult(out, &r)
-				out.WriteByte('\n')
+				out.Write(append(st.head.append(out.AvailableBuffer(), &r), '\n'))
 				verdicts++
 				return
 			}

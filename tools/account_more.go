@@ -53,7 +53,7 @@ func deleteAccount() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			accounts := c.writeTable("Account")
+			accounts := c.writeTop("Account")
 			if !accounts.Delete(user) {
 				return nil, fail("No such user.")
 			}
@@ -102,7 +102,7 @@ func forgotPassword() *Tool {
 				if !value.Equal(stored, email) {
 					return nil, fail("The email is incorrect.")
 				}
-				state := c.writeTable(acctForgotDB)
+				state := c.writeTop(acctForgotDB)
 				state.Set("username", name)
 				state.Set("verification_code", acctResetCode)
 				return acctResetCode, nil
@@ -120,9 +120,8 @@ func forgotPassword() *Tool {
 					return nil, fail("The verification code is incorrect.")
 				}
 				name := state.String("username")
-				rec, ok := c.writeTable("Account").Get(name)
-				acct, isMap := rec.(*value.Map)
-				if !ok || !isMap {
+				acct, isMap := c.writeRecord("Account", name)
+				if !isMap {
 					// The account was deleted after the first call.
 					return nil, fail(py.Repr(name))
 				}
@@ -177,8 +176,8 @@ func modifyPassword() *Tool {
 				return nil, fail("The old password is incorrect.")
 			}
 			pw, _ := in.Get("new_password")
-			rec, _ = c.writeTable("Account").Get(user)
-			rec.(*value.Map).Set("password", pw) // calField checked it is an object
+			acct, _ := c.writeRecord("Account", user) // calField checked it is an object
+			acct.Set("password", pw)
 			return value.MapOf("status", "success"), nil
 		},
 	}
@@ -221,7 +220,7 @@ func registerUser() *Tool {
 			token := py.Lower(string(tok))
 			pw, _ := in.Get("password")
 			email, _ := in.Get("email")
-			c.writeTable("Account").Set(name, value.MapOf("password", pw, "token", token, "email", email))
+			c.writeTop("Account").Set(name, value.MapOf("password", pw, "token", token, "email", email))
 			return value.MapOf("token", token), nil
 		},
 		check: func(r, g *value.Map) (bool, error) {
@@ -320,7 +319,7 @@ func openBankAccount() *Tool {
 			}
 			pw, _ := in.Get("password")
 			name, _ := in.Get("name")
-			w := c.writeTable(acctBankAccountsDB)
+			w := c.writeTop(acctBankAccountsDB)
 			// The original's key is len+1 after the initial key 0; nothing is ever deleted, so it
 			// is always new.
 			w.Set(strconv.Itoa(w.Len()+1), value.MapOf("account", account, "password", pw, "name", name))

@@ -197,8 +197,8 @@ func calIntKeys(table string) string { return "_" + table + "IntKeys" }
 
 // calAddCounted stores rec under the original's key len(table)+1 (see calIntKeys).
 func calAddCounted(c *Ctx, table string, rec *value.Map) {
-	db := c.writeTable(table)
-	ints := c.writeTable(calIntKeys(table))
+	db := c.writeTop(table)
+	ints := c.writeTop(calIntKeys(table))
 	n := strconv.Itoa(db.Len() + 1)
 	if k, ok := ints.Get(n); ok {
 		if ks, ok := k.(string); ok && db.Has(ks) {
@@ -217,11 +217,11 @@ func calAddCounted(c *Ctx, table string, rec *value.Map) {
 
 // calDeleteCounted removes the record under key from a counted table and forgets its integer key.
 func calDeleteCounted(c *Ctx, table, key string) {
-	c.writeTable(table).Delete(key)
+	c.writeTop(table).Delete(key)
 	if c.table(calIntKeys(table)).Len() == 0 {
 		return
 	}
-	ints := c.writeTable(calIntKeys(table))
+	ints := c.writeTop(calIntKeys(table))
 	for _, n := range ints.Keys() {
 		if k, _ := ints.Get(n); k == any(key) {
 			ints.Delete(n)
@@ -362,7 +362,7 @@ func modifyAgenda() *Tool {
 				return nil, err
 			}
 			if found {
-				c.writeTable("Agenda").Set(key, value.MapOf("username", user, "content", content, "time", tm, "location", loc))
+				c.writeTop("Agenda").Set(key, value.MapOf("username", user, "content", content, "time", tm, "location", loc))
 				return "success", nil
 			}
 			if calTruthy(content) {
@@ -520,7 +520,7 @@ func modifyAlarm() *Tool {
 			if !found {
 				return nil, fail("You have no agenda at time : " + value.Str(from)) // sic: "agenda"
 			}
-			c.writeTable("Alarm").Set(key, value.MapOf("username", user, "time", to))
+			c.writeTop("Alarm").Set(key, value.MapOf("username", user, "time", to))
 			return "success", nil
 		},
 	}
@@ -639,7 +639,7 @@ func addMeeting() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			c.writeTable("Meeting").Set(key, value.MapOf("username", user, "meeting_topic", topic,
+			c.writeTop("Meeting").Set(key, value.MapOf("username", user, "meeting_topic", topic,
 				"start_time", start, "end_time", end, "location", loc, "attendees", value.Clone(att)))
 			return "success", nil
 		},
@@ -662,7 +662,7 @@ func deleteMeeting() *Tool {
 			if !found {
 				return calNoMeeting(in, "success")
 			}
-			c.writeTable("Meeting").Delete(key)
+			c.writeTop("Meeting").Delete(key)
 			return "success", nil
 		},
 		check: calDeleteCheck,
@@ -705,8 +705,7 @@ func modifyMeeting() *Tool {
 			topic, _ := in.Get("meeting_topic")
 			start, _ := in.Get("start_time")
 			end, _ := in.Get("end_time")
-			v, _ := c.writeTable("Meeting").Get(key)
-			rec := v.(*value.Map) // calFind checked it is an object
+			rec, _ := c.writeRecord("Meeting", key) // calFind checked it is an object
 			if calTruthy(topic) {
 				rec.Set("meeting_topic", topic)
 			}
@@ -807,7 +806,7 @@ func addReminder() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			c.writeTable("Reminder").Set(key, value.MapOf("username", user, "content", content, "time", tm))
+			c.writeTop("Reminder").Set(key, value.MapOf("username", user, "content", content, "time", tm))
 			return "success", nil
 		},
 		check: all(assertSameName, reminderCheck),
@@ -826,7 +825,7 @@ func deleteReminder() *Tool {
 			if err != nil {
 				return nil, err
 			}
-			c.writeTable("Reminder").Delete(key)
+			c.writeTop("Reminder").Delete(key)
 			return "success", nil
 		},
 		check: calDeleteCheck,
@@ -847,8 +846,7 @@ func modifyReminder() *Tool {
 			}
 			content, _ := in.Get("content")
 			tm, _ := in.Get("time")
-			v, _ := c.writeTable("Reminder").Get(key)
-			rec := v.(*value.Map) // calFind checked it is an object
+			rec, _ := c.writeRecord("Reminder", key) // calFind checked it is an object
 			rec.Set("content", content)
 			rec.Set("time", tm)
 			return "success", nil

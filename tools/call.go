@@ -291,17 +291,36 @@ func (c *Ctx) writeTable(name string) *value.Map {
 	return m
 }
 
+// writeTop returns the world's own copy of an object database at its top level, for adding,
+// replacing and removing records only: a record in it may be the base's, never to be changed in
+// place (see World.writeTop; writeRecord gives a record to change).
+func (c *Ctx) writeTop(name string) *value.Map {
+	m, _ := c.w.writeTop(name).(*value.Map)
+	if m == nil {
+		m = value.NewMap(0)
+		c.w.own[name] = m
+	}
+	return m
+}
+
+// writeRecord returns the world's own copy of the record under key of an object database, for
+// changing it, and whether there is one that is an object.
+func (c *Ctx) writeRecord(table, key string) (*value.Map, bool) { return c.w.writeRecord(table, key) }
+
 // user resolves a token to its username as CheckToken does: the first account, in file order, whose
 // token equals the text exactly. It fails with "The token is invalid.".
 func (c *Ctx) user(token any) (string, error) {
-	accounts := c.table("Account")
-	for _, name := range accounts.Keys() {
-		rec, _ := accounts.Get(name)
+	found, user := false, ""
+	c.table("Account").Each(func(name string, rec any) bool {
 		if m, ok := rec.(*value.Map); ok {
 			if t, ok := m.Get("token"); ok && value.Equal(t, token) {
-				return name, nil
+				found, user = true, name
 			}
 		}
+		return !found
+	})
+	if !found {
+		return "", fail("The token is invalid.")
 	}
-	return "", fail("The token is invalid.")
+	return user, nil
 }

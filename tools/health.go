@@ -97,7 +97,7 @@ func appointmentRegistration() *Tool {
 			for db.Has(id) {
 				id = strconv.Itoa(10000000 + c.w.rng().IntN(90000000))
 			}
-			c.writeTable("Appointments").Set(id, value.MapOf("patient_name", patient, "date", date, "doctor_name", doctor))
+			c.writeTop("Appointments").Set(id, value.MapOf("patient_name", patient, "date", date, "doctor_name", doctor))
 			return id, nil
 		},
 		// Names stripped, dates normalised; the random id is not compared, only that a failing
@@ -316,10 +316,10 @@ func modifyRegistration() *Tool {
 					return nil, fail("Fail because doctor is not changed.")
 				}
 			}
-			ownV, _ := c.writeTable("Appointments").Get(id)
-			own, ok := ownV.(*value.Map)
+			own, ok := c.writeRecord("Appointments", id)
 			if !ok {
-				return nil, fail("'" + pyTypeName(ownV) + "' object does not support item assignment")
+				v, _ := c.table("Appointments").Get(id)
+				return nil, fail("'" + pyTypeName(v) + "' object does not support item assignment")
 			}
 			if date != nil {
 				own.Set("date", date)
@@ -391,7 +391,7 @@ func cancelRegistration() *Tool {
 			if !c.table("Appointments").Has(id) {
 				return nil, fail("The appointment ID is incorrect.")
 			}
-			c.writeTable("Appointments").Delete(id)
+			c.writeTop("Appointments").Delete(id)
 			return "success", nil
 		},
 		check: func(r, g *value.Map) (bool, error) {

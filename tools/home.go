@@ -240,7 +240,7 @@ func sceneRun(add bool) func(c *Ctx, in *value.Map) (any, error) {
 		if !add && !exists {
 			return nil, fail("The scene does not exist.")
 		}
-		c.writeTable("Scenes").Set(name, value.Clone(devices))
+		c.writeTop("Scenes").Set(name, value.Clone(devices))
 		return "success", nil
 	}
 }
@@ -417,7 +417,7 @@ func deleteScene() *Tool {
 			if !c.table("Scenes").Has(name) {
 				return nil, fail("The scene does not exist.")
 			}
-			c.writeTable("Scenes").Delete(name)
+			c.writeTop("Scenes").Delete(name)
 			return "success", nil
 		},
 		check: func(r, g *value.Map) (bool, error) {
@@ -864,7 +864,7 @@ func bookHotel() *Tool {
 				}
 			}
 			id := strconv.Itoa(orders.Len() + 1)
-			c.writeTable("Hotel").Set(id, value.MapOf(
+			c.writeTop("Hotel").Set(id, value.MapOf(
 				"hotel_name", value.Clone(hotel),
 				"check_in_time", inV,
 				"check_out_time", outV,

@@ -182,15 +182,45 @@ func tsEntryNames(out any) ([]any, bool, error) {
 // parameter name to {"type", "description"} and output_parameters each output field likewise, in
 // declaration order. Each call returns a new object the caller may change.
 func (t *Tool) Entry() *value.Map {
+	texts := t.entryTexts
+	if texts == nil { // a tool outside a catalog (tests)
+		texts = t.entryValues()
+	}
+	typed := func(typ, desc any) *value.Map {
+		m := value.NewMap(2)
+		m.Set("type", typ)
+		m.Set("description", desc)
+		return m
+	}
 	in := value.NewMap(len(t.Params))
-	for _, p := range t.Params {
-		in.Set(p.Name, value.MapOf("type", p.Type, "description", p.Description))
+	for i, p := range t.Params {
+		in.Set(p.Name, typed(texts[2+2*i], texts[3+2*i]))
 	}
 	out := value.NewMap(len(t.Outputs))
-	for _, f := range t.Outputs {
-		out.Set(f.Name, value.MapOf("type", f.Type, "description", f.Description))
+	for i, f := range t.Outputs {
+		k := 2 + 2*len(t.Params) + 2*i
+		out.Set(f.Name, typed(texts[k], texts[k+1]))
 	}
-	return value.MapOf("name", t.Name, "description", t.Description, "input_parameters", in, "output_parameters", out)
+	e := value.NewMap(4)
+	e.Set("name", texts[0])
+	e.Set("description", texts[1])
+	e.Set("input_parameters", in)
+	e.Set("output_parameters", out)
+	return e
+}
+
+// entryValues returns the texts of the tool's Entry as values, in order: its name and description,
+// then each parameter's type and description, then each output's. A catalog keeps them, so an entry
+// (ToolSearcher answers one or two a call) costs no allocation for each text put in an interface.
+func (t *Tool) entryValues() []any {
+	texts := []any{t.Name, t.Description}
+	for _, p := range t.Params {
+		texts = append(texts, p.Type, p.Description)
+	}
+	for _, f := range t.Outputs {
+		texts = append(texts, f.Type, f.Description)
+	}
+	return texts
 }
 
 // tsDescForSearch is the text the original embeds for a tool: its name with a space before every

@@ -60,6 +60,8 @@ type Tool struct {
 	paramOrder []string
 	// nameValue is Name as a value, stored in every envelope's api_name without an allocation.
 	nameValue any
+	// entryTexts are the texts of the tool's Entry as values (see entryValues), made with its catalog.
+	entryTexts []any
 }
 
 // Param returns the declared parameter called name.
@@ -112,6 +114,7 @@ func newCatalog(name string, list ...[]*Tool) *Catalog {
 			c.tools = append(c.tools, t)
 			t.paramOrder = t.order()
 			t.nameValue = t.Name
+			t.entryTexts = t.entryValues()
 		}
 	}
 	sort.Slice(c.tools, func(i, j int) bool { return c.tools[i].Name < c.tools[j].Name })

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,6 +55,9 @@ type World struct {
 	base *Base
 	// own holds the databases this world has written (copied from the base on first write).
 	own map[string]any
+	// shallow names the tables of own copied only at their top level (see writeTop): their records
+	// may still be the base's.
+	shallow []string
 	// pcg is the state of the generator that draws the random ids and tokens some tools create;
 	// seeded, so runs are reproducible. It is made on first use (most worlds never draw).
 	pcg *rand.PCG
@@ -71,8 +75,13 @@ func (b *Base) NewWorld() *World {
 }
 
 // Reset puts w back in b's initial state, as b.NewWorld makes one: a caller that uses one fresh
-// world at a time (a scorer: one a verdict) reuses it rather than making one each time.
-func (b *Base) Reset(w *World) { *w = World{base: b} }
+// world at a time (a scorer: one a verdict) reuses it rather than making one each time. The
+// world's table of written databases is emptied and kept, not made again at the next write.
+func (b *Base) Reset(w *World) {
+	own, shallow := w.own, w.shallow
+	clear(own)
+	*w = World{base: b, own: own, shallow: shallow[:0]}
+}
 
 // rng returns the world's random generator, made on first use.
 func (w *World) rng() *rand.Rand {
@@ -122,6 +131,12 @@ func (w *World) read(name string) any {
 // the tool's literal default table) on first use.
 func (w *World) write(name string) any {
 	if v, ok := w.own[name]; ok {
+		if i := slices.Index(w.shallow, name); i >= 0 {
+			// Copied at its top level only: its records become the world's own now.
+			v = value.Clone(v)
+			w.own[name] = v
+			w.shallow = slices.Delete(w.shallow, i, i+1)
+		}
 		return v
 	}
 	var v any
@@ -137,6 +152,46 @@ func (w *World) write(name string) any {
 	}
 	w.own[name] = v
 	return v
+}
+
+// writeTop returns the world's own copy of an object database at its top level, for adding,
+// replacing and removing records: on first use only the table is copied, not its records, which
+// may stay the base's (most writes add or remove a record: copying every record of the table each
+// time was most of such a call's work). A record of it must never be changed in place: writeRecord
+// gives one that may be. A database that is not an object is copied whole, as write does.
+func (w *World) writeTop(name string) any {
+	if v, ok := w.own[name]; ok {
+		return v
+	}
+	b, ok := w.base.db(name)
+	m, isMap := b.(*value.Map)
+	if !ok || !isMap {
+		return w.write(name)
+	}
+	top := m.Copy()
+	if w.own == nil {
+		w.own = map[string]any{}
+	}
+	w.own[name] = top
+	w.shallow = append(w.shallow, name)
+	return top
+}
+
+// writeRecord returns the world's own copy of the record under key of an object database, for
+// changing it, and whether there is one that is an object; the table is written as writeTop writes
+// it. A record that may be the base's is copied (and stored in its place) first.
+func (w *World) writeRecord(table, key string) (*value.Map, bool) {
+	t, _ := w.writeTop(table).(*value.Map)
+	v, ok := t.Get(key)
+	rec, isMap := v.(*value.Map)
+	if !ok || !isMap {
+		return nil, false
+	}
+	if slices.Contains(w.shallow, table) {
+		rec, _ = value.Clone(rec).(*value.Map)
+		t.Set(key, rec)
+	}
+	return rec, true
 }
 
 // Database returns the current content of a database, as a deep copy the caller may keep.

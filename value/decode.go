@@ -101,6 +101,9 @@ type recentTexts struct {
 	boxed [8]any
 	used  [8]bool
 	next  int
+	// last is the slot of the last text handed out, tried first: a file's lines come grouped by
+	// dialogue file, so one member's text is mostly the last one's.
+	last int
 }
 
 // get returns the shared copy of b, copying it in (over the oldest) when it is not among them.
@@ -116,9 +119,13 @@ func (r *recentTexts) value(b []byte) any {
 // find returns the slot of the shared copy of b, copying it in over the oldest when it is absent.
 func (r *recentTexts) find(b []byte) int {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
+	if r.t[r.last] == raw && r.boxed[r.last] != nil {
+		r.used[r.last] = true
+		return r.last
+	}
 	for i := range r.t {
 		if r.t[i] == raw && r.boxed[i] != nil {
-			r.used[i] = true
+			r.used[i], r.last = true, i
 			return i
 		}
 	}
@@ -130,6 +137,7 @@ func (r *recentTexts) find(b []byte) int {
 	r.t[i] = string(b)
 	r.boxed[i] = r.t[i]
 	r.next = (r.next + 1) % len(r.t)
+	r.last = i
 	return i
 }
 
@@ -161,83 +169,122 @@ func (r *FieldReader) Decode(data []byte) (*Map, error) {
 	return m, nil
 }
 
-// skipValue checks the syntax of one value and moves past it without building it.
+// skipValue checks the syntax of one value and moves past it without building it. Its checks are
+// decoding's but for escapes, which it passes over unread (a skipped text is never decoded). It is a loop over the value's tokens with a stack
+// of the containers open, not a recursion: the values skipped (a prediction line's other members)
+// are most of what a stream reads, and a call costs much more than a loop step under WebAssembly.
 func (d *decoder) skipValue(depth int) error {
-	if depth > maxDepth {
-		return d.errorf("JSON nested too deeply")
-	}
-	if d.pos >= len(d.data) {
-		return d.errorf("unexpected end of JSON input")
-	}
-	switch d.data[d.pos] {
-	case '"':
-		data, pos := d.data, d.pos+1
-		for pos < len(data) {
-			pos = plainEnd(data, pos)
-			if pos >= len(data) {
-				break
-			}
-			switch c := data[pos]; {
-			case c == '"':
-				d.pos = pos + 1
-				return nil
-			case c == '\\':
-				pos += 2
-			default: // a control character
-				d.pos = pos
-				return d.errorf("control character in a string")
-			}
-		}
-		d.pos = pos
-		return d.errorf("unterminated string")
-	case '{', '[':
-		open := d.data[d.pos]
-		close := byte('}')
-		if open == '[' {
-			close = ']'
-		}
-		d.pos++
-		d.skip()
-		if d.pos < len(d.data) && d.data[d.pos] == close {
-			d.pos++
-			return nil
-		}
-		for {
+	var room [32]byte
+	open := room[:0] // the containers entered and not yet closed, innermost last: '{' or '['
+	data := d.data
+	key := false // whether the token to read is an object member's key (then its ':')
+	for {
+		// A value or a key, at depth depth+len(open).
+		if key {
 			d.skip()
-			if open == '{' {
-				if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-					return d.errorf("object key must be a string")
+			if d.pos >= len(data) || data[d.pos] != '"' {
+				return d.errorf("object key must be a string")
+			}
+		}
+		if depth+len(open) > maxDepth {
+			return d.errorf("JSON nested too deeply")
+		}
+		if d.pos >= len(data) {
+			return d.errorf("unexpected end of JSON input")
+		}
+		switch c := data[d.pos]; c {
+		case '"':
+			// The string's scan, written out here (a call per string was most of a skip's cost under
+			// WebAssembly): runs of plain bytes eight at a time, an escape passed over unread.
+			pos := d.pos + 1
+			for pos < len(data) {
+				for pos+8 <= len(data) && !special8(word8(data, pos)) {
+					pos += 8
 				}
-				if err := d.skipValue(depth + 1); err != nil {
-					return err
+				for pos < len(data) && plainByte[data[pos]] {
+					pos++
 				}
+				if pos >= len(data) {
+					break
+				}
+				if data[pos] == '"' {
+					break
+				}
+				if data[pos] != '\\' {
+					d.pos = pos
+					return d.errorf("control character in a string")
+				}
+				pos += 2
+			}
+			if pos >= len(data) {
+				d.pos = pos
+				return d.errorf("unterminated string")
+			}
+			d.pos = pos + 1
+			if key {
 				d.skip()
-				if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+				if d.pos >= len(data) || data[d.pos] != ':' {
 					return d.errorf("expected ':' after an object key")
 				}
 				d.pos++
 				d.skip()
+				key = false
+				continue // the member's value
 			}
-			if err := d.skipValue(depth + 1); err != nil {
+		case '{', '[':
+			d.pos++
+			d.skip()
+			if d.pos < len(data) && data[d.pos] == closeOf(c) {
+				d.pos++
+				break // an empty container: a whole value
+			}
+			open = append(open, c)
+			key = c == '{'
+			continue // the container's first key or value
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if !d.literal("-Infinity") {
+				if err := d.skipNumber(); err != nil {
+					return err
+				}
+			}
+		default:
+			if _, err := d.value(depth + len(open)); err != nil { // the other literals, or an error
 				return err
 			}
-			d.skip()
-			if d.pos >= len(d.data) {
-				return d.errorf("unexpected end of JSON input")
-			}
-			if d.data[d.pos] == ',' {
-				d.pos++
-				continue
-			}
-			if d.data[d.pos] == close {
-				d.pos++
+		}
+		// A value has ended: close the containers it ends, up to the next key or value.
+		for {
+			if len(open) == 0 {
 				return nil
 			}
-			return d.errorf("expected ',' or %q", close)
+			d.skip()
+			if d.pos >= len(data) {
+				return d.errorf("unexpected end of JSON input")
+			}
+			top := open[len(open)-1]
+			if data[d.pos] == ',' {
+				d.pos++
+				if key = top == '{'; !key {
+					d.skip()
+				}
+				break
+			}
+			if data[d.pos] == closeOf(top) {
+				d.pos++
+				open = open[:len(open)-1]
+				continue
+			}
+			return d.errorf("expected ',' or %q", closeOf(top))
 		}
 	}
-	_, err := d.value(depth)
-	return err
+}
+
+// closeOf returns the byte that closes a container opened by open ('{' or '[').
+func closeOf(open byte) byte {
+	if open == '{' {
+		return '}'
+	}
+	return ']'
 }
 
 // DecodeString is Decode for a string.
@@ -586,6 +633,57 @@ func (d *decoder) string() (string, error) {
 	return "", d.errorf("unterminated string")
 }
 
+// scanNumber moves past the JSON number at d.pos, checking its syntax: it returns where its integer
+// digits start and whether it has a fraction or an exponent (a float).
+func (d *decoder) scanNumber() (intStart int, isFloat bool, err error) {
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	intStart = d.pos
+	if d.digits() == 0 {
+		return 0, false, d.errorf("invalid number")
+	}
+	if d.data[intStart] == '0' && d.pos-intStart > 1 {
+		d.pos = intStart + 1
+		return 0, false, d.errorf("invalid number: leading zero")
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		isFloat = true
+		d.pos++
+		if d.digits() == 0 {
+			return 0, false, d.errorf("invalid number: no digits after '.'")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		isFloat = true
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return 0, false, d.errorf("invalid number: no digits in the exponent")
+		}
+	}
+	return intStart, isFloat, nil
+}
+
+// skipNumber moves past the number at d.pos as number does, without its value: a number of valid
+// syntax always has one (strconv reads every such text: beyond the float range it gives an infinity,
+// below it zero, neither an error that number reports).
+func (d *decoder) skipNumber() error {
+	_, _, err := d.scanNumber()
+	return err
+}
+
+// digits moves past a run of decimal digits and returns its length.
+func (d *decoder) digits() int {
+	start := d.pos
+	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos - start
+}
+
 // plainEnd returns the end of the run of string characters from i that need no decoding: up to a
 // quote, a backslash, a control character or the end.
 func plainEnd(data []byte, i int) int {
@@ -676,42 +774,9 @@ func (d *decoder) hex4() (rune, bool) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
-	if d.data[d.pos] == '-' {
-		d.pos++
-	}
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	intStart := d.pos
-	if digits() == 0 {
-		return nil, d.errorf("invalid number")
-	}
-	if d.data[intStart] == '0' && d.pos-intStart > 1 {
-		d.pos = intStart + 1
-		return nil, d.errorf("invalid number: leading zero")
-	}
-	isFloat := false
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		isFloat = true
-		d.pos++
-		if digits() == 0 {
-			return nil, d.errorf("invalid number: no digits after '.'")
-		}
-	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		isFloat = true
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			return nil, d.errorf("invalid number: no digits in the exponent")
-		}
+	intStart, isFloat, err := d.scanNumber()
+	if err != nil {
+		return nil, err
 	}
 	if !isFloat && d.pos-intStart <= 18 {
 		// At most 18 digits always fit an int64: no text to make for strconv.

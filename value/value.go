@@ -306,6 +306,20 @@ func toInt(v any) int64 {
 	return 0
 }
 
+// Copy returns a copy of m's top level: its keys in order, with the same values (shared, not
+// cloned), and room for one key more (a table is copied to be written, often to get a record more).
+func (m *Map) Copy() *Map {
+	if m == nil {
+		return NewMap(0)
+	}
+	c := newMap(len(m.entries), len(m.entries)+1)
+	copy(c.entries, m.entries)
+	if m.index != nil {
+		c.reindex()
+	}
+	return c
+}
+
 // Clone returns a deep copy of v: maps, lists and tuples are copied, scalars and opaque objects shared.
 func Clone(v any) any {
 	switch x := v.(type) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -244,6 +245,45 @@ func TestFieldReaderEqualsDecodeFields(t *testing.T) {
 		`{"id": -9223372036854775808}`, `{"id": 9223372036854775808}`, `{"id": 12345678901234567890123}`)
 	for _, share := range [][]string{nil, {"file", "level"}} {
 		t.Run(fmt.Sprintf("share %q", share), func(t *testing.T) { fieldReaderEqualsDecodeFields(t, NewFieldReader(want, share...), want, lines) })
+		keys := []string{"file", "id", "pred", "é"}
+		t.Run(fmt.Sprintf("members share %q", share), func(t *testing.T) { membersEqualDecodeFields(t, NewMemberReader(keys, share...), keys, lines) })
+	}
+}
+
+// membersEqualDecodeFields reads lines with a MemberReader of keys, setting each member read in a
+// Map, and checks that it gives what DecodeFields gives: the same members (the last value of each)
+// and the same errors. A text comes as a Text, never as a Value.
+func membersEqualDecodeFields(t *testing.T, r *MemberReader, keys []string, lines []string) {
+	want := func(k string) bool { return slices.Contains(keys, k) }
+	lines = append(slices.Clone(lines),
+		`{"pred": "bad \x escape", "detail": {`, `{"detail": [1, 2,], "pred": "x"}`, `{"pred": "x" "id": 1}`,
+		`{"detail": "tab\tinside", "pred": "x"}`, `{"\u0066ile": "escaped key", "id": 2}`, `{"file": "é", "pred": "\u00e9"}`,
+		`{"file" 1}`, `{1: 2}`, `{"pred": tru}`, `{"id": 01}`, `{"file": "a"`, `{"file": "a",}`, `  {"id": 1}  `, `{"id": 1}}`,
+		`{"file": "`+strings.Repeat("f", 300)+`", "file": "`+strings.Repeat("g", 200)+`"}`, `{"id": 1, "file": "a", "id": "b"}`)
+	out := make([]Member, len(keys))
+	for _, line := range lines {
+		err := r.Read([]byte(line), out)
+		wm, werr := DecodeFields([]byte(line), want)
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("%s: Read error %v, DecodeFields error %v", line, err, werr)
+		}
+		if err != nil {
+			continue
+		}
+		for i, k := range keys {
+			wv, present := wm.Get(k)
+			m := out[i]
+			if _, isText := m.Value.(string); isText {
+				t.Errorf("%s: the text of %q came as a Value", line, k)
+			}
+			got := m.Value
+			if m.IsText {
+				got = m.Text
+			}
+			if m.Present != present || string(Marshal(got)) != string(Marshal(wv)) {
+				t.Fatalf("%s: member %q read as %v %s, DecodeFields has %v %s", line, k, m.Present, Marshal(got), present, Marshal(wv))
+			}
+		}
 	}
 }
 
