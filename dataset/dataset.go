@@ -150,8 +150,11 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 	var errs []LineError
 	lr := NewBytesLineReader(data, MaxLine)
 	// One reader for the file's lines: a line's own map is reused (only its values are kept) and the
-	// texts that repeat (roles, tool names) are shared, a few allocations less a line.
-	turns := value.NewFieldReader(everyField)
+	// texts that repeat (roles, tool names) are shared, a few allocations less a line. Only theirs:
+	// sharing every short text searched the shared ones for each text of each result, which cost
+	// more than copying them (the builtin data's load 9.2 -> 7.9 ms natively and ~1.2x faster under
+	// wazero, with 10% fewer allocations).
+	turns := value.NewFieldReader(everyField, "role", "api_name")
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {
