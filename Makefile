@@ -140,6 +140,17 @@ size-budget: app wasm
 	  if [ $$raw -gt $$2 ] || [ $$gz -gt $$3 ]; then echo "$$1 is over its size budget" >&2; over=1; fi; \
 	done; exit $$over
 
+# Every fuzz target of every package, FUZZTIME each (Go fuzzes one target a run), one after the
+# other; a failing input is written under the package's testdata/fuzz and the run stops there.
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "$$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
 clean:
 	rm -f $(ENGINE) $(APP)
 	rm -rf dist screenshots
