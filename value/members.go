@@ -11,6 +11,9 @@ type Member struct {
 	Text    string
 	IsText  bool
 	Value   any
+	// Raw is the member's JSON text, a subslice of the object's, for a reader that keeps members raw
+	// (an ObjectScanner's); Text and Value are then left unset.
+	Raw []byte
 }
 
 // A MemberReader reads a few named members of many JSON objects of one shape (the lines of a JSONL
@@ -26,6 +29,8 @@ type MemberReader struct {
 	texts []recentTexts
 	// buf is where texts with escapes are decoded, kept from one object to the next.
 	buf []byte
+	// raw keeps each member as its JSON text (Member.Raw), checked but not decoded.
+	raw bool
 }
 
 // sharedMemberMax is the longest text of a shared member that a MemberReader shares: the members
@@ -55,7 +60,7 @@ func (r *MemberReader) Read(data []byte, out []Member) error {
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return d.errorf("a JSON object is expected")
 	}
-	err := d.members(r, out)
+	err := d.members(r, out, 0)
 	if cap(d.buf) <= sharedMemberMax*16 {
 		r.buf = d.buf // a short one: kept (a long text's is let go)
 	}
@@ -70,8 +75,8 @@ func (r *MemberReader) Read(data []byte, out []Member) error {
 }
 
 // members is object for a MemberReader: the same scan (and errors, in the same order), with each
-// member read stored in out rather than set in a map.
-func (d *decoder) members(r *MemberReader, out []Member) error {
+// member read stored in out rather than set in a map. depth is the object's own nesting depth.
+func (d *decoder) members(r *MemberReader, out []Member, depth int) error {
 	d.pos++ // '{'
 	d.skip()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
@@ -97,13 +102,17 @@ func (d *decoder) members(r *MemberReader, out []Member) error {
 		d.pos++
 		d.skip()
 		if i < 0 {
-			if err := d.skipValue(1); err != nil {
+			if err := d.skipValue(depth + 1); err != nil {
 				return err
 			}
 		} else {
 			m := &out[i]
 			*m = Member{Present: true}
-			if d.pos < len(d.data) && d.data[d.pos] == '"' {
+			if r.raw {
+				start := d.pos
+				err = d.skipValue(depth + 1)
+				m.Raw = d.data[start:d.pos:d.pos]
+			} else if d.pos < len(d.data) && d.data[d.pos] == '"' {
 				m.IsText = true
 				if r.share[i] {
 					m.Text, err = d.sharedText(&r.texts[i])
@@ -111,7 +120,7 @@ func (d *decoder) members(r *MemberReader, out []Member) error {
 					m.Text, err = d.string()
 				}
 			} else {
-				m.Value, err = d.value(1)
+				m.Value, err = d.value(depth + 1)
 			}
 			if err != nil {
 				return err

@@ -8,8 +8,10 @@ package value
 // the original's 2.5 MB ImageCaptioning database was most of a one-prediction run's gold ceiling,
 // decoded whole. It is not safe for concurrent use.
 type ObjectScanner struct {
-	d       decoder
-	keys    []string
+	d decoder
+	// reader reads an element's members raw into out, and members holds their texts.
+	reader  *MemberReader
+	out     []Member
 	members [][]byte
 	started bool
 	// afterElement is set once an element is read, until its separator is.
@@ -20,7 +22,9 @@ type ObjectScanner struct {
 
 // NewObjectScanner returns a scanner of text, a JSON array, for the members named in keys.
 func NewObjectScanner(text []byte, keys ...string) *ObjectScanner {
-	return &ObjectScanner{d: decoder{data: text}, keys: keys, members: make([][]byte, len(keys))}
+	r := NewMemberReader(keys)
+	r.raw = true
+	return &ObjectScanner{d: decoder{data: text}, reader: r, out: make([]Member, len(keys)), members: make([][]byte, len(keys))}
 }
 
 // Next reads on to the next element that is an object and returns its members (valid until the
@@ -56,13 +60,16 @@ func (s *ObjectScanner) Next() (members [][]byte, ok bool) {
 				d.pos++
 				return s.fail(d.end())
 			}
-			return s.fail(d.errorf("expected ',' or ']'"))
+			return s.fail(d.errorf("expected ',' or ']' in an array"))
 		}
 		s.afterElement = true
 		if d.pos < len(d.data) && d.data[d.pos] == '{' {
-			clear(s.members)
-			if err := d.scanObject(s.keys, s.members); err != nil {
+			clear(s.out)
+			if err := d.members(s.reader, s.out, 1); err != nil {
 				return s.fail(err)
+			}
+			for i := range s.out {
+				s.members[i] = s.out[i].Raw // nil where the member is absent
 			}
 			return s.members, true
 		}
@@ -82,54 +89,6 @@ func (s *ObjectScanner) fail(err error) ([][]byte, bool) {
 // Err returns the syntax error that ended the scan, with its offset; nil before and at a clean end.
 // The elements before the error have been returned.
 func (s *ObjectScanner) Err() error { return s.err }
-
-// scanObject reads the object at d.pos, setting members[i] to the raw value of keys[i].
-func (d *decoder) scanObject(keys []string, members [][]byte) error {
-	d.pos++ // '{'
-	d.skip()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return nil
-	}
-	for {
-		d.skip()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return d.errorf("object key must be a string")
-		}
-		k, err := d.key()
-		if err != nil {
-			return err
-		}
-		d.skip()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return d.errorf("expected ':' after an object key")
-		}
-		d.pos++
-		d.skip()
-		start := d.pos
-		if err := d.skipValue(2); err != nil {
-			return err
-		}
-		for i, want := range keys {
-			if k == want {
-				members[i] = d.data[start:d.pos:d.pos]
-			}
-		}
-		d.skip()
-		if d.pos >= len(d.data) {
-			return d.errorf("unexpected end of JSON input")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return nil
-		default:
-			return d.errorf("expected ',' or '}'")
-		}
-	}
-}
 
 // end checks that only spaces follow the value read.
 func (d *decoder) end() error {
