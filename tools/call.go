@@ -282,20 +282,17 @@ func (c *Ctx) table(name string) *value.Map {
 }
 
 // writeTable returns the world's own copy of an object database, for changing it.
-func (c *Ctx) writeTable(name string) *value.Map {
-	m, _ := c.w.write(name).(*value.Map)
-	if m == nil {
-		m = value.NewMap(0)
-		c.w.own[name] = m
-	}
-	return m
-}
+func (c *Ctx) writeTable(name string) *value.Map { return c.ownTable(name, c.w.write(name)) }
 
 // writeTop returns the world's own copy of an object database at its top level, for adding,
 // replacing and removing records only: a record in it may be the base's, never to be changed in
 // place (see World.writeTop; writeRecord gives a record to change).
-func (c *Ctx) writeTop(name string) *value.Map {
-	m, _ := c.w.writeTop(name).(*value.Map)
+func (c *Ctx) writeTop(name string) *value.Map { return c.ownTable(name, c.w.writeTop(name)) }
+
+// ownTable returns v, the world's own copy of database name, as an object: a database of another
+// shape is replaced in the world by an empty object, as the tools that write it expect.
+func (c *Ctx) ownTable(name string, v any) *value.Map {
+	m, _ := v.(*value.Map)
 	if m == nil {
 		m = value.NewMap(0)
 		c.w.own[name] = m
