@@ -2,6 +2,7 @@ package dataset
 
 import (
 	_ "embed"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -40,10 +41,10 @@ func Builtin() (*Data, error) {
 			builtinErr = err
 			return
 		}
-		builtinData, builtinErrs, builtinErr = Load(BuiltinName, files)
+		builtinData, builtinErrs, builtinErr = load(BuiltinName, files, true)
 		if builtinData != nil {
 			builtinData.Repaired = true
-			for _, d := range builtinData.Dialogues {
+			for _, d := range builtinData.dialogues { // not parsed yet: see load
 				d.Repaired = true
 			}
 			for _, sc := range builtinData.Scenes {
@@ -54,9 +55,13 @@ func Builtin() (*Data, error) {
 	return builtinData, builtinErr
 }
 
-// BuiltinErrors returns the problems met loading the builtin data: none in a release (the tests
-// require it), but a dataset author sees them in validate while writing.
+// BuiltinErrors returns the problems met loading the builtin data, parsing every dialogue to find
+// them: none in a release (the tests require it), but a dataset author sees them in validate while
+// writing.
 func BuiltinErrors() []LineError {
-	_, _ = Builtin()
-	return builtinErrs
+	d, _ := Builtin()
+	if d == nil {
+		return builtinErrs
+	}
+	return append(slices.Clip(builtinErrs), d.ParseErrors()...)
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
@@ -75,6 +77,31 @@ type Dialogue struct {
 
 	// fill accepts API turns whose result is null (to be filled by running the calls).
 	fill bool
+	// pending, when not nil, holds the file this dialogue is parsed from on first use (see parsed):
+	// the builtin data's dialogues are. It is never reset, so reading it needs no lock.
+	pending *pendingParse
+}
+
+// pendingParse is a dialogue file kept as text until its dialogue is first asked for; count is its
+// data's count of dialogues parsed (Data.Parsed).
+type pendingParse struct {
+	once  sync.Once
+	name  string
+	text  []byte
+	errs  []LineError
+	count *atomic.Int64
+}
+
+// parsed returns d with its turns and header read: a pending dialogue is parsed here, once, whatever
+// the number of goroutines asking (the builtin data is shared by every session of a process).
+func (d *Dialogue) parsed() *Dialogue {
+	if p := d.pending; p != nil {
+		p.once.Do(func() {
+			_, p.errs = parseDialogue(d, p.name, p.text)
+			p.count.Add(1)
+		})
+	}
+	return d
 }
 
 // Meta is the header line our own dialogue files may start with: {"role":"Meta", ...}. The original's
@@ -88,8 +115,15 @@ type Derivation = protocol.Derivation
 type Data struct {
 	// Name is "builtin" or the imported folder's name.
 	Name string
-	// Dialogues are the level 1-2 dialogues, sorted by level then file name.
-	Dialogues []*Dialogue
+	// dialogues are the level 1-2 dialogues, sorted by level then file name (see Dialogues), and
+	// byFile the same by file name, in that order.
+	dialogues []*Dialogue
+	byFile    map[string][]*Dialogue
+	// allParsed, for data with pending dialogues (the builtin data's), parses all of them once
+	// (Dialogues), and parsedCount counts those parsed so far (Parsed). Pointers, so that a copy of
+	// the data shares them.
+	allParsed   *sync.Once
+	parsedCount *atomic.Int64
 	// Scenes are the level-3 scenes.
 	Scenes []*Scene
 	// Base is the initial world.
@@ -103,14 +137,84 @@ type Data struct {
 	Repaired bool
 }
 
-// Dialogue returns the dialogue of a level and file name.
+// NewData returns data of the given name holding the level 1-2 dialogues ds (sorted by level then
+// file name, as Load sorts them) and no scenes, for Base to be set: data built in code, not loaded.
+func NewData(name string, ds []*Dialogue) *Data {
+	d := &Data{Name: name}
+	d.setDialogues(ds)
+	return d
+}
+
+// setDialogues makes ds the data's dialogues.
+func (d *Data) setDialogues(ds []*Dialogue) {
+	d.dialogues = ds
+	d.byFile = make(map[string][]*Dialogue, len(ds))
+	for _, dl := range ds {
+		d.byFile[dl.File] = append(d.byFile[dl.File], dl)
+	}
+}
+
+// Dialogues returns the level 1-2 dialogues, sorted by level then file name. The builtin data's are
+// parsed on the first call (a run that judges a few files parses only theirs, see File).
+func (d *Data) Dialogues() []*Dialogue {
+	if d.allParsed != nil {
+		d.allParsed.Do(func() {
+			for _, dl := range d.dialogues {
+				dl.parsed()
+			}
+		})
+	}
+	return d.dialogues
+}
+
+// File returns the dialogues of a file name, one a level that has it, in data order: all that a
+// prediction of the file needs, parsed without parsing the others.
+func (d *Data) File(file string) []*Dialogue {
+	ds := d.byFile[file]
+	for _, dl := range ds {
+		dl.parsed()
+	}
+	return ds
+}
+
+// Dialogue returns the dialogue of a level ("" for any) and file name.
 func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
-	for _, dl := range d.Dialogues {
-		if dl.File == file && (level == "" || dl.Level == level) {
-			return dl, true
+	for _, dl := range d.byFile[file] {
+		if level == "" || dl.Level == level {
+			return dl.parsed(), true
 		}
 	}
 	return nil, false
+}
+
+// Counts returns how many level 1-2 dialogues each level has, parsing none.
+func (d *Data) Counts() map[string]int {
+	n := map[string]int{}
+	for _, dl := range d.dialogues {
+		n[dl.Level]++
+	}
+	return n
+}
+
+// Parsed returns how many dialogues have been parsed on first use so far (0 for data parsed whole at
+// load): what a run paid for its data, which tests check (a one-prediction run parses one file).
+func (d *Data) Parsed() int {
+	if d.parsedCount == nil {
+		return 0
+	}
+	return int(d.parsedCount.Load())
+}
+
+// ParseErrors returns the problems of the dialogues parsed on first use (the builtin data's), in data
+// order, parsing every one: none in a release, as the tests require.
+func (d *Data) ParseErrors() []LineError {
+	var errs []LineError
+	for _, dl := range d.Dialogues() {
+		if dl.pending != nil {
+			errs = append(errs, dl.pending.errs...)
+		}
+	}
+	return errs
 }
 
 // CatalogFor returns the tool catalog a level uses: level 3 the lv3 catalog, levels 1 and 2 the apis
@@ -362,7 +466,19 @@ type Files map[string][]byte
 // folder works too). Problems are returned as
 // located errors; whatever loads is used. It fails only when nothing usable is found.
 func Load(name string, files Files) (*Data, []LineError, error) {
+	return load(name, files, false)
+}
+
+// load is Load; with lazy set, each dialogue file is kept as text and parsed on first use (see
+// Data.Dialogues and Data.File), its problems then in Data.ParseErrors: for the builtin data, whose
+// files the tests keep free of problems. A one-prediction run then parses one file, not 342 (under
+// wazero, ~40 ms of a start-up of ~0.19 s). A file with no turns stays listed, as Load would drop it.
+func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 	d := &Data{Name: name}
+	if lazy {
+		d.allParsed, d.parsedCount = new(sync.Once), new(atomic.Int64)
+	}
+	var dialogues []*Dialogue
 	var errs []LineError
 	dbs := map[string]any{}
 	paths := make([]string, 0, len(files))
@@ -376,10 +492,14 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 		dir = strings.TrimSuffix(dir, "/")
 		switch {
 		case strings.HasSuffix(base, ".jsonl") && (path.Base(dir) == Level1 || path.Base(dir) == Level2):
+			if lazy {
+				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, count: d.parsedCount}})
+				continue
+			}
 			dl, e := ParseDialogue(path.Base(dir), p, data)
 			errs = append(errs, e...)
 			if len(dl.Turns) > 0 {
-				d.Dialogues = append(d.Dialogues, dl)
+				dialogues = append(dialogues, dl)
 			}
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
 			v, line, err := checkFile(data)
@@ -407,18 +527,19 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 			}
 		}
 	}
-	if len(d.Dialogues) == 0 && len(d.Scenes) == 0 && len(dbs) == 0 {
+	if len(dialogues) == 0 && len(d.Scenes) == 0 && len(dbs) == 0 {
 		return nil, errs, fmt.Errorf("%s: no API-Bank data found (expected lv1-lv2-samples/%s/*.jsonl, lv1-lv2-samples/%s/*.jsonl, lv3-samples/*.txt or init_database/*.json)", name, Level1, Level2)
 	}
-	sort.SliceStable(d.Dialogues, func(i, j int) bool {
-		a, b := d.Dialogues[i], d.Dialogues[j]
+	sort.SliceStable(dialogues, func(i, j int) bool {
+		a, b := dialogues[i], dialogues[j]
 		if a.Level != b.Level {
 			return a.Level < b.Level
 		}
 		return a.File < b.File
 	})
+	d.setDialogues(dialogues)
 	d.Tables = "world"
-	if harvestTables(dbs, d.Dialogues) {
+	if harvestTables(dbs, d) {
 		d.Tables = "gold results"
 	}
 	d.Base = tools.NewBase(dbs)
@@ -493,10 +614,15 @@ func article(s string) string {
 }
 
 // harvestTables fills missing Dictionary and Translate tables from the dialogues' gold results (see
-// tools.Harvest) and reports whether it did.
-func harvestTables(dbs map[string]any, ds []*Dialogue) bool {
+// tools.Harvest) and reports whether it did. With both tables present it reads no dialogue.
+func harvestTables(dbs map[string]any, data *Data) bool {
+	_, dict := dbs["Dictionary"]
+	_, tr := dbs["Translate"]
+	if dict && tr {
+		return false
+	}
 	var calls []tools.Recorded
-	for _, d := range ds {
+	for _, d := range data.Dialogues() {
 		for _, t := range d.Turns {
 			if t.Role == API && (t.Tool == "Dictionary" || t.Tool == "Translate") {
 				calls = append(calls, tools.Recorded{Tool: t.Tool, Params: t.Params, Result: t.Result})

@@ -35,7 +35,7 @@ func Stats(d *Data) protocol.Stats {
 			}
 		}
 	}
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		var calls []string
 		for _, t := range dl.Turns {
 			if t.Role == API {

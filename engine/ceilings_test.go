@@ -157,7 +157,7 @@ func firstFile(t *testing.T, level string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		if dl.Level == level {
 			return dl.File
 		}

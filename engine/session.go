@@ -32,8 +32,10 @@ type Session struct {
 	history []protocol.SandboxCall
 	// builtinErr says why the builtin data could not be loaded ("" normally).
 	builtinErr string
-	// loadErrs are the problems met loading the current data.
-	loadErrs []dataset.LineError
+	// loadErrs are the problems met loading the current data; with builtinErrs set they are the
+	// builtin data's, asked for when first needed (see loadErrors).
+	loadErrs    []dataset.LineError
+	builtinErrs bool
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
@@ -65,7 +67,17 @@ func (s *Session) ensureData() {
 		d = &dataset.Data{Name: dataset.BuiltinName, Base: tools.NewBase(nil), Tables: "world"}
 	}
 	s.use(d)
-	s.loadErrs = dataset.BuiltinErrors()
+	s.builtinErrs = true
+}
+
+// loadErrors returns the problems met loading the current data. The builtin data's are found by
+// parsing every dialogue, which a run that judges a few files never does otherwise (see
+// dataset.Data.File): so they are looked for only when asked for, by validate.
+func (s *Session) loadErrors() []dataset.LineError {
+	if s.builtinErrs {
+		s.loadErrs, s.builtinErrs = dataset.BuiltinErrors(), false
+	}
+	return s.loadErrs
 }
 
 func (s *Session) use(d *dataset.Data) {
@@ -206,7 +218,7 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 	case protocol.OpRougeLines:
 		return rougeLines(r), nil
 	case protocol.OpValidate:
-		return verify.Run(s.data, s.loadErrs, s.targets()), nil
+		return verify.Run(s.data, s.loadErrors(), s.targets()), nil
 	case protocol.OpSynthCheck:
 		return s.synthCheck(r)
 	case protocol.OpWorldFiles:
@@ -293,12 +305,9 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 		}
 	}
 	s.use(d)
-	s.loadErrs = errs
-	errs = append(errs, s.index.Errors...)
-	res := protocol.Loaded{Name: d.Name, Dialogues: map[string]int{}, Scenes: len(d.Scenes), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
-	for _, dl := range d.Dialogues {
-		res.Dialogues[dl.Level]++
-	}
+	s.loadErrs, s.builtinErrs = errs, false
+	errs = append(errs, s.index.Errors()...)
+	res := protocol.Loaded{Name: d.Name, Dialogues: d.Counts(), Scenes: len(d.Scenes), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
 	if res.Errors == nil {
 		res.Errors = []dataset.LineError{}
 	}
@@ -307,7 +316,7 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 
 func (s *Session) dialogues(r *protocol.Request) any {
 	out := []protocol.DialogueSummary{}
-	all := append(append([]*dataset.Dialogue{}, s.data.Dialogues...), s.index.Scenes()...)
+	all := append(append([]*dataset.Dialogue{}, s.data.Dialogues()...), s.index.Scenes()...)
 	for _, d := range all {
 		if r.Level != "" && d.Level != r.Level {
 			continue
@@ -464,14 +473,7 @@ func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 	}
 	var levels []score.Replayed
 	for _, l := range dataset.Levels {
-		has := l == dataset.Level3 && len(s.data.Scenes) > 0
-		for _, d := range s.data.Dialogues {
-			if d.Level == l {
-				has = true
-				break
-			}
-		}
-		if has {
+		if s.data.Counts()[l] > 0 || l == dataset.Level3 && len(s.data.Scenes) > 0 {
 			levels = append(levels, s.index.GoldReplay(mode, l, native))
 		}
 	}

@@ -145,6 +145,44 @@ func TestLoadBuildsNoBuiltin(t *testing.T) {
 	}
 }
 
+// TestOnePredictionParsesOneFile: a session that scores one prediction of the builtin data parses the
+// dialogues of that prediction's file and no other (most of a one-prediction run's start-up was
+// parsing all 342); validate then parses them all and finds no problem. In a child process, as the
+// builtin data is parsed once a process.
+func TestOnePredictionParsesOneFile(t *testing.T) {
+	if os.Getenv("APIBANK_TEST_ONE_FILE") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestOnePredictionParsesOneFile$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "APIBANK_TEST_ONE_FILE=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	const file = "acct-agenda-add-28.jsonl"
+	s := New()
+	for _, r := range []string{`{"v":1,"op":"score_start"}`,
+		`{"v":1,"op":"score_lines","stream":1,"lines":"{\"level\":\"level-1-given-desc\",\"file\":\"` + file + `\",\"id\":0,\"pred\":\"[GetUserToken(username='PriyaSharma', password='Monsoon@19')]\"}"}`,
+		`{"v":1,"op":"score_finish","stream":1}`} {
+		if resp := s.Handle([]byte(r)); !bytes.Contains(resp, []byte(`"ok":true`)) || bytes.Contains(resp, []byte(`"error"`)) {
+			t.Fatalf("%s: %s", r, resp)
+		}
+	}
+	d, err := dataset.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := d.Parsed(), len(d.File(file)); n != want || want == 0 {
+		t.Fatalf("scoring one prediction of %s parsed %d dialogues, want %d", file, n, want)
+	}
+	r := do(t, s, `{"v":1,"op":"validate"}`)
+	if !r.OK || strings.Contains(mustJSON(r.Result), file) {
+		t.Fatalf("validate: %+v", r)
+	}
+	if n := d.Parsed(); n != len(d.Dialogues()) {
+		t.Errorf("validate parsed %d of %d dialogues", n, len(d.Dialogues()))
+	}
+}
+
 func TestIDEchoed(t *testing.T) {
 	r := do(t, New(), `{"v":1,"id":"req-7","op":"hello"}`)
 	if !r.OK || string(r.ID) != `"req-7"` {

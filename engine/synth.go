@@ -410,7 +410,7 @@ func (s *Session) synthIndex() map[string]string {
 		return s.synthKeys
 	}
 	idx := map[string]string{}
-	for _, dl := range s.data.Dialogues {
+	for _, dl := range s.data.Dialogues() {
 		request := ""
 		var calls [][2]string
 		for _, t := range dl.Turns {

@@ -33,7 +33,7 @@ func docsOf(d *dataset.Data, catalog string) toolDocs {
 		}
 	}
 	if catalog == "apis" {
-		for _, dl := range d.Dialogues {
+		for _, dl := range d.Dialogues() {
 			for _, t := range dl.Turns {
 				if t.Role == dataset.API {
 					add(t.Tool, t.Params, t.Result)

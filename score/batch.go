@@ -145,13 +145,17 @@ type Result = protocol.Verdict
 
 // Index finds samples by level, file and id.
 type Index struct {
-	data    *dataset.Data
-	samples map[key]Sample
+	data *dataset.Data
 	// files holds, per dialogue file, its levels and their samples by id: Find hashes the file
-	// name once (string hashing is slow under WebAssembly), not a key of two names and an id.
-	files map[string]*fileSamples
-	// Errors are problems found while building samples (an API turn that ends a dialogue).
-	Errors []dataset.LineError
+	// name once (string hashing is slow under WebAssembly), not a key of two names and an id. A
+	// file's entry is made when a prediction first names it (fileOf), so a run that judges a few
+	// files never parses the others (the builtin data's are parsed on first use, see
+	// dataset.Data.File); errs holds the problems found building a dialogue's samples (an API turn
+	// that ends a dialogue). The builtin data's index is shared by every session of a process
+	// (natively, sessions in several goroutines), so both are guarded.
+	filesMu sync.Mutex
+	files   map[string]*fileSamples
+	errs    map[*dataset.Dialogue]string
 	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
 	// data's index is shared by every session of a process (natively, sessions in several
 	// goroutines), so the cache is guarded.
@@ -259,36 +263,67 @@ func (f *fileSamples) add(level string, ss []Sample) {
 	}
 }
 
-// fileOf returns the samples of a dialogue file (nil when the data has none).
-func (ix *Index) fileOf(file string) *fileSamples { return ix.files[file] }
-
-// NewIndex builds the samples of every dialogue of data.
-func NewIndex(data *dataset.Data) *Index {
-	ix := &Index{data: data, samples: map[key]Sample{}, files: map[string]*fileSamples{}}
+// fileOf returns the samples of a dialogue file (nil when the data has none), building them on the
+// file's first use: its dialogues in data order, then its scenes.
+func (ix *Index) fileOf(file string) *fileSamples {
+	ix.filesMu.Lock()
+	defer ix.filesMu.Unlock()
+	if f, ok := ix.files[file]; ok {
+		return f
+	}
+	var f *fileSamples
 	add := func(d *dataset.Dialogue, ss []Sample) {
-		f := ix.files[d.File]
 		if f == nil {
 			f = &fileSamples{}
-			ix.files[d.File] = f
-		}
-		for _, s := range ss {
-			ix.samples[key{d.Level, d.File, s.ID}] = s
 		}
 		f.add(d.Level, ss)
 	}
-	for _, d := range data.Dialogues {
+	for _, d := range ix.data.File(file) {
 		ss, err := Samples(d)
 		if err != nil {
-			ix.Errors = append(ix.Errors, dataset.LineError{File: d.File, Message: err.Error()})
+			ix.errs[d] = err.Error()
 		}
 		add(d, ss)
 	}
+	for _, d := range ix.scenes {
+		if d.File == file {
+			add(d, SceneSamples(d))
+		}
+	}
+	if f != nil {
+		// A name no dialogue has is not kept: a file of predictions naming a million such would
+		// otherwise grow the map by as many entries.
+		ix.files[file] = f
+	}
+	return f
+}
+
+// NewIndex returns the index of data's samples. The scenes are made dialogues here; the samples of a
+// dialogue file are built when it is first asked for.
+func NewIndex(data *dataset.Data) *Index {
+	ix := &Index{data: data, files: map[string]*fileSamples{}, errs: map[*dataset.Dialogue]string{}}
 	for _, sc := range data.Scenes {
-		d := SceneDialogue(data.Base, sc)
-		ix.scenes = append(ix.scenes, d)
-		add(d, SceneSamples(d))
+		ix.scenes = append(ix.scenes, SceneDialogue(data.Base, sc))
 	}
 	return ix
+}
+
+// Errors returns the problems found building samples (an API turn that ends a dialogue), in data
+// order, building every file's.
+func (ix *Index) Errors() []dataset.LineError {
+	ds := ix.data.Dialogues()
+	for _, d := range ds {
+		ix.fileOf(d.File)
+	}
+	ix.filesMu.Lock()
+	defer ix.filesMu.Unlock()
+	var errs []dataset.LineError
+	for _, d := range ds {
+		if e, ok := ix.errs[d]; ok {
+			errs = append(errs, dataset.LineError{File: d.File, Message: e})
+		}
+	}
+	return errs
 }
 
 // Scenes returns the level-3 scenes as dialogues (see SceneDialogue), in the data's order.
@@ -306,8 +341,21 @@ func (ix *Index) Scene(file string) (*dataset.Dialogue, bool) {
 
 // All returns every sample, by level, file and id.
 func (ix *Index) All() []Sample {
-	out := make([]Sample, 0, len(ix.samples))
-	for _, s := range ix.samples {
+	samples := map[key]Sample{}
+	add := func(d *dataset.Dialogue, ss []Sample) {
+		for _, s := range ss {
+			samples[key{d.Level, d.File, s.ID}] = s
+		}
+	}
+	for _, d := range ix.data.Dialogues() {
+		ss, _ := Samples(d) // its error is Errors'
+		add(d, ss)
+	}
+	for _, d := range ix.scenes {
+		add(d, SceneSamples(d))
+	}
+	out := make([]Sample, 0, len(samples))
+	for _, s := range samples {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -1,9 +1,13 @@
 package score
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
 )
 
 // TestCeilingPreset: Ceiling takes a preset replay where the preset has one and computes the others;
@@ -40,5 +44,51 @@ func TestCeilingPreset(t *testing.T) {
 	}
 	if asked != 2 {
 		t.Errorf("the preset was asked %d times, want 2 (once per replay Ceiling did not have)", asked)
+	}
+}
+
+// TestIndexBuildsFilesOnUse: an index builds a file's samples when a prediction first names it, and
+// only then (a run judging a few files of the builtin data parses only theirs); names no dialogue
+// has are not kept; every file's samples, built this way, are All's; and Errors finds the problems
+// of every file, asked or not.
+func TestIndexBuildsFilesOnUse(t *testing.T) {
+	good := dialogue(t, dataset.Level1, "good.jsonl", strings.Join([]string{user, api, ai}, "\n"))
+	both := dialogue(t, dataset.Level2, "good.jsonl", strings.Join([]string{user, api, ai}, "\n"))
+	endsInCall := dialogue(t, dataset.Level1, "ends-in-call.jsonl", strings.Join([]string{user, api}, "\n"))
+	data := dataset.NewData("test", []*dataset.Dialogue{endsInCall, good, both})
+	data.Base = tools.NewBase(nil)
+	ix := NewIndex(data)
+	if len(ix.files) != 0 {
+		t.Fatalf("a new index holds %d files", len(ix.files))
+	}
+	for _, level := range []string{dataset.Level1, dataset.Level2} {
+		if sm, err := ix.Find(level, "good.jsonl", 0); err != nil || sm.Dialogue.Level != level {
+			t.Errorf("Find(%s, good.jsonl, 0) = %v, %v", level, sm.Dialogue, err)
+		}
+	}
+	if len(ix.files) != 1 {
+		t.Errorf("after one file's predictions the index holds %d files", len(ix.files))
+	}
+	for i := range 100 {
+		if _, err := ix.Find(dataset.Level1, fmt.Sprintf("none-%d.jsonl", i), 0); err == nil || !strings.Contains(err.Error(), "no dialogue file") {
+			t.Fatalf("a file the data lacks: %v", err)
+		}
+	}
+	if len(ix.files) != 1 {
+		t.Errorf("names no dialogue has grew the index to %d files", len(ix.files))
+	}
+	errs := ix.Errors()
+	if len(errs) != 1 || errs[0].File != "ends-in-call.jsonl" {
+		t.Errorf("Errors() = %v, want the dialogue that ends in a call", errs)
+	}
+	all := ix.All()
+	if len(all) == 0 {
+		t.Fatal("All() is empty")
+	}
+	for _, s := range all {
+		got, err := ix.Find(s.Dialogue.Level, s.Dialogue.File, s.ID)
+		if err != nil || !reflect.DeepEqual(got, s) {
+			t.Errorf("%s %s %d: Find gives %+v, %v; All %+v", s.Dialogue.Level, s.Dialogue.File, s.ID, got, err, s)
+		}
 	}
 }

@@ -47,8 +47,12 @@ func TestScoreIsolatesLines(t *testing.T) {
 	good := dialogue(t, dataset.Level1, "good.jsonl", strings.Join([]string{user, api, ai}, "\n"))
 	damaged := dialogue(t, dataset.Level1, "damaged.jsonl", strings.Join([]string{user, api, ai}, "\n"))
 	base, _ := builtin(t)
-	data := &dataset.Data{Name: "test", Dialogues: []*dataset.Dialogue{good, damaged}, Base: base.Base}
+	data := dataset.NewData("test", []*dataset.Dialogue{good, damaged})
+	data.Base = base.Base
 	ix := NewIndex(data)
+	if _, err := ix.Find(dataset.Level1, "damaged.jsonl", 0); err != nil { // its samples built
+		t.Fatal(err)
+	}
 	damaged.Turns = damaged.Turns[:1]
 
 	hugeCall := "[GetToday()]" + strings.Repeat(" ", MaxCallPrediction)

@@ -250,7 +250,7 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 		rep.Form = string(call.Native)
 	}
 	s := New(ix.data, mode)
-	dialogues := ix.data.Dialogues
+	dialogues := ix.data.Dialogues()
 	if level == dataset.Level3 {
 		dialogues = ix.scenes
 	}

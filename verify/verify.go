@@ -78,7 +78,7 @@ func Run(d *dataset.Data, loadErrs []dataset.LineError, targets *Targets) Report
 		fail(Format, e.File, e.Line, "%s", e.Message)
 		count(Format, false)
 	}
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		ok := checkFormat(dl, func(line int, format string, a ...any) { fail(Format, dl.File, line, format, a...) })
 		count(Format, ok)
 		checkExecution(d.Base, dl, func(ok bool, line int, why string) {
@@ -329,7 +329,7 @@ func checkCoverage(d *dataset.Data, t Targets, fail func(why string)) Tally {
 	want(c.APICalls >= t.Calls, "%d gold API calls in all, the target is %d", c.APICalls, t.Calls)
 	want(c.SpecialCases >= t.Special, "%d special cases, the target is %d", c.SpecialCases, t.Special)
 	parallel := 0
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		for _, set := range dl.CallSets() {
 			if len(set) > 1 {
 				parallel++
@@ -360,7 +360,7 @@ func checkCoverage(d *dataset.Data, t Targets, fail func(why string)) Tally {
 // ToolUses counts gold calls per catalog/tool ("apis/AddAlarm", "lv3_apis/FlightSearch").
 func ToolUses(d *dataset.Data) map[string]int {
 	uses := map[string]int{}
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		cat := dl.ToolCatalog()
 		for _, t := range dl.Turns {
 			if t.Role == dataset.API {

@@ -112,7 +112,7 @@ func builtinCallFile(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dl := range d.Dialogues {
+	for _, dl := range d.Dialogues() {
 		if dl.Level == dataset.Level1 && dl.Meta == nil {
 			return dl.File
 		}

@@ -1,0 +1,170 @@
+package dataset
+
+import (
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// builtinFiles returns the builtin folder as Builtin unpacks it.
+func builtinFiles(t *testing.T) Files {
+	t.Helper()
+	files, err := Unpack(builtinPack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// sameDialogue reports whether two dialogues hold the same turns, header and names.
+func sameDialogue(a, b *Dialogue) bool {
+	return a.Level == b.Level && a.File == b.File && reflect.DeepEqual(a.Turns, b.Turns) &&
+		reflect.DeepEqual(a.Meta, b.Meta) && a.Catalog == b.Catalog
+}
+
+// TestLazyLoadParsesOnFirstUse: data loaded lazily (the builtin data's way) parses a dialogue file
+// only when it is asked for, by File, Dialogue or Dialogues, and then holds exactly what Load parses.
+func TestLazyLoadParsesOnFirstUse(t *testing.T) {
+	files := builtinFiles(t)
+	eager, errs, err := Load(BuiltinName, files)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("Load: %v %v", err, errs)
+	}
+	lazy, errs, err := load(BuiltinName, files, true)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("load lazily: %v %v", err, errs)
+	}
+	if n := lazy.Parsed(); n != 0 {
+		t.Fatalf("a lazy load parsed %d dialogues before any was asked for", n)
+	}
+	if !reflect.DeepEqual(lazy.Counts(), eager.Counts()) {
+		t.Errorf("counts: lazy %v, eager %v", lazy.Counts(), eager.Counts())
+	}
+	if lazy.Parsed() != 0 {
+		t.Errorf("Counts parsed %d dialogues", lazy.Parsed())
+	}
+
+	// One file: its dialogues only, equal to Load's.
+	file := eager.Dialogues()[0].File
+	got := lazy.File(file)
+	want := eager.File(file)
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("File(%q): %d dialogues, want %d", file, len(got), len(want))
+	}
+	for i := range got {
+		if !sameDialogue(got[i], want[i]) {
+			t.Errorf("File(%q)[%d] differs from Load's", file, i)
+		}
+	}
+	if n := lazy.Parsed(); n != len(want) {
+		t.Errorf("File(%q) parsed %d dialogues, want %d", file, n, len(want))
+	}
+	if d, ok := lazy.Dialogue(want[0].Level, file); !ok || d != got[0] {
+		t.Errorf("Dialogue(%q, %q) = %v, %v; want File's", want[0].Level, file, d, ok)
+	}
+	if ds := lazy.File("no-such-file.jsonl"); len(ds) != 0 || lazy.Parsed() != len(want) {
+		t.Errorf("a file the data lacks gave %d dialogues, parsed %d", len(ds), lazy.Parsed())
+	}
+
+	// Every dialogue: Load's, in Load's order.
+	all, eagerAll := lazy.Dialogues(), eager.Dialogues()
+	if len(all) != len(eagerAll) {
+		t.Fatalf("Dialogues: %d, want %d", len(all), len(eagerAll))
+	}
+	for i := range all {
+		if !sameDialogue(all[i], eagerAll[i]) {
+			t.Errorf("Dialogues()[%d] (%s %s) differs from Load's (%s %s)", i, all[i].Level, all[i].File, eagerAll[i].Level, eagerAll[i].File)
+		}
+	}
+	if n := lazy.Parsed(); n != len(all) {
+		t.Errorf("Dialogues parsed %d of %d dialogues", n, len(all))
+	}
+	if got[0] != lazy.File(file)[0] {
+		t.Error("a dialogue parsed twice is a new dialogue")
+	}
+	if e := lazy.ParseErrors(); len(e) != 0 {
+		t.Errorf("the builtin data has problems: %v", e)
+	}
+	if eager.Parsed() != 0 || len(eager.ParseErrors()) != 0 {
+		t.Errorf("data loaded whole reports %d parsed on use, problems %v", eager.Parsed(), eager.ParseErrors())
+	}
+}
+
+// TestLazyLoadErrors: the problems of a dialogue parsed on first use are ParseErrors', at their file
+// and line, once each, whatever was asked before; the good lines of the file load as Load loads them.
+func TestLazyLoadErrors(t *testing.T) {
+	files := Files{
+		"lv1-lv2-samples/level-1-given-desc/bad.jsonl": []byte(`{"role": "User", "text": "hi"}` + "\n" + `{"role": "Robot"}` + "\n" + `{"role": "AI", "text": "ok"}` + "\n"),
+		"lv1-lv2-samples/level-1-given-desc/good.jsonl": []byte(`{"role": "User", "text": "hi"}` + "\n"),
+		"lv1-lv2-samples/level-2-toolsearcher/bad.jsonl": []byte(`not json` + "\n" + `{"role": "User", "text": "hi"}` + "\n"),
+	}
+	eager, eagerErrs, err := Load("test", files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, errs, err := load("test", files, true)
+	if err != nil || len(errs) != 0 {
+		t.Fatalf("load lazily: %v %v", err, errs)
+	}
+	if ds := lazy.File("good.jsonl"); len(ds) != 1 || len(lazy.ParseErrors()) != 2 {
+		t.Fatalf("File(good.jsonl) = %d dialogues; ParseErrors %v", len(ds), lazy.ParseErrors())
+	}
+	got := lazy.ParseErrors()
+	slices.SortFunc(got, func(a, b LineError) int { return strings.Compare(a.Error(), b.Error()) })
+	slices.SortFunc(eagerErrs, func(a, b LineError) int { return strings.Compare(a.Error(), b.Error()) })
+	if !reflect.DeepEqual(got, eagerErrs) {
+		t.Errorf("ParseErrors %v, Load's %v", got, eagerErrs)
+	}
+	for _, e := range got {
+		if e.Line == 0 || path.Base(e.File) != "bad.jsonl" {
+			t.Errorf("%v: not at a line of bad.jsonl", e)
+		}
+	}
+	for _, d := range lazy.File("bad.jsonl") {
+		want, _ := eager.Dialogue(d.Level, "bad.jsonl")
+		if !sameDialogue(d, want) {
+			t.Errorf("%s bad.jsonl: %d turns, Load's %d", d.Level, len(d.Turns), len(want.Turns))
+		}
+	}
+}
+
+// TestLazyLoadConcurrent: sessions in several goroutines share the builtin data, so first uses may
+// race: every goroutine gets the same parsed dialogues, each file parsed once (run with -race).
+func TestLazyLoadConcurrent(t *testing.T) {
+	lazy, _, err := load(BuiltinName, builtinFiles(t), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, d := range lazy.dialogues {
+		names[d.File] = true
+	}
+	var wg sync.WaitGroup
+	seen := make([][]*Dialogue, 8)
+	for g := range seen {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if g%2 == 0 {
+				for name := range names {
+					seen[g] = append(seen[g], lazy.File(name)...)
+				}
+			}
+			seen[g] = append(seen[g], lazy.Dialogues()...)
+		}()
+	}
+	wg.Wait()
+	for g := range seen {
+		for _, d := range seen[g] {
+			if len(d.Turns) == 0 {
+				t.Fatalf("goroutine %d got %s %s unparsed", g, d.Level, d.File)
+			}
+		}
+	}
+	if n := lazy.Parsed(); n != len(lazy.dialogues) {
+		t.Errorf("%d parses for %d dialogues", n, len(lazy.dialogues))
+	}
+}
