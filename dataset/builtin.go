@@ -47,9 +47,7 @@ func Builtin() (*Data, error) {
 			for _, d := range builtinData.dialogues { // not parsed yet: see load
 				d.Repaired = true
 			}
-			for _, sc := range builtinData.Scenes {
-				sc.Repaired = true
-			}
+			// A scene is marked when it is parsed (sceneFile.parse).
 		}
 	})
 	return builtinData, builtinErr

@@ -98,6 +98,7 @@ func (d *Dialogue) parsed() *Dialogue {
 	if p := d.pending; p != nil {
 		p.once.Do(func() {
 			_, p.errs = parseDialogue(d, p.name, p.text)
+			p.text = nil // read only here
 			p.count.Add(1)
 		})
 	}
@@ -124,8 +125,11 @@ type Data struct {
 	// the data shares them.
 	allParsed   *sync.Once
 	parsedCount *atomic.Int64
-	// Scenes are the level-3 scenes.
-	Scenes []*Scene
+	// scenes are the level-3 scene files, in path order, and sceneList their scenes (see Scenes);
+	// allScenes, for data whose scenes are parsed on first use, parses them all once.
+	scenes    []*sceneFile
+	sceneList []*Scene
+	allScenes *sync.Once
 	// Base is the initial world.
 	Base *tools.Base
 	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
@@ -187,6 +191,70 @@ func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
 	return nil, false
 }
 
+// sceneFile is a level-3 scene file of the data, its scene parsed at load or (the builtin data's) on
+// first use, once: scene is then nil when the file is not a scene, and errs says why.
+type sceneFile struct {
+	once  sync.Once
+	file  string // its base name, which predictions name
+	name  string
+	text  []byte
+	data  *Data
+	scene *Scene
+	errs  []LineError
+}
+
+// parse parses the file, once: in the original's text format (lv3-samples/*.txt) or as our JSON.
+func (f *sceneFile) parse() *Scene {
+	f.once.Do(func() {
+		if strings.HasSuffix(f.name, ".txt") {
+			f.scene, f.errs = ParseScene(f.name, f.text)
+		} else {
+			f.scene, f.errs = ParseSceneJSON(f.name, f.text, false)
+		}
+		f.text = nil                   // read only here
+		if f.data.parsedCount != nil { // parsed on first use: the data's own marks come from it
+			f.data.parsedCount.Add(1)
+			if f.scene != nil {
+				f.scene.Repaired = f.data.Repaired
+			}
+		}
+	})
+	return f.scene
+}
+
+// Scenes returns the level-3 scenes, in path order. The builtin data's are parsed on the first call
+// (a run that judges a few files parses only theirs, see SceneFile).
+func (d *Data) Scenes() []*Scene {
+	if d.allScenes != nil {
+		d.allScenes.Do(func() {
+			for _, f := range d.scenes {
+				if sc := f.parse(); sc != nil {
+					d.sceneList = append(d.sceneList, sc)
+				}
+			}
+		})
+	}
+	return d.sceneList
+}
+
+// SceneFile returns the scenes of a file name (one, unless several folders have it), parsed
+// without parsing the others.
+func (d *Data) SceneFile(file string) []*Scene {
+	var out []*Scene
+	for _, f := range d.scenes {
+		if f.file == file {
+			if sc := f.parse(); sc != nil {
+				out = append(out, sc)
+			}
+		}
+	}
+	return out
+}
+
+// SceneCount returns how many level-3 scene files the data has, parsing none: its scenes, as the
+// tests keep every builtin one a scene.
+func (d *Data) SceneCount() int { return len(d.scenes) }
+
 // Counts returns how many level 1-2 dialogues each level has, parsing none.
 func (d *Data) Counts() map[string]int {
 	n := map[string]int{}
@@ -196,8 +264,9 @@ func (d *Data) Counts() map[string]int {
 	return n
 }
 
-// Parsed returns how many dialogues have been parsed on first use so far (0 for data parsed whole at
-// load): what a run paid for its data, which tests check (a one-prediction run parses one file).
+// Parsed returns how many dialogue and scene files have been parsed on first use so far (0 for data
+// parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
+// parses one file).
 func (d *Data) Parsed() int {
 	if d.parsedCount == nil {
 		return 0
@@ -205,13 +274,19 @@ func (d *Data) Parsed() int {
 	return int(d.parsedCount.Load())
 }
 
-// ParseErrors returns the problems of the dialogues parsed on first use (the builtin data's), in data
-// order, parsing every one: none in a release, as the tests require.
+// ParseErrors returns the problems of the dialogues and scenes parsed on first use (the builtin
+// data's), in data order, parsing every one: none in a release, as the tests require.
 func (d *Data) ParseErrors() []LineError {
 	var errs []LineError
 	for _, dl := range d.Dialogues() {
 		if dl.pending != nil {
 			errs = append(errs, dl.pending.errs...)
+		}
+	}
+	if d.allScenes != nil {
+		d.Scenes()
+		for _, f := range d.scenes {
+			errs = append(errs, f.errs...)
 		}
 	}
 	return errs
@@ -476,7 +551,7 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 	d := &Data{Name: name}
 	if lazy {
-		d.allParsed, d.parsedCount = new(sync.Once), new(atomic.Int64)
+		d.allParsed, d.allScenes, d.parsedCount = new(sync.Once), new(sync.Once), new(atomic.Int64)
 	}
 	var dialogues []*Dialogue
 	var errs []LineError
@@ -513,21 +588,21 @@ func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 				continue
 			}
 			dbs[stem] = tools.Defer(v.text)
-		case strings.HasSuffix(base, ".json") && path.Base(dir) == Level3:
-			sc, e := ParseSceneJSON(p, data, false)
-			errs = append(errs, e...)
-			if sc != nil {
-				d.Scenes = append(d.Scenes, sc)
+		case strings.HasSuffix(base, ".json") && path.Base(dir) == Level3,
+			strings.HasSuffix(base, ".txt") && path.Base(dir) == "lv3-samples":
+			sf := &sceneFile{file: base, name: p, text: data, data: d}
+			if !lazy {
+				sf.parse()
+				errs = append(errs, sf.errs...)
+				if sf.scene == nil {
+					continue
+				}
+				d.sceneList = append(d.sceneList, sf.scene)
 			}
-		case strings.HasSuffix(base, ".txt") && path.Base(dir) == "lv3-samples":
-			sc, e := ParseScene(p, data)
-			errs = append(errs, e...)
-			if sc != nil {
-				d.Scenes = append(d.Scenes, sc)
-			}
+			d.scenes = append(d.scenes, sf)
 		}
 	}
-	if len(dialogues) == 0 && len(d.Scenes) == 0 && len(dbs) == 0 {
+	if len(dialogues) == 0 && len(d.scenes) == 0 && len(dbs) == 0 {
 		return nil, errs, fmt.Errorf("%s: no API-Bank data found (expected lv1-lv2-samples/%s/*.jsonl, lv1-lv2-samples/%s/*.jsonl, lv3-samples/*.txt or init_database/*.json)", name, Level1, Level2)
 	}
 	sort.SliceStable(dialogues, func(i, j int) bool {

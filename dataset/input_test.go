@@ -105,7 +105,7 @@ func TestLoadJSONFiles(t *testing.T) {
 			stem := strings.TrimSuffix(filepath.Base(tt.path), ".json")
 			_, has := d.Base.Database(stem)
 			if strings.HasPrefix(tt.path, "level-3/") {
-				has = len(d.Scenes) == 1
+				has = len(d.Scenes()) == 1
 			}
 			if has != tt.loaded {
 				t.Errorf("loaded = %v, want %v (errors %v)", has, tt.loaded, errs)

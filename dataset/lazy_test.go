@@ -82,6 +82,20 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if n := lazy.Parsed(); n != len(all) {
 		t.Errorf("Dialogues parsed %d of %d dialogues", n, len(all))
 	}
+	// Scenes likewise: one file's, then all, equal to Load's.
+	sceneFile := eager.Scenes()[0].File
+	if sc := lazy.SceneFile(sceneFile); len(sc) != 1 || !reflect.DeepEqual(sc[0], eager.Scenes()[0]) {
+		t.Errorf("SceneFile(%q) = %v, want Load's scene", sceneFile, sc)
+	}
+	if n := lazy.Parsed(); n != len(all)+1 {
+		t.Errorf("SceneFile parsed %d files, want %d", n-len(all), 1)
+	}
+	if lazy.SceneCount() != len(eager.Scenes()) || !reflect.DeepEqual(lazy.Scenes(), eager.Scenes()) {
+		t.Errorf("Scenes: %d lazily (count %d), %d by Load, or they differ", len(lazy.Scenes()), lazy.SceneCount(), len(eager.Scenes()))
+	}
+	if n := lazy.Parsed(); n != len(all)+len(eager.Scenes()) {
+		t.Errorf("%d files parsed, want every dialogue and scene (%d)", n, len(all)+len(eager.Scenes()))
+	}
 	if got[0] != lazy.File(file)[0] {
 		t.Error("a dialogue parsed twice is a new dialogue")
 	}
@@ -97,9 +111,10 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 // and line, once each, whatever was asked before; the good lines of the file load as Load loads them.
 func TestLazyLoadErrors(t *testing.T) {
 	files := Files{
-		"lv1-lv2-samples/level-1-given-desc/bad.jsonl": []byte(`{"role": "User", "text": "hi"}` + "\n" + `{"role": "Robot"}` + "\n" + `{"role": "AI", "text": "ok"}` + "\n"),
-		"lv1-lv2-samples/level-1-given-desc/good.jsonl": []byte(`{"role": "User", "text": "hi"}` + "\n"),
+		"lv1-lv2-samples/level-1-given-desc/bad.jsonl":   []byte(`{"role": "User", "text": "hi"}` + "\n" + `{"role": "Robot"}` + "\n" + `{"role": "AI", "text": "ok"}` + "\n"),
+		"lv1-lv2-samples/level-1-given-desc/good.jsonl":  []byte(`{"role": "User", "text": "hi"}` + "\n"),
 		"lv1-lv2-samples/level-2-toolsearcher/bad.jsonl": []byte(`not json` + "\n" + `{"role": "User", "text": "hi"}` + "\n"),
+		"level-3/bad-scene.json":                         []byte(`{"scene": "no utterance", "calls": []}`),
 	}
 	eager, eagerErrs, err := Load("test", files)
 	if err != nil {
@@ -109,7 +124,7 @@ func TestLazyLoadErrors(t *testing.T) {
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("load lazily: %v %v", err, errs)
 	}
-	if ds := lazy.File("good.jsonl"); len(ds) != 1 || len(lazy.ParseErrors()) != 2 {
+	if ds := lazy.File("good.jsonl"); len(ds) != 1 || len(lazy.ParseErrors()) != 3 {
 		t.Fatalf("File(good.jsonl) = %d dialogues; ParseErrors %v", len(ds), lazy.ParseErrors())
 	}
 	got := lazy.ParseErrors()
@@ -119,9 +134,12 @@ func TestLazyLoadErrors(t *testing.T) {
 		t.Errorf("ParseErrors %v, Load's %v", got, eagerErrs)
 	}
 	for _, e := range got {
-		if e.Line == 0 || path.Base(e.File) != "bad.jsonl" {
-			t.Errorf("%v: not at a line of bad.jsonl", e)
+		if e.Line == 0 || !strings.HasPrefix(path.Base(e.File), "bad") {
+			t.Errorf("%v: not at a line of a bad file", e)
 		}
+	}
+	if lazy.SceneCount() != 1 || len(lazy.Scenes()) != 0 || len(lazy.SceneFile("bad-scene.json")) != 0 {
+		t.Errorf("a file that is no scene: count %d, scenes %d", lazy.SceneCount(), len(lazy.Scenes()))
 	}
 	for _, d := range lazy.File("bad.jsonl") {
 		want, _ := eager.Dialogue(d.Level, "bad.jsonl")
@@ -166,5 +184,27 @@ func TestLazyLoadConcurrent(t *testing.T) {
 	}
 	if n := lazy.Parsed(); n != len(lazy.dialogues) {
 		t.Errorf("%d parses for %d dialogues", n, len(lazy.dialogues))
+	}
+}
+
+// TestBuiltinRepaired: the builtin data's dialogues and scenes, parsed on first use, are judged
+// without the original's defects, as the builtin data is.
+func TestBuiltinRepaired(t *testing.T) {
+	d, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Repaired {
+		t.Fatal("the builtin data is not marked repaired")
+	}
+	for _, dl := range d.Dialogues() {
+		if !dl.Repaired {
+			t.Errorf("%s %s is not marked repaired", dl.Level, dl.File)
+		}
+	}
+	for _, sc := range d.Scenes() {
+		if !sc.Repaired {
+			t.Errorf("scene %s is not marked repaired", sc.File)
+		}
 	}
 }

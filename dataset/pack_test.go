@@ -69,7 +69,7 @@ func TestBuiltinLoads(t *testing.T) {
 	if d.Tables != "world" {
 		t.Errorf("builtin Dictionary/Translate tables come from %q, want the world's own", d.Tables)
 	}
-	if len(d.Dialogues()) < 264 || len(d.Scenes) < 50 {
-		t.Errorf("builtin data has %d dialogues and %d scenes", len(d.Dialogues()), len(d.Scenes))
+	if len(d.Dialogues()) < 264 || len(d.Scenes()) < 50 {
+		t.Errorf("builtin data has %d dialogues and %d scenes", len(d.Dialogues()), len(d.Scenes()))
 	}
 }

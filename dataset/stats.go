@@ -58,7 +58,7 @@ func Stats(d *Data) protocol.Stats {
 			c.Styles[dl.Style(set)]++
 		}
 	}
-	for _, sc := range d.Scenes {
+	for _, sc := range d.Scenes() {
 		calls := make([]string, len(sc.Calls))
 		for i, call := range sc.Calls {
 			calls[i] = call.Tool

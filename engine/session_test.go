@@ -146,8 +146,8 @@ func TestLoadBuildsNoBuiltin(t *testing.T) {
 }
 
 // TestOnePredictionParsesOneFile: a session that scores one prediction of the builtin data parses the
-// dialogues of that prediction's file and no other (most of a one-prediction run's start-up was
-// parsing all 342); validate then parses them all and finds no problem. In a child process, as the
+// dialogues of that prediction's file and no other file (most of a one-prediction run's start-up was
+// parsing all 342 dialogues and 52 scenes); validate then parses them all and finds no problem. In a child process, as the
 // builtin data is parsed once a process.
 func TestOnePredictionParsesOneFile(t *testing.T) {
 	if os.Getenv("APIBANK_TEST_ONE_FILE") == "" {
@@ -178,8 +178,8 @@ func TestOnePredictionParsesOneFile(t *testing.T) {
 	if !r.OK || strings.Contains(mustJSON(r.Result), file) {
 		t.Fatalf("validate: %+v", r)
 	}
-	if n := d.Parsed(); n != len(d.Dialogues()) {
-		t.Errorf("validate parsed %d of %d dialogues", n, len(d.Dialogues()))
+	if n := d.Parsed(); n != len(d.Dialogues())+d.SceneCount() {
+		t.Errorf("validate parsed %d files of %d dialogues and %d scenes", n, len(d.Dialogues()), d.SceneCount())
 	}
 }
 

@@ -41,7 +41,7 @@ func docsOf(d *dataset.Data, catalog string) toolDocs {
 			}
 		}
 	}
-	for _, sc := range d.Scenes {
+	for _, sc := range d.Scenes() {
 		if sc.Catalog != catalog {
 			continue
 		}

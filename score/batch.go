@@ -165,8 +165,8 @@ type Index struct {
 	// Preset); replays holds the ones this index computed itself.
 	known   func(mode Mode, level string, native bool) (Replayed, bool)
 	replays map[ceilingKey]Replayed
-	// scenes are the level-3 scenes as dialogues.
-	scenes []*dataset.Dialogue
+	// scenes are the level-3 scenes as dialogues, each made on first use (guarded by filesMu).
+	scenes map[*dataset.Scene]*dataset.Dialogue
 }
 
 type ceilingKey struct {
@@ -285,10 +285,9 @@ func (ix *Index) fileOf(file string) *fileSamples {
 		}
 		add(d, ss)
 	}
-	for _, d := range ix.scenes {
-		if d.File == file {
-			add(d, SceneSamples(d))
-		}
+	for _, sc := range ix.data.SceneFile(file) {
+		d := ix.sceneDialogue(sc)
+		add(d, SceneSamples(d))
 	}
 	if f != nil {
 		// A name no dialogue has is not kept: a file of predictions naming a million such would
@@ -298,14 +297,22 @@ func (ix *Index) fileOf(file string) *fileSamples {
 	return f
 }
 
-// NewIndex returns the index of data's samples. The scenes are made dialogues here; the samples of a
-// dialogue file are built when it is first asked for.
+// NewIndex returns the index of data's samples. The samples of a dialogue file, and a scene's
+// dialogue, are built when first asked for.
 func NewIndex(data *dataset.Data) *Index {
-	ix := &Index{data: data, files: map[string]*fileSamples{}, errs: map[*dataset.Dialogue]string{}}
-	for _, sc := range data.Scenes {
-		ix.scenes = append(ix.scenes, SceneDialogue(data.Base, sc))
+	return &Index{data: data, files: map[string]*fileSamples{}, errs: map[*dataset.Dialogue]string{},
+		scenes: map[*dataset.Scene]*dataset.Dialogue{}}
+}
+
+// sceneDialogue returns the dialogue of a scene (see SceneDialogue), made once; the caller holds
+// filesMu.
+func (ix *Index) sceneDialogue(sc *dataset.Scene) *dataset.Dialogue {
+	d, ok := ix.scenes[sc]
+	if !ok {
+		d = SceneDialogue(ix.data.Base, sc)
+		ix.scenes[sc] = d
 	}
-	return ix
+	return d
 }
 
 // Errors returns the problems found building samples (an API turn that ends a dialogue), in data
@@ -327,16 +334,26 @@ func (ix *Index) Errors() []dataset.LineError {
 }
 
 // Scenes returns the level-3 scenes as dialogues (see SceneDialogue), in the data's order.
-func (ix *Index) Scenes() []*dataset.Dialogue { return ix.scenes }
+func (ix *Index) Scenes() []*dataset.Dialogue {
+	scenes := ix.data.Scenes()
+	ix.filesMu.Lock()
+	defer ix.filesMu.Unlock()
+	out := make([]*dataset.Dialogue, len(scenes))
+	for i, sc := range scenes {
+		out[i] = ix.sceneDialogue(sc)
+	}
+	return out
+}
 
 // Scene returns the scene dialogue of a file.
 func (ix *Index) Scene(file string) (*dataset.Dialogue, bool) {
-	for _, d := range ix.scenes {
-		if d.File == file {
-			return d, true
-		}
+	scenes := ix.data.SceneFile(file)
+	if len(scenes) == 0 {
+		return nil, false
 	}
-	return nil, false
+	ix.filesMu.Lock()
+	defer ix.filesMu.Unlock()
+	return ix.sceneDialogue(scenes[0]), true
 }
 
 // All returns every sample, by level, file and id.
@@ -351,7 +368,7 @@ func (ix *Index) All() []Sample {
 		ss, _ := Samples(d) // its error is Errors'
 		add(d, ss)
 	}
-	for _, d := range ix.scenes {
+	for _, d := range ix.Scenes() {
 		add(d, SceneSamples(d))
 	}
 	out := make([]Sample, 0, len(samples))

@@ -252,7 +252,7 @@ func (ix *Index) replayGold(mode Mode, level string, native bool) Replayed {
 	s := New(ix.data, mode)
 	dialogues := ix.data.Dialogues()
 	if level == dataset.Level3 {
-		dialogues = ix.scenes
+		dialogues = ix.Scenes()
 	}
 	for _, d := range dialogues {
 		if d.Level != level {

@@ -94,7 +94,7 @@ func Run(d *dataset.Data, loadErrs []dataset.LineError, targets *Targets) Report
 			}
 		})
 	}
-	for _, sc := range d.Scenes {
+	for _, sc := range d.Scenes() {
 		ok := checkSceneFormat(sc, func(line int, format string, a ...any) { fail(Format, sc.File, line, format, a...) })
 		count(Format, ok)
 		checkSceneExecution(d.Base, sc, func(ok bool, line int, why string) {
@@ -368,7 +368,7 @@ func ToolUses(d *dataset.Data) map[string]int {
 			}
 		}
 	}
-	for _, sc := range d.Scenes {
+	for _, sc := range d.Scenes() {
 		for _, c := range sc.Calls {
 			uses[sc.Catalog+"/"+c.Tool]++
 		}
