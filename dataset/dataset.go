@@ -211,8 +211,9 @@ func (f *sceneFile) parse() *Scene {
 		} else {
 			f.scene, f.errs = ParseSceneJSON(f.name, f.text, false)
 		}
-		f.text = nil                   // read only here
-		if f.data.parsedCount != nil { // parsed on first use: the data's own marks come from it
+		f.text = nil // read only here
+		// Parsed on first use: the data's own marks (Builtin's) are set by now, and come from it.
+		if f.data.parsedCount != nil {
 			f.data.parsedCount.Add(1)
 			if f.scene != nil {
 				f.scene.Repaired = f.data.Repaired
