@@ -91,7 +91,7 @@ func (d *decoder) check(depth int) error {
 func (d *decoder) checkString() error {
 	data, pos := d.data, d.pos+1
 	for {
-		pos = plainEndWide(data, pos)
+		pos = plainEnd(data, pos)
 		if pos+1 >= len(data) {
 			break
 		}
@@ -129,31 +129,8 @@ var hexByte = func() (t [256]bool) {
 	return t
 }()
 
-// Byte masks for plainEndWide: every byte 0x01, every byte 0x80, and the bytes that end a plain run.
-const (
-	ones      = 0x0101010101010101
-	highs     = 0x8080808080808080
-	quotes    = '"' * ones
-	backslash = '\\' * ones
-	space     = ' ' * ones
-)
-
-// plainEndWide is plainEnd eight bytes at a step: a word with no quote, backslash or control
-// character (each test is "a byte of the word is zero, or below 0x20", done on the whole word) is
-// passed at once, and the word that holds the end is finished byte by byte. Under WebAssembly a
-// byte loop costs a load, a table lookup and a branch a byte; long database texts made it most of a
-// load's check.
-func plainEndWide(data []byte, i int) int {
-	for i+8 <= len(data) {
-		w := *(*uint64)(unsafe.Pointer(&data[i])) // the byte order does not matter: every byte is tested
-		q, b := w^quotes, w^backslash
-		if ((q-ones)&^q|(b-ones)&^b|(w-space)&^w)&highs != 0 {
-			break
-		}
-		i += 8
-	}
-	return plainEnd(data, i)
-}
+// space is a word of eight spaces (skipRun).
+const space = ' ' * ones8
 
 // skipWide is skip eight spaces at a step: pretty-printed databases are a fifth indentation. Small
 // enough to be inlined where no white space follows (most places).

@@ -42,20 +42,33 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// TestPlainEndWide: the wide scan stops where the byte scan does, wherever the end falls in a word.
-func TestPlainEndWide(t *testing.T) {
+// TestPlainEnd: the scan a word at a time stops where a byte loop does, wherever the end falls in a
+// word, and plainEndASCII also tells whether the run is ASCII.
+func TestPlainEnd(t *testing.T) {
+	byteLoop := func(b []byte, i int) (int, bool) {
+		ascii := true
+		for i < len(b) && plainByte[b[i]] {
+			ascii = ascii && b[i] < 0x80
+			i++
+		}
+		return i, ascii
+	}
 	for _, end := range []byte{'"', '\\', 0x00, 0x1f, '\n'} {
 		for n := range 20 {
 			for start := range 3 {
 				b := []byte(strings.Repeat("a\xc3\xa9~ \x7f\xff", 4)[:n+start])
 				b = append(b, end, 'x', 'y')
-				if got, want := plainEndWide(b, start), plainEnd(b, start); got != want {
+				want, wantASCII := byteLoop(b, start)
+				if got := plainEnd(b, start); got != want {
 					t.Errorf("%q from %d: %d, want %d", b, start, got, want)
+				}
+				if got, ascii := plainEndASCII(b, start); got != want || ascii != wantASCII {
+					t.Errorf("plainEndASCII(%q, %d) = %d, %v; want %d, %v", b, start, got, ascii, want, wantASCII)
 				}
 			}
 		}
 	}
-	if got := plainEndWide([]byte("abcdefghijklmnop"), 0); got != 16 {
+	if got := plainEnd([]byte("abcdefghijklmnop"), 0); got != 16 {
 		t.Errorf("no end: %d, want 16", got)
 	}
 }

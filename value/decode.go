@@ -725,10 +725,19 @@ const (
 	highs8 = 0x8080808080808080 // 0x80 in every byte
 )
 
-// word8 returns the eight bytes of s from i as a little-endian number.
-func word8[T ~string | ~[]byte](s T, i int) uint64 {
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+// word8 returns the eight bytes of b from i as a number, in the machine's byte order (the tests on
+// words look at every byte alike, so any order does). It is one load: written as eight byte loads
+// shifted together, as it was, Go's WebAssembly code kept the eight loads (a scan of 320 bytes took
+// 548 ns under wazero, against 306 with one load; natively 166 against 139). The index is checked.
+func word8(b []byte, i int) uint64 {
+	_ = b[i+7]
+	return *(*uint64)(unsafe.Pointer(&b[i]))
+}
+
+// word8Text is word8 for a text.
+func word8Text(s string, i int) uint64 {
+	_ = s[i+7]
+	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
 }
 
 // special8 reports whether a word holds a quote, a backslash or a control character. (y-ones8)&^y

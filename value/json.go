@@ -141,7 +141,7 @@ func AppendText(dst []byte, s string) []byte {
 	// Fast path: plain ASCII with nothing to escape, the common case, is written in one go.
 	i := 0
 	for i+8 <= len(s) {
-		if x := word8(s, i); special8(x) || x&highs8 != 0 {
+		if x := word8Text(s, i); special8(x) || x&highs8 != 0 {
 			break
 		}
 		i += 8
