@@ -94,15 +94,23 @@ func (bl build) run(b *testing.B, args ...string) runUsage {
 // one to the next on this shared machine.
 const startupRuns = 5
 
-// startup runs the CLI of bl startupRuns times and returns the median CPU time of a run, in seconds.
-func (bl build) startup(b *testing.B, args ...string) float64 {
+// startup runs the CLI of each build startupRuns times, the builds in turn (so that a slow spell of
+// the machine falls on all of them), with the arguments args gives it, and returns each one's median
+// CPU time of a run, in seconds.
+func startup(b *testing.B, builds []build, args func(bl build) []string) []float64 {
 	b.Helper()
-	cpu := make([]float64, startupRuns)
-	for i := range cpu {
-		cpu[i] = bl.run(b, args...).cpu.Seconds()
+	cpu := make([][]float64, len(builds))
+	for range startupRuns {
+		for i, bl := range builds {
+			cpu[i] = append(cpu[i], bl.run(b, args(bl)...).cpu.Seconds())
+		}
 	}
-	slices.Sort(cpu)
-	return cpu[len(cpu)/2]
+	med := make([]float64, len(builds))
+	for i := range cpu {
+		slices.Sort(cpu[i])
+		med[i] = cpu[i][len(cpu[i])/2]
+	}
+	return med
 }
 
 // engine returns the flags that choose mode's engine in bl: "wazero" or "native".
@@ -190,20 +198,33 @@ func BenchmarkCLIOracle(b *testing.B) {
 			figures[name] = v
 			b.ReportMetric(v, name+unit)
 		}
-		for _, bl := range builds {
-			for _, mode := range []string{"wazero", "native"} {
-				score := func(preds string) runUsage {
-					return bl.run(b, append([]string{"score", "--data", shared, "--state", "fresh", "--preds", preds, "--out", out, "--json"}, bl.engine(mode)...)...)
-				}
-				u1, u10 := score(once), score(ten)
+		// Each figure of every build is measured before the next figure, the builds side by side:
+		// measured one build after the other, the second one's margin came out 1.35x off in two runs
+		// where interleaved runs of the same binaries differed by nothing.
+		for _, mode := range []string{"wazero", "native"} {
+			score := func(bl build, preds string) runUsage {
+				return bl.run(b, append([]string{"score", "--data", shared, "--state", "fresh", "--preds", preds, "--out", out, "--json"}, bl.engine(mode)...)...)
+			}
+			for _, bl := range builds {
+				u1, u10 := score(bl, once), score(bl, ten)
 				p := bl.name + mode
 				report(p, perPred(u1.wall, n), "-µs/pred")
 				report(p+"-cpu", perPred(u1.cpu, n), "-µs/pred")
 				report(p+"-marginal", perPred(u10.wall-u1.wall, n10-n), "-µs/pred")
 				report(p+"-marginal-cpu", perPred(u10.cpu-u1.cpu, n10-n), "-µs/pred")
-				report(p+"-startup-cpu", bl.startup(b, append([]string{"score", "--preds", one, "--json"}, bl.engine(mode)...)...), "-s")
-				report(p+"-startup-data-cpu", bl.startup(b, append([]string{"score", "--data", shared, "--preds", oneShared, "--json"}, bl.engine(mode)...)...), "-s")
 			}
+			plain := startup(b, builds, func(bl build) []string {
+				return append([]string{"score", "--preds", one, "--json"}, bl.engine(mode)...)
+			})
+			withData := startup(b, builds, func(bl build) []string {
+				return append([]string{"score", "--data", shared, "--preds", oneShared, "--json"}, bl.engine(mode)...)
+			})
+			for i, bl := range builds {
+				report(bl.name+mode+"-startup-cpu", plain[i], "-s")
+				report(bl.name+mode+"-startup-data-cpu", withData[i], "-s")
+			}
+		}
+		for _, bl := range builds {
 			b.ReportMetric(figures[bl.name+"wazero-cpu"]/figures[bl.name+"native-cpu"], bl.name+"wazero/native")
 			b.ReportMetric(figures[bl.name+"wazero-marginal-cpu"]/figures[bl.name+"native-marginal-cpu"], bl.name+"marginal-wazero/native")
 		}
