@@ -61,5 +61,7 @@ func BuiltinErrors() []LineError {
 	if d == nil {
 		return builtinErrs
 	}
-	return append(slices.Clip(builtinErrs), d.ParseErrors()...)
+	errs := append(slices.Clip(builtinErrs), d.ParseErrors()...)
+	byPath(errs)
+	return errs
 }

@@ -120,16 +120,13 @@ type Data struct {
 	// byFile the same by file name, in that order.
 	dialogues []*Dialogue
 	byFile    map[string][]*Dialogue
-	// allParsed, for data with pending dialogues (the builtin data's), parses all of them once
-	// (Dialogues), and parsedCount counts those parsed so far (Parsed). Pointers, so that a copy of
-	// the data shares them.
-	allParsed   *sync.Once
-	parsedCount *atomic.Int64
-	// scenes are the level-3 scene files, in path order, and sceneList their scenes (see Scenes);
-	// allScenes, for data whose scenes are parsed on first use, parses them all once.
+	// scenes are the level-3 scene files, in path order, and sceneList, for data parsed whole at
+	// load, their scenes (see Scenes).
 	scenes    []*sceneFile
 	sceneList []*Scene
-	allScenes *sync.Once
+	// lazy, for data whose files are parsed on first use (the builtin data's), is their state: a
+	// pointer, so that every copy of the data shares it.
+	lazy *lazyData
 	// Base is the initial world.
 	Base *tools.Base
 	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
@@ -139,6 +136,16 @@ type Data struct {
 	// on as text. True for our own data; imported data keeps the original's behaviour, for verdict
 	// parity.
 	Repaired bool
+}
+
+// lazyData is what data parsed on first use learns as it goes: its dialogues (those with turns, as
+// Load keeps) and scenes once all are parsed, and how many files have been parsed.
+type lazyData struct {
+	dialoguesOnce sync.Once
+	dialogues     []*Dialogue
+	scenesOnce    sync.Once
+	scenes        []*Scene
+	parsed        atomic.Int64
 }
 
 // NewData returns data of the given name holding the level 1-2 dialogues ds (sorted by level then
@@ -161,31 +168,44 @@ func (d *Data) setDialogues(ds []*Dialogue) {
 // Dialogues returns the level 1-2 dialogues, sorted by level then file name. The builtin data's are
 // parsed on the first call (a run that judges a few files parses only theirs, see File).
 func (d *Data) Dialogues() []*Dialogue {
-	if d.allParsed != nil {
-		d.allParsed.Do(func() {
-			for _, dl := range d.dialogues {
-				dl.parsed()
-			}
-		})
+	if d.lazy == nil {
+		return d.dialogues
 	}
-	return d.dialogues
+	d.lazy.dialoguesOnce.Do(func() {
+		for _, dl := range d.dialogues {
+			if len(dl.parsed().Turns) > 0 {
+				d.lazy.dialogues = append(d.lazy.dialogues, dl)
+			}
+		}
+	})
+	return d.lazy.dialogues
 }
+
+// kept reports whether dl is one of the data's dialogues once parsed: a file parsed on first use
+// that has no turns is not, as Load drops it.
+func (d *Data) kept(dl *Dialogue) bool { return d.lazy == nil || len(dl.parsed().Turns) > 0 }
 
 // File returns the dialogues of a file name, one a level that has it, in data order: all that a
 // prediction of the file needs, parsed without parsing the others.
 func (d *Data) File(file string) []*Dialogue {
 	ds := d.byFile[file]
-	for _, dl := range ds {
-		dl.parsed()
+	if d.lazy == nil {
+		return ds
 	}
-	return ds
+	var out []*Dialogue
+	for _, dl := range ds {
+		if d.kept(dl) {
+			out = append(out, dl)
+		}
+	}
+	return out
 }
 
 // Dialogue returns the dialogue of a level ("" for any) and file name.
 func (d *Data) Dialogue(level, file string) (*Dialogue, bool) {
 	for _, dl := range d.byFile[file] {
-		if level == "" || dl.Level == level {
-			return dl.parsed(), true
+		if (level == "" || dl.Level == level) && d.kept(dl) {
+			return dl, true
 		}
 	}
 	return nil, false
@@ -211,10 +231,10 @@ func (f *sceneFile) parse() *Scene {
 		} else {
 			f.scene, f.errs = ParseSceneJSON(f.name, f.text, false)
 		}
-		f.text = nil // read only here
+		f.text = nil // read only here; an import's file texts are allocations of their own
 		// Parsed on first use: the data's own marks (Builtin's) are set by now, and come from it.
-		if f.data.parsedCount != nil {
-			f.data.parsedCount.Add(1)
+		if f.data.lazy != nil {
+			f.data.lazy.parsed.Add(1)
 			if f.scene != nil {
 				f.scene.Repaired = f.data.Repaired
 			}
@@ -226,16 +246,17 @@ func (f *sceneFile) parse() *Scene {
 // Scenes returns the level-3 scenes, in path order. The builtin data's are parsed on the first call
 // (a run that judges a few files parses only theirs, see SceneFile).
 func (d *Data) Scenes() []*Scene {
-	if d.allScenes != nil {
-		d.allScenes.Do(func() {
-			for _, f := range d.scenes {
-				if sc := f.parse(); sc != nil {
-					d.sceneList = append(d.sceneList, sc)
-				}
-			}
-		})
+	if d.lazy == nil {
+		return d.sceneList
 	}
-	return d.sceneList
+	d.lazy.scenesOnce.Do(func() {
+		for _, f := range d.scenes {
+			if sc := f.parse(); sc != nil {
+				d.lazy.scenes = append(d.lazy.scenes, sc)
+			}
+		}
+	})
+	return d.lazy.scenes
 }
 
 // SceneFile returns the scenes of a file name (one, unless several folders have it), parsed
@@ -252,14 +273,10 @@ func (d *Data) SceneFile(file string) []*Scene {
 	return out
 }
 
-// SceneCount returns how many level-3 scene files the data has, parsing none: its scenes, as the
-// tests keep every builtin one a scene.
-func (d *Data) SceneCount() int { return len(d.scenes) }
-
-// Counts returns how many level 1-2 dialogues each level has, parsing none.
+// Counts returns how many level 1-2 dialogues each level has.
 func (d *Data) Counts() map[string]int {
 	n := map[string]int{}
-	for _, dl := range d.dialogues {
+	for _, dl := range d.Dialogues() {
 		n[dl.Level]++
 	}
 	return n
@@ -269,28 +286,36 @@ func (d *Data) Counts() map[string]int {
 // parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
 // parses one file).
 func (d *Data) Parsed() int {
-	if d.parsedCount == nil {
+	if d.lazy == nil {
 		return 0
 	}
-	return int(d.parsedCount.Load())
+	return int(d.lazy.parsed.Load())
 }
 
 // ParseErrors returns the problems of the dialogues and scenes parsed on first use (the builtin
-// data's), in data order, parsing every one: none in a release, as the tests require.
+// data's), parsing every one: in path order, as Load reports them (none for the builtin data in a
+// release, as the tests require).
 func (d *Data) ParseErrors() []LineError {
+	if d.lazy == nil {
+		return nil
+	}
+	d.Dialogues()
+	d.Scenes()
 	var errs []LineError
-	for _, dl := range d.Dialogues() {
-		if dl.pending != nil {
-			errs = append(errs, dl.pending.errs...)
-		}
+	for _, dl := range d.dialogues {
+		errs = append(errs, dl.pending.errs...)
 	}
-	if d.allScenes != nil {
-		d.Scenes()
-		for _, f := range d.scenes {
-			errs = append(errs, f.errs...)
-		}
+	for _, f := range d.scenes {
+		errs = append(errs, f.errs...)
 	}
+	byPath(errs)
 	return errs
+}
+
+// byPath orders located errors by file path, each file's in the order found (its lines'), as Load,
+// which reads the files in path order, reports them.
+func byPath(errs []LineError) {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
 }
 
 // CatalogFor returns the tool catalog a level uses: level 3 the lv3 catalog, levels 1 and 2 the apis
@@ -545,14 +570,15 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 	return load(name, files, false)
 }
 
-// load is Load; with lazy set, each dialogue file is kept as text and parsed on first use (see
-// Data.Dialogues and Data.File), its problems then in Data.ParseErrors: for the builtin data, whose
-// files the tests keep free of problems. A one-prediction run then parses one file, not 342 (under
-// wazero, ~40 ms of a start-up of ~0.19 s). A file with no turns stays listed, as Load would drop it.
+// load is Load; with lazy set, each dialogue and scene file is kept as text and parsed on first use
+// (see Data.Dialogues, Data.File, Data.Scenes and Data.SceneFile), its problems then in
+// Data.ParseErrors: for the builtin data, whose files the tests keep free of problems. A
+// one-prediction run then parses one file, not 394 (under wazero, ~50 ms of a start-up of ~0.19 s).
+// A dialogue file with no turns is left out once parsed, as Load leaves it out.
 func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 	d := &Data{Name: name}
 	if lazy {
-		d.allParsed, d.allScenes, d.parsedCount = new(sync.Once), new(sync.Once), new(atomic.Int64)
+		d.lazy = new(lazyData)
 	}
 	var dialogues []*Dialogue
 	var errs []LineError
@@ -569,7 +595,7 @@ func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 		switch {
 		case strings.HasSuffix(base, ".jsonl") && (path.Base(dir) == Level1 || path.Base(dir) == Level2):
 			if lazy {
-				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, count: d.parsedCount}})
+				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, count: &d.lazy.parsed}})
 				continue
 			}
 			dl, e := ParseDialogue(path.Base(dir), p, data)

@@ -3,7 +3,6 @@ package dataset
 import (
 	"path"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,12 +38,6 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	}
 	if n := lazy.Parsed(); n != 0 {
 		t.Fatalf("a lazy load parsed %d dialogues before any was asked for", n)
-	}
-	if !reflect.DeepEqual(lazy.Counts(), eager.Counts()) {
-		t.Errorf("counts: lazy %v, eager %v", lazy.Counts(), eager.Counts())
-	}
-	if lazy.Parsed() != 0 {
-		t.Errorf("Counts parsed %d dialogues", lazy.Parsed())
 	}
 
 	// One file: its dialogues only, equal to Load's.
@@ -82,6 +75,9 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if n := lazy.Parsed(); n != len(all) {
 		t.Errorf("Dialogues parsed %d of %d dialogues", n, len(all))
 	}
+	if !reflect.DeepEqual(lazy.Counts(), eager.Counts()) {
+		t.Errorf("counts: lazy %v, eager %v", lazy.Counts(), eager.Counts())
+	}
 	// Scenes likewise: one file's, then all, equal to Load's.
 	sceneFile := eager.Scenes()[0].File
 	if sc := lazy.SceneFile(sceneFile); len(sc) != 1 || !reflect.DeepEqual(sc[0], eager.Scenes()[0]) {
@@ -90,8 +86,8 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if n := lazy.Parsed(); n != len(all)+1 {
 		t.Errorf("SceneFile parsed %d files, want %d", n-len(all), 1)
 	}
-	if lazy.SceneCount() != len(eager.Scenes()) || !reflect.DeepEqual(lazy.Scenes(), eager.Scenes()) {
-		t.Errorf("Scenes: %d lazily (count %d), %d by Load, or they differ", len(lazy.Scenes()), lazy.SceneCount(), len(eager.Scenes()))
+	if !reflect.DeepEqual(lazy.Scenes(), eager.Scenes()) {
+		t.Errorf("Scenes: %d lazily, %d by Load, or they differ", len(lazy.Scenes()), len(eager.Scenes()))
 	}
 	if n := lazy.Parsed(); n != len(all)+len(eager.Scenes()) {
 		t.Errorf("%d files parsed, want every dialogue and scene (%d)", n, len(all)+len(eager.Scenes()))
@@ -115,6 +111,7 @@ func TestLazyLoadErrors(t *testing.T) {
 		"lv1-lv2-samples/level-1-given-desc/good.jsonl":  []byte(`{"role": "User", "text": "hi"}` + "\n"),
 		"lv1-lv2-samples/level-2-toolsearcher/bad.jsonl": []byte(`not json` + "\n" + `{"role": "User", "text": "hi"}` + "\n"),
 		"level-3/bad-scene.json":                         []byte(`{"scene": "no utterance", "calls": []}`),
+		"lv1-lv2-samples/level-1-given-desc/empty.jsonl": []byte("\n\n"),
 	}
 	eager, eagerErrs, err := Load("test", files)
 	if err != nil {
@@ -128,18 +125,25 @@ func TestLazyLoadErrors(t *testing.T) {
 		t.Fatalf("File(good.jsonl) = %d dialogues; ParseErrors %v", len(ds), lazy.ParseErrors())
 	}
 	got := lazy.ParseErrors()
-	slices.SortFunc(got, func(a, b LineError) int { return strings.Compare(a.Error(), b.Error()) })
-	slices.SortFunc(eagerErrs, func(a, b LineError) int { return strings.Compare(a.Error(), b.Error()) })
 	if !reflect.DeepEqual(got, eagerErrs) {
-		t.Errorf("ParseErrors %v, Load's %v", got, eagerErrs)
+		t.Errorf("ParseErrors\n%v\nLoad's (in the same order)\n%v", got, eagerErrs)
 	}
 	for _, e := range got {
 		if e.Line == 0 || !strings.HasPrefix(path.Base(e.File), "bad") {
 			t.Errorf("%v: not at a line of a bad file", e)
 		}
 	}
-	if lazy.SceneCount() != 1 || len(lazy.Scenes()) != 0 || len(lazy.SceneFile("bad-scene.json")) != 0 {
-		t.Errorf("a file that is no scene: count %d, scenes %d", lazy.SceneCount(), len(lazy.Scenes()))
+	if len(lazy.Scenes()) != 0 || len(lazy.SceneFile("bad-scene.json")) != 0 {
+		t.Errorf("a file that is no scene gave scenes: %v", lazy.Scenes())
+	}
+	if ds := lazy.File("empty.jsonl"); len(ds) != 0 || !reflect.DeepEqual(lazy.Counts(), eager.Counts()) {
+		t.Errorf("a file with no turns: File gives %d dialogues; counts %v, Load's %v", len(ds), lazy.Counts(), eager.Counts())
+	}
+	if _, ok := lazy.Dialogue("", "empty.jsonl"); ok {
+		t.Error("Dialogue found a file with no turns, which Load leaves out")
+	}
+	if len(lazy.Dialogues()) != len(eager.Dialogues()) {
+		t.Errorf("Dialogues: %d, Load's %d", len(lazy.Dialogues()), len(eager.Dialogues()))
 	}
 	for _, d := range lazy.File("bad.jsonl") {
 		want, _ := eager.Dialogue(d.Level, "bad.jsonl")
@@ -149,8 +153,28 @@ func TestLazyLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLazyLoadCopy: a copy of lazily loaded data (a parity variant of the builtin data is one) shares
+// what either copy parses: each sees every scene and dialogue whichever asks first.
+func TestLazyLoadCopy(t *testing.T) {
+	lazy, _, err := load(BuiltinName, builtinFiles(t), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := *lazy
+	if n := len(cp.Scenes()); n == 0 || len(lazy.Scenes()) != n {
+		t.Errorf("scenes: the copy has %d, the original %d", n, len(lazy.Scenes()))
+	}
+	if n := len(lazy.Dialogues()); n == 0 || len(cp.Dialogues()) != n {
+		t.Errorf("dialogues: the original has %d, the copy %d", n, len(cp.Dialogues()))
+	}
+	if cp.Parsed() != lazy.Parsed() || lazy.Parsed() != len(lazy.Dialogues())+len(lazy.Scenes()) {
+		t.Errorf("parsed: copy %d, original %d", cp.Parsed(), lazy.Parsed())
+	}
+}
+
 // TestLazyLoadConcurrent: sessions in several goroutines share the builtin data, so first uses may
-// race: every goroutine gets the same parsed dialogues, each file parsed once (run with -race).
+// race: every goroutine gets the same parsed dialogues and scenes, each file parsed once (run with
+// -race).
 func TestLazyLoadConcurrent(t *testing.T) {
 	lazy, _, err := load(BuiltinName, builtinFiles(t), true)
 	if err != nil {
@@ -159,6 +183,10 @@ func TestLazyLoadConcurrent(t *testing.T) {
 	names := map[string]bool{}
 	for _, d := range lazy.dialogues {
 		names[d.File] = true
+	}
+	scenes := map[string]bool{}
+	for _, f := range lazy.scenes {
+		scenes[f.file] = true
 	}
 	var wg sync.WaitGroup
 	seen := make([][]*Dialogue, 8)
@@ -170,8 +198,16 @@ func TestLazyLoadConcurrent(t *testing.T) {
 				for name := range names {
 					seen[g] = append(seen[g], lazy.File(name)...)
 				}
+				for name := range scenes {
+					if len(lazy.SceneFile(name)) != 1 {
+						t.Errorf("scene %s: not one scene", name)
+					}
+				}
 			}
 			seen[g] = append(seen[g], lazy.Dialogues()...)
+			if len(lazy.Scenes()) != len(scenes) || len(lazy.ParseErrors()) != 0 {
+				t.Errorf("goroutine %d: %d scenes of %d, problems %v", g, len(lazy.Scenes()), len(scenes), lazy.ParseErrors())
+			}
 		}()
 	}
 	wg.Wait()
@@ -182,8 +218,8 @@ func TestLazyLoadConcurrent(t *testing.T) {
 			}
 		}
 	}
-	if n := lazy.Parsed(); n != len(lazy.dialogues) {
-		t.Errorf("%d parses for %d dialogues", n, len(lazy.dialogues))
+	if n := lazy.Parsed(); n != len(lazy.dialogues)+len(lazy.scenes) {
+		t.Errorf("%d parses for %d dialogues and %d scenes", n, len(lazy.dialogues), len(lazy.scenes))
 	}
 }
 

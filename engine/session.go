@@ -307,7 +307,7 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	s.use(d)
 	s.loadErrs, s.builtinErrs = errs, false
 	errs = append(errs, s.index.Errors()...)
-	res := protocol.Loaded{Name: d.Name, Dialogues: d.Counts(), Scenes: d.SceneCount(), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
+	res := protocol.Loaded{Name: d.Name, Dialogues: d.Counts(), Scenes: len(d.Scenes()), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
 	if res.Errors == nil {
 		res.Errors = []dataset.LineError{}
 	}
@@ -473,7 +473,7 @@ func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 	}
 	var levels []score.Replayed
 	for _, l := range dataset.Levels {
-		if s.data.Counts()[l] > 0 || l == dataset.Level3 && s.data.SceneCount() > 0 {
+		if s.data.Counts()[l] > 0 || l == dataset.Level3 && len(s.data.Scenes()) > 0 {
 			levels = append(levels, s.index.GoldReplay(mode, l, native))
 		}
 	}

@@ -153,9 +153,12 @@ type Index struct {
 	// dataset.Data.File); errs holds the problems found building a dialogue's samples (an API turn
 	// that ends a dialogue). The builtin data's index is shared by every session of a process
 	// (natively, sessions in several goroutines), so both are guarded.
-	filesMu sync.Mutex
+	filesMu sync.RWMutex
 	files   map[string]*fileSamples
 	errs    map[*dataset.Dialogue]string
+	// all is every sample, sorted (All), made once.
+	allOnce sync.Once
+	all     []Sample
 	// ceilings caches gold replays: they depend only on the data, mode, level and form. The builtin
 	// data's index is shared by every session of a process (natively, sessions in several
 	// goroutines), so the cache is guarded.
@@ -266,12 +269,17 @@ func (f *fileSamples) add(level string, ss []Sample) {
 // fileOf returns the samples of a dialogue file (nil when the data has none), building them on the
 // file's first use: its dialogues in data order, then its scenes.
 func (ix *Index) fileOf(file string) *fileSamples {
+	ix.filesMu.RLock()
+	f, ok := ix.files[file]
+	ix.filesMu.RUnlock()
+	if ok {
+		return f // built: sessions judging files already built never wait for one being built
+	}
 	ix.filesMu.Lock()
 	defer ix.filesMu.Unlock()
 	if f, ok := ix.files[file]; ok {
 		return f
 	}
-	var f *fileSamples
 	add := func(d *dataset.Dialogue, ss []Sample) {
 		if f == nil {
 			f = &fileSamples{}
@@ -356,8 +364,14 @@ func (ix *Index) Scene(file string) (*dataset.Dialogue, bool) {
 	return ix.sceneDialogue(scenes[0]), true
 }
 
-// All returns every sample, by level, file and id.
+// All returns every sample, by level, file and id (built once: the index's data never changes).
 func (ix *Index) All() []Sample {
+	ix.allOnce.Do(func() { ix.all = ix.allSamples() })
+	return slices.Clone(ix.all)
+}
+
+// allSamples builds every sample, sorted, as All gives them.
+func (ix *Index) allSamples() []Sample {
 	samples := map[key]Sample{}
 	add := func(d *dataset.Dialogue, ss []Sample) {
 		for _, s := range ss {

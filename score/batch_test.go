@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -90,5 +91,50 @@ func TestIndexBuildsFilesOnUse(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, s) {
 			t.Errorf("%s %s %d: Find gives %+v, %v; All %+v", s.Dialogue.Level, s.Dialogue.File, s.ID, got, err, s)
 		}
+	}
+}
+
+// TestIndexConcurrentFirstUses: the builtin data's index is shared by the sessions of a process, in
+// several goroutines natively, so first uses of its files and scenes may race: every goroutine finds
+// the same samples, and Scenes, Errors, All and Ceiling agree (run with -race).
+func TestIndexConcurrentFirstUses(t *testing.T) {
+	data, err := dataset.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NewIndex(data).All()
+	ix := NewIndex(data)
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range want {
+				s := want[(i+g*len(want)/6)%len(want)]
+				got, err := ix.Find(s.Dialogue.Level, s.Dialogue.File, s.ID)
+				if err != nil || got.ID != s.ID || got.Dialogue.File != s.Dialogue.File || got.Kind != s.Kind {
+					t.Errorf("goroutine %d: %s %s %d: %+v, %v", g, s.Dialogue.Level, s.Dialogue.File, s.ID, got, err)
+					return
+				}
+			}
+			switch g % 3 {
+			case 0:
+				if len(ix.Scenes()) != len(data.Scenes()) {
+					t.Errorf("goroutine %d: %d scenes", g, len(ix.Scenes()))
+				}
+			case 1:
+				if e := ix.Errors(); len(e) != 0 {
+					t.Errorf("goroutine %d: errors %v", g, e)
+				}
+			case 2:
+				if c := ix.Ceiling(Fresh, dataset.Level3, false); c.Total == 0 {
+					t.Errorf("goroutine %d: an empty level-3 ceiling", g)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := ix.All(); len(got) != len(want) {
+		t.Errorf("All: %d samples, want %d", len(got), len(want))
 	}
 }

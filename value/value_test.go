@@ -405,3 +405,24 @@ func TestMapWithRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTextAtEveryOffset: AppendText's word scan hands over to its byte loop wherever the first
+// byte to escape (or the first non-ASCII one) falls in a word: the text reads back as itself, and its
+// plain ASCII start is written as it is.
+func TestAppendTextAtEveryOffset(t *testing.T) {
+	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x1f", "é", "\u2028", "\x7f", "~"} {
+		for off := range 20 {
+			for _, tail := range []string{"", "tail", strings.Repeat("z", 17)} {
+				s := strings.Repeat("a", off) + special + tail
+				out := AppendText(nil, s)
+				var back string
+				if err := json.Unmarshal(out, &back); err != nil || back != s {
+					t.Errorf("AppendText(%q) = %s: reads back as %q, %v", s, out, back, err)
+				}
+				if !strings.HasPrefix(string(out), `"`+strings.Repeat("a", off)) {
+					t.Errorf("AppendText(%q) = %s: the plain start is not written as it is", s, out)
+				}
+			}
+		}
+	}
+}
