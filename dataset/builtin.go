@@ -53,9 +53,9 @@ func Builtin() (*Data, error) {
 	return builtinData, builtinErr
 }
 
-// BuiltinErrors returns the problems met loading the builtin data, parsing every dialogue to find
-// them: none in a release (the tests require it), but a dataset author sees them in validate while
-// writing.
+// BuiltinErrors returns the problems met loading the builtin data, parsing every dialogue and scene to
+// find them (in path order): none in a release (the tests require it), but a dataset author sees them
+// in validate while writing.
 func BuiltinErrors() []LineError {
 	d, _ := Builtin()
 	if d == nil {
