@@ -472,8 +472,9 @@ func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 		native = s.data.Name == dataset.BuiltinName
 	}
 	var levels []score.Replayed
+	counts := s.data.Counts()
 	for _, l := range dataset.Levels {
-		if s.data.Counts()[l] > 0 || l == dataset.Level3 && len(s.data.Scenes()) > 0 {
+		if counts[l] > 0 || l == dataset.Level3 && len(s.data.Scenes()) > 0 {
 			levels = append(levels, s.index.GoldReplay(mode, l, native))
 		}
 	}
