@@ -82,14 +82,14 @@ type Dialogue struct {
 	pending *pendingParse
 }
 
-// pendingParse is a dialogue file kept as text until its dialogue is first asked for; count is its
-// data's count of dialogues parsed (Data.Parsed).
+// pendingParse is a dialogue file of data (parsed on first use) kept as text until its dialogue is
+// first asked for.
 type pendingParse struct {
-	once  sync.Once
-	name  string
-	text  []byte
-	errs  []LineError
-	count *atomic.Int64
+	once sync.Once
+	name string
+	text []byte
+	data *Data
+	errs []LineError
 }
 
 // parsed returns d with its turns and header read: a pending dialogue is parsed here, once, whatever
@@ -99,7 +99,7 @@ func (d *Dialogue) parsed() *Dialogue {
 		p.once.Do(func() {
 			_, p.errs = parseDialogue(d, p.name, p.text)
 			p.text = nil // read only here
-			p.count.Add(1)
+			p.data.lazy.parsed.Add(1)
 		})
 	}
 	return d
@@ -595,7 +595,7 @@ func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 		switch {
 		case strings.HasSuffix(base, ".jsonl") && (path.Base(dir) == Level1 || path.Base(dir) == Level2):
 			if lazy {
-				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, count: &d.lazy.parsed}})
+				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, data: d}})
 				continue
 			}
 			dl, e := ParseDialogue(path.Base(dir), p, data)
