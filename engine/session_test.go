@@ -118,16 +118,26 @@ func TestBuiltinIsLazy(t *testing.T) {
 	}
 }
 
+// inChild reports whether the test runs in a child process of its own, first running it in one (and
+// failing when the child does) when it does not: for tests of what a process builds once.
+func inChild(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv("APIBANK_TEST_CHILD") == t.Name() {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "APIBANK_TEST_CHILD="+t.Name())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	return false
+}
+
 // TestLoadBuildsNoBuiltin: a session that loads a folder of its own and scores in it never builds
 // the builtin data, not even to compare with it. It runs in a child process of its own: the builtin
 // data is built once a process, and other tests build it.
 func TestLoadBuildsNoBuiltin(t *testing.T) {
-	if os.Getenv("APIBANK_TEST_NO_BUILTIN") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadBuildsNoBuiltin$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "APIBANK_TEST_NO_BUILTIN=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+	if !inChild(t) {
 		return
 	}
 	s := New()
@@ -150,12 +160,7 @@ func TestLoadBuildsNoBuiltin(t *testing.T) {
 // parsing all 342 dialogues and 52 scenes); validate then parses them all and finds no problem. In
 // a child process, as the builtin data is parsed once a process.
 func TestOnePredictionParsesOneFile(t *testing.T) {
-	if os.Getenv("APIBANK_TEST_ONE_FILE") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestOnePredictionParsesOneFile$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "APIBANK_TEST_ONE_FILE=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+	if !inChild(t) {
 		return
 	}
 	const file = "acct-agenda-add-28.jsonl"
