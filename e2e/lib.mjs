@@ -25,7 +25,7 @@ export const chromiumArgs = [
   "--disable-sync",
 ];
 
-/** serverBinary builds cmd/server once per run (the Makefile has already built web/). */
+/** serverBinary builds cmd/server once per run (the Makefile has already built web/), removed at exit. */
 let built = null;
 export function serverBinary() {
   if (built) return built;
@@ -33,6 +33,8 @@ export function serverBinary() {
     if (!existsSync(path.join(root, "web", f))) throw new Error(`web/${f} is missing: run make app wasm (make test does)`);
   }
   const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-bin-"));
+  // Each run's binary is 19 MB: left behind, a few hundred runs filled a disk.
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   built = path.join(dir, "server");
   execFileSync("go", ["build", "-o", built, "./cmd/server"], { cwd: root, stdio: "inherit" });
   return built;
