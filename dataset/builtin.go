@@ -41,7 +41,7 @@ func Builtin() (*Data, error) {
 			builtinErr = err
 			return
 		}
-		builtinData, builtinErrs, builtinErr = load(BuiltinName, files, true)
+		builtinData, builtinErrs, builtinErr = load(BuiltinName, files, true, nil)
 		if builtinData != nil {
 			builtinData.Repaired = true
 			for _, d := range builtinData.dialogues { // not parsed yet: see load

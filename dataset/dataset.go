@@ -131,6 +131,8 @@ type Data struct {
 	Base *tools.Base
 	// Tables says where the Dictionary and Translate tables came from ("world" or "gold results").
 	Tables string
+	// harvested are the tables built from the data's recorded gold results (Harvested).
+	harvested []harvestedTable
 	// Repaired says the data is judged without the original's defects: the repaired checks
 	// (tools.Tool.CheckRepaired), and list arguments of text calls read as lists rather than passed
 	// on as text. True for our own data; imported data keeps the original's behaviour, for verdict
@@ -567,7 +569,55 @@ type Files map[string][]byte
 // folder works too). Problems are returned as
 // located errors; whatever loads is used. It fails only when nothing usable is found.
 func Load(name string, files Files) (*Data, []LineError, error) {
-	return load(name, files, false)
+	return load(name, files, false, nil)
+}
+
+// Known is what an earlier load of the very same files found: that they had no problem at all (no
+// error from Load, none from building their samples), and the tables harvested from their gold
+// results (Data.Harvested), each as its JSON text. An engine hands it out as part of its memo of a
+// folder (see the engine's memo op) for the host to keep beside the folder's digest.
+type Known struct {
+	Harvested map[string][]byte
+}
+
+// LoadKnown is Load for files an earlier load found free of problems (Known): they are parsed on
+// first use, as the builtin data's are, their databases are not checked again (a tool decodes one
+// on first use), and the harvested tables are taken from k instead of from every dialogue. A
+// one-prediction run on the original's folder then parses one dialogue file instead of 400 (under
+// wazero, most of its load). The caller vouches that files are the ones k was learned from: it errs
+// only when a harvested table in k is not JSON, or when nothing usable is found.
+func LoadKnown(name string, files Files, k Known) (*Data, error) {
+	d, errs, err := load(name, files, true, k.Harvested)
+	if err == nil && len(errs) > 0 {
+		err = fmt.Errorf("%s: %s", name, errs[0].Error())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// harvestedTable is a table built from the data's recorded gold results: its value, or for data
+// loaded with Known its JSON text.
+type harvestedTable struct {
+	name string
+	v    any
+	text []byte
+}
+
+// Harvested returns the tables built from the data's recorded gold results (Dictionary, Translate:
+// see tools.Harvest) as JSON texts, by name: what Known needs. None when the folder has those
+// databases or its dialogues record no such call.
+func (d *Data) Harvested() map[string][]byte {
+	out := make(map[string][]byte, len(d.harvested))
+	for _, h := range d.harvested {
+		if h.text != nil {
+			out[h.name] = h.text
+		} else {
+			out[h.name] = value.Marshal(h.v)
+		}
+	}
+	return out
 }
 
 // load is Load; with lazy set, each dialogue and scene file is kept as text and parsed on first use
@@ -575,7 +625,10 @@ func Load(name string, files Files) (*Data, []LineError, error) {
 // Data.ParseErrors: for the builtin data, whose files the tests keep free of problems. A
 // one-prediction run then parses one file, not 394 (under wazero, ~50 ms of a start-up of ~0.19 s).
 // A dialogue file with no turns is left out once parsed, as Load leaves it out.
-func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
+//
+// known, when not nil, marks files known to load without problems (LoadKnown): their databases are
+// not checked, and the harvested tables are known's JSON texts.
+func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, []LineError, error) {
 	d := &Data{Name: name}
 	if lazy {
 		d.lazy = new(lazyData)
@@ -604,7 +657,15 @@ func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 				dialogues = append(dialogues, dl)
 			}
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
-			v, line, err := checkFile(data)
+			var v checkedFile
+			var line int
+			var err error
+			if known != nil {
+				text := bytes.TrimPrefix(data, []byte(bom))
+				v = checkedFile{text: text, shape: textShape(text)}
+			} else {
+				v, line, err = checkFile(data)
+			}
 			if err != nil {
 				errs = append(errs, LineError{File: p, Line: line, Message: "not JSON: " + err.Error()})
 				continue
@@ -641,7 +702,18 @@ func load(name string, files Files, lazy bool) (*Data, []LineError, error) {
 	})
 	d.setDialogues(dialogues)
 	d.Tables = "world"
-	if harvestTables(dbs, d) {
+	if known != nil {
+		for name, text := range known {
+			if _, have := dbs[name]; have || value.Check(text) != nil {
+				return nil, nil, fmt.Errorf("%s: the known %s table is not a JSON value the folder lacks", name, name)
+			}
+			dbs[name] = tools.Defer(text)
+			d.harvested = append(d.harvested, harvestedTable{name: name, text: text})
+		}
+	} else {
+		d.harvested = harvestTables(dbs, d)
+	}
+	if len(d.harvested) > 0 {
 		d.Tables = "gold results"
 	}
 	d.Base = tools.NewBase(dbs)
@@ -716,12 +788,12 @@ func article(s string) string {
 }
 
 // harvestTables fills missing Dictionary and Translate tables from the dialogues' gold results (see
-// tools.Harvest) and reports whether it did. With both tables present it reads no dialogue.
-func harvestTables(dbs map[string]any, data *Data) bool {
+// tools.Harvest) and returns the tables it made. With both tables present it reads no dialogue.
+func harvestTables(dbs map[string]any, data *Data) []harvestedTable {
 	_, dict := dbs["Dictionary"]
 	_, tr := dbs["Translate"]
 	if dict && tr {
-		return false
+		return nil
 	}
 	var calls []tools.Recorded
 	for _, d := range data.Dialogues() {
@@ -731,5 +803,14 @@ func harvestTables(dbs map[string]any, data *Data) bool {
 			}
 		}
 	}
-	return tools.Harvest(dbs, calls)
+	if !tools.Harvest(dbs, calls) {
+		return nil
+	}
+	var out []harvestedTable
+	for name, had := range map[string]bool{"Dictionary": dict, "Translate": tr} {
+		if v, ok := dbs[name]; ok && !had {
+			out = append(out, harvestedTable{name: name, v: v})
+		}
+	}
+	return out
 }

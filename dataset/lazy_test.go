@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apibank-playground/apibank/value"
 )
 
 // builtinFiles returns the builtin folder as Builtin unpacks it.
@@ -32,7 +34,7 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("Load: %v %v", err, errs)
 	}
-	lazy, errs, err := load(BuiltinName, files, true)
+	lazy, errs, err := load(BuiltinName, files, true, nil)
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("load lazily: %v %v", err, errs)
 	}
@@ -117,7 +119,7 @@ func TestLazyLoadErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy, errs, err := load("test", files, true)
+	lazy, errs, err := load("test", files, true, nil)
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("load lazily: %v %v", err, errs)
 	}
@@ -156,7 +158,7 @@ func TestLazyLoadErrors(t *testing.T) {
 // TestLazyLoadCopy: a copy of lazily loaded data (a parity variant of the builtin data is one) shares
 // what either copy parses: each sees every scene and dialogue whichever asks first.
 func TestLazyLoadCopy(t *testing.T) {
-	lazy, _, err := load(BuiltinName, builtinFiles(t), true)
+	lazy, _, err := load(BuiltinName, builtinFiles(t), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func TestLazyLoadCopy(t *testing.T) {
 // race: every goroutine gets the same parsed dialogues and scenes, each file parsed once (run with
 // -race).
 func TestLazyLoadConcurrent(t *testing.T) {
-	lazy, _, err := load(BuiltinName, builtinFiles(t), true)
+	lazy, _, err := load(BuiltinName, builtinFiles(t), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +243,59 @@ func TestBuiltinRepaired(t *testing.T) {
 	for _, sc := range d.Scenes() {
 		if !sc.Repaired {
 			t.Errorf("scene %s is not marked repaired", sc.File)
+		}
+	}
+}
+
+// TestLoadKnown: files loaded with what an earlier Load of them found (their harvested tables) hold
+// what Load gives, parse nothing until asked, and answer Dictionary from the known table; a known
+// table that is not JSON, or of a database the folder has, is refused.
+func TestLoadKnown(t *testing.T) {
+	files := Files{}
+	for p, b := range builtinFiles(t) {
+		if !strings.HasSuffix(p, "init_database/Dictionary.json") {
+			files[p] = b
+		}
+	}
+	eager, errs, err := Load("ours", files)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("Load: %v %v", err, errs)
+	}
+	harvested := eager.Harvested()
+	if len(harvested["Dictionary"]) == 0 || eager.Tables != "gold results" {
+		t.Fatalf("Load harvested %v, tables %q: want a Dictionary table from the gold results", harvested, eager.Tables)
+	}
+	known, err := LoadKnown("ours", files, Known{Harvested: harvested})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := known.Parsed(); n != 0 {
+		t.Errorf("LoadKnown parsed %d dialogues before any was asked for", n)
+	}
+	if known.Tables != eager.Tables || !reflect.DeepEqual(known.Harvested(), harvested) || !reflect.DeepEqual(known.Base.Names(), eager.Base.Names()) {
+		t.Errorf("LoadKnown: tables %q, databases %v; Load: %q, %v", known.Tables, known.Base.Names(), eager.Tables, eager.Base.Names())
+	}
+	if !reflect.DeepEqual(known.Counts(), eager.Counts()) || len(known.Scenes()) != len(eager.Scenes()) {
+		t.Errorf("LoadKnown counts %v and %d scenes; Load %v and %d", known.Counts(), len(known.Scenes()), eager.Counts(), len(eager.Scenes()))
+	}
+	for i, d := range known.Dialogues() {
+		if !sameDialogue(d, eager.Dialogues()[i]) {
+			t.Errorf("dialogue %d (%s) differs from Load's", i, d.File)
+		}
+	}
+	lookup := func(d *Data) string {
+		w := d.Base.NewWorld()
+		return string(value.Marshal(w.Database("Dictionary")))
+	}
+	if a, b := lookup(known), lookup(eager); a != b || a == "null" {
+		t.Errorf("the Dictionary table: %.200s, want %.200s", a, b)
+	}
+	for name, bad := range map[string]map[string][]byte{
+		"not JSON":             {"Dictionary": []byte("{oops")},
+		"the folder's own one": {"Translate": []byte("{}")},
+	} {
+		if _, err := LoadKnown("ours", files, Known{Harvested: bad}); err == nil {
+			t.Errorf("%s: LoadKnown took it", name)
 		}
 	}
 }

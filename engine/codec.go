@@ -91,6 +91,8 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			text(&r.State)
 		case "gold":
 			flag(&r.Gold)
+		case "memo":
+			text(&r.Memo)
 		case "builtin":
 			flag(&r.Builtin)
 		case "sample":

@@ -36,6 +36,11 @@ type Session struct {
 	// builtin data's, asked for when first needed (see loadErrors).
 	loadErrs    []dataset.LineError
 	builtinErrs bool
+	// dataMemo is the memo of the current data, a folder loaded without a problem (nil for others):
+	// see the memo op.
+	dataMemo *dataMemo
+	// memoTaken says the load took dataMemo from its request (rather than learning it).
+	memoTaken bool
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
@@ -83,6 +88,7 @@ func (s *Session) loadErrors() []dataset.LineError {
 func (s *Session) use(d *dataset.Data) {
 	s.data = d
 	s.index = indexOf(d)
+	s.dataMemo, s.memoTaken = nil, false
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
@@ -223,6 +229,8 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.synthCheck(r)
 	case protocol.OpWorldFiles:
 		return s.worldFiles(), nil
+	case protocol.OpMemo:
+		return s.memo(), nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()
@@ -277,6 +285,7 @@ func (s *Session) catalog(r *protocol.Request) (any, *protocol.Error) {
 func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	var d *dataset.Data
 	var errs []dataset.LineError
+	var digest string
 	if r.Builtin {
 		b, err := dataset.Builtin()
 		if err != nil {
@@ -298,6 +307,15 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 		if name == "" {
 			name = "imported"
 		}
+		digest = filesDigest(files)
+		if m := readMemo(r.Memo, digest); m != nil {
+			if d, err := dataset.LoadKnown(name, files, m.known()); err == nil {
+				s.use(d)
+				s.index.Preset(m.ceiling)
+				s.loadErrs, s.builtinErrs, s.dataMemo, s.memoTaken = nil, false, m, true
+				return protocol.Loaded{Name: d.Name, Dialogues: m.Dialogues, Scenes: m.Scenes, Databases: d.Base.Names(), Tables: d.Tables, Errors: []dataset.LineError{}, Memo: true}, nil
+			}
+		}
 		var err error
 		d, errs, err = dataset.Load(name, files)
 		if err != nil {
@@ -310,6 +328,9 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	res := protocol.Loaded{Name: d.Name, Dialogues: d.Counts(), Scenes: len(d.Scenes()), Databases: d.Base.Names(), Tables: d.Tables, Errors: errs}
 	if res.Errors == nil {
 		res.Errors = []dataset.LineError{}
+		if !r.Builtin {
+			s.dataMemo = newMemo(d, digest, res.Dialogues, res.Scenes)
+		}
 	}
 	return res, nil
 }

@@ -127,6 +127,13 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 
 	// load last: it replaces the data the requests above used; restart brings the builtin back.
 	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})
+	roundTrip[protocol.Memo](t, s, protocol.Request{Op: op(protocol.OpMemo)})
+	tiny := map[string]string{"level-1-given-desc/calc.jsonl": strings.Replace(draft, `"result":null`, `"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}`, 1)}
+	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: tiny})
+	memo := roundTrip[protocol.Memo](t, s, protocol.Request{Op: op(protocol.OpMemo)})
+	if l := roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: tiny, Memo: memo.Memo}); !l.Memo {
+		t.Errorf("load did not take the memo of its own files (%q)", memo.Memo)
+	}
 	roundTrip[protocol.Hello](t, s, protocol.Request{Op: op(protocol.OpRestart)})
 
 	for _, o := range protocol.Ops {

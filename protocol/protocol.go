@@ -43,12 +43,13 @@ const (
 	OpRestart       Op = "restart"        // start over as a new session: Hello
 	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
 	OpWorldFiles    Op = "world_files"    // the loaded data's initial world as files: WorldFiles
+	OpMemo          Op = "memo"           // what a later load of the same folder may skip: Memo
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles}
+	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles, OpMemo}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
@@ -56,7 +57,8 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	catalog   catalog, form                 the tools of "apis" (default) or "lv3_apis"; form "native"
 //	                                        adds their function-calling schemas
 //	load      name, files | parts | builtin load a folder in the original layout (path -> text; or parts and
-//	                                        the files raw in the body) or the builtin data
+//	          memo                          the files raw in the body) or the builtin data; memo is what
+//	                                        the memo op answered for the same files before
 //	dialogues level                         the loaded dialogues (summaries), optionally of one level
 //	dialogue  level, file                   one dialogue's turns
 //	samples   level, file                   the samples (level, file, id, kind)
@@ -85,6 +87,8 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	                                        (synth.go documents the candidate's shape)
 //	world_files                             the loaded data's initial world as init_database/*.json
 //	                                        files, so a folder of new dialogues replays on its own
+//	memo                                    what this engine learned about the loaded folder that a
+//	                                        load of the very same files can skip (see Memo)
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
@@ -101,6 +105,10 @@ type Request struct {
 	Parts []Part `json:"parts,omitempty"`
 	// Builtin loads the project's own data instead of Files.
 	Builtin bool `json:"builtin,omitempty"`
+	// Memo is the memo op's answer for a load of the very same files by the very same engine build,
+	// which the host kept (see Memo): the load then skips what it says. A memo that does not fit
+	// the files is ignored.
+	Memo string `json:"memo,omitempty"`
 	// Catalog is "apis" or "lv3_apis".
 	Catalog string `json:"catalog,omitempty"`
 	// Level is a level's folder name (level-1-given-desc, level-2-toolsearcher, level-3).

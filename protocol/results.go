@@ -151,6 +151,22 @@ type Loaded struct {
 	// Tables says where Dictionary and Translate answer from: "world" or "harvested".
 	Tables string      `json:"tables"`
 	Errors []LineError `json:"errors"`
+	// Memo says the load took the request's memo: the files were parsed on first use, not here.
+	Memo bool `json:"memo,omitempty"`
+}
+
+// Memo is the answer of the memo op: what the engine learned about the loaded folder (that it has no
+// problem, its counts, the tables harvested from its gold results, the gold ceilings it replayed) as
+// an opaque text of its own. A host may keep it under a digest of the engine module's bytes and the
+// folder's, and send it with a later load of the very same files by the very same module
+// (Request.Memo), which then costs a fraction: a CLI run on one prediction parses one dialogue file
+// and replays no gold call. Empty for the builtin data and for a folder with problems (they are
+// reported at every load).
+type Memo struct {
+	Memo string `json:"memo"`
+	// Unchanged says the memo the load was given still says it all (Memo is then empty): the host
+	// keeps what it has.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // DialogueSummary describes a dialogue in lists (answer of dialogues).

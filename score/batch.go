@@ -223,6 +223,16 @@ func (ix *Index) goldReplay(k ceilingKey) Replayed {
 	return r
 }
 
+// Ceilings calls f with every gold replay Ceiling has given so far (preset or computed), in no
+// particular order: what a later index of the same data may be preset with.
+func (ix *Index) Ceilings(f func(mode Mode, level string, native bool, r Replayed)) {
+	ix.ceilingsMu.Lock()
+	defer ix.ceilingsMu.Unlock()
+	for k, r := range ix.ceilings {
+		f(k.mode, k.level, k.native, r)
+	}
+}
+
 // Preset makes Ceiling take its gold replays from known where it has one (ok true) rather than
 // replaying every gold call: the builtin data's replays are computed at build time, which saves a
 // run on one prediction the replay of a whole level (a third of its start-up under wazero). known

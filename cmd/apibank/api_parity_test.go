@@ -18,17 +18,20 @@ import (
 	"github.com/apibank-playground/apibank/internal/api"
 )
 
-// TestAPIParity scores every oracle prediction three ways: the HTTP API (internal/api over the
-// server's wazero pool, on loopback), the CLI under wazero, and the CLI --native. The verdict lines
-// must be byte-identical, and the API's report, indented, the CLI's --json.
+// TestAPIParity scores every oracle prediction four ways: the HTTP API (internal/api over the
+// server's wazero pool, on loopback), the CLI under wazero on its first run on the folder and on
+// the next (which takes the folder's memo from the first: see internal/memo), and the CLI --native.
+// The verdict lines must be byte-identical, and the API's report, indented, the CLI's --json.
 func TestAPIParity(t *testing.T) {
 	shared := sharedDir(t)
 	wasm := wasmPath(t)
 	oraclePath := filepath.Join(shared, "oracle", "verdicts.jsonl")
 	tmp := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache")) // no memo yet
+	modes := []string{"wazero", "wazero with the memo", "native"}
 	outs, reports := map[string]string{}, map[string]string{}
-	for _, mode := range []string{"wazero", "native"} {
-		out := filepath.Join(tmp, mode+".jsonl")
+	for _, mode := range modes {
+		out := filepath.Join(tmp, strings.ReplaceAll(mode, " ", "-")+".jsonl")
 		args := []string{"score", "--data", shared, "--preds", oraclePath, "--state", "fresh", "--out", out, "--json", "--wasm", wasm}
 		if mode == "native" {
 			args = append(args, "--native")
@@ -39,6 +42,11 @@ func TestAPIParity(t *testing.T) {
 			t.Fatal(err)
 		}
 		outs[mode], reports[mode] = string(b), report
+		if mode == "wazero" {
+			if memos, _ := filepath.Glob(filepath.Join(tmp, "cache", "apibank-memo", "*.memo")); len(memos) != 1 {
+				t.Fatalf("the first run under wazero left %d memos of the folder, want 1", len(memos))
+			}
+		}
 	}
 
 	ctx := context.Background()
@@ -102,7 +110,7 @@ func TestAPIParity(t *testing.T) {
 	}
 	report.WriteByte('\n')
 	n := strings.Count(outs["wazero"], "\n")
-	for _, mode := range []string{"wazero", "native"} {
+	for _, mode := range modes {
 		if verdicts != outs[mode] {
 			t.Errorf("API verdict lines differ from the CLI's (%s): %d vs %d bytes", mode, len(verdicts), len(outs[mode]))
 		}
@@ -113,5 +121,5 @@ func TestAPIParity(t *testing.T) {
 	if n != 4311 {
 		t.Errorf("%d verdict lines, the oracle has 4,311 predictions", n)
 	}
-	t.Logf("API == CLI under wazero == CLI --native on %d oracle lines (%d bytes)", n, len(verdicts))
+	t.Logf("API == CLI under wazero, without and with the memo == CLI --native on %d oracle lines (%d bytes)", n, len(verdicts))
 }

@@ -178,10 +178,15 @@ func start(c common, stderr io.Writer) (runner, bool, error) {
 	if err != nil {
 		return runner{}, false, err
 	}
-	bad, err := loadData(r, c.data, stderr)
+	bad, keepMemo, err := loadData(r, c.data, stderr)
 	if err != nil {
 		r.close()
 		return runner{}, false, err
+	}
+	closeEngine := r.close
+	r.close = func() {
+		keepMemo()
+		closeEngine()
 	}
 	return r, bad, nil
 }

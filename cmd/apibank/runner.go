@@ -12,6 +12,7 @@ import (
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/host"
+	"github.com/apibank-playground/apibank/internal/memo"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -20,6 +21,10 @@ import (
 type runner struct {
 	do    protocol.Transport
 	close func()
+	// module is the engine module's bytes (nil when --native): part of a folder memo's key.
+	module []byte
+	// cache is the user's cache folder ("" when there is none).
+	cache string
 }
 
 // newRunner starts an engine. The module is found at --wasm, $APIBANK_WASM, ./web/engine.wasm, or
@@ -37,9 +42,10 @@ func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
 	if err != nil {
 		return runner{}, err
 	}
+	userCache, _ := os.UserCacheDir()
 	cache := ""
-	if dir, err := os.UserCacheDir(); err == nil {
-		cache = filepath.Join(dir, "apibank-wazero")
+	if userCache != "" {
+		cache = filepath.Join(userCache, "apibank-wazero")
 	}
 	ctx := context.Background()
 	rt, err := host.New(ctx, b, host.Config{CacheDir: cache, Stderr: stderr})
@@ -55,7 +61,7 @@ func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
 		rt.Close(ctx)
 		return runner{}, err
 	}
-	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }}, nil
+	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, module: b, cache: userCache}, nil
 }
 
 // findWasm is the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
@@ -92,23 +98,42 @@ func call[T any](r runner, req protocol.Request) (T, error) {
 }
 
 // loadData loads --data DIR into the engine (nothing to do for the builtin data). Problems in files are
-// printed as file:line: what; it reports whether there were any.
-func loadData(r runner, dir string, stderr io.Writer) (bool, error) {
+// printed as file:line: what; it reports whether there were any. Under wazero the engine's memo of
+// the folder, kept from an earlier run of the same module on the same files, goes with the load,
+// and keepMemo is to be called once the command is done: it keeps what the engine learned.
+func loadData(r runner, dir string, stderr io.Writer) (bad bool, keepMemo func(), err error) {
+	keepMemo = func() {}
 	if dir == "" {
-		return false, nil
+		return false, keepMemo, nil
 	}
 	raw, err := dataset.ReadDir(dir)
 	if err != nil {
-		return false, err
+		return false, keepMemo, err
 	}
-	res, err := callWithFiles[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir))}, raw)
+	req := protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir))}
+	var store *memo.Store
+	var key string
+	if r.module != nil && r.cache != "" {
+		if store, err = memo.Open(filepath.Join(r.cache, "apibank-memo")); err == nil {
+			key = memo.Key(r.module, raw)
+			req.Memo = store.Get(key)
+		}
+	}
+	res, err := callWithFiles[protocol.Loaded](r, req, raw)
 	if err != nil {
-		return false, err
+		return false, keepMemo, err
 	}
 	for _, e := range res.Errors {
 		fmt.Fprintln(stderr, filepath.Join(dir, e.Error()))
 	}
-	return len(res.Errors) > 0, nil
+	if store != nil {
+		keepMemo = func() {
+			if m, err := call[protocol.Memo](r, protocol.Request{Op: protocol.OpMemo}); err == nil && m.Memo != "" {
+				store.Put(key, m.Memo) // a cache: a run that cannot write it loses nothing
+			}
+		}
+	}
+	return len(res.Errors) > 0, keepMemo, nil
 }
 
 // callWithFiles is call for a request whose body is files (as asParts lays them out), written once

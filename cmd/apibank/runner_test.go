@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -86,5 +89,69 @@ func TestFindWasm(t *testing.T) {
 				t.Fatalf("findWasm(%q) = %q, %v; want %q", tc.flag, got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestScoreKeepsAFolderMemo: a run on a folder under wazero keeps the engine's memo of it in the
+// user's cache, the next run on the same files hands it back (a ceiling altered in it shows in
+// that run's report) and judges alike, and a run on changed files does not take it.
+func TestScoreKeepsAFolderMemo(t *testing.T) {
+	wasm := wasmPath(t)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	dir := t.TempDir()
+	call := func(formula, output string) string {
+		return `{"role":"API","api_name":"Calculator","param_dict":{"formula":"` + formula + `"},"result":{"api_name":"Calculator","input":{"formula":"` + formula + `"},"output":` + output + `,"exception":null}}`
+	}
+	dialogue := `{"role":"User","text":"What is 2+2?"}` + "\n" + call("2+2", "4.0") + "\n" + `{"role":"AI","text":"4."}` + "\n"
+	writeFile(t, dir, "lv1-lv2-samples/level-1-given-desc/calc.jsonl", dialogue)
+	preds := writeFile(t, t.TempDir(), "preds.jsonl", `{"file": "calc.jsonl", "id": 0, "pred": "[Calculator(formula='2+2')]"}`+"\n")
+	score := func() map[string]any {
+		t.Helper()
+		out, errText, code := runCapture(t, "score", "--data", dir, "--preds", preds, "--json", "--wasm", wasm)
+		if code != 0 {
+			t.Fatalf("score: exit %d: %s", code, errText)
+		}
+		var rep map[string]any
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("score --json: %v\n%s", err, out)
+		}
+		return rep
+	}
+	memos := func() []string {
+		m, _ := filepath.Glob(filepath.Join(cache, "apibank-memo", "*.memo"))
+		return m
+	}
+	first := score()
+	kept := memos()
+	if len(kept) != 1 {
+		t.Fatalf("after a run on a folder the cache holds %d memos, want 1", len(kept))
+	}
+	if again := score(); !reflect.DeepEqual(again, first) {
+		t.Errorf("the run with the memo answered\n%v\nthe first\n%v", again, first)
+	}
+
+	// Each memo is the engine's: alter its ceiling's total, and the next run's report shows it.
+	text, err := os.ReadFile(kept[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := strings.Replace(string(text), `"total":1,`, `"total":777,`, 1)
+	if altered == string(text) {
+		t.Fatalf("no ceiling total of 1 in the memo: %s", text)
+	}
+	os.WriteFile(kept[0], []byte(altered), 0o600)
+	if got := fmt.Sprint(score()["ceiling"]); !strings.Contains(got, "total:777") {
+		t.Errorf("the run did not take the memo: ceiling %s", got)
+	}
+
+	// Other files: the memo is not theirs.
+	writeFile(t, dir, "lv1-lv2-samples/level-1-given-desc/calc.jsonl", dialogue+`{"role":"User","text":"And 3+3?"}`+"\n"+call("3+3", "6.0")+"\n"+`{"role":"AI","text":"6."}`+"\n")
+	rep := score()
+	if got := fmt.Sprint(rep["ceiling"]); strings.Contains(got, "777") || !strings.Contains(got, "total:2") {
+		t.Errorf("the changed folder's ceiling is %s, want its own two calls", got)
+	}
+	if n := len(memos()); n != 2 {
+		t.Errorf("the cache holds %d memos after a second folder, want 2", n)
 	}
 }
