@@ -113,6 +113,13 @@ func TestMemoSkipsWhatItSays(t *testing.T) {
 	if m := ask[protocol.Memo](t, second, protocol.Request{Op: protocol.OpMemo}); !m.Unchanged || m.Memo != "" {
 		t.Errorf("the memo op after a run the memo said it all for: %+v, want unchanged", m)
 	}
+	validation := func(s *Session) string {
+		b, _ := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
+		return string(b)
+	}
+	if a, b := validation(second), validation(first); a != b {
+		t.Errorf("validate with the memo %.300s, without %.300s", a, b)
+	}
 	stats := func(s *Session) string {
 		b, _ := json.Marshal(ask[protocol.Stats](t, s, protocol.Request{Op: protocol.OpStats}))
 		return string(b)
@@ -247,4 +254,35 @@ func TestMemoOfTheOriginal(t *testing.T) {
 		t.Error("the oracle's verdicts differ with the memo")
 	}
 	t.Logf("the memo of the original's folder: %d bytes", len(memo))
+}
+
+// TestMemoVouchedWrongly: a memo handed back for files of the same paths and sizes but other bytes
+// (a host's mistake: it keys memos by their bytes) is taken, and validate still finds every problem
+// a plain load of the broken files reports, the one found parsing included.
+func TestMemoVouchedWrongly(t *testing.T) {
+	files := memoFolder(t)
+	s := New()
+	ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files})
+	memo := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo}).Memo
+	const victim = "lv1-lv2-samples/level-1-given-desc/info-word-meaning-01.jsonl"
+	text, ok := files[victim]
+	if !ok || text[0] != '{' {
+		t.Fatalf("%s is not in the folder as expected", victim)
+	}
+	files[victim] = "[" + text[1:] // the same size, no longer a dialogue
+	broken := New()
+	if l := ask[protocol.Loaded](t, broken, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files, Memo: memo}); !l.Memo {
+		t.Fatal("the memo of files of the same paths and sizes was not taken")
+	}
+	validation := func(s *Session) string {
+		b, _ := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
+		return string(b)
+	}
+	plain := New()
+	if l := ask[protocol.Loaded](t, plain, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files}); len(l.Errors) == 0 {
+		t.Fatal("the broken file loads without an error")
+	}
+	if got, want := validation(broken), validation(plain); got != want {
+		t.Errorf("validate after the wrong memo:\n%.600s\nafter a plain load:\n%.600s", got, want)
+	}
 }

@@ -75,12 +75,18 @@ func (s *Session) ensureData() {
 	s.builtinErrs = true
 }
 
-// loadErrors returns the problems met loading the current data. The builtin data's are found by
-// parsing every dialogue, which a run that judges a few files never does otherwise (see
-// dataset.Data.File): so they are looked for only when asked for, by validate.
+// loadErrors returns the problems met loading the current data. The builtin data's, and those of a
+// folder loaded with a memo, are found by parsing every dialogue, which a run that judges a few
+// files never does otherwise (see dataset.Data.File): so they are looked for only when asked for,
+// by validate.
 func (s *Session) loadErrors() []dataset.LineError {
 	if s.builtinErrs {
 		s.loadErrs, s.builtinErrs = dataset.BuiltinErrors(), false
+	}
+	if s.memoTaken && s.loadErrs == nil {
+		// Files loaded with a memo are parsed as they are used: a file its memo wrongly vouched for
+		// shows its problems here.
+		s.loadErrs = append([]dataset.LineError{}, s.data.ParseErrors()...)
 	}
 	return s.loadErrs
 }
