@@ -583,9 +583,12 @@ type Known struct {
 // LoadKnown is Load for files an earlier load found free of problems (Known): they are parsed on
 // first use, as the builtin data's are, their databases are not checked again (a tool decodes one
 // on first use), and the harvested tables are taken from k instead of from every dialogue. A
-// one-prediction run on the original's folder then parses one dialogue file instead of 400 (under
-// wazero, most of its load). The caller vouches that files are the ones k was learned from: it errs
-// only when a harvested table in k is not JSON, or when nothing usable is found.
+// one-prediction run on the original's folder then parses one dialogue file of its 263 (under
+// wazero, most of its load). The caller vouches that files are the ones k was learned from; a
+// problem LoadKnown still meets (a database of the wrong type, a harvested table in k that is not
+// JSON or is of a database the folder has, no usable file) is an error, and the caller loads them
+// with Load instead. A file that turns out broken when parsed is left out, its problems in
+// Data.ParseErrors.
 func LoadKnown(name string, files Files, k Known) (*Data, error) {
 	d, errs, err := load(name, files, true, k.Harvested)
 	if err == nil && len(errs) > 0 {
