@@ -21,8 +21,9 @@ import (
 type runner struct {
 	do    protocol.Transport
 	close func()
-	// module is the engine module's bytes (nil when --native): part of a folder memo's key.
-	module []byte
+	// module identifies the engine module (memo.Module; "" when --native): part of a folder memo's
+	// key.
+	module string
 	// cache is the user's cache folder ("" when there is none).
 	cache string
 }
@@ -61,7 +62,7 @@ func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
 		rt.Close(ctx)
 		return runner{}, err
 	}
-	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, module: b, cache: userCache}, nil
+	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, module: memo.Module(b), cache: userCache}, nil
 }
 
 // findWasm is the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
@@ -113,7 +114,7 @@ func loadData(r runner, dir string, stderr io.Writer) (bad bool, keepMemo func()
 	req := protocol.Request{Op: protocol.OpLoad, Name: filepath.Base(filepath.Clean(dir))}
 	var store *memo.Store
 	var key string
-	if r.module != nil && r.cache != "" {
+	if r.module != "" && r.cache != "" {
 		if store, err = memo.Open(filepath.Join(r.cache, "apibank-memo")); err == nil {
 			key = memo.Key(r.module, raw)
 			req.Memo = store.Get(key)

@@ -42,33 +42,43 @@ func Open(dir string) (*Store, error) {
 	return &Store{dir: dir}, nil
 }
 
-// Key digests the engine module's bytes and a folder's files (path -> bytes): any change to either,
-// a byte, a path, a file added or removed, gives another key. Each text is read through two CRCs,
-// CRC-32C and CRC-32 (IEEE), which the processor computes at several GB/s: together a 64-bit check,
-// which misses an accidental change with a chance of about 2^-64. SHA-256 over the same 9 MB (the
-// module and the original's folder) took 12 ms, 6% of the start-up it is there to cut. The checks,
-// the sizes and the paths are then digested with SHA-256. A memo is the user's own cache, not a
-// security boundary: anyone who can write it can write the compilation cache beside it.
-func Key(module []byte, files map[string][]byte) string {
+// Module identifies an engine module by its size and CRC-32C and CRC-32 (IEEE) checksums, for Key:
+// a host keeps this, not the module's megabytes.
+func Module(module []byte) string { return string(checks(module)) }
+
+// checks is a text's size and its two checksums, 16 bytes.
+func checks(b []byte) []byte {
+	var n [16]byte
+	binary.LittleEndian.PutUint64(n[:8], uint64(len(b)))
+	binary.LittleEndian.PutUint32(n[8:12], crc32.Checksum(b, castagnoli))
+	binary.LittleEndian.PutUint32(n[12:], crc32.ChecksumIEEE(b))
+	return n[:]
+}
+
+// Key digests an engine module (its Module) and a folder's files (path -> bytes): any change to
+// either, a byte, a path, a file added or removed, gives another key. Each text is read through
+// two CRCs, CRC-32C and CRC-32 (IEEE), which the processor computes at several GB/s: together a
+// 64-bit check, which misses an accidental change with a chance of about 2^-64. SHA-256 over the
+// same 9 MB (the module and the original's folder) took 12 ms, 6% of the start-up it is there to
+// cut. The checks, the sizes and the paths are then digested with SHA-256. A memo is the user's own
+// cache, not a security boundary: anyone who can write it can write the compilation cache beside it.
+func Key(module string, files map[string][]byte) string {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	h := sha256.New()
-	var n [16]byte
-	text := func(b []byte) { // its size and checks, so no two lists digest alike
-		binary.LittleEndian.PutUint64(n[:8], uint64(len(b)))
-		binary.LittleEndian.PutUint32(n[8:12], crc32.Checksum(b, castagnoli))
-		binary.LittleEndian.PutUint32(n[12:], crc32.ChecksumIEEE(b))
+	var n [8]byte
+	field := func(b []byte) { // its length first, so no two lists digest alike
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
 		h.Write(n[:])
+		h.Write(b)
 	}
-	text(module)
+	field([]byte(module))
 	for _, p := range paths {
-		binary.LittleEndian.PutUint64(n[:8], uint64(len(p)))
-		h.Write(n[:8])
-		h.Write([]byte(p))
-		text(files[p])
+		field([]byte(p))
+		h.Write(checks(files[p]))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -15,8 +15,8 @@ import (
 func TestKeyChangesWithEveryInput(t *testing.T) {
 	module := []byte("\x00asm module bytes")
 	files := map[string][]byte{"a/x.jsonl": []byte("one\ntwo\n"), "b/y.json": []byte(`{"k": 1}`)}
-	base := Key(module, files)
-	if again := Key(append([]byte(nil), module...), map[string][]byte{"b/y.json": []byte(`{"k": 1}`), "a/x.jsonl": []byte("one\ntwo\n")}); again != base {
+	base := Key(Module(module), files)
+	if again := Key(Module(append([]byte(nil), module...)), map[string][]byte{"b/y.json": []byte(`{"k": 1}`), "a/x.jsonl": []byte("one\ntwo\n")}); again != base {
 		t.Fatalf("the same inputs give %s and %s", base, again)
 	}
 	with := func(edit func(m map[string][]byte)) map[string][]byte {
@@ -47,7 +47,7 @@ func TestKeyChangesWithEveryInput(t *testing.T) {
 	}
 	seen := map[string]string{base: "the base"}
 	for _, c := range cases {
-		k := Key(c.module, c.files)
+		k := Key(Module(c.module), c.files)
 		if prev, ok := seen[k]; ok {
 			t.Errorf("%s: the key of %s", c.name, prev)
 		}
@@ -152,10 +152,10 @@ func ExampleStore() {
 	s, _ := Open(dir)
 	module := []byte("the engine module's bytes")
 	folder := map[string][]byte{"lv1-lv2-samples/level-1-given-desc/a.jsonl": []byte(`{"role": "User", "text": "Hi"}`)}
-	s.Put(Key(module, folder), `{"v":1}`)
-	fmt.Printf("%q\n", s.Get(Key(module, folder)))
+	s.Put(Key(Module(module), folder), `{"v":1}`)
+	fmt.Printf("%q\n", s.Get(Key(Module(module), folder)))
 	folder["lv1-lv2-samples/level-1-given-desc/a.jsonl"] = []byte(`{"role": "User", "text": "Hello"}`)
-	fmt.Printf("%q\n", s.Get(Key(module, folder)))
+	fmt.Printf("%q\n", s.Get(Key(Module(module), folder)))
 	// Output:
 	// "{\"v\":1}"
 	// ""
