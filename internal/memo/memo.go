@@ -89,9 +89,13 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // path is where the memo of key is kept.
 func (s *Store) path(key string) string { return filepath.Join(s.dir, key+suffix) }
 
-// Get returns the memo kept under key, or "" when there is none (or it cannot be read, or is over
-// MaxSize). A memo found counts as just used (see Keep).
+// Get returns the memo kept under key, or "" when there is none (or it cannot be read, is over
+// MaxSize, or is not a regular file: a FIFO would block the open, a link lead anywhere). A memo
+// found counts as just used (see Keep).
 func (s *Store) Get(key string) string {
+	if info, err := os.Lstat(s.path(key)); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSize {
+		return ""
+	}
 	f, err := os.Open(s.path(key))
 	if err != nil {
 		return ""

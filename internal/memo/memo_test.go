@@ -89,6 +89,14 @@ func TestStoreKeepsAndReplaces(t *testing.T) {
 	if got := s.Get("big"); got != "" {
 		t.Errorf("a file over MaxSize was read (%d bytes)", len(got))
 	}
+	// What is not a regular file is no memo: a folder, a link (and a FIFO: memo_unix_test.go).
+	os.Mkdir(filepath.Join(dir, "folder"+suffix), 0o700)
+	os.Symlink(filepath.Join(dir, "k1"+suffix), filepath.Join(dir, "link"+suffix))
+	for _, key := range []string{"folder", "link"} {
+		if got := s.Get(key); got != "" {
+			t.Errorf("the %s read as the memo %q", key, got)
+		}
+	}
 	left, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
