@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"slices"
 	"sort"
@@ -90,6 +91,8 @@ type pendingParse struct {
 	text []byte
 	data *Data
 	errs []LineError
+	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	done atomic.Bool
 }
 
 // parsed returns d with its turns and header read: a pending dialogue is parsed here, once, whatever
@@ -100,6 +103,7 @@ func (d *Dialogue) parsed() *Dialogue {
 			_, p.errs = parseDialogue(d, p.name, p.text)
 			p.text = nil // read only here
 			p.data.lazy.parsed.Add(1)
+			p.done.Store(true)
 		})
 	}
 	return d
@@ -223,6 +227,8 @@ type sceneFile struct {
 	data  *Data
 	scene *Scene
 	errs  []LineError
+	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	done atomic.Bool
 }
 
 // parse parses the file, once: in the original's text format (lv3-samples/*.txt) or as our JSON.
@@ -241,6 +247,7 @@ func (f *sceneFile) parse() *Scene {
 				f.scene.Repaired = f.data.Repaired
 			}
 		}
+		f.done.Store(true)
 	})
 	return f.scene
 }
@@ -610,17 +617,65 @@ type harvestedTable struct {
 
 // Harvested returns the tables built from the data's recorded gold results (Dictionary, Translate:
 // see tools.Harvest) as JSON texts, by name: what Known needs. None when the folder has those
-// databases or its dialogues record no such call.
-func (d *Data) Harvested() map[string][]byte {
+// databases or its dialogues record no such call. ok is false when a table holds a number JSON
+// cannot write (NaN or an infinity, which a recorded output may hold: value.Marshal writes them as
+// texts, so the table would not read back as it is).
+func (d *Data) Harvested() (tables map[string][]byte, ok bool) {
 	out := make(map[string][]byte, len(d.harvested))
 	for _, h := range d.harvested {
 		if h.text != nil {
 			out[h.name] = h.text
-		} else {
-			out[h.name] = value.Marshal(h.v)
+			continue
+		}
+		if !finite(h.v) {
+			return nil, false
+		}
+		out[h.name] = value.Marshal(h.v)
+	}
+	return out, true
+}
+
+// finite reports whether a decoded value holds no NaN and no infinity.
+func finite(v any) bool {
+	switch v := v.(type) {
+	case float64:
+		return !math.IsNaN(v) && !math.IsInf(v, 0)
+	case []any:
+		for _, e := range v {
+			if !finite(e) {
+				return false
+			}
+		}
+	case *value.Map:
+		ok := true
+		v.Each(func(_ string, e any) bool {
+			ok = finite(e)
+			return ok
+		})
+		return ok
+	}
+	return true
+}
+
+// ParsedErrors returns the problems of the files parsed so far, in path order, without parsing any
+// more (ParseErrors parses them all): none for data parsed whole at load.
+func (d *Data) ParsedErrors() []LineError {
+	if d.lazy == nil {
+		return nil
+	}
+	var errs []LineError
+	for _, dl := range d.dialogues {
+		if dl.pending.done.Load() {
+			errs = append(errs, dl.pending.errs...)
 		}
 	}
-	return out
+	for _, f := range d.scenes {
+		if f.done.Load() {
+			errs = append(errs, f.errs...)
+		}
+	}
+	byPath(errs)
+	return errs
 }
 
 // load is Load; with lazy set, each dialogue and scene file is kept as text and parsed on first use
@@ -665,6 +720,9 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 			var err error
 			if known != nil {
 				text := bytes.TrimPrefix(data, []byte(bom))
+				if len(bytes.TrimLeft(text, " \t\r\n")) == 0 {
+					return nil, nil, fmt.Errorf("%s: no JSON value in a file its known state vouched for", p)
+				}
 				v = checkedFile{text: text, shape: textShape(text)}
 			} else {
 				v, line, err = checkFile(data)
@@ -707,8 +765,9 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 	d.Tables = "world"
 	if known != nil {
 		for name, text := range known {
-			if _, have := dbs[name]; have || value.Check(text) != nil {
-				return nil, nil, fmt.Errorf("%s: the known %s table is not a JSON value the folder lacks", name, name)
+			_, have := dbs[name]
+			if have || (name != "Dictionary" && name != "Translate") || value.Check(text) != nil || textShape(text) != "object" {
+				return nil, nil, fmt.Errorf("%s: the known %s table is not a JSON object of a table the folder lacks", name, name)
 			}
 			dbs[name] = tools.Defer(text)
 			d.harvested = append(d.harvested, harvestedTable{name: name, text: text})

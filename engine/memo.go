@@ -28,6 +28,8 @@ type dataMemo struct {
 	Harvested map[string]json.RawMessage `json:"harvested,omitempty"`
 	// Ceilings are the gold replays by ceilingName, as JSON (decoded when a report asks).
 	Ceilings map[string]json.RawMessage `json:"ceilings,omitempty"`
+	// bad names the ceilings that did not decode (replayed instead, and replaced in the next memo).
+	bad map[string]bool
 }
 
 // filesDigest digests the paths and sizes of a folder's files: enough to catch a memo handed back
@@ -76,42 +78,57 @@ func (m *dataMemo) known() dataset.Known {
 // memo has none (the index computes it).
 func (m *dataMemo) ceiling(mode score.Mode, level string, native bool) (score.Replayed, bool) {
 	var r score.Replayed
-	raw, ok := m.Ceilings[ceilingName(mode, level, native)]
-	if !ok || json.Unmarshal(raw, &r) != nil {
+	name := ceilingName(mode, level, native)
+	raw, ok := m.Ceilings[name]
+	if !ok {
+		return score.Replayed{}, false
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		if m.bad == nil {
+			m.bad = map[string]bool{}
+		}
+		m.bad[name] = true
 		return score.Replayed{}, false
 	}
 	return r, true
 }
 
-// newMemo is the memo of data just loaded from files without a problem.
-func newMemo(d *dataset.Data, digest string, counts map[string]int, scenes int) *dataMemo {
-	m := &dataMemo{V: memoVersion, Files: digest, Dialogues: counts, Scenes: scenes}
-	for name, text := range d.Harvested() {
-		if !json.Valid(text) {
-			return nil // a table no JSON decoder would take back (never for recorded results)
-		}
-		if m.Harvested == nil {
-			m.Harvested = map[string]json.RawMessage{}
-		}
-		m.Harvested[name] = text
-	}
-	return m
+// newMemo is the memo of data just loaded from files without a problem; memo completes it when
+// asked (most loads never are: the tab's, the server's).
+func newMemo(digest string, counts map[string]int, scenes int) *dataMemo {
+	return &dataMemo{V: memoVersion, Files: digest, Dialogues: counts, Scenes: scenes}
 }
 
 // memo answers the memo op: the current data's memo with every gold ceiling it had and every one
-// given since, or nothing for the builtin data (its ceilings are built in) and data loaded with
-// problems. When the load took a memo and nothing was learned since, it answers Unchanged instead
-// of encoding the same memo again.
+// given since, or nothing for the builtin data (its ceilings are built in), for data loaded with
+// problems, for data loaded with a memo whose files turned out to have some when parsed, and for
+// harvested tables that would not read back as they are (see dataset.Data.Harvested). When the load
+// took a memo and nothing was learned since, it answers Unchanged instead of encoding the same memo
+// again.
 func (s *Session) memo() protocol.Memo {
-	if s.dataMemo == nil {
+	if s.dataMemo == nil || (s.memoTaken && len(s.data.ParsedErrors()) > 0) {
 		return protocol.Memo{}
 	}
 	m := *s.dataMemo
+	learned := !s.memoTaken
+	if learned {
+		tables, ok := s.data.Harvested()
+		if !ok {
+			return protocol.Memo{}
+		}
+		for name, text := range tables {
+			if m.Harvested == nil {
+				m.Harvested = map[string]json.RawMessage{}
+			}
+			m.Harvested[name] = text
+		}
+	}
 	m.Ceilings = make(map[string]json.RawMessage, len(s.dataMemo.Ceilings))
 	for name, raw := range s.dataMemo.Ceilings { // kept, though this run asked for none of them
-		m.Ceilings[name] = raw
+		if !m.bad[name] {
+			m.Ceilings[name] = raw
+		}
 	}
-	learned := !s.memoTaken
 	s.index.Ceilings(func(mode score.Mode, level string, native bool, r score.Replayed) {
 		name := ceilingName(mode, level, native)
 		if _, had := m.Ceilings[name]; had {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -257,32 +258,110 @@ func TestMemoOfTheOriginal(t *testing.T) {
 }
 
 // TestMemoVouchedWrongly: a memo handed back for files of the same paths and sizes but other bytes
-// (a host's mistake: it keys memos by their bytes) is taken, and validate still finds every problem
-// a plain load of the broken files reports, the one found parsing included.
+// (a host's mistake: it keys memos by their bytes) is taken; validate still finds every problem a
+// plain load of the broken files reports (a dialogue file that is not one, a database that is not
+// JSON), and the memo op gives no memo once a broken file is parsed.
 func TestMemoVouchedWrongly(t *testing.T) {
 	files := memoFolder(t)
 	s := New()
 	ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files})
 	memo := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo}).Memo
-	const victim = "lv1-lv2-samples/level-1-given-desc/info-word-meaning-01.jsonl"
-	text, ok := files[victim]
-	if !ok || text[0] != '{' {
-		t.Fatalf("%s is not in the folder as expected", victim)
-	}
-	files[victim] = "[" + text[1:] // the same size, no longer a dialogue
-	broken := New()
-	if l := ask[protocol.Loaded](t, broken, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files, Memo: memo}); !l.Memo {
-		t.Fatal("the memo of files of the same paths and sizes was not taken")
-	}
+	const dialogue = "lv1-lv2-samples/level-1-given-desc/info-word-meaning-01.jsonl"
+	const database = "init_database/Wiki.json"
 	validation := func(s *Session) string {
 		b, _ := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
 		return string(b)
 	}
-	plain := New()
-	if l := ask[protocol.Loaded](t, plain, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files}); len(l.Errors) == 0 {
-		t.Fatal("the broken file loads without an error")
+	for _, victim := range []string{dialogue, database} {
+		broken := map[string]string{}
+		for p, c := range files {
+			broken[p] = c
+		}
+		text := broken[victim]
+		if victim == dialogue {
+			broken[victim] = "[" + text[1:] // the same size, no longer a dialogue
+		} else {
+			end := strings.LastIndexAny(text, "}]")
+			broken[victim] = text[:end] + " " + text[end+1:] // the same size, no longer JSON
+		}
+		withMemo := New()
+		if l := ask[protocol.Loaded](t, withMemo, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: broken, Memo: memo}); !l.Memo {
+			t.Fatalf("%s: the memo of files of the same paths and sizes was not taken", victim)
+		}
+		plain := New()
+		if l := ask[protocol.Loaded](t, plain, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: broken}); len(l.Errors) == 0 {
+			t.Fatalf("%s: the broken file loads without an error", victim)
+		}
+		if got, want := validation(withMemo), validation(plain); got != want {
+			t.Errorf("%s: validate after the wrong memo:\n%.600s\nafter a plain load:\n%.600s", victim, got, want)
+		}
+		if m := ask[protocol.Memo](t, withMemo, protocol.Request{Op: protocol.OpMemo}); victim == dialogue && m != (protocol.Memo{}) {
+			t.Errorf("the memo op after parsing the broken file: %.200s, want no memo", m.Memo)
+		}
 	}
-	if got, want := validation(broken), validation(plain); got != want {
-		t.Errorf("validate after the wrong memo:\n%.600s\nafter a plain load:\n%.600s", got, want)
+}
+
+// TestMemoRepairsABadCeiling: a ceiling of the memo that does not decode is replayed, and the memo
+// op answers a memo with the replayed one in its place.
+func TestMemoRepairsABadCeiling(t *testing.T) {
+	files := memoFolder(t)
+	preds := memoPreds(t, files, dataset.Level1)
+	first := New()
+	ask[protocol.Loaded](t, first, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files})
+	want := scored(t, first, preds)
+	memo := ask[protocol.Memo](t, first, protocol.Request{Op: protocol.OpMemo}).Memo
+	var m dataMemo
+	if err := json.Unmarshal([]byte(memo), &m); err != nil {
+		t.Fatal(err)
+	}
+	name := ceilingName(score.Fresh, dataset.Level1, false)
+	good := m.Ceilings[name]
+	m.Ceilings[name] = json.RawMessage(`{"level": 7}`) // JSON, not a replay
+	bad, _ := json.Marshal(m)
+	s := New()
+	if l := ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files, Memo: string(bad)}); !l.Memo {
+		t.Fatal("the memo was not taken")
+	}
+	if got := scored(t, s, preds); got != want {
+		t.Error("the verdicts differ with a bad ceiling in the memo")
+	}
+	again := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo})
+	var repaired dataMemo
+	if err := json.Unmarshal([]byte(again.Memo), &repaired); err != nil || again.Unchanged {
+		t.Fatalf("no new memo after replaying a bad ceiling: %+v, %v", again, err)
+	}
+	if string(repaired.Ceilings[name]) != string(good) {
+		t.Errorf("the repaired ceiling %.200s, want %.200s", repaired.Ceilings[name], good)
+	}
+}
+
+// TestNoMemoOfNonFiniteTables: a folder whose harvested table holds an infinity (recorded in a gold
+// output) has no memo: JSON would write it as a text, and the table would not read back as it is.
+func TestNoMemoOfNonFiniteTables(t *testing.T) {
+	dialogue := `{"role":"User","text":"Define big"}
+{"role":"API","api_name":"Dictionary","param_dict":{"keyword":"big"},"result":{"api_name":"Dictionary","input":{"keyword":"big"},"output":[{"v": Infinity}],"exception":null}}
+{"role":"AI","text":"Done."}
+`
+	s := New()
+	l := ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Name: "inf", Files: map[string]string{"lv1-lv2-samples/level-1-given-desc/big.jsonl": dialogue}})
+	if len(l.Errors) != 0 || l.Tables != "gold results" {
+		t.Fatalf("the load: %+v", l)
+	}
+	if m := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo}); m != (protocol.Memo{}) {
+		t.Errorf("a memo of a table with an infinity: %.300s", m.Memo)
+	}
+}
+
+// TestMemoOfABlankDatabase: a memo handed back for a folder whose database file is blank (the same
+// paths and sizes) is not taken: the load is a plain one and reports the file.
+func TestMemoOfABlankDatabase(t *testing.T) {
+	files := memoFolder(t)
+	s := New()
+	ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files})
+	memo := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo}).Memo
+	files["init_database/Wiki.json"] = strings.Repeat(" ", len(files["init_database/Wiki.json"]))
+	l := ask[protocol.Loaded](t, New(), protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: files, Memo: memo})
+	if l.Memo || len(l.Errors) == 0 || !strings.Contains(fmt.Sprint(l.Errors), "Wiki.json") {
+		t.Errorf("the load took the memo (%v) or missed the blank file: %v", l.Memo, l.Errors)
 	}
 }

@@ -39,8 +39,11 @@ type Session struct {
 	// dataMemo is the memo of the current data, a folder loaded without a problem (nil for others):
 	// see the memo op.
 	dataMemo *dataMemo
-	// memoTaken says the load took dataMemo from its request (rather than learning it).
+	// memoTaken says the load took dataMemo from its request (rather than learning it); memoFiles
+	// and memoName are then what it loaded, for validate (see loadErrors).
 	memoTaken bool
+	memoFiles dataset.Files
+	memoName  string
 	// episodes are the live level-3 episodes, by id.
 	episodes    map[int]*score.Episode
 	nextEpisode int
@@ -75,18 +78,22 @@ func (s *Session) ensureData() {
 	s.builtinErrs = true
 }
 
-// loadErrors returns the problems met loading the current data. The builtin data's, and those of a
-// folder loaded with a memo, are found by parsing every dialogue, which a run that judges a few
-// files never does otherwise (see dataset.Data.File): so they are looked for only when asked for,
-// by validate.
+// loadErrors returns the problems met loading the current data. The builtin data's are found by
+// parsing every dialogue, and a folder loaded with a memo's by loading it again whole, which a run
+// that judges a few files never does otherwise (see dataset.Data.File): so they are looked for only
+// when asked for, by validate.
 func (s *Session) loadErrors() []dataset.LineError {
 	if s.builtinErrs {
 		s.loadErrs, s.builtinErrs = dataset.BuiltinErrors(), false
 	}
 	if s.memoTaken && s.loadErrs == nil {
-		// Files loaded with a memo are parsed as they are used: a file its memo wrongly vouched for
-		// shows its problems here.
-		s.loadErrs = append([]dataset.LineError{}, s.data.ParseErrors()...)
+		// Files loaded with a memo skipped the checks a plain load makes: the plain load's problems,
+		// so that a memo handed back for other bytes can hide none from validate.
+		_, errs, err := dataset.Load(s.memoName, s.memoFiles)
+		if err != nil {
+			errs = append(errs, dataset.LineError{File: s.memoName, Message: err.Error()})
+		}
+		s.loadErrs = append([]dataset.LineError{}, errs...)
 	}
 	return s.loadErrs
 }
@@ -94,7 +101,7 @@ func (s *Session) loadErrors() []dataset.LineError {
 func (s *Session) use(d *dataset.Data) {
 	s.data = d
 	s.index = indexOf(d)
-	s.dataMemo, s.memoTaken = nil, false
+	s.dataMemo, s.memoTaken, s.memoFiles, s.memoName = nil, false, nil, ""
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
@@ -318,7 +325,8 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 			if d, err := dataset.LoadKnown(name, files, m.known()); err == nil {
 				s.use(d)
 				s.index.Preset(m.ceiling)
-				s.loadErrs, s.builtinErrs, s.dataMemo, s.memoTaken = nil, false, m, true
+				s.loadErrs, s.builtinErrs = nil, false
+				s.dataMemo, s.memoTaken, s.memoFiles, s.memoName = m, true, files, name
 				return protocol.Loaded{Name: d.Name, Dialogues: m.Dialogues, Scenes: m.Scenes, Databases: d.Base.Names(), Tables: d.Tables, Errors: []dataset.LineError{}, Memo: true}, nil
 			}
 		}
@@ -335,7 +343,7 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	if res.Errors == nil {
 		res.Errors = []dataset.LineError{}
 		if !r.Builtin {
-			s.dataMemo = newMemo(d, digest, res.Dialogues, res.Scenes)
+			s.dataMemo = newMemo(digest, res.Dialogues, res.Scenes)
 		}
 	}
 	return res, nil

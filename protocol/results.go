@@ -148,7 +148,8 @@ type Loaded struct {
 	Dialogues map[string]int `json:"dialogues"`
 	Scenes    int            `json:"scenes"`
 	Databases []string       `json:"databases"`
-	// Tables says where Dictionary and Translate answer from: "world" or "harvested".
+	// Tables says where Dictionary and Translate answer from: "world" (the folder's databases) or
+	// "gold results" (tables harvested from its dialogues' recorded results).
 	Tables string      `json:"tables"`
 	Errors []LineError `json:"errors"`
 	// Memo says the load took the request's memo: the files were parsed on first use, not here.
@@ -163,6 +164,7 @@ type Loaded struct {
 // and replays no gold call. Empty for the builtin data and for a folder with problems (they are
 // reported at every load).
 type Memo struct {
+	// Memo is the memo's text, to be sent back as is in Request.Memo; empty when there is none.
 	Memo string `json:"memo"`
 	// Unchanged says the memo the load was given still says it all (Memo is then empty): the host
 	// keeps what it has.

@@ -30,6 +30,7 @@ func TestAPIParity(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache")) // no memo yet
 	modes := []string{"wazero", "wazero with the memo", "native"}
 	outs, reports := map[string]string{}, map[string]string{}
+	var kept os.FileInfo // the first run's memo file
 	for _, mode := range modes {
 		out := filepath.Join(tmp, strings.ReplaceAll(mode, " ", "-")+".jsonl")
 		args := []string{"score", "--data", shared, "--preds", oraclePath, "--state", "fresh", "--out", out, "--json", "--wasm", wasm}
@@ -42,9 +43,20 @@ func TestAPIParity(t *testing.T) {
 			t.Fatal(err)
 		}
 		outs[mode], reports[mode] = string(b), report
-		if mode == "wazero" {
-			if memos, _ := filepath.Glob(filepath.Join(tmp, "cache", "apibank-memo", "*.memo")); len(memos) != 1 {
+		memos, _ := filepath.Glob(filepath.Join(tmp, "cache", "apibank-memo", "*.memo"))
+		switch mode {
+		case "wazero":
+			if len(memos) != 1 {
 				t.Fatalf("the first run under wazero left %d memos of the folder, want 1", len(memos))
+			}
+			if kept, err = os.Stat(memos[0]); err != nil {
+				t.Fatal(err)
+			}
+		case "wazero with the memo":
+			// A run that took the memo and learned nothing leaves the file as it was; one that ignored
+			// it would have written a new one in its place.
+			if now, err := os.Stat(memos[0]); err != nil || len(memos) != 1 || !os.SameFile(kept, now) {
+				t.Errorf("the second run did not take the memo as it was (%d memos, %v)", len(memos), err)
 			}
 		}
 	}

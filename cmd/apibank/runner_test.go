@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/memo"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -93,8 +95,9 @@ func TestFindWasm(t *testing.T) {
 }
 
 // TestScoreKeepsAFolderMemo: a run on a folder under wazero keeps the engine's memo of it in the
-// user's cache, the next run on the same files hands it back (a ceiling altered in it shows in
-// that run's report) and judges alike, and a run on changed files does not take it.
+// user's cache under the key of the module's and the files' bytes, the next run on the same files
+// hands it back (a ceiling altered in it shows in that run's report) and judges alike, and a run on
+// changed files (a byte of the same size, a line more) does not take it.
 func TestScoreKeepsAFolderMemo(t *testing.T) {
 	wasm := wasmPath(t)
 	cache := t.TempDir()
@@ -131,18 +134,37 @@ func TestScoreKeepsAFolderMemo(t *testing.T) {
 		t.Errorf("the run with the memo answered\n%v\nthe first\n%v", again, first)
 	}
 
-	// Each memo is the engine's: alter its ceiling's total, and the next run's report shows it.
-	text, err := os.ReadFile(kept[0])
+	// The memo is kept under the key of the module's and the folder's bytes, and the next run takes
+	// it: alter its ceiling's total, and the run's report shows it.
+	module, err := os.ReadFile(wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	altered := strings.Replace(string(text), `"total":1,`, `"total":777,`, 1)
-	if altered == string(text) {
-		t.Fatalf("no ceiling total of 1 in the memo: %s", text)
+	files, err := dataset.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	os.WriteFile(kept[0], []byte(altered), 0o600)
+	store, err := memo.Open(filepath.Join(cache, "apibank-memo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := memo.Key(memo.Module(module), files)
+	text := store.Get(key)
+	altered := strings.Replace(text, `"total":1,`, `"total":777,`, 1)
+	if text == "" || altered == text {
+		t.Fatalf("no ceiling total of 1 in the memo under the folder's key: %q", text)
+	}
+	if err := store.Put(key, altered); err != nil {
+		t.Fatal(err)
+	}
 	if got := fmt.Sprint(score()["ceiling"]); !strings.Contains(got, "total:777") {
 		t.Errorf("the run did not take the memo: ceiling %s", got)
+	}
+
+	// A byte changed, the sizes the same: not the memo's files (the key reads every byte).
+	writeFile(t, dir, "lv1-lv2-samples/level-1-given-desc/calc.jsonl", strings.Replace(dialogue, `"text":"4."`, `"text":"5."`, 1))
+	if got := fmt.Sprint(score()["ceiling"]); strings.Contains(got, "777") {
+		t.Errorf("a folder with a byte changed took the old memo: ceiling %s", got)
 	}
 
 	// Other files: the memo is not theirs.
@@ -151,7 +173,7 @@ func TestScoreKeepsAFolderMemo(t *testing.T) {
 	if got := fmt.Sprint(rep["ceiling"]); strings.Contains(got, "777") || !strings.Contains(got, "total:2") {
 		t.Errorf("the changed folder's ceiling is %s, want its own two calls", got)
 	}
-	if n := len(memos()); n != 2 {
-		t.Errorf("the cache holds %d memos after a second folder, want 2", n)
+	if n := len(memos()); n != 3 {
+		t.Errorf("the cache holds %d memos after three folders, want 3", n)
 	}
 }

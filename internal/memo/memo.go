@@ -10,13 +10,15 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/apibank-playground/apibank/dataset"
 )
 
 // MaxSize bounds a memo's size, read or written: a memo holds counts, small tables and a few gold
@@ -89,39 +91,44 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // path is where the memo of key is kept.
 func (s *Store) path(key string) string { return filepath.Join(s.dir, key+suffix) }
 
-// Get returns the memo kept under key, or "" when there is none (or it cannot be read, is over
-// MaxSize, or is not a regular file: a FIFO would block the open, a link lead anywhere). A memo
-// found counts as just used (see Keep).
+// header starts a memo's file: the key it is kept under and the CRC-32C of the memo after it, so
+// that a file cut short, changed on disk or copied under another key reads as no memo.
+func header(key, memo string) string {
+	return fmt.Sprintf("apibank-memo 1 %s %08x\n", key, crc32.Checksum([]byte(memo), castagnoli))
+}
+
+// Get returns the memo kept under key, or "" when there is none (or it cannot be read, is not a
+// regular file, is over MaxSize, or its header does not vouch for it). A memo found counts as just
+// used (see Keep).
 func (s *Store) Get(key string) string {
-	if info, err := os.Lstat(s.path(key)); err != nil || !info.Mode().IsRegular() || info.Size() > MaxSize {
-		return ""
-	}
-	f, err := os.Open(s.path(key))
+	b, err := dataset.ReadFile(s.path(key), MaxSize+headerMax) // a FIFO, a device or a folder is refused unopened
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil || len(b) > MaxSize {
+	head, memo, ok := strings.Cut(string(b), "\n")
+	if !ok || head+"\n" != header(key, memo) {
 		return ""
 	}
 	now := time.Now()
 	os.Chtimes(s.path(key), now, now)
-	return string(b)
+	return memo
 }
+
+// headerMax bounds a header's size (a key is 64 hex digits).
+const headerMax = 128
 
 // Put keeps memo under key, replacing what was there, and removes the oldest memos beyond Keep. The
 // file is written beside its place and renamed there, so a reader at the same time sees the old
-// memo or the new one, never a part.
+// memo or the new one, never a part (and a file cut short by a crash fails its header's check).
 func (s *Store) Put(key, memo string) error {
 	if len(memo) > MaxSize {
 		return errors.New("memo over the size limit")
 	}
-	f, err := os.CreateTemp(s.dir, "put-*.tmp")
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*.tmp")
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(memo)
+	_, err = f.WriteString(header(key, memo) + memo)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -136,7 +143,14 @@ func (s *Store) Put(key, memo string) error {
 	return nil
 }
 
-// prune removes the memos beyond the Keep most recently used.
+// tempPrefix starts the name of a memo being written; one older than staleTemp was left by a
+// process that died writing it.
+const (
+	tempPrefix = "put-"
+	staleTemp  = time.Hour
+)
+
+// prune removes the memos beyond the Keep most recently used, and stale temporary files.
 func (s *Store) prune() {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -148,6 +162,12 @@ func (s *Store) prune() {
 	}
 	var memos []memo
 	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), tempPrefix) {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
+				os.Remove(filepath.Join(s.dir, e.Name()))
+			}
+			continue
+		}
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), suffix) {
 			continue
 		}

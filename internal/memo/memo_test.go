@@ -97,6 +97,29 @@ func TestStoreKeepsAndReplaces(t *testing.T) {
 			t.Errorf("the %s read as the memo %q", key, got)
 		}
 	}
+	// A file whose header does not vouch for it is no memo: changed, cut short, or kept under
+	// another key.
+	if err := s.Put("k3", `{"v":1,"n":12}`); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(s.path("k3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func() (string, []byte){
+		"changed":       func() (string, []byte) { return "k3", []byte(strings.Replace(string(text), "12", "13", 1)) },
+		"cut short":     func() (string, []byte) { return "k3", text[:len(text)-2] },
+		"no header":     func() (string, []byte) { return "k3", []byte(`{"v":1,"n":12}`) },
+		"another key's": func() (string, []byte) { return "k4", text },
+	} {
+		key, b := edit()
+		if err := os.WriteFile(s.path(key), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Get(key); got != "" {
+			t.Errorf("%s: read as the memo %q", name, got)
+		}
+	}
 	left, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
@@ -135,11 +158,21 @@ func TestStoreKeepsTheMostRecentlyUsed(t *testing.T) {
 	}
 	other := filepath.Join(dir, "not-a-memo.txt")
 	os.WriteFile(other, []byte("x"), 0o600)
+	stale, fresh := filepath.Join(dir, tempPrefix+"1.tmp"), filepath.Join(dir, tempPrefix+"2.tmp")
+	os.WriteFile(stale, []byte("{"), 0o600)
+	os.WriteFile(fresh, []byte("{"), 0o600)
+	os.Chtimes(stale, old, old)
 	for i := range Keep {
 		s.Put(fmt.Sprint("more", i), "memo")
 	}
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("a file that is not a memo was removed: %v", err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a temporary file an hour old, left by a run that died writing it, was kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temporary file being written was removed: %v", err)
 	}
 }
 
