@@ -12,7 +12,7 @@ import (
 )
 
 // TestCeilingPreset: Ceiling takes a preset replay where the preset has one and computes the others;
-// GoldReplay always computes, whatever the preset says.
+// GoldReplay always computes, whatever the preset says; Ceilings lists what Ceiling gave.
 func TestCeilingPreset(t *testing.T) {
 	d, err := dataset.Builtin()
 	if err != nil {
@@ -45,6 +45,16 @@ func TestCeilingPreset(t *testing.T) {
 	}
 	if asked != 2 {
 		t.Errorf("the preset was asked %d times, want 2 (once per replay Ceiling did not have)", asked)
+	}
+
+	// Ceilings lists what Ceiling gave, preset or computed, and not what only GoldReplay computed.
+	given := map[string]int{}
+	ix.Ceilings(func(mode Mode, level string, native bool, r Replayed) {
+		given[fmt.Sprint(mode, " ", level, " ", native)] = r.Total
+	})
+	want := map[string]int{fmt.Sprint(Replay, " ", dataset.Level1, " false"): -1, fmt.Sprint(Replay, " ", dataset.Level2, " false"): computed.Total}
+	if !reflect.DeepEqual(given, want) {
+		t.Errorf("Ceilings gave %v, want %v", given, want)
 	}
 }
 
