@@ -174,7 +174,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func start(c common, stderr io.Writer) (runner, bool, error) {
-	r, err := newRunner(c.native, c.wasm, stderr)
+	r, err := newRunner(c.native, c.wasm, c.data != "", stderr)
 	if err != nil {
 		return runner{}, false, err
 	}
@@ -338,7 +338,7 @@ func cmdRouge(args []string, stdout, stderr io.Writer) error {
 	if *pairs == "" {
 		return usageError("rouge needs --pairs FILE")
 	}
-	r, err := newRunner(c.native, c.wasm, stderr)
+	r, err := newRunner(c.native, c.wasm, false, stderr)
 	if err != nil {
 		return err
 	}

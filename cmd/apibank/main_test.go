@@ -70,7 +70,7 @@ func TestScoreBadLines(t *testing.T) {
 		t.Fatalf("stats: exit %d %s", code, stats)
 	}
 	// Pick the first builtin level-1 dialogue through the engine's samples op.
-	r, err := newRunner(true, "", io.Discard)
+	r, err := newRunner(true, "", false, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

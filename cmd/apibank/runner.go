@@ -21,16 +21,17 @@ import (
 type runner struct {
 	do    protocol.Transport
 	close func()
-	// module identifies the engine module (memo.Module; "" when --native): part of a folder memo's
-	// key.
+	// module identifies the engine module (memo.Module) when a folder's memo is wanted ("" when
+	// --native or no folder is loaded): part of the memo's key.
 	module string
 	// cache is the user's cache folder ("" when there is none).
 	cache string
 }
 
 // newRunner starts an engine. The module is found at --wasm, $APIBANK_WASM, ./web/engine.wasm, or
-// web/engine.wasm beside the executable's parent folder.
-func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
+// web/engine.wasm beside the executable's parent folder. forData says a --data folder will be loaded:
+// only then is the module's identity computed for the folder's memo (its checksums cost ~0.7 ms).
+func newRunner(native bool, wasmPath string, forData bool, stderr io.Writer) (runner, error) {
 	if native {
 		s := engine.New()
 		return runner{do: func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }, close: func() {}}, nil
@@ -62,7 +63,11 @@ func newRunner(native bool, wasmPath string, stderr io.Writer) (runner, error) {
 		rt.Close(ctx)
 		return runner{}, err
 	}
-	return runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, module: memo.Module(b), cache: userCache}, nil
+	r := runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, cache: userCache}
+	if forData {
+		r.module = memo.Module(b)
+	}
+	return r, nil
 }
 
 // findWasm is the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
