@@ -597,7 +597,11 @@ type Known struct {
 // with Load instead. A file that turns out broken when parsed is left out, its problems in
 // Data.ParseErrors.
 func LoadKnown(name string, files Files, k Known) (*Data, error) {
-	d, errs, err := load(name, files, true, k.Harvested)
+	known := k.Harvested
+	if known == nil {
+		known = map[string][]byte{} // no harvested table is still known (load reads nil as unknown)
+	}
+	d, errs, err := load(name, files, true, known)
 	if err == nil && len(errs) > 0 {
 		err = fmt.Errorf("%s: %s", name, errs[0].Error())
 	}

@@ -308,6 +308,31 @@ func TestLoadKnown(t *testing.T) {
 	}
 }
 
+// TestLoadKnownWithoutHarvestedTables: a folder whose dialogues record no Dictionary or Translate
+// call harvests no table, and loaded as known with none (Known{}) it parses nothing at load: a
+// harvest would read every dialogue to find none.
+func TestLoadKnownWithoutHarvestedTables(t *testing.T) {
+	calc := `{"role":"User","text":"2+2?"}
+{"role":"API","api_name":"Calculator","param_dict":{"formula":"2+2"},"result":{"api_name":"Calculator","input":{"formula":"2+2"},"output":4.0,"exception":null}}
+{"role":"AI","text":"4."}
+`
+	files := Files{"lv1-lv2-samples/level-1-given-desc/calc.jsonl": []byte(calc)}
+	eager, errs, err := Load("calc", files)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("Load: %v %v", err, errs)
+	}
+	if tables, ok := eager.Harvested(); !ok || len(tables) != 0 || eager.Tables != "world" {
+		t.Fatalf("Load harvested %v, tables %q: want none", tables, eager.Tables)
+	}
+	known, err := LoadKnown("calc", files, Known{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := known.Parsed(); n != 0 || known.Tables != "world" {
+		t.Errorf("LoadKnown with nothing harvested parsed %d files at load, tables %q", n, known.Tables)
+	}
+}
+
 // sameTypes reports whether two values equal by value.Equal hold the same Go types throughout (a
 // float is not an int, a number not a text), which value.Equal, Python's ==, does not look at.
 func sameTypes(a, b any) bool {

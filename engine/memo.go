@@ -67,8 +67,11 @@ func readMemo(text, digest string) *dataMemo {
 
 // known is what dataset.LoadKnown takes from the memo.
 func (m *dataMemo) known() dataset.Known {
-	k := dataset.Known{Harvested: map[string][]byte{}}
+	var k dataset.Known
 	for name, raw := range m.Harvested {
+		if k.Harvested == nil {
+			k.Harvested = map[string][]byte{}
+		}
 		k.Harvested[name] = raw
 	}
 	return k
