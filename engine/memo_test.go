@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ func memoPreds(t *testing.T, files map[string]string, levels ...string) string {
 	var b strings.Builder
 	n := 0
 	for _, sm := range s.index.All() {
-		if sm.Kind != score.KindCall || !contains(levels, sm.Dialogue.Level) {
+		if sm.Kind != score.KindCall || !slices.Contains(levels, sm.Dialogue.Level) {
 			continue
 		}
 		pred := "[" + score.GoldText(sm.GoldTurn()) + "]"
@@ -54,15 +55,6 @@ func memoPreds(t *testing.T, files map[string]string, levels ...string) string {
 	return b.String()
 }
 
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
-
 // scored is the JSON of a score op's answer on preds.
 func scored(t *testing.T, s *Session, preds string) string {
 	t.Helper()
@@ -72,6 +64,16 @@ func scored(t *testing.T, s *Session, preds string) string {
 		t.Fatal(err)
 	}
 	return string(text)
+}
+
+// validated is the JSON of a validate op's answer.
+func validated(t *testing.T, s *Session) string {
+	t.Helper()
+	b, err := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestMemoSkipsWhatItSays: a load given the memo of the same files answers as the load that
@@ -114,11 +116,7 @@ func TestMemoSkipsWhatItSays(t *testing.T) {
 	if m := ask[protocol.Memo](t, second, protocol.Request{Op: protocol.OpMemo}); !m.Unchanged || m.Memo != "" {
 		t.Errorf("the memo op after a run the memo said it all for: %+v, want unchanged", m)
 	}
-	validation := func(s *Session) string {
-		b, _ := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
-		return string(b)
-	}
-	if a, b := validation(second), validation(first); a != b {
+	if a, b := validated(t, second), validated(t, first); a != b {
 		t.Errorf("validate with the memo %.300s, without %.300s", a, b)
 	}
 	stats := func(s *Session) string {
@@ -268,10 +266,6 @@ func TestMemoVouchedWrongly(t *testing.T) {
 	memo := ask[protocol.Memo](t, s, protocol.Request{Op: protocol.OpMemo}).Memo
 	const dialogue = "lv1-lv2-samples/level-1-given-desc/info-word-meaning-01.jsonl"
 	const database = "init_database/Wiki.json"
-	validation := func(s *Session) string {
-		b, _ := json.Marshal(ask[protocol.Validation](t, s, protocol.Request{Op: protocol.OpValidate}))
-		return string(b)
-	}
 	for _, victim := range []string{dialogue, database} {
 		broken := map[string]string{}
 		for p, c := range files {
@@ -292,7 +286,7 @@ func TestMemoVouchedWrongly(t *testing.T) {
 		if l := ask[protocol.Loaded](t, plain, protocol.Request{Op: protocol.OpLoad, Name: "ours", Files: broken}); len(l.Errors) == 0 {
 			t.Fatalf("%s: the broken file loads without an error", victim)
 		}
-		if got, want := validation(withMemo), validation(plain); got != want {
+		if got, want := validated(t, withMemo), validated(t, plain); got != want {
 			t.Errorf("%s: validate after the wrong memo:\n%.600s\nafter a plain load:\n%.600s", victim, got, want)
 		}
 		if m := ask[protocol.Memo](t, withMemo, protocol.Request{Op: protocol.OpMemo}); victim == dialogue && m != (protocol.Memo{}) {
