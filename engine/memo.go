@@ -96,6 +96,10 @@ func (m *dataMemo) ceiling(mode score.Mode, level string, native bool) (score.Re
 	return r, true
 }
 
+// memoTaken says the current data was loaded with the request's memo (a load with files always has
+// some), rather than learning it.
+func (s *Session) memoTaken() bool { return s.memoFiles != nil }
+
 // newMemo is the memo of data just loaded from files without a problem; memo completes it when
 // asked (most loads never are: the tab's, the server's).
 func newMemo(digest string, counts map[string]int, scenes int) *dataMemo {
@@ -109,11 +113,11 @@ func newMemo(digest string, counts map[string]int, scenes int) *dataMemo {
 // took a memo and nothing was learned since, it answers Unchanged instead of encoding the same memo
 // again.
 func (s *Session) memo() protocol.Memo {
-	if s.dataMemo == nil || (s.memoTaken && len(s.data.ParsedErrors()) > 0) {
+	if s.dataMemo == nil || (s.memoTaken() && len(s.data.ParsedErrors()) > 0) {
 		return protocol.Memo{}
 	}
 	m := *s.dataMemo
-	learned := !s.memoTaken
+	learned := !s.memoTaken()
 	if learned {
 		tables, ok := s.data.Harvested()
 		if !ok {

@@ -39,9 +39,8 @@ type Session struct {
 	// dataMemo is the memo of the current data, a folder loaded without a problem (nil for others):
 	// see the memo op.
 	dataMemo *dataMemo
-	// memoTaken says the load took dataMemo from its request (rather than learning it); memoFiles
-	// and memoName are then what it loaded, for validate (see loadErrors).
-	memoTaken bool
+	// memoFiles and memoName, when the load took dataMemo from its request (rather than learning
+	// it: see memoTaken), are what it loaded, for validate (see loadErrors).
 	memoFiles dataset.Files
 	memoName  string
 	// episodes are the live level-3 episodes, by id.
@@ -86,7 +85,7 @@ func (s *Session) loadErrors() []dataset.LineError {
 	if s.builtinErrs {
 		s.loadErrs, s.builtinErrs = dataset.BuiltinErrors(), false
 	}
-	if s.memoTaken && s.loadErrs == nil {
+	if s.memoTaken() && s.loadErrs == nil {
 		// Files loaded with a memo skipped the checks a plain load makes: the plain load's problems,
 		// so that a memo handed back for other bytes can hide none from validate.
 		_, errs, err := dataset.Load(s.memoName, s.memoFiles)
@@ -101,7 +100,7 @@ func (s *Session) loadErrors() []dataset.LineError {
 func (s *Session) use(d *dataset.Data) {
 	s.data = d
 	s.index = indexOf(d)
-	s.dataMemo, s.memoTaken, s.memoFiles, s.memoName = nil, false, nil, ""
+	s.dataMemo, s.memoFiles, s.memoName = nil, nil, ""
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
 	s.episodes = map[int]*score.Episode{}
@@ -326,7 +325,7 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 				s.use(d)
 				s.index.Preset(m.ceiling)
 				s.loadErrs, s.builtinErrs = nil, false
-				s.dataMemo, s.memoTaken, s.memoFiles, s.memoName = m, true, files, name
+				s.dataMemo, s.memoFiles, s.memoName = m, files, name
 				return protocol.Loaded{Name: d.Name, Dialogues: m.Dialogues, Scenes: m.Scenes, Databases: d.Base.Names(), Tables: d.Tables, Errors: []dataset.LineError{}, Memo: true}, nil
 			}
 		}
