@@ -310,15 +310,7 @@ func (d *Data) ParseErrors() []LineError {
 	}
 	d.Dialogues()
 	d.Scenes()
-	var errs []LineError
-	for _, dl := range d.dialogues {
-		errs = append(errs, dl.pending.errs...)
-	}
-	for _, f := range d.scenes {
-		errs = append(errs, f.errs...)
-	}
-	byPath(errs)
-	return errs
+	return d.ParsedErrors()
 }
 
 // byPath orders located errors by file path, each file's in the order found (its lines'), as Load,
