@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/internal/goldmodel"
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// flaky is a script that puts a few rate limits and server errors on a run's way: the answers after
+// them are the oracle's.
+var flaky = fakemodel.Script{Rules: []fakemodel.Rule{
+	{Match: fakemodel.Match{Role: "tool"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultServerError, Times: 1}},
+	{Fault: &fakemodel.Fault{Kind: fakemodel.FaultRateLimit, Times: 2, RetryAfter: "0"}},
+}}
+
+// startGold serves the perfect model of the builtin data (adversarial: its bad twin).
+func startGold(t *testing.T, adversarial bool) *fakemodel.Server {
+	t.Helper()
+	m, err := goldmodel.Load("builtin", adversarial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakemodel.Start(flaky)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.SetOracle(m)
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// runJSON runs `apibank run --json` and decodes its summary.
+func runJSON(t *testing.T, args ...string) (runSummary, []byte) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "preds.jsonl")
+	stdout, stderr, code := runCapture(t, append([]string{"run", "--json", "--out", out, "--model", "perfect", "--api-key-env", "NO_SUCH_KEY_VAR"}, args...)...)
+	var s runSummary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("run %v: exit %d, not a JSON summary: %v\n%s\n%s", args, code, err, stdout, stderr)
+	}
+	preds, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 {
+		t.Errorf("run %v: exit %d\n%s", args, code, stderr)
+	}
+	return s, preds
+}
+
+// TestPerfectModelReachesTheCeiling: a model that answers every sample with its gold, as the engine
+// shows it, scores exactly the data's ceiling at every level, in both forms, plain and streamed, with
+// rate limits and server errors on the way: every call right (the gold replay's count), ROUGE-L 1,
+// every special case right, every level-3 episode a success with recall 1.
+func TestPerfectModelReachesTheCeiling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole builtin dataset four times")
+	}
+	srv := startGold(t, false)
+	for _, form := range []string{"text", "native"} {
+		var preds [2][]byte
+		for i, stream := range []bool{false, true} {
+			s, p := runJSON(t, "--native", "--base-url", srv.URL(), "--form", form, "--stream="+boolText(stream), "--concurrency", "8")
+			preds[i] = p
+			name := form + map[bool]string{false: " plain", true: " streamed"}[stream]
+			checkCeiling(t, name, s)
+		}
+		if !bytes.Equal(preds[0], preds[1]) {
+			t.Errorf("%s: the streamed run's predictions differ from the plain run's", form)
+		}
+	}
+	var gold, served int
+	for _, r := range srv.Requests() {
+		if r.Generated == "gold" {
+			gold++
+		}
+		if r.Fault != "" {
+			served++
+		}
+	}
+	if gold == 0 || served < 3 {
+		t.Errorf("the oracle answered %d requests and %d faults were served; want both", gold, served)
+	}
+}
+
+// checkCeiling fails unless a run's summary is the data's ceiling exactly.
+func checkCeiling(t *testing.T, name string, s runSummary) {
+	t.Helper()
+	if s.Report == nil || s.Failed != 0 {
+		t.Fatalf("%s: no report, or %d requests failed", name, s.Failed)
+	}
+	ceiling := map[string]protocol.Replayed{}
+	for _, c := range s.Report.Ceiling {
+		ceiling[c.Level] = c
+	}
+	levels := 0
+	for _, l := range s.Report.Levels {
+		if l.Name == "level-3" && l.Calls == 0 {
+			continue
+		}
+		levels++
+		c, ok := ceiling[l.Name]
+		if !ok {
+			t.Errorf("%s %s: no ceiling reported", name, l.Name)
+			continue
+		}
+		// The ceiling counts gold calls (a parallel set as many as it has) and lists the samples the
+		// gold replay rejects; the report counts samples: the perfect model misses exactly those.
+		if l.Calls-l.Correct != len(c.Rejected) || (c.Accepted == c.Total) != (l.Correct == l.Calls) || l.Calls == 0 {
+			t.Errorf("%s %s: %d of %d call samples right; the ceiling is %d of %d gold calls, %d samples rejected", name, l.Name, l.Correct, l.Calls, c.Accepted, c.Total, len(c.Rejected))
+		}
+		if l.Replies > 0 && l.RougeL != 1 {
+			t.Errorf("%s %s: ROUGE-L %v over %d replies, want 1", name, l.Name, l.RougeL, l.Replies)
+		}
+		if l.SpecialCorrect != l.Special {
+			t.Errorf("%s %s: %d of %d special cases right", name, l.Name, l.SpecialCorrect, l.Special)
+		}
+	}
+	if levels < 2 || s.Report.Overall.Special == 0 {
+		t.Errorf("%s: %d levels judged, %d special cases: the run did not cover the data", name, levels, s.Report.Overall.Special)
+	}
+	if len(s.Episodes) < 50 {
+		t.Errorf("%s: %d episodes, want every builtin scene", name, len(s.Episodes))
+	}
+	for _, ep := range s.Episodes {
+		if ep.Outcome == nil || !ep.Outcome.Success || ep.Outcome.Recall != 1 || ep.Stopped != "reply" {
+			t.Errorf("%s %s: episode stopped %q, outcome %+v", name, ep.File, ep.Stopped, ep.Outcome)
+		}
+	}
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// TestAdversarialModel: a model that answers each sample with one of a list of bad behaviours —
+// garbage, nothing, invalid tool-call JSON, both content and calls, calls in the content, an endless
+// stream, a huge answer — gets a verdict or a listed failure for every sample, and the run ends.
+func TestAdversarialModel(t *testing.T) {
+	srv := startGold(t, true)
+	for _, form := range []string{"text", "native"} {
+		for _, stream := range []bool{false, true} {
+			out := filepath.Join(t.TempDir(), "preds.jsonl")
+			stdout, stderr, code := runCapture(t, "run", "--json", "--native", "--out", out, "--model", "bad", "--base-url", srv.URL(),
+				"--form", form, "--stream="+boolText(stream), "--limit", "14", "--concurrency", "8", "--steps", "4")
+			var s runSummary
+			if err := json.Unmarshal([]byte(stdout), &s); err != nil || s.Report == nil {
+				t.Fatalf("%s stream=%v: exit %d, no report: %v\n%s", form, stream, code, err, stderr)
+			}
+			judged := s.Report.Overall.Calls + s.Report.Overall.Replies + s.Report.Overall.Special
+			preds, _ := os.ReadFile(out)
+			lines := strings.Count(string(preds), "\n") - len(s.Episodes)
+			// Every sample asked is judged (its prediction may be empty) or counted as a failed request.
+			if lines+s.Failed < judged || judged == 0 {
+				t.Errorf("%s stream=%v: %d judged, %d prediction lines, %d failed", form, stream, judged, lines, s.Failed)
+			}
+			if s.Report.Overall.Correct == s.Report.Overall.Calls {
+				t.Errorf("%s stream=%v: every call right from a bad model", form, stream)
+			}
+			for _, ep := range s.Episodes {
+				if ep.Outcome == nil && ep.Stopped != "failed" {
+					t.Errorf("%s stream=%v %s: episode without an outcome, stopped %q", form, stream, ep.File, ep.Stopped)
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range srv.Requests() {
+		seen[r.Generated] = true
+	}
+	for _, b := range goldmodel.Behaviours {
+		if !seen[b] {
+			t.Errorf("behaviour %s was never served", b)
+		}
+	}
+}
