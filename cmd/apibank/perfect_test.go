@@ -2,12 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/apibank-playground/apibank/host"
+	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/internal/goldmodel"
 	"github.com/apibank-playground/apibank/protocol"
@@ -64,13 +70,27 @@ func TestPerfectModelReachesTheCeiling(t *testing.T) {
 		t.Skip("runs the whole builtin dataset four times")
 	}
 	srv := startGold(t, false)
+	wasm := wasmPath(t)
+	api := startAPI(t, wasm)
 	for _, form := range []string{"text", "native"} {
 		var preds [2][]byte
 		for i, stream := range []bool{false, true} {
-			s, p := runJSON(t, "--native", "--base-url", srv.URL(), "--form", form, "--stream="+boolText(stream), "--concurrency", "8")
+			// The plain run judges under wazero, the streamed one in-process: their predictions must
+			// be the same bytes.
+			engine := "--wasm=" + wasm
+			if stream {
+				engine = "--native"
+			}
+			s, p := runJSON(t, engine, "--base-url", srv.URL(), "--form", form, "--stream="+boolText(stream), "--concurrency", "8")
 			preds[i] = p
 			name := form + map[bool]string{false: " plain", true: " streamed"}[stream]
 			checkCeiling(t, name, s)
+			if i == 0 {
+				// The scoring API judges the run's predictions as the run did.
+				if got, want := apiReport(t, api, p), mustMarshal(t, s.Report); got != want {
+					t.Errorf("%s: the scoring API's report of the run's predictions differs from the run's:\n%s\n%s", name, got, want)
+				}
+			}
 		}
 		if !bytes.Equal(preds[0], preds[1]) {
 			t.Errorf("%s: the streamed run's predictions differ from the plain run's", form)
@@ -134,6 +154,67 @@ func checkCeiling(t *testing.T, name string, s runSummary) {
 			t.Errorf("%s %s: episode stopped %q, outcome %+v", name, ep.File, ep.Stopped, ep.Outcome)
 		}
 	}
+}
+
+// startAPI serves the scoring API (internal/api) over a wazero pool of the engine module.
+func startAPI(t *testing.T, wasm string) string {
+	t.Helper()
+	ctx := context.Background()
+	module, err := os.ReadFile(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := host.New(ctx, module, host.Config{Interruptible: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(ctx) })
+	pool, err := host.NewPool(ctx, rt, host.PoolConfig{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close(ctx) })
+	srv := httptest.NewServer(api.New(pool, api.Limits{MaxBody: 64 << 20, Timeout: 5 * time.Minute}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// apiReport posts a run's prediction lines (its episodes left out) to the scoring API and returns
+// the report it answers, compact.
+func apiReport(t *testing.T, base string, preds []byte) string {
+	t.Helper()
+	var req api.ScoreRequest
+	for _, l := range strings.Split(strings.TrimSpace(string(preds)), "\n") {
+		if !strings.Contains(l, `"transcript":`) {
+			req.Predictions = append(req.Predictions, json.RawMessage(l))
+		}
+	}
+	body, _ := json.Marshal(req)
+	resp, err := http.Post(base+"/api/v1/score", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var answer struct {
+		Report json.RawMessage `json:"report"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("API: %d %v", resp.StatusCode, err)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, answer.Report); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func boolText(b bool) string {
