@@ -1,7 +1,9 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -492,26 +494,12 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 }
 
 // ReplayEpisode plays an episode's calls again in a fresh episode of this tab's engine and returns
-// the engine's judgement.
+// the engine's judgement (run.ReplayEpisode).
 func ReplayEpisode(ep run.Episode) (protocol.Outcome, error) {
-	started, err := call[protocol.EpisodeStarted](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File})
-	if err != nil {
-		return protocol.Outcome{}, err
+	if tab.Engine == nil {
+		return protocol.Outcome{}, errors.New("the engine is not running (it runs in the browser tab)")
 	}
-	for _, c := range ep.Calls {
-		callJSON, _ := json.Marshal(map[string]json.RawMessage{"name": jsonString(c.Name), "arguments": orNull(c.Args)})
-		if _, err := call[protocol.EpisodeCall](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: callJSON}); err != nil {
-			return protocol.Outcome{}, err
-		}
-	}
-	return call[protocol.Outcome](tab.Engine, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
-}
-
-func orNull(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("{}")
-	}
-	return raw
+	return run.ReplayEpisode(context.Background(), tab.Engine.Do, ep)
 }
 
 // agreementView says whether a re-score agrees with the verdicts a run carried.
