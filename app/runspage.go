@@ -105,7 +105,7 @@ func (p *RunsPage) Render() app.UI {
 		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
 		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
-			return compareRuns(p.byID(p.a), p.byID(p.b))
+			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns())
 		}),
 		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
 	)
@@ -216,9 +216,10 @@ func (p *RunsPage) comparePicker() app.UI {
 	)
 }
 
-// compareRuns draws two runs side by side: per level, category and tool, then the samples they
-// judge differently, each opening both answers.
-func compareRuns(a, b *SavedRun) app.UI {
+// compareRuns draws two runs side by side: per level, the paired test of the difference (with the
+// flip rate between the trials among runs), per category and tool, then the samples they judge
+// differently, each opening both answers.
+func compareRuns(a, b *SavedRun, runs []*SavedRun) app.UI {
 	ra, rb := reportOf(a), reportOf(b)
 	levels := unionNames(func(r *protocol.Report) []string {
 		var out []string
@@ -272,6 +273,7 @@ func compareRuns(a, b *SavedRun) app.UI {
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(LevelLabel(levels[i])), accuracyCell(tallyOf(ra.Levels, levels[i])), accuracyCell(tallyOf(rb.Levels, levels[i])))
 		}))),
+		pairedView(run.Compare(trialsOf(a, runs), trialsOf(b, runs))),
 		app.H3().Text("Per verdict category"),
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(cats).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(cats[i]), app.Td().Text(countOf(ra.Categories, cats[i])), app.Td().Text(countOf(rb.Categories, cats[i])))
