@@ -78,8 +78,8 @@ func pairedView(c run.Comparison) app.UI {
 					return app.Td().Body(app.Strong().Text(Percent(a)), app.Br(), app.Span().Class("small").Text(detectable(l)))
 				}
 				return app.Tr().DataSet("testid", "paired-row").DataSet("level", l.Level).DataSet("unit", l.Unit).
-					DataSet("paired", l.Paired).DataSet("broken", l.Broken).DataSet("fixed", l.Fixed).DataSet("p", l.P).
-					DataSet("detectable", l.MinDetectable).Body(
+					DataSet("paired", l.Paired).DataSet("broken", l.Broken).DataSet("fixed", l.Fixed).DataSet("p", floatsAttr([]float64{l.P})).
+					DataSet("detectable", floatsAttr([]float64{l.MinDetectable})).Body(
 					app.Td().Text(name(l)),
 					app.Td().Text(l.Paired),
 					app.Td().Text(l.Broken),

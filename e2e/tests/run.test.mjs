@@ -328,11 +328,12 @@ test("the Runs page lists every run and compares two, one row per sample they ju
 
   // The paired test: the counts are the runs' own verdicts paired, the p an exact binomial sum,
   // and every figure and sentence the one `apibank compare` gives for the runs' exported files.
+  // (The overall row's level is empty: go-app leaves an empty data attribute out.)
   const rows = await page.$$eval("[data-testid=paired-row]", (els) => els.map((el) => ({
-    level: el.dataset.level, unit: el.dataset.unit, paired: Number(el.dataset.paired), fixed: Number(el.dataset.fixed),
+    level: el.dataset.level || "", unit: el.dataset.unit, paired: Number(el.dataset.paired), fixed: Number(el.dataset.fixed),
     broken: Number(el.dataset.broken), p: Number(el.dataset.p), detectable: Number(el.dataset.detectable),
   })));
-  const sentences = await page.$$eval("[data-testid=compare-sentence]", (els) => els.map((el) => ({ level: el.dataset.level, unit: el.dataset.unit, finding: el.dataset.finding, text: el.textContent })));
+  const sentences = await page.$$eval("[data-testid=compare-sentence]", (els) => els.map((el) => ({ level: el.dataset.level || "", unit: el.dataset.unit, finding: el.dataset.finding, text: el.textContent })));
   const counts = pairedCounts(a, b);
   assert.equal(rows.length, counts.size, "a paired row per level (episodes apart) and one for all");
   for (const r of rows) {
