@@ -111,14 +111,14 @@ func trialFiles(path string) ([]string, error) {
 	}
 	var out []string
 	for i := 1; i <= run.MaxTrials; i++ {
-		p := trialPath(path, i, 2)
+		p := trialPath(path, i, 2) // (any count above 1 names trial i's file)
 		if _, err := os.Stat(p); err != nil {
 			break
 		}
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no such file (nor the trials %s, ...)", path, trialPath(path, 1, 2))
+		return nil, fmt.Errorf("%s: no such file (nor trials of it: %s, ...)", path, trialPath(path, 1, 2))
 	}
 	return out, nil
 }
