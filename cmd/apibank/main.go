@@ -41,6 +41,11 @@ commands:
            a dataset folder, with funnel.json and training.jsonl; the funnel to stdout
   prompts  [--data DIR] [--level L]... [--form text|native]
            every sample's model request as JSONL {"level","file","id","kind","form","messages","tools"?}
+  compare  A.jsonl B.jsonl [--data DIR] [--level L] [--state fresh|replay] [--json]
+           two runs' prediction files (as run --out writes them) compared on the samples
+           both answered: per level the samples right in one run and wrong in the other, the
+           exact McNemar test's p, a sentence, each run's accuracy and the smallest difference
+           the comparison could detect; a run's trials (FILE.trial-I.jsonl) give the flip rate
   validate [--data DIR] [--json]
            verify a dataset: format, execution (gold calls reproduce their results), grounding
            (argument values come from the dialogue), and for the builtin data coverage
@@ -139,6 +144,8 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdRun(rest, stdout, stderr)
 	case "prompts":
 		return cmdPrompts(rest, stdout, stderr)
+	case "compare":
+		return cmdCompare(rest, stdout, stderr)
 	case "synth":
 		return cmdSynth(rest, stdout, stderr)
 	case "dataset":

@@ -125,7 +125,7 @@ func TestRunTrials(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("with --trials 2 the --out file itself should not be written (each trial has its own)")
 	}
-	for _, want := range []string{"== trial 1 of 2", "== trial 2 of 2", "== repeated trials: 2", "pass^1", "pass^2", "accuracy mean"} {
+	for _, want := range []string{"== trial 1 of 2", "== trial 2 of 2", "== repeated trials: 2", "pass^1", "pass^2", "accuracy mean", "flip rate 0.0000"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, stdout)
 		}

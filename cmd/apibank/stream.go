@@ -94,13 +94,18 @@ func streamScore(r runner, path, level, state string, out io.Writer, stderr io.W
 		return nil, 0, err
 	}
 	defer f.Close()
+	return scoreReader(r, path, f, level, state, out, stderr)
+}
+
+// scoreReader is streamScore of the prediction JSONL read from src, its line errors named path.
+func scoreReader(r runner, path string, src io.Reader, level, state string, out io.Writer, stderr io.Writer) (*protocol.Report, int, error) {
 	ctx := context.Background()
 	st, err := call[protocol.ScoreStarted](r, protocol.Request{Op: protocol.OpScoreStart, Level: level, State: state, Name: path})
 	if err != nil {
 		return nil, 0, err
 	}
 	bad := 0
-	c := &chunker{lr: dataset.NewLineReader(f, lineLimit)}
+	c := &chunker{lr: dataset.NewLineReader(src, lineLimit)}
 	c.send = func(chunk []byte, first int) error {
 		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Body: chunk, Line: first})
 		if err != nil {

@@ -252,9 +252,58 @@ test("a share link holds the run in its fragment and re-scores it in the opener'
   await page.close();
 });
 
+/** mcnemar is the exact McNemar test's two-sided p, summed here in exact integers (BigInt). */
+function mcnemar(b, c) {
+  const n = b + c;
+  const k = Math.min(b, c);
+  if (n === 0) return 1;
+  let coef = 1n;
+  let sum = 0n;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) coef = (coef * BigInt(n - i + 1)) / BigInt(i);
+    sum += coef;
+  }
+  const scale = 10n ** 30n;
+  return Math.min(1, Number((2n * sum * scale) / (1n << BigInt(n))) / 1e30);
+}
+
+/** paired counts, per row (level and unit, "" for all), the tasks two saved runs both judged. */
+function pairedCounts(a, b) {
+  const outcomes = (r) => {
+    const m = new Map();
+    for (const v of r.batch.results) if (v.kind === "call" && "correct" in v) m.set(`${v.level}\t${v.file}#${v.id}\tsample`, v.correct);
+    for (const e of r.episodes) if (e.outcome) m.set(`${e.level}\t${e.file}\tepisode`, e.outcome.success);
+    return m;
+  };
+  const oa = outcomes(a);
+  const ob = outcomes(b);
+  const rows = new Map();
+  const add = (key, x, y) => {
+    const r = rows.get(key) || { paired: 0, fixed: 0, broken: 0 };
+    r.paired++;
+    if (!x && y) r.fixed++;
+    if (x && !y) r.broken++;
+    rows.set(key, r);
+  };
+  for (const [k, x] of oa) {
+    if (!ob.has(k)) continue;
+    const [level, , unit] = k.split("\t");
+    add(`${level}/${unit}`, x, ob.get(k));
+    add("/task", x, ob.get(k));
+  }
+  return rows;
+}
+
 test("the Runs page lists every run and compares two, one row per sample they judge differently", async () => {
   const { page, w } = await newPage();
   const { runs } = await idb(page);
+  // Each run's predictions as the Runs page exports them, for `apibank compare`.
+  const files = {};
+  for (const form of ["text", "native"]) {
+    await openRun(page, ranIDs[form]);
+    files[form] = path.join(tmp, `compare-${form}.jsonl`);
+    (await import("node:fs")).writeFileSync(files[form], await download(page, "run-export-jsonl"));
+  }
   await open(page, s.server.url, "/runs");
   await page.waitForSelector("[data-testid=run-row]");
   assert.equal(await page.locator("[data-testid=run-row]").count(), runs.length);
@@ -276,6 +325,34 @@ test("the Runs page lists every run and compares two, one row per sample they ju
   const first = page.locator("[data-testid=compare-row]").first();
   await first.locator("summary").click();
   assert.match(await first.textContent(), /A answered[\s\S]*B answered/);
+
+  // The paired test: the counts are the runs' own verdicts paired, the p an exact binomial sum,
+  // and every figure and sentence the one `apibank compare` gives for the runs' exported files.
+  // (The overall row's level is empty: go-app leaves an empty data attribute out.)
+  const rows = await page.$$eval("[data-testid=paired-row]", (els) => els.map((el) => ({
+    level: el.dataset.level || "", unit: el.dataset.unit, paired: Number(el.dataset.paired), fixed: Number(el.dataset.fixed),
+    broken: Number(el.dataset.broken), p: Number(el.dataset.p), detectable: Number(el.dataset.detectable),
+  })));
+  const sentences = await page.$$eval("[data-testid=compare-sentence]", (els) => els.map((el) => ({ level: el.dataset.level || "", unit: el.dataset.unit, finding: el.dataset.finding, text: el.textContent })));
+  const counts = pairedCounts(a, b);
+  assert.equal(rows.length, counts.size, "a paired row per level (episodes apart) and one for all");
+  for (const r of rows) {
+    const c = counts.get(`${r.level}/${r.unit}`);
+    assert.ok(c, `a row the runs do not have: ${r.level} ${r.unit}`);
+    assert.deepEqual({ paired: r.paired, fixed: r.fixed, broken: r.broken }, c, `${r.level} ${r.unit}`);
+    assert.ok(Math.abs(r.p - mcnemar(c.fixed, c.broken)) < 1e-12, `${r.level} ${r.unit}: p ${r.p}, exact ${mcnemar(c.fixed, c.broken)}`);
+    assert.ok(r.detectable > 0 && r.detectable <= 1);
+  }
+  assert.equal(sentences.length, rows.length);
+  for (const t of sentences) assert.match(t.text, /^(B is better than A|B is worse than A|A and B are not distinguishable) on (level \d|all levels)/);
+  const byCLI = JSON.parse(cli(["compare", files.text, files.native, "--json"]));
+  const cliRows = [...byCLI.levels, byCLI.overall];
+  assert.deepEqual(
+    cliRows.map((r) => ({ level: r.level, unit: r.unit, paired: r.paired, fixed: r.fixed, broken: r.broken, p: r.p, detectable: r.min_detectable })),
+    rows,
+    "the page's paired figures are `apibank compare`'s",
+  );
+  assert.deepEqual(cliRows.map((r) => ({ level: r.level, unit: r.unit, finding: r.finding, text: r.sentence + "." })), sentences, "the same sentences");
   assert.deepEqual(w.errors, []);
   await page.close();
 });
