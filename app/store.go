@@ -47,7 +47,7 @@ type guarded struct {
 	// clearHook also clears what lives outside this storage (the engine's saved state).
 	clearHook func()
 	// watchers run after every change (see OnChange), by registration number.
-	watchers map[int]func()
+	watchers    map[int]func()
 	nextWatcher int
 }
 
