@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
@@ -354,7 +355,7 @@ func ParseDraft(level, name string, data []byte) (*Dialogue, []LineError) {
 
 func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineError) {
 	var errs []LineError
-	lr := NewBytesLineReader(data, MaxLine)
+	lr := lines.NewBytesReader(data, lines.Max)
 	// One reader for the file's lines: a line's own map is reused (only its values are kept) and the
 	// texts that repeat (roles, tool names) are shared, a few allocations less a line. Only theirs:
 	// sharing every short text searched the shared ones for each text of each result, which cost
@@ -715,7 +716,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 			var line int
 			var err error
 			if known != nil {
-				text := bytes.TrimPrefix(data, []byte(bom))
+				text := bytes.TrimPrefix(data, []byte(lines.BOM))
 				if len(bytes.TrimLeft(text, " \t\r\n")) == 0 {
 					return nil, nil, fmt.Errorf("%s: no JSON value in a file its known state vouched for", p)
 				}
@@ -781,7 +782,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 // decodeFile decodes a whole JSON file, skipping a UTF-8 byte order mark at its start. On a syntax
 // error, line is the error's line (0 when unknown).
 func decodeFile(data []byte) (v any, line int, err error) {
-	data = bytes.TrimPrefix(data, []byte(bom))
+	data = bytes.TrimPrefix(data, []byte(lines.BOM))
 	v, err = value.Decode(data)
 	if err != nil {
 		return nil, jsonErrorLine(data, err), err
@@ -798,7 +799,7 @@ type checkedFile struct {
 // checkFile checks a database file as decodeFile would decode it, without building the value (a
 // tool decodes it on first use, see tools.Defer): the same errors, at the same lines.
 func checkFile(data []byte) (f checkedFile, line int, err error) {
-	text := bytes.TrimPrefix(data, []byte(bom))
+	text := bytes.TrimPrefix(data, []byte(lines.BOM))
 	if value.Check(text) != nil {
 		_, line, err = decodeFile(data) // Decode's own message (Check's may differ)
 		if err != nil {
@@ -826,15 +827,14 @@ func textShape(text []byte) string {
 	return "number"
 }
 
-// jsonErrorLine finds the line of a JSON syntax error's offset, or 0. Lines end at "\n", "\r\n" or
-// a lone "\r", as LineReader reads them.
+// jsonErrorLine finds the line of a JSON syntax error's offset (by the one line rule, package lines),
+// or 0.
 func jsonErrorLine(data []byte, err error) int {
 	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
 		return 0
 	}
-	before := data[:se.Offset]
-	return bytes.Count(before, []byte("\n")) + bytes.Count(before, []byte("\r")) - bytes.Count(before, []byte("\r\n")) + 1
+	return lines.Number(data, int(se.Offset))
 }
 
 // article puts "a" or "an" before a shape's name.
