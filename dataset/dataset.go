@@ -92,7 +92,7 @@ type pendingParse struct {
 	text []byte
 	data *Data
 	errs []LineError
-	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	// done is set once the file is parsed (errs final): ErrorsSoFar reads it without parsing.
 	done atomic.Bool
 }
 
@@ -228,7 +228,7 @@ type sceneFile struct {
 	data  *Data
 	scene *Scene
 	errs  []LineError
-	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	// done is set once the file is parsed (errs final): ErrorsSoFar reads it without parsing.
 	done atomic.Bool
 }
 
@@ -292,26 +292,26 @@ func (d *Data) Counts() map[string]int {
 	return n
 }
 
-// Parsed returns how many dialogue and scene files have been parsed on first use so far (0 for data
-// parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
-// parses one file).
-func (d *Data) Parsed() int {
+// ParsedOnUse returns how many dialogue and scene files have been parsed on first use so far (0 for
+// data parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
+// parses one file). It parses nothing.
+func (d *Data) ParsedOnUse() int {
 	if d.lazy == nil {
 		return 0
 	}
 	return int(d.lazy.parsed.Load())
 }
 
-// ParseErrors returns the problems of the dialogues and scenes parsed on first use (the builtin
-// data's), parsing every one: in path order, as Load reports them (none for the builtin data in a
-// release, as the tests require).
-func (d *Data) ParseErrors() []LineError {
+// ParseAll parses every dialogue and scene file not parsed yet and returns the problems of them all
+// (data parsed on first use, the builtin data's): in path order, as Load reports them (none for the
+// builtin data in a release, as the tests require). ErrorsSoFar is its cheap half: no parsing.
+func (d *Data) ParseAll() []LineError {
 	if d.lazy == nil {
 		return nil
 	}
 	d.Dialogues()
 	d.Scenes()
-	return d.ParsedErrors()
+	return d.ErrorsSoFar()
 }
 
 // byPath orders located errors by file path, each file's in the order found (its lines'), as Load,
@@ -588,7 +588,7 @@ type Known struct {
 // problem LoadKnown still meets (a database of the wrong type, a harvested table in k that is not
 // JSON or is of a database the folder has, no usable file) is an error, and the caller loads them
 // with Load instead. A file that turns out broken when parsed is left out, its problems in
-// Data.ParseErrors.
+// what Data.ParseAll returns.
 func LoadKnown(name string, files Files, k Known) (*Data, error) {
 	known := k.Harvested
 	if known == nil {
@@ -654,9 +654,9 @@ func finite(v any) bool {
 	return true
 }
 
-// ParsedErrors returns the problems of the files parsed so far, in path order, without parsing any
-// more (ParseErrors parses them all): none for data parsed whole at load.
-func (d *Data) ParsedErrors() []LineError {
+// ErrorsSoFar returns the problems of the files parsed so far, in path order, without parsing any
+// more (ParseAll parses the rest first): none for data parsed whole at load.
+func (d *Data) ErrorsSoFar() []LineError {
 	if d.lazy == nil {
 		return nil
 	}
@@ -677,7 +677,7 @@ func (d *Data) ParsedErrors() []LineError {
 
 // load is Load; with lazy set, each dialogue and scene file is kept as text and parsed on first use
 // (see Data.Dialogues, Data.File, Data.Scenes and Data.SceneFile), its problems then in
-// Data.ParseErrors: for the builtin data, whose files the tests keep free of problems. A
+// what Data.ParseAll returns: for the builtin data, whose files the tests keep free of problems. A
 // one-prediction run then parses one file, not 394 (under wazero, ~50 ms of a start-up of ~0.19 s).
 // A dialogue file with no turns is left out once parsed, as Load leaves it out.
 //
