@@ -105,7 +105,7 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	}
 }
 
-// TestLazyLoadErrors: the problems of a dialogue parsed on first use are ParseAll', at their file
+// TestLazyLoadErrors: the problems of a dialogue parsed on first use are in ParseAll's answer, at their file
 // and line, once each, whatever was asked before; the good lines of the file load as Load loads them.
 func TestLazyLoadErrors(t *testing.T) {
 	files := Files{
