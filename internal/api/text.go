@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
@@ -100,7 +101,7 @@ func (h *handler) rouge(w http.ResponseWriter, r *http.Request) {
 func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 	bad = map[int]string{}
 	slot := 0
-	for i, raw := range splitLines(body) {
+	for n, raw := range lines.All(body) {
 		text := bytes.TrimSpace(raw)
 		if len(text) == 0 {
 			continue
@@ -114,32 +115,13 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 			if err != nil {
 				why = "not a JSON object: " + err.Error()
 			}
-			bad[slot] = fmt.Sprintf("line %d: %s", i+1, why)
+			bad[slot] = fmt.Sprintf("line %d: %s", n, why)
 		} else {
 			pairs = append(pairs, protocol.Pair{Ref: ref, Hyp: hyp})
 		}
 		slot++
 	}
 	return pairs, bad
-}
-
-// splitLines splits at \n, \r\n and a lone \r.
-func splitLines(body []byte) [][]byte {
-	var out [][]byte
-	start := 0
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\n' || body[i] == '\r' {
-			out = append(out, body[start:i])
-			if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
-				i++
-			}
-			start = i + 1
-		}
-	}
-	if start < len(body) {
-		out = append(out, body[start:])
-	}
-	return out
 }
 
 // levels are the levels prompts can be asked for.
