@@ -89,7 +89,9 @@ type DatasetPage struct {
 	loaded bool
 	// promptsForm is the form "Download all prompts" writes; prompting says it is at work.
 	promptsForm string
-	prompting   bool
+	// promptsModel is the model named in the downloaded request bodies ("" for the placeholder).
+	promptsModel string
+	prompting    bool
 	promptsMsg  string
 }
 
