@@ -92,7 +92,7 @@ type DatasetPage struct {
 	// promptsModel is the model named in the downloaded request bodies ("" for the placeholder).
 	promptsModel string
 	prompting    bool
-	promptsMsg  string
+	promptsMsg   string
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's

@@ -28,7 +28,9 @@ func (p *DatasetPage) promptsRow() app.UI {
 		app.Label().Class("field").Body(
 			app.Span().Text("for the model "),
 			app.Input().Type("text").DataSet("testid", "prompts-model").Value(p.promptsModel).Placeholder(run.DefaultPromptModel).
-				OnChange(func(ctx app.Context, e app.Event) { p.promptsModel = strings.TrimSpace(ctx.JSSrc().Get("value").String()) }),
+				OnChange(func(ctx app.Context, e app.Event) {
+					p.promptsModel = strings.TrimSpace(ctx.JSSrc().Get("value").String())
+				}),
 		),
 		app.Button().DataSet("testid", "download-prompts").Disabled(p.prompting).Text("Download all prompts").OnClick(p.onPrompts),
 		app.If(p.promptsMsg != "", func() app.UI { return app.Span().Class("small").Aria("live", "polite").Text(p.promptsMsg) }),

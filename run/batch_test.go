@@ -402,13 +402,13 @@ func TestBatchScoreKeepsTheGoodLines(t *testing.T) {
 	// The output file: two good lines, then every kind of trouble, each on a known line.
 	out := strings.Join([]string{
 		answers[ids[0]], // 1: good
-		`{"level":"level-1-given-desc","file":"x.jsonl","id":0,"pred":"[A()]"}`, // 2: a prediction line, not an output line
+		`{"level":"level-1-given-desc","file":"x.jsonl","id":0,"pred":"[A()]"}`,                                                                                                  // 2: a prediction line, not an output line
 		fmt.Sprintf(`{"id":"b","custom_id":%q,"response":{"status_code":429,"body":{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}},"error":null}`, ids[2]), // 3: failed, 429
-		fmt.Sprintf(`{"id":"b","custom_id":%q,"response":{"status_code":200,"body":{"error":{"message":"upstream overloaded","code":503}}},"error":null}`, ids[3]),            // 4: failed in the body
-		`{"id":"b","custom_id":"1/Nothing-here/0","response":{"status_code":200,"body":{}},"error":null}`,                                                                    // 5: a foreign id
+		fmt.Sprintf(`{"id":"b","custom_id":%q,"response":{"status_code":200,"body":{"error":{"message":"upstream overloaded","code":503}}},"error":null}`, ids[3]),               // 4: failed in the body
+		`{"id":"b","custom_id":"1/Nothing-here/0","response":{"status_code":200,"body":{}},"error":null}`,                                                                        // 5: a foreign id
 		answers[ids[0]], // 6: a second answer
 		`{"id":"b","custom_id":` + fmt.Sprintf("%q", ids[4]) + `,"response":{"status_code":200,"body":"not json"},"error":null}`, // 7: a body that is not an answer
-		answers[ids[5]], // 8: good
+		answers[ids[5]],                          // 8: good
 		answers[ids[6]][:len(answers[ids[6]])/2], // 9: truncated
 	}, "\n")
 	errs := fmt.Sprintf(`{"id":"b","custom_id":%q,"response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}`+"\n", ids[1])

@@ -85,4 +85,3 @@ func TestBatchRoundTripMatchesRun(t *testing.T) {
 		t.Fatalf("batch prepare without --model: exit %d, want 2", code)
 	}
 }
-
