@@ -497,6 +497,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 	if pr.Judged > 0 {
 		acc, accNote = Percent(float64(pr.Correct)/float64(pr.Judged)), fmt.Sprintf("live: %d of %d calls right so far", pr.Correct, pr.Judged)
 	}
+	if st.Running && pr.Total > 0 && pr.Done >= pr.Total && !pr.Scored {
+		accNote += " (the run's predictions are being judged together)"
+	}
 	failed := pr.Failed
 	if !st.Running {
 		failed = len(r.Failures)

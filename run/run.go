@@ -123,11 +123,17 @@ type Episode struct {
 	Stopped string `json:"stopped"`
 }
 
-// Progress is the state of a running run, handed to Options.Progress after every finished task.
+// Progress is the state of a running run, handed to Options.Progress after every finished task,
+// and once more when the run's predictions are judged together at its end.
 type Progress struct {
 	Done, Total, Failed int
-	// Correct and Judged count the call verdicts so far (judged as they land), for a live accuracy.
-	Correct, Judged     int
+	// Correct and Judged count the call verdicts so far (judged as they land), for a live accuracy:
+	// the verdicts the report's call accuracy counts, and nothing else (not the special cases, which
+	// the report counts apart, nor level-3 episodes). The last reading, taken once the run's
+	// predictions are judged together, is the report's own count.
+	Correct, Judged int
+	// Scored says the reading is the last one: the report's, at the run's end.
+	Scored              bool
 	TokensIn, TokensOut int
 	Elapsed             time.Duration
 }
@@ -481,7 +487,7 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 					if opt.EpisodeLanded != nil && f == nil && ep.Outcome != nil && ep.Stopped != "cancelled" {
 						opt.EpisodeLanded(key, *ep)
 					}
-					report(resp, f, ep.Outcome != nil, ep.Outcome != nil && ep.Outcome.Success)
+					report(resp, f, false, false) // an episode is not a call: the report counts it apart
 					continue
 				}
 				if opt.Done != nil {
@@ -536,6 +542,14 @@ feed:
 			return res, err
 		}
 		res.Batch = &b
+		if b.Report != nil {
+			prog.Correct, prog.Judged = b.Report.Overall.Correct, b.Report.Overall.Calls
+		}
+	}
+	prog.Scored = true
+	prog.Elapsed = time.Since(start)
+	if opt.Progress != nil {
+		opt.Progress(prog)
 	}
 	return res, nil
 }
@@ -554,16 +568,21 @@ func taskLess(ts []Task, a, b Task) bool {
 }
 
 // quickVerdict judges one prediction alone for the live accuracy (the run's report judges them all
-// together at the end, as a pasted file would be).
+// together at the end, as a pasted file would be). It counts what the report's call accuracy
+// counts: a call verdict of a sample with a gold call, not a special case's.
 func quickVerdict(ctx context.Context, e *serial, cfg Config, p Prediction, t Task) (judged, correct bool) {
-	if t.Kind == protocol.KindReply {
+	if t.Kind != protocol.KindCall {
 		return false, false
 	}
 	b, err := ask[protocol.Batch](ctx, e, protocol.Request{Op: protocol.OpScore, Preds: string(PredictionsJSONL([]Prediction{p})), State: cfg.State})
-	if err != nil || len(b.Results) != 1 {
+	if err != nil || len(b.Results) != 1 || b.Results[0].CallVerdict == nil {
 		return false, false
 	}
-	return true, b.Results[0].Call().Correct
+	v := b.Results[0].Call()
+	if v.Tool == "" { // judged as a special case: the report counts it apart
+		return false, false
+	}
+	return true, v.Correct
 }
 
 // askSample asks the model one sample; a nil prediction means the request failed (see the Failure).
