@@ -38,6 +38,14 @@ type RunPage struct {
 	err        string
 	msg        string
 	watching   bool
+	// batching says a batch file is being written or scored; batchMsg says how it went,
+	// batchBad lists the lines of the provider's files that could not be used; batchOut and
+	// batchErr are the output and error files loaded.
+	batching bool
+	batchMsg string
+	batchBad []run.LineError
+	batchOut run.BatchFile
+	batchErr run.BatchFile
 	// mc is the page's own context (from OnMount): work that outlives the button that started it
 	// (a run, a test) reports through it, since a button's context dies with the button.
 	mc app.Context
@@ -158,6 +166,7 @@ func (p *RunPage) Render() app.UI {
 		errorBox(p.err),
 		note(p.msg),
 		p.renderTest(),
+		p.renderBatch(st.Running),
 		p.renderProgress(st),
 	)
 }
@@ -509,9 +518,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		}
 	}
 	return app.Section().Class("card").Aria("labelledby", "run-progress-h").Body(
-		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form)", r.Settings.Model, r.Host, r.Settings.Form)),
+		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form%s)", r.Settings.Model, r.Host, r.Settings.Form, map[bool]string{true: ", batch"}[r.Source == runSourceBatch])),
 		app.Div().Class("numbers").DataSet("testid", "run-progress").DataSet("done", pr.Done).DataSet("total", pr.Total).
-			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).Aria("live", "polite").Body(
+			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).DataSet("source", r.Source).Aria("live", "polite").Body(
 			app.Div().Class("number").Body(app.Span().Class("big").Text(fmt.Sprintf("%d/%d", pr.Done, pr.Total)), app.Span().Text(" done · "+status)),
 			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "run-accuracy").Text(acc), app.Span().Text(" "+accNote)),
 			app.Div().Class("number").Body(app.Span().Text(fmt.Sprintf("rate %s · time left %s · tokens %d in, %d out · %d requests failed", rate, eta, pr.TokensIn, pr.TokensOut, failed))),
