@@ -52,6 +52,10 @@ func (p *RunPage) renderBatch(running bool) app.UI {
 			),
 			app.Button().Class("primary").DataSet("testid", "run-batch-score").Disabled(running || p.batching || !hasPrepared).Text("Score the batch").OnClick(p.onBatchScore),
 		),
+		app.If(p.batchOut.Name != "", func() app.UI {
+			return app.P().Class("small").DataSet("testid", "run-batch-loaded").DataSet("output", p.batchOut.Name).DataSet("errors", p.batchErr.Name).
+				Text(loadedText(p.batchOut, p.batchErr))
+		}),
 		app.If(hasPrepared, func() app.UI {
 			return app.P().Class("small").DataSet("testid", "run-batch-prepared").Text(fmt.Sprintf("The output is scored against the input file downloaded last: %s, %s form, %s%s.",
 				prepared.Model, prepared.Form, levelsText(prepared.Levels), limitText(prepared.Limit)))
@@ -68,6 +72,15 @@ func (p *RunPage) renderBatch(running bool) app.UI {
 			)
 		}),
 	)
+}
+
+// loadedText says which provider files are loaded.
+func loadedText(out, errs run.BatchFile) string {
+	t := fmt.Sprintf("Output file: %s (%s).", out.Name, Size(len(out.Data)))
+	if errs.Name != "" {
+		t += fmt.Sprintf(" Error file: %s (%s).", errs.Name, Size(len(errs.Data)))
+	}
+	return t
 }
 
 func levelsText(ls []string) string {

@@ -456,6 +456,7 @@ test("Batch: the tab's input file is apibank batch prepare's, and its output fil
   (await import("node:fs")).writeFileSync(outFile, output);
   const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
   await page.getByTestId("run-batch-output").setInputFiles(outFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(outFile)}"]`);
   await page.getByTestId("run-batch-score").click();
   const p = await finished(page, before, 60000);
   assert.equal(p.state, "done");
@@ -478,8 +479,10 @@ test("Batch: the tab's input file is apibank batch prepare's, and its output fil
 
   // A foreign line costs only itself: it is listed with its line, the rest is scored.
   const lines = output.trim().split("\n");
-  (await import("node:fs")).writeFileSync(outFile, ["not json", ...lines.slice(1)].join("\n") + "\n");
-  await page.getByTestId("run-batch-output").setInputFiles(outFile);
+  const badFile = path.join(tmp, `batch-out-bad-${Date.now()}.jsonl`);
+  (await import("node:fs")).writeFileSync(badFile, ["not json", ...lines.slice(1)].join("\n") + "\n");
+  await page.getByTestId("run-batch-output").setInputFiles(badFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(badFile)}"]`);
   await page.getByTestId("run-batch-score").click();
   const p2 = await finished(page, p.id, 60000);
   assert.equal(p2.failed, 1, "the request whose line was lost is a failed request");
