@@ -534,10 +534,16 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 }
 
 func (p *RunPage) renderFailures(r *SavedRun) app.UI {
+	batch := r.Source == runSourceBatch
 	return app.Div().Body(
 		app.H3().Text(fmt.Sprintf("%d requests failed", len(r.Failures))),
 		app.P().Class("small").Text("A failed request is not a model error: it is left out of the predictions and of the accuracy until it is retried."),
-		app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) }),
+		app.If(batch, func() app.UI {
+			return app.P().Class("small").Text("These requests failed at the provider or have no line in its output file: run them in a new batch to have them answered.")
+		}),
+		app.If(!batch, func() app.UI {
+			return app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) })
+		}),
 		app.Table().Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("sample"), app.Th().Text("status"), app.Th().Text("message"), app.Th().Text(""))),
 			app.TBody().Body(app.Range(r.Failures).Slice(func(i int) app.UI {
@@ -550,8 +556,10 @@ func (p *RunPage) renderFailures(r *SavedRun) app.UI {
 					app.Td().Text(fmt.Sprintf("%s %s #%d", LevelLabel(f.Level), f.File, f.ID)),
 					app.Td().Text(status),
 					app.Td().Text(truncate(f.Message, 300)),
-					app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-retry").Text("Retry").
-						OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, &f) })),
+					app.Td().Body(app.If(!batch, func() app.UI {
+						return app.Button().Class("small-button").DataSet("testid", "run-retry").Text("Retry").
+							OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, &f) })
+					})),
 				)
 			})),
 		),
