@@ -1,7 +1,8 @@
 // Running a model from the tab against cmd/fakemodel (a scripted OpenAI-compatible server started
 // here): every level in both forms, parity with `apibank run` under wazero, resume after a reload,
 // cancel, failed requests retried alone, the API key never leaving for anywhere but the endpoint,
-// share links, the Runs leaderboard and comparison. Expected outputs come from the CLI or from the
+// share links, the Runs leaderboard and comparison, batch files (the input downloaded, the
+// provider's output scored back), the prompts download. Expected outputs come from the CLI or from the
 // run's own saved data, never from constants.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
