@@ -415,6 +415,12 @@ export async function startFakeModel(script, args = []) {
     script: (s) => post("/_fake/script", s),
     reset: () => post("/_fake/reset"),
     requests: async () => (await fetch(origin + "/_fake/requests")).json(),
+    /** batch answers a batch input file as a provider does and returns its output file. */
+    batch: async (input) => {
+      const r = await fetch(origin + "/_fake/batch", { method: "POST", body: input });
+      if (!r.ok) throw new Error(`fakemodel /_fake/batch: HTTP ${r.status} ${await r.text()}`);
+      return r.text();
+    },
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/apibank-playground/apibank/internal/lines"
+	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
@@ -127,10 +128,12 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 // levels are the levels prompts can be asked for.
 var levels = []string{"level-1-given-desc", "level-2-toolsearcher", run.Level3}
 
-// prompts writes every sample's model request as NDJSON: GET /api/v1/prompts?level=&form=.
+// prompts writes every single-request sample's chat-completions request body as NDJSON:
+// GET /api/v1/prompts?level=&form=&model=.
 func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	cfg := run.Config{Form: q.Get("form"), Levels: q["level"]}
+	settings := model.Settings{Model: q.Get("model")}
 	if err := cfg.Validate(); err != nil {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
@@ -142,7 +145,7 @@ func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
-		text, err := run.Prompts(ctx, s.transport, cfg)
+		text, err := run.Prompts(ctx, s.transport, cfg, settings)
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err()
 		}
