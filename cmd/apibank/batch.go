@@ -9,6 +9,7 @@ import (
 
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/score"
 )
 
 // cmdBatchPrepare writes a batch input file: every single-request sample as the request a run
@@ -23,11 +24,15 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 	fset.Var(&levels, "level", "a level (repeatable; default every level; level-3 means its step samples)")
 	limit := fset.Int("limit", 0, "only the first N samples of each level")
 	out := fset.String("out", "", "the batch input file to write")
+	state := fset.String("state", "", "fresh or replay: the mode the answers will be judged in (the prompts are the same in both; pass it to batch score)")
 	if err := parse(fset, args); err != nil {
 		return err
 	}
 	if *name == "" || *out == "" {
 		return usageError("batch prepare needs --model NAME and --out FILE")
+	}
+	if _, err := score.ParseMode(*state, score.Replay); err != nil {
+		return usageError("batch prepare: %v", err)
 	}
 	cfg := run.Config{Form: *form, Levels: levels, Limit: *limit}
 	if err := cfg.Validate(); err != nil {
@@ -46,6 +51,11 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d requests written to %s\n", countLines(text), *out)
+	if *state != "" {
+		// A sample's prompt holds the recorded results of earlier calls, not a world: the file is the
+		// same in both modes, and the mode is the scorer's.
+		fmt.Fprintf(stdout, "judge the answers in %s state: batch score --state %s\n", *state, *state)
+	}
 	if bad {
 		return errBadInput
 	}

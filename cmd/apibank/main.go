@@ -43,7 +43,7 @@ commands:
            every single-request sample (level-3 step samples included) as the exact
            chat-completions request body a run sends, one JSON line each (model MODEL
            unless --model names one)
-  batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--limit N] [--data DIR]
+  batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--state fresh|replay] [--limit N] [--data DIR]
            a batch input file (OpenAI Batch API): {"custom_id","method","url","body"} per
            single-request sample, the body what a run sends
   batch score --input FILE --output FILE [--errors FILE] [--out PREDS] [--data DIR]
