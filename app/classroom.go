@@ -43,6 +43,9 @@ func Hint(category string) string {
 type Progress struct {
 	Attempts int  `json:"attempts"`
 	Solved   bool `json:"solved"`
+	// Shown counts the times the student asked to see the answer (a solve after it is still a
+	// solve, but the record says the answer was seen).
+	Shown int `json:"shown,omitempty"`
 }
 
 func exerciseKey(s protocol.SampleView) string {
@@ -67,6 +70,11 @@ type ClassroomPage struct {
 	// docs are the tools of the level's catalog, for concrete hints.
 	docs       []ToolDoc
 	showAnswer bool
+	// joined is the class this tab sends its answers to (none: Class is ""); joinCode and
+	// joinName are the join form's fields.
+	joined             Joined
+	joinCode, joinName string
+	joinErr            string
 }
 
 func progressKey(data string) string { return "classroom/" + data }
@@ -78,6 +86,7 @@ func (p *ClassroomPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 // OnMount loads the exercises.
 func (p *ClassroomPage) OnMount(ctx app.Context) {
 	p.level = Levels[0]
+	p.mountClass(ctx)
 	p.load(ctx)
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.progress = map[string]Progress{} })
@@ -188,6 +197,7 @@ func (p *ClassroomPage) Render() app.UI {
 			app.Progress().Max(max(total, 1)).Value(solved).Aria("label", "exercises solved"),
 			app.Span().DataSet("testid", "classroom-progress").Text(fmt.Sprintf(" %d of %d solved", solved, total)),
 		),
+		p.classCard(),
 		errorBox(p.err),
 		note(p.saveErr),
 		app.If(total == 0 && p.err == "", func() app.UI { return note("No call samples at this level.") }),
@@ -230,7 +240,7 @@ func (p *ClassroomPage) exercise() app.UI {
 			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check (Ctrl+Enter)").OnClick(p.check),
 			app.Button().DataSet("testid", "classroom-prev").Text("Previous").Disabled(p.index == 0).OnClick(func(ctx app.Context, e app.Event) { p.index--; p.open(ctx) }),
 			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
-			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
+			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer").OnClick(func(ctx app.Context, e app.Event) { p.countShown(s) }),
 		),
 		app.If(s.Level == "level-3", func() app.UI {
 			return app.P().Class("note").Body(app.Text("A level-3 scene is a whole plan, not one call: "),
@@ -252,13 +262,15 @@ func (p *ClassroomPage) exercise() app.UI {
 				app.If(!v.Correct && v.GoldCall != "", func() app.UI {
 					if !p.showAnswer {
 						return app.Button().DataSet("testid", "classroom-show-answer").Text("Show the answer").
-							OnClick(func(ctx app.Context, e app.Event) { p.showAnswer = true })
+							OnClick(func(ctx app.Context, e app.Event) { p.showAnswer = true; p.countShown(s) })
 					}
 					return app.P().Body(app.Text("The answer: "), app.Code().DataSet("testid", "classroom-answer").Text(v.GoldCall))
 				}),
 			)
 		}),
-		app.P().Class("small").Text(fmt.Sprintf("Attempts: %d%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved])),
+		p.serverVerdict(s),
+		app.P().Class("small").DataSet("testid", "classroom-attempts").Text(fmt.Sprintf("Attempts: %d%s%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved],
+			map[bool]string{true: " · answer seen", false: ""}[pr.Shown > 0])),
 	)
 }
 
@@ -293,5 +305,17 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
 			p.saveErr = err.Error()
 		}
+		p.sendToClass(ctx, s, v.Call())
 	})
+}
+
+// countShown records that the student asked to see the exercise's answer.
+func (p *ClassroomPage) countShown(s protocol.SampleView) {
+	k := exerciseKey(s)
+	pr := p.progress[k]
+	pr.Shown++
+	p.progress[k] = pr
+	if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
+		p.saveErr = err.Error()
+	}
 }

@@ -20,6 +20,7 @@ var Pages = []page{
 	{"/results", "Results", false},
 	{"/sandbox", "Sandbox", false},
 	{"/classroom", "Classroom", false},
+	{"/teach", "Teach", false},
 	{"/tools", "Tools", false},
 	{"/play", "Play a scene", false},
 	{"/import", "Import", false},
@@ -38,6 +39,7 @@ func Routes() {
 	app.Route("/results", func() app.Composer { return &ResultsPage{} })
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
+	app.Route("/teach", func() app.Composer { return &TeachPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
