@@ -48,8 +48,17 @@ func NewOutbox(store Store, send func(ctx context.Context, p PendingAnswer) (Ser
 
 // httpSend delivers an answer to the page's own class server.
 func httpSend(ctx context.Context, p PendingAnswer) (ServerVerdict, error) {
+	body := struct {
+		Student string `json:"student"`
+		Level   string `json:"level"`
+		File    string `json:"file"`
+		ID      int    `json:"id"`
+		Answer  string `json:"answer"`
+		Verdict string `json:"verdict"`
+		Correct bool   `json:"correct"`
+	}{p.Student, p.Level, p.File, p.ID, p.Answer, p.Verdict, p.Correct}
 	var v ServerVerdict
-	err := classCall(ctx, model.DefaultTransport(), "POST", classPath(p.Class, "/answers"), "", p, &v)
+	err := classCall(ctx, model.DefaultTransport(), "POST", classPath(p.Class, "/answers"), "", body, &v)
 	return v, err
 }
 

@@ -75,6 +75,9 @@ type ClassroomPage struct {
 	joined             Joined
 	joinCode, joinName string
 	joinErr            string
+	// page is the context of the mount, which the answers sent in the background report through
+	// (the element whose click sent one may be gone by then).
+	page app.Context
 }
 
 func progressKey(data string) string { return "classroom/" + data }

@@ -25,6 +25,7 @@ func theOutbox() *Outbox {
 // mountClass reads the class the tab is in and the one the address names (/classroom?class=CODE):
 // a new code opens the join form, with the name typed before.
 func (p *ClassroomPage) mountClass(ctx app.Context) {
+	p.page = ctx
 	_ = tab.Store.Get(joinedKey, &p.joined)
 	p.joinName = p.joined.Student
 	if code := strings.TrimSpace(ctx.Page().URL().Query().Get("class")); code != "" && !strings.EqualFold(code, p.joined.Class) {
@@ -79,8 +80,8 @@ func (p *ClassroomPage) sendToClass(ctx app.Context, s protocol.SampleView, v pr
 
 // flush sends the queued answers in the background; while some wait (offline, a busy server), it
 // tries again after the wait the outbox asks for.
-func (p *ClassroomPage) flush(ctx app.Context) {
-	box := theOutbox()
+func (p *ClassroomPage) flush(app.Context) {
+	box, ctx := theOutbox(), p.page
 	ctx.Async(func() {
 		wait := box.Flush(context.Background(), func() { ctx.Dispatch(func(app.Context) {}) })
 		if wait > 0 {

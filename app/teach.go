@@ -34,6 +34,10 @@ type TeachPage struct {
 	err, msg string
 	busy     bool
 	confirm  bool
+	// page is the context of the mount: answers of the server are dispatched through it, as the
+	// element whose event sent a request may be gone when the answer comes (go-app drops a
+	// dispatch to an element no longer mounted).
+	page app.Context
 }
 
 // OnPreRender renders the empty page where go-app renders without a browser.
@@ -43,6 +47,7 @@ func (p *TeachPage) OnPreRender(ctx app.Context) { p.mount(ctx, false) }
 func (p *TeachPage) OnMount(ctx app.Context) { p.mount(ctx, true) }
 
 func (p *TeachPage) mount(ctx app.Context, browser bool) {
+	p.page = ctx
 	u := ctx.Page().URL()
 	p.origin = u.Scheme + "://" + u.Host
 	_ = tab.Store.Get(teachKey, &p.classes)
@@ -104,10 +109,10 @@ func (p *TeachPage) create(ctx app.Context, e app.Event) {
 		return
 	}
 	p.busy, p.err, p.msg = true, "", ""
-	ctx.Async(func() {
+	p.page.Async(func() {
 		var m ClassMade
 		err := classCall(context.Background(), model.DefaultTransport(), "POST", ClassesAPI, "", map[string]string{"name": name}, &m)
-		ctx.Dispatch(func(ctx app.Context) {
+		p.page.Dispatch(func(ctx app.Context) {
 			p.busy = false
 			if err != nil {
 				p.err = "The class could not be made: " + err.Error()
@@ -128,10 +133,10 @@ func (p *TeachPage) load(ctx app.Context) {
 		return
 	}
 	p.busy = true
-	ctx.Async(func() {
+	p.page.Async(func() {
 		var v ClassView
 		err := classCall(context.Background(), model.DefaultTransport(), "GET", classPath(c.Class, ""), c.Key, nil, &v)
-		ctx.Dispatch(func(ctx app.Context) {
+		p.page.Dispatch(func(ctx app.Context) {
 			p.busy = false
 			if p.current != c.Class {
 				return
@@ -156,9 +161,9 @@ func (p *TeachPage) remove(ctx app.Context, e app.Event) {
 		return
 	}
 	p.busy, p.confirm = true, false
-	ctx.Async(func() {
+	p.page.Async(func() {
 		err := classCall(context.Background(), model.DefaultTransport(), "DELETE", classPath(c.Class, ""), c.Key, nil, nil)
-		ctx.Dispatch(func(ctx app.Context) {
+		p.page.Dispatch(func(ctx app.Context) {
 			p.busy = false
 			if err != nil {
 				p.err = "The class could not be deleted: " + err.Error()
