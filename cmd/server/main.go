@@ -62,6 +62,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
 	dbPath := fs.String("db", "", "SQLite file of the classes (/api/v1/classes; made if missing); empty: no classes")
+	cd := api.DefaultClassLimits()
+	var classLimits api.ClassLimits
+	fs.IntVar(&classLimits.AnswersPerClass, "class-answers-per-class", cd.AnswersPerClass, "most answers a class takes a minute (429 above)")
+	fs.IntVar(&classLimits.AnswersPerStudent, "class-answers-per-student", cd.AnswersPerStudent, "most answers a student of a class sends a minute (429 above)")
+	fs.IntVar(&classLimits.ClassesPerAddress, "class-classes-per-address", cd.ClassesPerAddress, "most classes a client address makes an hour (429 above)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -124,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			defer store.Close()
-			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger}))
+			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits}))
 			logger.Info("classes", "db", *dbPath)
 		}
 		routes = apiRoutes(api.New(pool, apiCfg.limits, opts...))
