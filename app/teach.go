@@ -34,6 +34,8 @@ type TeachPage struct {
 	err, msg string
 	busy     bool
 	confirm  bool
+	// draft is the assignment being made (exercises picked on the Classroom page).
+	draft Assignment
 	// page is the context of the mount: answers of the server are dispatched through it, as the
 	// element whose event sent a request may be gone when the answer comes (go-app drops a
 	// dispatch to an element no longer mounted).
@@ -51,6 +53,7 @@ func (p *TeachPage) mount(ctx app.Context, browser bool) {
 	u := ctx.Page().URL()
 	p.origin = u.Scheme + "://" + u.Host
 	_ = tab.Store.Get(teachKey, &p.classes)
+	_ = tab.Store.Get(draftKey, &p.draft)
 	if f, err := url.ParseQuery(u.Fragment); err == nil && f.Get("class") != "" && f.Get("key") != "" {
 		p.remember(TeacherClass{Class: strings.ToUpper(f.Get("class")), Key: f.Get("key")})
 		p.current = strings.ToUpper(f.Get("class"))
@@ -222,12 +225,64 @@ func (p *TeachPage) Render() app.UI {
 						label = k.Name + " (" + k.Class + ")"
 					}
 					return app.Button().DataSet("testid", "teach-open").DataSet("class", k.Class).Aria("pressed", k.Class == p.current).Text(label).
-						OnClick(func(ctx app.Context, e app.Event) { p.current, p.view, p.confirm = k.Class, nil, false; p.load(ctx) })
+						OnClick(func(ctx app.Context, e app.Event) {
+							// The class is read from the button: go-app keeps a reused element's first handler.
+							p.current, p.view, p.confirm = ctx.JSSrc().Get("dataset").Get("class").String(), nil, false
+							p.load(ctx)
+						})
 				}),
 			)
 		}),
 		app.If(ok, func() app.UI { return p.classView(c) }),
+		p.assignmentCard(),
 	)
+}
+
+// assignmentCard makes an assignment link from the exercises picked on the Classroom page.
+func (p *TeachPage) assignmentCard() app.UI {
+	var link, linkErr string
+	if len(p.draft.Items) > 0 {
+		frag, err := AssignmentFragment(p.draft)
+		if err != nil {
+			linkErr = err.Error()
+		} else {
+			link = p.origin + "/classroom#" + frag
+		}
+	}
+	return app.Section().Class("card").ID("assignment").Body(
+		app.H2().Text("Assignment"),
+		app.P().Class("small").Text("Pick exercises on the Classroom page (\"Add to an assignment\"), name the set, and give the link: it carries the set itself, so it works without a class and offline. With a class, students open the student link first."),
+		app.If(len(p.draft.Items) == 0, func() app.UI {
+			return app.P().DataSet("testid", "teach-assignment-empty").Text("No exercises picked yet.")
+		}).Else(func() app.UI {
+			return app.Div().Body(
+				app.Label().Class("field").Body(app.Span().Text("Name "),
+					app.Input().DataSet("testid", "teach-assignment-name").MaxLength(100).Value(p.draft.Name).
+						OnInput(func(ctx app.Context, e app.Event) { p.draft.Name = ctx.JSSrc().Get("value").String(); p.saveDraft() })),
+				app.Ol().DataSet("testid", "teach-assignment-items").Body(app.Range(p.draft.Items).Slice(func(i int) app.UI {
+					it := p.draft.Items[i]
+					return app.Li().Body(app.Text(fmt.Sprintf("%s %s #%d ", LevelLabel(it.Level), it.File, it.ID)),
+						app.Button().Text("Remove").OnClick(func(ctx app.Context, e app.Event) {
+							p.draft.Items = append(p.draft.Items[:i:i], p.draft.Items[i+1:]...)
+							p.saveDraft()
+						}))
+				})),
+				app.Label().Class("block").Text("Assignment link"),
+				app.Input().DataSet("testid", "teach-assignment-link").ReadOnly(true).Value(link).Size(60),
+				errorBox(linkErr),
+				app.Button().DataSet("testid", "teach-assignment-clear").Text("Start a new assignment").OnClick(func(ctx app.Context, e app.Event) {
+					p.draft = Assignment{}
+					tab.Store.Del(draftKey)
+				}),
+			)
+		}),
+	)
+}
+
+func (p *TeachPage) saveDraft() {
+	if err := tab.Store.Set(draftKey, p.draft); err != nil {
+		p.err = err.Error()
+	}
 }
 
 func (p *TeachPage) classView(c TeacherClass) app.UI {
@@ -251,7 +306,7 @@ func (p *TeachPage) classView(c TeacherClass) app.UI {
 					app.Button().Class("danger").DataSet("testid", "teach-delete-confirm").Text("Yes, delete").OnClick(p.remove),
 					app.Button().Text("No").OnClick(func(ctx app.Context, e app.Event) { p.confirm = false }))
 			}),
-			app.Button().DataSet("testid", "teach-forget").Text("Forget on this device").OnClick(func(ctx app.Context, e app.Event) { p.forget(c.Class) }),
+			app.Button().DataSet("testid", "teach-forget").Text("Forget on this device").OnClick(func(ctx app.Context, e app.Event) { p.forget(p.current) }),
 		),
 	)
 	if p.view != nil {
