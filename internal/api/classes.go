@@ -256,7 +256,7 @@ func (c *classes) lookup(w http.ResponseWriter, r *http.Request, raw string) (st
 
 // readClassBody reads a class endpoint's body within its limit and decodes it strictly into v.
 func (c *classes) readClassBody(w http.ResponseWriter, r *http.Request, v any, form string) bool {
-	_ = http.NewResponseController(w).SetReadDeadline(c.Now().Add(10 * time.Second))
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(10 * time.Second)) // the real clock, not Now
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.Limits.MaxBody))
 	var tooBig *http.MaxBytesError
 	switch {
@@ -323,30 +323,26 @@ func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
 }
 
-// authorized checks the request's Authorization: Bearer KEY against the class's key hash, or
-// answers 401 (or 404 for no class).
-func (c *classes) authorized(w http.ResponseWriter, r *http.Request, code string) bool {
+// authorized returns the class when the request's Authorization: Bearer KEY matches its key's
+// hash, or answers 401 (or 404 for no class).
+func (c *classes) authorized(w http.ResponseWriter, r *http.Request, code string) (class.Class, bool) {
 	cl, err := c.Store.Get(r.Context(), code)
 	if err != nil {
 		c.storeError(w, code, err)
-		return false
+		return class.Class{}, false
 	}
 	scheme, key, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !strings.EqualFold(scheme, "Bearer") || !class.KeyMatches(strings.TrimSpace(key), cl.KeyHash) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="class"`)
 		writeError(w, http.StatusUnauthorized, CodeUnauthorized, fmt.Sprintf("class %s needs its teacher's key: Authorization: Bearer KEY", code), 0)
-		return false
+		return class.Class{}, false
 	}
-	return true
+	return cl, true
 }
 
 func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
-	if !c.authorized(w, r, code) {
-		return
-	}
-	cl, err := c.Store.Get(r.Context(), code)
-	if err != nil {
-		c.storeError(w, code, err)
+	cl, ok := c.authorized(w, r, code)
+	if !ok {
 		return
 	}
 	if err := c.Store.Touch(r.Context(), code, c.Now()); err != nil {
@@ -373,7 +369,7 @@ func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
 }
 
 func (c *classes) delete(w http.ResponseWriter, r *http.Request, code string) {
-	if !c.authorized(w, r, code) {
+	if _, ok := c.authorized(w, r, code); !ok {
 		return
 	}
 	if err := c.Store.Delete(r.Context(), code); err != nil {
