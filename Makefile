@@ -33,9 +33,11 @@ app: $(APP)
 $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
-# The main job: build everything and serve the playground at http://localhost:8080.
+# The main job: build everything and serve the playground at http://localhost:8080, with the classes
+# kept in CLASSES_DB (a file in the user's state folder unless given).
+CLASSES_DB ?= $(or $(XDG_STATE_HOME),$(HOME)/.local/state)/apibank/classes.db
 run: wasm app
-	$(GO) run ./cmd/server --addr localhost:8080
+	$(GO) run ./cmd/server --addr localhost:8080 --db "$(CLASSES_DB)"
 
 # The same pages as a static site in dist/ (any static host).
 static: wasm app

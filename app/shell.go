@@ -37,6 +37,7 @@ var Pages = []page{
 	{Path: "/runs", Label: "Runs", Group: GroupEvaluate},
 	{Path: "/results", Label: "Results", Group: GroupEvaluate},
 	{Path: "/classroom", Label: "Classroom", Group: GroupLearn},
+	{Path: "/teach", Label: "Teach", Group: GroupLearn},
 	{Path: "/play", Label: "Play a scene", Group: GroupLearn},
 	{Path: "/sandbox", Label: "Sandbox", Group: GroupLearn},
 	{Path: "/tools", Label: "Tools", Group: GroupLearn},
@@ -94,6 +95,7 @@ func Routes() {
 	app.Route("/results", func() app.Composer { return &ResultsPage{} })
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
+	app.Route("/teach", func() app.Composer { return &TeachPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
