@@ -5,7 +5,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test tracked-sizes lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -79,7 +79,7 @@ screenshots: wasm app e2e/node_modules/.package-lock.json
 bench-browser: wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
-test: wasm app lint size-budget
+test: wasm app lint size-budget tracked-sizes
 	$(GO) test -count=1 ./...
 	$(MAKE) test-browser
 
@@ -141,6 +141,10 @@ size-budget: app wasm
 	  printf '%s raw %d bytes (budget %d), gzip %d bytes (budget %d)\n' $$1 $$raw $$2 $$gz $$3; \
 	  if [ $$raw -gt $$2 ] || [ $$gz -gt $$3 ]; then echo "$$1 is over its size budget" >&2; over=1; fi; \
 	done; exit $$over
+
+# Nothing built is committed: a tracked file over 1 MB that is not data we wrote fails the tests.
+tracked-sizes:
+	@sh scripts/check-tracked-sizes.sh
 
 # Every fuzz target of every package, FUZZTIME each (Go fuzzes one target a run), one after the
 # other; a failing input is written under the package's testdata/fuzz and the run stops there.
