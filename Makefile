@@ -12,15 +12,21 @@ all: wasm app
 # The engine module: the same bytes the browser tab and wazero run.
 wasm: $(ENGINE)
 
-# Go's output is then shrunk by binaryen's wasm-opt -Oz (Debian package binaryen): 6% of the raw
-# size, which keeps the module within its 6 MB budget (see RATIONALE "The engine's size").
-WASMOPT ?= wasm-opt
+# Go's output is then shrunk by binaryen's wasm-opt -Oz: 8% of the raw size, which keeps the module
+# within its 6 MB budget (see RATIONALE "The engine's size"). wasm-opt is the npm package binaryen
+# (compiled to WebAssembly, run with Node), pinned by scripts/binaryen/package-lock.json and
+# installed from it on first use: no system package, and the same version, so the same bytes,
+# on every machine. A wasm-opt found on the PATH is never used.
+BINARYEN := scripts/binaryen/node_modules/.package-lock.json
+WASMOPT := node scripts/binaryen/node_modules/binaryen/bin/wasm-opt
 WASMOPT_FLAGS := -Oz --enable-sign-ext --enable-nontrapping-float-to-int --enable-bulk-memory --enable-mutable-globals
-$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod
-	@command -v $(WASMOPT) >/dev/null || { echo "$(WASMOPT) not found: install binaryen (Debian: apt-get install binaryen)" >&2; exit 1; }
+$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod $(BINARYEN)
 	@mkdir -p bin
 	$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o bin/engine-go.wasm ./wasm/engine
 	$(WASMOPT) $(WASMOPT_FLAGS) bin/engine-go.wasm -o bin/engine-opt.wasm && mv bin/engine-opt.wasm $@
+
+$(BINARYEN): scripts/binaryen/package.json scripts/binaryen/package-lock.json
+	cd scripts/binaryen && npm ci --no-audit --no-fund
 
 # The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).
 dataset/builtin.pack: $(shell find dataset/builtin -type f)
@@ -118,7 +124,7 @@ bench: wasm app
 
 # The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...), the
 # module as $(ENGINE) is built (wasm-opt included: the bytes that ship, measured beside ours).
-baseline:
+baseline: $(BINARYEN)
 	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
 	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
 	cd $(BASELINE_DIR) && $(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o bin/engine-go.wasm ./wasm/engine
