@@ -1,11 +1,13 @@
-# API-Bank Playground. `make run` starts the main job, `make test` runs every test.
+# API-Bank Playground. `make run` starts the main job, `make test` runs every test; both need only Go
+# and Node.js (npm): what else they need (wasm-opt, playwright-core, wrangler from their lock files;
+# on Debian, Chromium through apt-get) is installed where missing.
 GO      ?= go
 WASMENV := GOOS=wasip1 GOARCH=wasm
 ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test tracked-sizes lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test tracked-sizes deps lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -71,18 +73,23 @@ worker/node_modules/.package-lock.json: worker/package.json worker/package-lock.
 worker-size: worker worker/node_modules/.package-lock.json
 	cd worker && WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true npx wrangler deploy --dry-run --outdir build/dry-run
 
+# The system packages the browser suite needs (Chromium), installed where missing: on Debian as
+# root through apt-get, elsewhere scripts/deps.sh says what to install.
+deps:
+	@sh scripts/deps.sh
+
 # The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
-test-browser: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node --test --test-concurrency=1 tests/
 	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).
 	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs
 
 # A PNG of every page in screenshots/ for review.
-screenshots: wasm app e2e/node_modules/.package-lock.json
+screenshots: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
 # First interactive (cold) and in-tab scoring times, in headless Chromium.
-bench-browser: wasm app e2e/node_modules/.package-lock.json
+bench-browser: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
