@@ -41,9 +41,11 @@ app: $(APP)
 $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
-# The main job: build everything and serve the playground at http://localhost:8080.
+# The main job: build everything and serve the playground at http://localhost:8080 (ADDR=host:port
+# for another address).
+ADDR ?= localhost:8080
 run: wasm app
-	$(GO) run ./cmd/server --addr localhost:8080
+	$(GO) run ./cmd/server --addr $(ADDR)
 
 # The same pages as a static site in dist/ (any static host).
 static: wasm app
