@@ -28,6 +28,7 @@ $(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name 
 	$(WASMOPT) $(WASMOPT_FLAGS) bin/engine-go.wasm -o bin/engine-opt.wasm && mv bin/engine-opt.wasm $@
 
 $(BINARYEN): scripts/binaryen/package.json scripts/binaryen/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: building the engine module needs Node.js 20+ with npm" >&2; exit 1; }
 	cd scripts/binaryen && npm ci --no-audit --no-fund
 
 # The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).

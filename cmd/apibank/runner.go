@@ -28,7 +28,7 @@ type runner struct {
 	cache string
 }
 
-// newRunner starts an engine: the module under wazero when one is found (see findWasm), else the
+// newRunner starts an engine: the module under wazero when one is found (wasmSearch.find), else the
 // same engine code compiled into this binary, run in-process, which gives the same verdicts byte for
 // byte (the parity tests hold the two equal); the fallback is said once, on stderr, so that a CLI
 // installed with `go install` works from any folder without a module beside it. forData says a
