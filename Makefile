@@ -123,14 +123,43 @@ lint: $(STATICCHECK)
 # (20,000 requests on loopback; a missed goal is reported and does not stop the rest); then the
 # module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
 # figures named base-..., and this build's speed-ups over it).
+# Every figure is also written to $(BENCH_REPORT), the benchmark report RATIONALE.md points to, under
+# a header naming the revision, the machine and its load: a step's output is tee'd into a draft that
+# replaces the report only once every step has run (bash's pipefail keeps a failing step failing).
 BASELINE ?=
 BASELINE_DIR := $(or $(TMPDIR),/tmp)/apibank-baseline-$(BASELINE)
-bench: wasm app
+BENCH_REPORT := docs/BENCHMARKS.md
+BENCH_DRAFT  := $(BENCH_REPORT).draft
+bench_section = printf '\n\#\# %s\n\n```\n' '$(1)' >> $(BENCH_DRAFT)
+bench_end     = printf '```\n' >> $(BENCH_DRAFT)
+bench: SHELL := /bin/bash
+bench: .SHELLFLAGS := -o pipefail -c
+bench: wasm app e2e/node_modules/.package-lock.json
 	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
-	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
-	-$(GO) run ./cmd/apiload
-	$(MAKE) bench-browser
-	@$(MAKE) --no-print-directory sizes
+	@mkdir -p $(dir $(BENCH_REPORT))
+	@{ echo '# Benchmarks'; echo; \
+	  echo 'Written by `make bench` (see the Makefile); do not edit. Wall times vary with the load of a shared'; \
+	  echo 'machine: compare builds measured in the same run (`make bench BASELINE=<revision>`), not across reports.'; \
+	  echo; \
+	  echo "- revision: $$(git describe --always --dirty 2>/dev/null || echo unknown)$(if $(BASELINE), against baseline $(BASELINE))"; \
+	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC')"; \
+	  echo "- $$($(GO) version)"; \
+	  echo "- CPU: $$(nproc) cores, $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)"; \
+	  echo "- load average at the start: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"; \
+	} > $(BENCH_DRAFT)
+	@$(call bench_section,Go benchmarks (go test -bench . -benchmem ./...))
+	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./... 2>&1 | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Score API load test (go run ./cmd/apiload))
+	-$(GO) run ./cmd/apiload 2>&1 | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,In the browser (make bench-browser))
+	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Module sizes (make sizes))
+	@{ $(SIZES); } | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@mv $(BENCH_DRAFT) $(BENCH_REPORT) && echo "wrote $(BENCH_REPORT)"
 
 # The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...), the
 # module as $(ENGINE) is built (wasm-opt included: the bytes that ship, measured beside ours).
@@ -141,9 +170,11 @@ baseline: $(BINARYEN)
 	$(WASMOPT) $(WASMOPT_FLAGS) $(BASELINE_DIR)/bin/engine-go.wasm -o $(BASELINE_DIR)/web/engine.wasm
 	cd $(BASELINE_DIR) && $(GO) build -o bin/apibank ./cmd/apibank
 
+# The modules' sizes (also in make bench's report).
+SIZES = printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c); \
+	printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
 sizes: wasm app
-	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
-	@printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+	@$(SIZES)
 
 # The download budgets: app.wasm at most 12 MB raw and 3.5 MB gzip (issue 8), engine.wasm at most
 # 6 MB raw and 2 MB gzip (issue 2); over either, make test fails.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	stdhtml "html"
 	"math"
 	"strings"
 	"testing"
@@ -87,6 +88,17 @@ func TestRunsPageRendersTwoRunsAndTheirComparison(t *testing.T) {
 	}
 	if got := strings.Count(html, `data-testid="compare-row"`); got != len(diffs) {
 		t.Fatalf("%d compare rows, want %d", got, len(diffs))
+	}
+	// The paired test: a row per level (episodes apart) and overall, each with its sentence, as
+	// run.Compare makes them.
+	c := run.Compare([]*run.Result{{Batch: a.Batch, Episodes: a.Episodes}}, []*run.Result{{Batch: b.Batch, Episodes: b.Episodes}})
+	if got := strings.Count(html, `data-testid="paired-row"`); got != len(c.Levels)+1 || len(c.Levels) != 2 {
+		t.Fatalf("%d paired rows, want %d (level 1, level-3 episodes, all)", got, len(c.Levels)+1)
+	}
+	for _, l := range append(c.Levels, c.Overall) {
+		if !strings.Contains(html, stdhtml.EscapeString(l.Sentence)) {
+			t.Errorf("the page lacks the sentence %q", l.Sentence)
+		}
 	}
 	if strings.Contains(html, testKey) {
 		t.Fatal("the key is on the Runs page")

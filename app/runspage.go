@@ -1,7 +1,9 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -103,7 +105,7 @@ func (p *RunsPage) Render() app.UI {
 		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
 		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
-			return compareRuns(p.byID(p.a), p.byID(p.b))
+			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns())
 		}),
 		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
 	)
@@ -179,7 +181,7 @@ func (p *RunsPage) leaderboard() app.UI {
 			if r == p.foreign {
 				label += " (opened, not kept)"
 			}
-			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("accuracy", Percent(o.Accuracy)).Body(
+			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("source", r.Source).DataSet("accuracy", Percent(o.Accuracy)).Body(
 				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures)))),
 				accuracyCell(levelTally(r, Levels[0])),
 				accuracyCell(levelTally(r, Levels[1])),
@@ -214,9 +216,10 @@ func (p *RunsPage) comparePicker() app.UI {
 	)
 }
 
-// compareRuns draws two runs side by side: per level, category and tool, then the samples they
-// judge differently, each opening both answers.
-func compareRuns(a, b *SavedRun) app.UI {
+// compareRuns draws two runs side by side: per level, the paired test of the difference (with the
+// flip rate between the trials among runs), per category and tool, then the samples they judge
+// differently, each opening both answers.
+func compareRuns(a, b *SavedRun, runs []*SavedRun) app.UI {
 	ra, rb := reportOf(a), reportOf(b)
 	levels := unionNames(func(r *protocol.Report) []string {
 		var out []string
@@ -270,6 +273,7 @@ func compareRuns(a, b *SavedRun) app.UI {
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(LevelLabel(levels[i])), accuracyCell(tallyOf(ra.Levels, levels[i])), accuracyCell(tallyOf(rb.Levels, levels[i])))
 		}))),
+		pairedView(run.Compare(trialsOf(a, runs), trialsOf(b, runs))),
 		app.H3().Text("Per verdict category"),
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(cats).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(cats[i]), app.Td().Text(countOf(ra.Categories, cats[i])), app.Td().Text(countOf(rb.Categories, cats[i])))
@@ -492,26 +496,12 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 }
 
 // ReplayEpisode plays an episode's calls again in a fresh episode of this tab's engine and returns
-// the engine's judgement.
+// the engine's judgement (run.ReplayEpisode).
 func ReplayEpisode(ep run.Episode) (protocol.Outcome, error) {
-	started, err := call[protocol.EpisodeStarted](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File})
-	if err != nil {
-		return protocol.Outcome{}, err
+	if tab.Engine == nil {
+		return protocol.Outcome{}, errors.New("the engine is not running (it runs in the browser tab)")
 	}
-	for _, c := range ep.Calls {
-		callJSON, _ := json.Marshal(map[string]json.RawMessage{"name": jsonString(c.Name), "arguments": orNull(c.Args)})
-		if _, err := call[protocol.EpisodeCall](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: callJSON}); err != nil {
-			return protocol.Outcome{}, err
-		}
-	}
-	return call[protocol.Outcome](tab.Engine, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
-}
-
-func orNull(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("{}")
-	}
-	return raw
+	return run.ReplayEpisode(context.Background(), tab.Engine.Do, ep)
 }
 
 // agreementView says whether a re-score agrees with the verdicts a run carried.

@@ -59,18 +59,18 @@ func TrialGroups(runs []*SavedRun) []TrialGroup {
 func trialsView(groups []TrialGroup) goapp.UI {
 	return goapp.Section().Body(
 		goapp.H2().Text("Repeated trials"),
-		goapp.P().Class("small").Text("pass^k is the chance that k trials of a task all succeed, averaged over the tasks (as tau-bench reports it): pass^1 is the mean accuracy, and the last pass^k the share of tasks solved every time. Tasks are call samples of levels 1–2 and level-3 episodes; a task a failed request left unjudged in some trial is left out."),
+		goapp.P().Class("small").Text("pass^k is the chance that k trials of a task all succeed, averaged over the tasks (as tau-bench reports it): pass^1 is the mean accuracy, and the last pass^k the share of tasks solved every time. Tasks are call samples of levels 1–2 and level-3 episodes; a task a failed request left unjudged in some trial is left out. The flip rate is the chance that two of the trials judge a task differently: the noise a comparison of two settings must rise above."),
 		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally").DataSet("testid", "trials-table").Body(
 			goapp.THead().Body(goapp.Tr().Body(
 				goapp.Th().Text("trials of"), goapp.Th().Text("level"), goapp.Th().Text("tasks"),
-				goapp.Th().Text("pass^k, k = 1…"), goapp.Th().Text("accuracy: mean ± sd (min–max)"),
+				goapp.Th().Text("pass^k, k = 1…"), goapp.Th().Text("accuracy: mean ± sd (min–max)"), goapp.Th().Text("flip rate"),
 			)),
 			goapp.TBody().Body(goapp.Range(groups).Slice(func(i int) goapp.UI {
 				g := groups[i]
 				label := fmt.Sprintf("%s — %d of %d done", g.First.Label(), g.Done, g.Planned)
 				if len(g.Stats) == 0 {
 					return goapp.Tr().DataSet("testid", "trials-row").DataSet("group", g.First.Group).Body(
-						goapp.Td().Text(label), goapp.Td().ColSpan(4).Text("no trial has ended yet"),
+						goapp.Td().Text(label), goapp.Td().ColSpan(5).Text("no trial has ended yet"),
 					)
 				}
 				return goapp.Range(g.Stats).Slice(func(j int) goapp.UI {
@@ -97,6 +97,7 @@ func trialsView(groups []TrialGroup) goapp.UI {
 						goapp.Td().Text(tasks),
 						goapp.Td().Text(pass),
 						goapp.Td().Text(fmt.Sprintf("%s ± %s (%s–%s)", Percent(st.Mean), Percent(st.StdDev), Percent(st.Min), Percent(st.Max))),
+						goapp.Td().Text(Percent(st.FlipRate)),
 					)
 				})
 			})),

@@ -66,3 +66,27 @@ func TestNextTrial(t *testing.T) {
 		t.Errorf("a single run is no trial: %+v", s)
 	}
 }
+
+// TestTrialsOf: a run compared is its side's first result, then the other trials of its group that
+// ran to their end; a single run is alone. The Runs page's comparison takes the flip rate from it.
+func TestTrialsOf(t *testing.T) {
+	t1, t2, t3 := trialRun("g", 1, 3, runDone, true), trialRun("g", 2, 3, runDone, false), trialRun("g", 3, 3, runCancelled, true)
+	other := trialRun("h", 1, 2, runDone, true)
+	single := trialRun("", 0, 0, runDone, true)
+	single.Group = ""
+	runs := []*SavedRun{t3, t2, other, t1, single}
+	got := trialsOf(t2, runs)
+	if len(got) != 2 || got[0].Batch != t2.Batch || got[1].Batch != t1.Batch {
+		t.Fatalf("trials of trial 2: %d results, want trial 2 then trial 1 (trial 3 was cancelled)", len(got))
+	}
+	if got := trialsOf(single, runs); len(got) != 1 || got[0].Batch != single.Batch {
+		t.Fatalf("a single run: %d results", len(got))
+	}
+	c := run.Compare(trialsOf(t2, runs), trialsOf(single, runs))
+	if f := c.Overall.FlipA; f == nil || f.Trials != 2 || f.Tasks != 1 || f.Rate != 1 {
+		t.Errorf("flip rate of a task right in one of two trials: %+v, want 1", f)
+	}
+	if c.Overall.FlipB != nil || c.Overall.Fixed != 1 {
+		t.Errorf("B alone: %+v", c.Overall)
+	}
+}

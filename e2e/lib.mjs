@@ -403,11 +403,12 @@ function fakeModelBinary() {
 }
 
 /**
- * startFakeModel runs cmd/fakemodel (the scripted OpenAI-compatible server) on a free port and
- * resolves {url (its /v1 base URL), origin, script(s), requests(), reset(), stop()}.
+ * startFakeModel runs cmd/fakemodel (the scripted OpenAI-compatible server) on a free port, with
+ * args added to its command line (["--gold", "builtin"]: the perfect model), and resolves {url (its
+ * /v1 base URL), origin, script(s), requests(), reset(), stop()}.
  */
-export async function startFakeModel(script) {
-  const { proc, url } = await spawnAnnouncing("fakemodel", fakeModelBinary(), ["--addr", "127.0.0.1:0"]);
+export async function startFakeModel(script, args = []) {
+  const { proc, url } = await spawnAnnouncing("fakemodel", fakeModelBinary(), ["--addr", "127.0.0.1:0", ...args]);
   const origin = new URL(url).origin;
   const post = async (p, body) => {
     const r = await fetch(origin + p, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
@@ -419,6 +420,12 @@ export async function startFakeModel(script) {
     script: (s) => post("/_fake/script", s),
     reset: () => post("/_fake/reset"),
     requests: async () => (await fetch(origin + "/_fake/requests")).json(),
+    /** batch answers a batch input file as a provider does and returns its output file. */
+    batch: async (input) => {
+      const r = await fetch(origin + "/_fake/batch", { method: "POST", body: input });
+      if (!r.ok) throw new Error(`fakemodel /_fake/batch: HTTP ${r.status} ${await r.text()}`);
+      return r.text();
+    },
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();

@@ -428,20 +428,17 @@ func (s *Session) call(r *protocol.Request) (any, *protocol.Error) {
 		return nil, e
 	}
 	entry := protocol.SandboxCall{Call: text, Catalog: cat.Name}
-	var env *value.Map
-	var err error
-	if c.Form == call.Native {
-		env, err = cat.CallNative(s.sandbox, c.Name, c.Args)
-	} else {
-		env, err = cat.Call(s.sandbox, c.Name, c.Args)
-	}
+	// The sandbox reads a call as the loaded data's judge does (score.Execute): what a user tries
+	// here is what a model's answer would mean.
+	repaired := s.data.Repaired
+	env, err := score.Execute(cat, s.sandbox, c, repaired)
 	if err != nil {
 		entry.Error = err.Error()
 	} else {
 		entry.Result = value.Marshal(env)
 	}
 	s.history = append(s.history, entry)
-	return protocol.CallResult{Form: string(c.Form), Name: c.Name, Args: value.Marshal(c.Args), Result: entry.Result,
+	return protocol.CallResult{Form: string(c.Form), Name: c.Name, Args: value.Marshal(score.Args(cat, c, repaired)), Result: entry.Result,
 		Error: entry.Error, Changed: s.sandbox.Changed(), History: len(s.history)}, nil
 }
 
@@ -613,7 +610,7 @@ func (s *Session) episodeStep(r *protocol.Request) (any, *protocol.Error) {
 	if err != nil {
 		return nil, err
 	}
-	return ep.Step(c.Name, c.Args, c.Form == call.Native), nil
+	return ep.Step(c), nil
 }
 
 func (s *Session) episodeFinish(r *protocol.Request) (any, *protocol.Error) {

@@ -176,7 +176,7 @@ func TestOnePredictionParsesOneFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, want := d.Parsed(), len(d.File(file)); n != want || want == 0 {
+	if n, want := d.ParsedOnUse(), len(d.File(file)); n != want || want == 0 {
 		t.Fatalf("scoring one prediction of %s parsed %d dialogues, want %d", file, n, want)
 	}
 	r := do(t, s, `{"v":1,"op":"validate"}`)
@@ -187,7 +187,7 @@ func TestOnePredictionParsesOneFile(t *testing.T) {
 	if !v.OK || len(v.Failures) > 0 || v.Checks["format"].Passed == 0 {
 		t.Fatalf("validate of the builtin data: ok %v, checks %v, failures %v", v.OK, v.Checks, v.Failures)
 	}
-	if n := d.Parsed(); n != len(d.Dialogues())+len(d.Scenes()) {
+	if n := d.ParsedOnUse(); n != len(d.Dialogues())+len(d.Scenes()) {
 		t.Errorf("validate parsed %d files of %d dialogues and %d scenes", n, len(d.Dialogues()), len(d.Scenes()))
 	}
 }
@@ -239,6 +239,52 @@ func TestSandbox(t *testing.T) {
 	}
 	if strings.Contains(alarms(a), "2023-05-01 06:30:00") {
 		t.Fatalf("reset did not restore the initial world")
+	}
+}
+
+// TestSandboxReadsAsTheJudge: a text call in the sandbox means what it means to the judge of the loaded
+// data: over our data, a list written as a Python literal reaches the world as a list, just as the same
+// call in the native form does.
+func TestSandboxReadsAsTheJudge(t *testing.T) {
+	forms := []struct{ name, call string }{
+		{"text", `[AddMeeting(token='%s', meeting_topic='Sync', start_time='2023-05-01 10:00:00', end_time='2023-05-01 11:00:00', location='Room 1', attendees=['Ana', 'Bo'])]`},
+		{"native", `{"name":"AddMeeting","arguments":{"token":"%s","meeting_topic":"Sync","start_time":"2023-05-01 10:00:00","end_time":"2023-05-01 11:00:00","location":"Room 1","attendees":["Ana","Bo"]}}`},
+	}
+	worlds := map[string]string{}
+	for _, f := range forms {
+		s := New()
+		tok := sandboxToken(t, s)
+		r := do(t, s, `{"v":1,"op":"call","call":`+quote(strings.Replace(f.call, "%s", tok, 1))+`}`)
+		if !r.OK {
+			t.Fatalf("%s: %+v", f.name, r.Error)
+		}
+		var res protocol.CallResult
+		if err := json.Unmarshal([]byte(mustJSON(r.Result)), &res); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(res.Args), `"attendees":["Ana","Bo"]`) || res.Error != "" {
+			t.Errorf("%s: the call's arguments as read are %s (error %q), want attendees as a list", f.name, res.Args, res.Error)
+		}
+		w := do(t, s, `{"v":1,"op":"world","databases":["Meeting"]}`)
+		var world struct {
+			Databases struct {
+				Meeting map[string]struct {
+					Topic     string `json:"meeting_topic"`
+					Attendees any    `json:"attendees"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(mustJSON(w.Result)), &world); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range world.Databases.Meeting {
+			if m.Topic == "Sync" {
+				worlds[f.name] = mustJSON(m.Attendees)
+			}
+		}
+	}
+	if worlds["text"] != `["Ana","Bo"]` || worlds["native"] != worlds["text"] {
+		t.Errorf("the meeting's attendees in the world: text %s, native %s; want both [\"Ana\",\"Bo\"]", worlds["text"], worlds["native"])
 	}
 }
 

@@ -174,6 +174,28 @@ func OutJSONL(preds []Prediction, episodes []Episode) []byte {
 	return b.Bytes()
 }
 
+// ReplayEpisode plays a recorded episode's calls again, in order, in a fresh episode of the engine
+// behind do, and returns the engine's judgement: how a kept, imported or compared run's episodes are
+// judged by this engine rather than by the outcome they carry.
+func ReplayEpisode(ctx context.Context, do protocol.Transport, ep Episode) (protocol.Outcome, error) {
+	started, err := protocol.Call[protocol.EpisodeStarted](ctx, do, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File})
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
+	for _, c := range ep.Calls {
+		name, _ := json.Marshal(c.Name)
+		args := c.Args
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		callJSON, _ := json.Marshal(map[string]json.RawMessage{"name": name, "arguments": args})
+		if _, err := protocol.Call[protocol.EpisodeCall](ctx, do, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: callJSON}); err != nil {
+			return protocol.Outcome{}, err
+		}
+	}
+	return protocol.Call[protocol.Outcome](ctx, do, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
+}
+
 // EpisodeSummary sums up a run's level-3 episodes.
 type EpisodeSummary struct {
 	Episodes, Success, WorldMatch int

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/stats"
 )
 
 // MaxTrials bounds repeated trials of one config: they exist to measure consistency, and beyond
@@ -36,15 +37,14 @@ type TrialStats struct {
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
 	StdDev float64 `json:"stddev"`
+	// FlipRate is the chance that two of the trials judge a task differently, averaged over the
+	// Tasks (stats.FlipRate): the noise floor a comparison of two settings has to rise above.
+	FlipRate float64 `json:"flip_rate"`
 }
 
 // Trials sums up results of the same config run several times, one TrialStats per level, in the
 // order levels first appear. Nil results (a trial that never started) are skipped.
 func Trials(results []*Result) []TrialStats {
-	type task struct {
-		level, file string
-		id          int
-	}
 	var order []string
 	seen := map[string]bool{}
 	var trials []map[task]bool // per trial: task → success
@@ -52,25 +52,11 @@ func Trials(results []*Result) []TrialStats {
 		if r == nil {
 			continue
 		}
-		got := map[task]bool{}
-		note := func(t task, ok bool) {
-			got[t] = ok
+		keys, got := judged(r)
+		for _, t := range keys {
 			if !seen[t.level] {
 				seen[t.level] = true
 				order = append(order, t.level)
-			}
-		}
-		if r.Batch != nil {
-			for _, v := range r.Batch.Results {
-				if v.Kind != protocol.KindCall || v.CallVerdict == nil {
-					continue
-				}
-				note(task{v.Level, v.File, v.ID}, v.Correct)
-			}
-		}
-		for _, ep := range r.Episodes {
-			if ep.Outcome != nil {
-				note(task{ep.Level, ep.File, -1}, ep.Outcome.Success)
 			}
 		}
 		trials = append(trials, got)
@@ -81,7 +67,7 @@ func Trials(results []*Result) []TrialStats {
 		st := TrialStats{Level: level, Trials: n, PassK: make([]float64, n), Accuracy: make([]float64, n)}
 		// Successes per task over the trials, for the tasks every trial judged.
 		all := map[task]int{}
-		judged := map[task]int{}
+		counted := map[task]int{}
 		for i, got := range trials {
 			right, total := 0, 0
 			for t, ok := range got {
@@ -89,7 +75,7 @@ func Trials(results []*Result) []TrialStats {
 					continue
 				}
 				total++
-				judged[t]++
+				counted[t]++
 				if ok {
 					right++
 					all[t]++
@@ -100,8 +86,8 @@ func Trials(results []*Result) []TrialStats {
 			}
 		}
 		// In a fixed order, so that the sums come out bit for bit the same in every host.
-		keys := make([]task, 0, len(judged))
-		for t := range judged {
+		keys := make([]task, 0, len(counted))
+		for t := range counted {
 			keys = append(keys, t)
 		}
 		sort.Slice(keys, func(i, j int) bool {
@@ -111,12 +97,14 @@ func Trials(results []*Result) []TrialStats {
 			}
 			return a.id < b.id
 		})
+		var successes []int
 		for _, t := range keys {
-			if judged[t] < n {
+			if counted[t] < n {
 				st.LeftOut++
 				continue
 			}
 			st.Tasks++
+			successes = append(successes, all[t])
 			for k := 1; k <= n; k++ {
 				st.PassK[k-1] += choose(all[t], k) / choose(n, k)
 			}
@@ -126,10 +114,46 @@ func Trials(results []*Result) []TrialStats {
 				st.PassK[k] /= float64(st.Tasks)
 			}
 		}
+		st.FlipRate = stats.FlipRate(successes, n)
 		st.Mean, st.Min, st.Max, st.StdDev = spread(st.Accuracy)
 		out = append(out, st)
 	}
 	return out
+}
+
+// task names one judged task of a run: a call sample, or a level-3 episode (id -1).
+type task struct {
+	level, file string
+	id          int
+}
+
+// judged lists a run's judged tasks in the order they first appear, with each one's outcome: the
+// call samples (right or not; special cases and replies are reported apart, as in a run's report)
+// and the level-3 episodes played to a judgement (a success: the gold final world and every gold
+// call recalled). A sample judged twice counts by its last verdict.
+func judged(r *Result) ([]task, map[task]bool) {
+	var order []task
+	got := map[task]bool{}
+	note := func(t task, ok bool) {
+		if _, dup := got[t]; !dup {
+			order = append(order, t)
+		}
+		got[t] = ok
+	}
+	if r.Batch != nil {
+		for _, v := range r.Batch.Results {
+			if v.Kind != protocol.KindCall || v.CallVerdict == nil {
+				continue
+			}
+			note(task{v.Level, v.File, v.ID}, v.Correct)
+		}
+	}
+	for _, ep := range r.Episodes {
+		if ep.Outcome != nil {
+			note(task{ep.Level, ep.File, -1}, ep.Outcome.Success)
+		}
+	}
+	return order, got
 }
 
 // choose is the binomial coefficient C(n, k) as a float (0 when k > n).

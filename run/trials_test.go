@@ -32,6 +32,8 @@ func TestTrials(t *testing.T) {
 		passK   []float64
 		acc     []float64
 		sd      float64
+		// flip is the flip rate: per task k(n−k)/C(n,2) for k successes of n trials, averaged.
+		flip float64
 	}{
 		{
 			name:    "one trial: pass^1 is the accuracy; special cases and replies are not tasks",
@@ -51,6 +53,7 @@ func TestTrials(t *testing.T) {
 			passK: []float64{5.0 / 9, 4.0 / 9, 1.0 / 3},
 			acc:   []float64{2.0 / 3, 2.0 / 3, 1.0 / 3},
 			sd:    math.Sqrt((2*math.Pow(2.0/3-5.0/9, 2) + math.Pow(1.0/3-5.0/9, 2)) / 2),
+			flip:  (0 + 2.0/3 + 0) / 3,
 		},
 		{
 			name: "a task a failed request left unjudged in one trial is left out of pass^k",
@@ -70,7 +73,8 @@ func TestTrials(t *testing.T) {
 			},
 			level: Level3, tasks: 2,
 			passK: []float64{0.75, 0.5}, acc: []float64{0.5, 1},
-			sd: math.Sqrt((0.0625 + 0.0625) / 1),
+			sd:   math.Sqrt((0.0625 + 0.0625) / 1),
+			flip: 0.5, // b flipped, a did not
 		},
 	}
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -101,6 +105,9 @@ func TestTrials(t *testing.T) {
 				if !near(st.Accuracy[i], tt.acc[i]) {
 					t.Errorf("trial %d accuracy %v, want %v", i+1, st.Accuracy[i], tt.acc[i])
 				}
+			}
+			if !near(st.FlipRate, tt.flip) {
+				t.Errorf("flip rate %v, want %v", st.FlipRate, tt.flip)
 			}
 			if !near(st.StdDev, tt.sd) {
 				t.Errorf("stddev %v, want %v", st.StdDev, tt.sd)

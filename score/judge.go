@@ -190,8 +190,15 @@ func (s *Scorer) replayed(d *dataset.Dialogue, pos int) *tools.World {
 	return states[pos]
 }
 
-// gold returns the run's copy of a gold envelope (checks may mutate it, see Scorer).
+// gold returns the run's copy of a gold envelope (checks may mutate it, see Scorer). Repaired data
+// gets a new copy for every verdict: that a check's mutation outlives it is the original's defect
+// (a second prediction of the same sample, as repeated trials make, could never be right), kept only
+// where verdict parity needs it.
 func (s *Scorer) gold(t *dataset.Turn) *value.Map {
+	if s.data.Repaired {
+		g, _ := value.Clone(t.Result).(*value.Map)
+		return g
+	}
 	g, ok := s.golds[t]
 	if !ok {
 		g, _ = value.Clone(t.Result).(*value.Map)
@@ -241,18 +248,20 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		return v
 	}
 	cat := sm.Dialogue.ToolCatalog()
-	env, err := s.run(sm.Dialogue, cat, s.world(sm), c)
+	env, err := Execute(cat, s.world(sm), c, sm.Dialogue.Repaired)
 	s.judgeRun(&v, cat, gt, env, err, s.gold(gt), false)
 	return v
 }
 
-// run runs a predicted call in w: native calls with their typed arguments, text calls as the original
-// passes them (lists read as lists for a repaired dialogue).
-func (s *Scorer) run(d *dataset.Dialogue, cat *tools.Catalog, w *tools.World, c *call.Call) (*value.Map, error) {
+// Execute runs a parsed call in w, read as the data reads calls. It is the one reading of a call that
+// every judge of a world shares — the step judge, a level-3 episode's world, the sandbox (and through
+// the judge the classroom): a native call runs with its typed arguments, a text call with the
+// arguments Args gives. repaired is the data's Repaired (dataset.Data.Repaired).
+func Execute(cat *tools.Catalog, w *tools.World, c *call.Call, repaired bool) (*value.Map, error) {
 	if c.Form == call.Native {
 		return cat.CallNative(w, c.Name, c.Args)
 	}
-	return cat.Call(w, c.Name, readLists(d, cat, c))
+	return cat.Call(w, c.Name, Args(cat, c, repaired))
 }
 
 // judgeRun fills v with the judgement of a call of gold turn gt that ran (env, or err when it raised)
@@ -372,12 +381,14 @@ func Round4(f float64) float64 {
 	return r
 }
 
-// readLists returns a text call's arguments with list literals read as lists, for a repaired
-// dialogue: the original passes list arguments on as the text that was written, so a right list can
-// never match its gold list; our data is judged without that defect. Other dialogues get the arguments
-// unchanged.
-func readLists(d *dataset.Dialogue, cat *tools.Catalog, c *call.Call) *value.Map {
-	if !d.Repaired {
+// Args returns the arguments a parsed call passes to its tool, as the data reads them. The original
+// passes a text call's every value on as the text that was written, so a list argument reaches its tool
+// as the string "['Mary', 'Peter']" and a right list can never match its gold list; its data keeps that
+// reading (verdict parity needs it). Repaired data — our own — is judged without that defect: a value of a
+// list parameter written as a Python literal ([...]) is that list. Native calls, and values that do not
+// read as a literal, are passed as they are. The call's own map is never changed.
+func Args(cat *tools.Catalog, c *call.Call, repaired bool) *value.Map {
+	if !repaired || c.Form == call.Native {
 		return c.Args
 	}
 	t, ok := cat.Lookup(c.Name)

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 
+	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
@@ -80,17 +81,12 @@ func NewEpisode(base *tools.Base, scene *dataset.Dialogue) *Episode {
 	return &Episode{scene: scene, world: base.NewWorld()}
 }
 
-// Step runs one call of the model in the episode's world.
-func (e *Episode) Step(name string, args *value.Map, native bool) EpisodeCall {
+// Step runs one call of the model in the episode's world, read as the step judge reads it (Execute).
+func (e *Episode) Step(c *call.Call) EpisodeCall {
 	cat := e.scene.ToolCatalog()
-	var env *value.Map
-	var err error
-	if native {
-		env, err = cat.CallNative(e.world, name, args)
-	} else {
-		env, err = cat.Call(e.world, name, args)
-	}
-	e.calls = append(e.calls, episodeCall{name: name, args: args, env: env, err: err})
+	args := Args(cat, c, e.scene.Repaired)
+	env, err := Execute(cat, e.world, c, e.scene.Repaired)
+	e.calls = append(e.calls, episodeCall{name: c.Name, args: args, env: env, err: err})
 	return e.calls[len(e.calls)-1].view()
 }
 
@@ -165,7 +161,11 @@ func (e *Episode) match(cat *tools.Catalog, t dataset.Turn, used []bool) int {
 		if ok {
 			r, _ := value.Clone(c.env).(*value.Map)
 			g, _ := value.Clone(t.Result).(*value.Map)
-			if good, err := tool.Check(r, g); err == nil && good {
+			check := tool.Check
+			if e.scene.Repaired {
+				check = tool.CheckRepaired
+			}
+			if good, err := check(r, g); err == nil && good {
 				return i
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -182,27 +183,42 @@ func TestPrematureCall(t *testing.T) {
 	}
 }
 
-// TestKeyErrorOnSecondEvaluation: the meeting check removes meeting_topic from the gold record, so a
-// second judgement of the same gold turn in one batch is KEY_ERROR, as in the original.
+// TestKeyErrorOnSecondEvaluation: the meeting check removes meeting_topic from the gold record, so in
+// the original's data a second judgement of the same gold turn in one batch is KEY_ERROR, as in the
+// original; our own (repaired) data judges it as the first.
 func TestKeyErrorOnSecondEvaluation(t *testing.T) {
-	data, ix := builtin(t)
-	for _, sm := range ix.All() {
-		if sm.Kind != KindCall || sm.GoldTurn().Tool != "AddMeeting" || sm.Dialogue.Level != dataset.Level1 {
-			continue
-		}
-		s := New(data, Replay)
-		first := s.Call(sm, GoldNative(sm.GoldTurn()))
-		second := s.Call(sm, GoldNative(sm.GoldTurn()))
-		if first.Category != Correct || second.Category != KeyError {
-			t.Fatalf("AddMeeting twice: %s then %s; want CORRECT then KEY_ERROR", first.Category, second.Category)
-		}
-		fresh := New(data, Replay).Call(sm, GoldNative(sm.GoldTurn()))
-		if fresh.Category != Correct {
-			t.Fatalf("a new batch must start from pristine gold records, got %s", fresh.Category)
-		}
-		return
+	repaired, ix := builtin(t)
+	original := *repaired
+	original.Repaired = false
+	tests := []struct {
+		name   string
+		data   *dataset.Data
+		second string
+	}{
+		{"original's rule", &original, KeyError},
+		{"repaired", repaired, Correct},
 	}
-	t.Fatal("no AddMeeting sample in the builtin data")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, sm := range ix.All() {
+				if sm.Kind != KindCall || sm.GoldTurn().Tool != "AddMeeting" || sm.Dialogue.Level != dataset.Level1 {
+					continue
+				}
+				s := New(tt.data, Replay)
+				first := s.Call(sm, GoldNative(sm.GoldTurn()))
+				second := s.Call(sm, GoldNative(sm.GoldTurn()))
+				if first.Category != Correct || second.Category != tt.second {
+					t.Fatalf("AddMeeting twice: %s then %s; want CORRECT then %s", first.Category, second.Category, tt.second)
+				}
+				fresh := New(tt.data, Replay).Call(sm, GoldNative(sm.GoldTurn()))
+				if fresh.Category != Correct {
+					t.Fatalf("a new batch must start from pristine gold records, got %s", fresh.Category)
+				}
+				return
+			}
+			t.Fatal("no level-1 AddMeeting sample in the builtin data")
+		})
+	}
 }
 
 func TestParsePredictions(t *testing.T) {
@@ -227,33 +243,58 @@ func TestRound4(t *testing.T) {
 	}
 }
 
-// TestSceneSteps: every builtin scene's gold steps are right, and an episode driven with the gold calls
-// ends in the gold final state; a wrong episode shows a diff and missed calls.
+// TestSceneStepsAndEpisodes: every builtin scene's gold steps are right, and an episode driven with the
+// gold calls — in each form, as the engine shows them (GoldPrediction: the text form wherever it can carry
+// the call) and as native calls — ends in the gold final state with every gold call matched; a wrong
+// episode shows a diff and missed calls.
 func TestSceneStepsAndEpisodes(t *testing.T) {
 	data, ix := builtin(t)
 	if len(ix.Scenes()) < 50 {
 		t.Fatalf("%d builtin scenes", len(ix.Scenes()))
 	}
 	s := New(data, Replay)
+	forms := []struct {
+		name string
+		gold func(d *dataset.Dialogue, t *dataset.Turn) string
+	}{
+		{"shown", GoldPrediction},
+		{"native", func(_ *dataset.Dialogue, t *dataset.Turn) string { return GoldNative(t) }},
+	}
+	texts := 0
 	for _, d := range ix.Scenes() {
 		for _, sm := range SceneSamples(d) {
-			if v := s.Call(sm, GoldNative(sm.GoldTurn())); !v.Correct {
-				t.Errorf("%s step %d: gold call judged %s %s", d.File, sm.ID, v.Category, v.Error)
+			for _, f := range forms {
+				if v := s.Call(sm, f.gold(d, sm.GoldTurn())); !v.Correct {
+					t.Errorf("%s step %d, %s form: gold call judged %s %s", d.File, sm.ID, f.name, v.Category, v.Error)
+				}
 			}
 		}
-		e := NewEpisode(data.Base, d)
-		for _, turn := range d.Turns {
-			if turn.Role == dataset.API {
-				e.Step(turn.Tool, turn.Params, true)
+		for _, f := range forms {
+			e := NewEpisode(data.Base, d)
+			for _, turn := range d.Turns {
+				if turn.Role == dataset.API {
+					c, ok := call.Find(f.gold(d, &turn))
+					if !ok {
+						t.Fatalf("%s: the gold of %s does not read as a call", d.File, turn.Tool)
+					}
+					if c.Form == call.Text {
+						texts++
+					}
+					e.Step(c)
+				}
+			}
+			if out := e.Finish(data.Base); !out.Success || out.Recall != 1 {
+				t.Errorf("%s, %s form: gold episode outcome %+v", d.File, f.name, out)
 			}
 		}
-		if out := e.Finish(data.Base); !out.Success || out.Recall != 1 {
-			t.Errorf("%s: gold episode outcome %+v", d.File, out)
-		}
+	}
+	if texts == 0 {
+		t.Error("no gold step was shown in the text form: the text reading went untested")
 	}
 	d := ix.Scenes()[0]
 	e := NewEpisode(data.Base, d)
-	e.Step("Calculator", value.MapOf("formula", "1+1"), true)
+	c, _ := call.Find(`[Calculator(formula='1+1')]`)
+	e.Step(c)
 	out := e.Finish(data.Base)
 	if out.Success || out.Matched != 0 || len(out.Missed) != out.Gold {
 		t.Errorf("a wrong episode judged %+v", out)
@@ -294,7 +335,8 @@ func TestOriginalScenes(t *testing.T) {
 		e := NewEpisode(data.Base, d)
 		for _, turn := range d.Turns {
 			if turn.Role == dataset.API {
-				e.Step(turn.Tool, turn.Params, true)
+				c, _ := call.Find(GoldNative(&turn))
+				e.Step(c)
 			}
 		}
 		if out := e.Finish(data.Base); !out.StateMatch {

@@ -54,7 +54,7 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 	for i, c := range cs {
 		// A call that raises leaves the world as it was.
 		next := w.Clone()
-		env, err := s.run(sm.Dialogue, cat, next, c)
+		env, err := Execute(cat, next, c, sm.Dialogue.Repaired)
 		if err == nil {
 			w = next
 		}

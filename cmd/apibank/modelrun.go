@@ -166,7 +166,7 @@ func printTrials(w io.Writer, stats []run.TrialStats, cut bool) {
 		fmt.Fprintln(w, "repeated trials: nothing was judged")
 		return
 	}
-	fmt.Fprintf(w, "== repeated trials: %d (pass^k: the chance that k trials of a task all succeed; tasks are call samples and level-3 episodes)\n", stats[0].Trials)
+	fmt.Fprintf(w, "== repeated trials: %d (pass^k: the chance that k trials of a task all succeed; flip rate: that two trials judge it differently; tasks are call samples and level-3 episodes)\n", stats[0].Trials)
 	if cut {
 		fmt.Fprintln(w, "cancelled: only the trials that ran are counted")
 	}
@@ -175,7 +175,7 @@ func printTrials(w io.Writer, stats []run.TrialStats, cut bool) {
 		for k, p := range st.PassK {
 			fmt.Fprintf(w, "  pass^%d %.4f", k+1, p)
 		}
-		fmt.Fprintf(w, "\n%-22s accuracy mean %.4f ± %.4f (sd), min %.4f, max %.4f", "", st.Mean, st.StdDev, st.Min, st.Max)
+		fmt.Fprintf(w, "\n%-22s accuracy mean %.4f ± %.4f (sd), min %.4f, max %.4f; flip rate %.4f", "", st.Mean, st.StdDev, st.Min, st.Max, st.FlipRate)
 		if st.LeftOut > 0 {
 			fmt.Fprintf(w, "; %d tasks left out (a request failed in some trial)", st.LeftOut)
 		}
@@ -225,12 +225,14 @@ func printRun(w io.Writer, res *run.Result) {
 	}
 }
 
-// cmdPrompts writes every sample's model request as JSONL, so any model anywhere can answer it.
+// cmdPrompts writes every single-request sample's request body as JSONL, so any model anywhere
+// can answer it.
 func cmdPrompts(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
 	form := fs.String("form", run.Text, "text or native")
+	name := fs.String("model", run.DefaultPromptModel, "the model named in each request body")
 	var levels levelsFlag
 	fs.Var(&levels, "level", "a level (repeatable; default every level)")
 	if err := parse(fs, args); err != nil {
@@ -245,7 +247,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
-	text, err := run.Prompts(context.Background(), r.do, cfg)
+	text, err := run.Prompts(context.Background(), r.do, cfg, model.Settings{Model: *name})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,12 @@
 // Command fakemodel serves a scripted OpenAI-compatible endpoint (internal/fakemodel) for the
 // browser suite and for trying the CLI without a real model.
 //
-//	fakemodel [--addr 127.0.0.1:0] [--script FILE]
+//	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial]]
+//
+// With --gold it is the perfect model of a dataset (internal/goldmodel): it recognises each request a
+// run makes of the data's samples (DATA: builtin, or a folder as apibank --data reads it) and answers
+// the sample's gold; with --adversarial, one bad behaviour per sample instead. The script's rules
+// answer what it does not recognise, and their faults come first.
 //
 // Its first line on stdout is the base URL it serves (http://127.0.0.1:PORT/v1), so that a harness
 // that started it on port 0 can read where it is. It runs until interrupted or terminated. The
@@ -18,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/internal/goldmodel"
 )
 
 func main() {
@@ -32,6 +38,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("fakemodel", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: a free port)")
 	scriptPath := fs.String("script", "", "script file (JSON); none: every request gets a no-rule error until a script is posted")
+	gold := fs.String("gold", "", "answer every sample of this data with its gold (builtin, or a folder)")
+	adversarial := fs.Bool("adversarial", false, "with --gold: answer each sample with one of goldmodel.Behaviours instead")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,6 +57,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	srv, err := fakemodel.New(script)
 	if err != nil {
 		return err
+	}
+	if *adversarial && *gold == "" {
+		return fmt.Errorf("--adversarial needs --gold")
+	}
+	if *gold != "" {
+		m, err := goldmodel.Load(*gold, *adversarial)
+		if err != nil {
+			return err
+		}
+		srv.SetOracle(m)
 	}
 	if err := srv.Listen(*addr); err != nil {
 		return err

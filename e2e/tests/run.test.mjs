@@ -1,7 +1,8 @@
 // Running a model from the tab against cmd/fakemodel (a scripted OpenAI-compatible server started
 // here): every level in both forms, parity with `apibank run` under wazero, resume after a reload,
 // cancel, failed requests retried alone, the API key never leaving for anywhere but the endpoint,
-// share links, the Runs leaderboard and comparison. Expected outputs come from the CLI or from the
+// share links, the Runs leaderboard and comparison, batch files (the input downloaded, the
+// provider's output scored back), the prompts download. Expected outputs come from the CLI or from the
 // run's own saved data, never from constants.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -252,9 +253,58 @@ test("a share link holds the run in its fragment and re-scores it in the opener'
   await page.close();
 });
 
+/** mcnemar is the exact McNemar test's two-sided p, summed here in exact integers (BigInt). */
+function mcnemar(b, c) {
+  const n = b + c;
+  const k = Math.min(b, c);
+  if (n === 0) return 1;
+  let coef = 1n;
+  let sum = 0n;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) coef = (coef * BigInt(n - i + 1)) / BigInt(i);
+    sum += coef;
+  }
+  const scale = 10n ** 30n;
+  return Math.min(1, Number((2n * sum * scale) / (1n << BigInt(n))) / 1e30);
+}
+
+/** paired counts, per row (level and unit, "" for all), the tasks two saved runs both judged. */
+function pairedCounts(a, b) {
+  const outcomes = (r) => {
+    const m = new Map();
+    for (const v of r.batch.results) if (v.kind === "call" && "correct" in v) m.set(`${v.level}\t${v.file}#${v.id}\tsample`, v.correct);
+    for (const e of r.episodes) if (e.outcome) m.set(`${e.level}\t${e.file}\tepisode`, e.outcome.success);
+    return m;
+  };
+  const oa = outcomes(a);
+  const ob = outcomes(b);
+  const rows = new Map();
+  const add = (key, x, y) => {
+    const r = rows.get(key) || { paired: 0, fixed: 0, broken: 0 };
+    r.paired++;
+    if (!x && y) r.fixed++;
+    if (x && !y) r.broken++;
+    rows.set(key, r);
+  };
+  for (const [k, x] of oa) {
+    if (!ob.has(k)) continue;
+    const [level, , unit] = k.split("\t");
+    add(`${level}/${unit}`, x, ob.get(k));
+    add("/task", x, ob.get(k));
+  }
+  return rows;
+}
+
 test("the Runs page lists every run and compares two, one row per sample they judge differently", async () => {
   const { page, w } = await newPage();
   const { runs } = await idb(page);
+  // Each run's predictions as the Runs page exports them, for `apibank compare`.
+  const files = {};
+  for (const form of ["text", "native"]) {
+    await openRun(page, ranIDs[form]);
+    files[form] = path.join(tmp, `compare-${form}.jsonl`);
+    (await import("node:fs")).writeFileSync(files[form], await download(page, "run-export-jsonl"));
+  }
   await open(page, s.server.url, "/runs");
   await page.waitForSelector("[data-testid=run-row]");
   assert.equal(await page.locator("[data-testid=run-row]").count(), runs.length);
@@ -276,6 +326,34 @@ test("the Runs page lists every run and compares two, one row per sample they ju
   const first = page.locator("[data-testid=compare-row]").first();
   await first.locator("summary").click();
   assert.match(await first.textContent(), /A answered[\s\S]*B answered/);
+
+  // The paired test: the counts are the runs' own verdicts paired, the p an exact binomial sum,
+  // and every figure and sentence the one `apibank compare` gives for the runs' exported files.
+  // (The overall row's level is empty: go-app leaves an empty data attribute out.)
+  const rows = await page.$$eval("[data-testid=paired-row]", (els) => els.map((el) => ({
+    level: el.dataset.level || "", unit: el.dataset.unit, paired: Number(el.dataset.paired), fixed: Number(el.dataset.fixed),
+    broken: Number(el.dataset.broken), p: Number(el.dataset.p), detectable: Number(el.dataset.detectable),
+  })));
+  const sentences = await page.$$eval("[data-testid=compare-sentence]", (els) => els.map((el) => ({ level: el.dataset.level || "", unit: el.dataset.unit, finding: el.dataset.finding, text: el.textContent })));
+  const counts = pairedCounts(a, b);
+  assert.equal(rows.length, counts.size, "a paired row per level (episodes apart) and one for all");
+  for (const r of rows) {
+    const c = counts.get(`${r.level}/${r.unit}`);
+    assert.ok(c, `a row the runs do not have: ${r.level} ${r.unit}`);
+    assert.deepEqual({ paired: r.paired, fixed: r.fixed, broken: r.broken }, c, `${r.level} ${r.unit}`);
+    assert.ok(Math.abs(r.p - mcnemar(c.fixed, c.broken)) < 1e-12, `${r.level} ${r.unit}: p ${r.p}, exact ${mcnemar(c.fixed, c.broken)}`);
+    assert.ok(r.detectable > 0 && r.detectable <= 1);
+  }
+  assert.equal(sentences.length, rows.length);
+  for (const t of sentences) assert.match(t.text, /^(B is better than A|B is worse than A|A and B are not distinguishable) on (level \d|all levels)/);
+  const byCLI = JSON.parse(cli(["compare", files.text, files.native, "--json"]));
+  const cliRows = [...byCLI.levels, byCLI.overall];
+  assert.deepEqual(
+    cliRows.map((r) => ({ level: r.level, unit: r.unit, paired: r.paired, fixed: r.fixed, broken: r.broken, p: r.p, detectable: r.min_detectable })),
+    rows,
+    "the page's paired figures are `apibank compare`'s",
+  );
+  assert.deepEqual(cliRows.map((r) => ({ level: r.level, unit: r.unit, finding: r.finding, text: r.sentence + "." })), sentences, "the same sentences");
   assert.deepEqual(w.errors, []);
   await page.close();
 });
@@ -422,12 +500,77 @@ test("Test connection reports in words", async () => {
   await page.close();
 });
 
-test("Download all prompts on the Dataset page writes what apibank prompts writes", async () => {
+test("Download all prompts on the Dataset page writes what apibank prompts writes: request bodies an endpoint takes as they are", async () => {
   const { page, w } = await newPage();
   await open(page, s.server.url, "/dataset");
   await page.getByTestId("prompts-form").selectOption("native");
+  await set(page, "prompts-model", "fake-model");
   const text = await download(page, "download-prompts");
-  assert.equal(text, cli(["prompts", "--form", "native"]));
+  assert.equal(text, cli(["prompts", "--form", "native", "--model", "fake-model"]));
+  // Each line is the body a run sends: the fake takes it as it is.
+  const first = text.slice(0, text.indexOf("\n"));
+  const r = await fetch(fake.url + "/chat/completions", { method: "POST", headers: { authorization: "Bearer " + KEY, "content-type": "application/json" }, body: first });
+  assert.equal(r.status, 200, await r.text());
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("Batch: the tab's input file is apibank batch prepare's, and its output file scores as apibank batch score and a live run of the same answers, kept as a batch run", async () => {
+  await fake.script(script());
+  const { page, w } = await newPage();
+  const levels = ["level-1-given-desc", "level-2-toolsearcher"];
+  await configure(page, { form: "native", levels, limit: 4 });
+  const input = await download(page, "run-batch-prepare");
+  const flags = ["--form", "native", "--limit", "4"];
+  for (const l of levels) flags.push("--level", l);
+  const cliIn = path.join(tmp, `batch-in-${Date.now()}.jsonl`);
+  cli(["batch", "prepare", "--model", "fake-model", "--out", cliIn, ...flags]);
+  assert.equal(input, readFileSync(cliIn, "utf8"), "the tab's batch input file is the CLI's, byte for byte");
+  assert.equal(input.trim().split("\n").length, 8);
+
+  // The provider (the fake) answers the file; the output goes back through the page.
+  const output = await fake.batch(input);
+  const outFile = path.join(tmp, `batch-out-${Date.now()}.jsonl`);
+  (await import("node:fs")).writeFileSync(outFile, output);
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-batch-output").setInputFiles(outFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(outFile)}"]`);
+  await page.getByTestId("run-batch-score").click();
+  const p = await finished(page, before, 60000);
+  assert.equal(p.state, "done");
+  assert.equal(await page.$eval("[data-testid=run-progress]", (el) => el.dataset.source), "batch");
+  const { run } = await savedRun(page, p.id);
+  assert.equal(run.source, "batch");
+  assert.equal(run.failures.length, 0);
+  assert.equal(await page.getByTestId("run-accuracy").textContent(), (run.batch.report.overall.accuracy * 100).toFixed(1) + "%", "the page shows the saved run's accuracy");
+
+  // The CLI scores the same output file to the same predictions and report; a live run of the
+  // same answers gives them too.
+  const preds = path.join(tmp, `batch-preds-${Date.now()}.jsonl`);
+  const cliScore = JSON.parse(cli(["batch", "score", "--input", cliIn, "--output", outFile, "--out", preds, "--json"]));
+  const tabJSONL = run.predictions.map((x) => JSON.stringify(x) + "\n").join("");
+  assert.equal(tabJSONL, readFileSync(preds, "utf8"), "the tab's predictions are batch score's, byte for byte");
+  assert.deepEqual(run.batch.report, cliScore.report);
+  const live = cliRun({ form: "native", levels, limit: 4 });
+  assert.equal(tabJSONL, live.jsonl, "a live run of the same answers gives the same predictions");
+  assert.deepEqual(run.batch.report, live.summary.report, "and the same report");
+
+  // A foreign line costs only itself: it is listed with its line, the rest is scored.
+  const lines = output.trim().split("\n");
+  const badFile = path.join(tmp, `batch-out-bad-${Date.now()}.jsonl`);
+  (await import("node:fs")).writeFileSync(badFile, ["not json", ...lines.slice(1)].join("\n") + "\n");
+  await page.getByTestId("run-batch-output").setInputFiles(badFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(badFile)}"]`);
+  await page.getByTestId("run-batch-score").click();
+  const p2 = await finished(page, p.id, 60000);
+  assert.equal(p2.failed, 1, "the request whose line was lost is a failed request");
+  const errs = await page.locator("[data-testid=run-batch-line-error]").allTextContents();
+  assert.equal(errs.length, 1);
+  assert.match(errs[0], /:1: not a batch output line/);
+
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector(`[data-testid=run-row][data-id="${p.id}"][data-source=batch]`);
+  assert.match(await page.locator(`[data-testid=run-row][data-id="${p.id}"]`).textContent(), /batch/);
   assert.deepEqual(w.errors, []);
   await page.close();
 });

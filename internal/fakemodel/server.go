@@ -14,11 +14,13 @@ import (
 
 // Server is the fake endpoint, an http.Handler. It serves, under any path prefix:
 // POST …/chat/completions, GET …/models, and for test harnesses GET /_fake/requests (what was
-// recorded, as JSON), POST /_fake/script (a new script; counts restart) and POST /_fake/reset
-// (forget requests and counts).
+// recorded, as JSON), POST /_fake/script (a new script; counts restart), POST /_fake/reset
+// (forget requests and counts) and POST /_fake/batch (a batch input file in, its output file out:
+// see AnswerBatch).
 type Server struct {
 	mu       sync.Mutex
 	script   Script
+	oracle   Oracle
 	counts   []int // requests matched per rule
 	requests []Request
 
@@ -44,7 +46,8 @@ type Request struct {
 	Rule int `json:"rule"`
 	// Fault is the fault kind served, empty for a normal answer.
 	Fault string `json:"fault,omitempty"`
-	// Generated is the kind of candidate or verdict the script's Generator served ("" for none).
+	// Generated is the kind of candidate or verdict the script's Generator served, or what the
+	// server's Oracle served ("gold" or a behaviour's name); "" for none.
 	Generated string `json:"generated,omitempty"`
 }
 
@@ -147,6 +150,23 @@ func (s *Server) Close() error {
 	return s.srv.Close()
 }
 
+// An Oracle answers the chat requests it recognises in place of the script's replies: the
+// gold-answering model of the tests (internal/goldmodel) is one. A rule that matches the request and
+// has a fault to serve still serves it first, so a script can put 429s and 500s on an oracle's way.
+type Oracle interface {
+	// Answer returns the reply to req, or a fault to serve instead of it, and a name for what it
+	// served (recorded as Request.Generated); ok is false for a request it does not recognise,
+	// which the rules then answer.
+	Answer(req *ChatRequest) (reply Reply, fault *Fault, kind string, ok bool)
+}
+
+// SetOracle makes o answer the requests it recognises (nil: the rules answer all).
+func (s *Server) SetOracle(o Oracle) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.oracle = o
+}
+
 // SetScript replaces the script; the rules' counts restart.
 func (s *Server) SetScript(sc Script) error {
 	if err := sc.Validate(); err != nil {
@@ -183,7 +203,7 @@ const maxBody = 8 << 20
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	sc := s.script
+	sc, oracle := s.script, s.oracle
 	s.mu.Unlock()
 
 	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Rule: -1}
@@ -219,6 +239,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	case r.URL.Path == "/_fake/batch" && r.Method == http.MethodPost:
+		out, err := s.AnswerBatch(body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error(), "invalid_batch")
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		_, _ = w.Write(out)
 	case r.URL.Path == "/_fake/reset" && r.Method == http.MethodPost:
 		s.Reset()
 		w.WriteHeader(http.StatusNoContent)
@@ -229,7 +257,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(rec)
 		s.models(w, sc)
 	case strings.HasSuffix(r.URL.Path, "/chat/completions") && r.Method == http.MethodPost:
-		s.chat(w, r, sc, rec)
+		s.chat(w, r, sc, oracle, rec)
 	default:
 		s.record(rec)
 		writeError(w, http.StatusNotFound, fmt.Sprintf("fakemodel: no route for %s %s", r.Method, r.URL.Path), "not_found")
@@ -367,7 +395,7 @@ func hasTools(raw json.RawMessage) bool {
 }
 
 // chat answers a chat request from the script.
-func (s *Server) chat(w http.ResponseWriter, r *http.Request, sc Script, rec Request) {
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, sc Script, oracle Oracle, rec Request) {
 	var req ChatRequest
 	if err := json.Unmarshal(rec.Body, &req); err != nil {
 		s.record(rec)
@@ -379,16 +407,29 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, sc Script, rec Req
 		if reply, kind, ok := sc.Generator.answer(&req); ok {
 			rec.Generated = kind
 			s.record(rec)
-			a := answer{w: w, ctx: r.Context(), req: &req, reply: reply, chunk: max(sc.Chunk, 0)}
-			if a.chunk == 0 {
-				a.chunk = 5
-			}
+			a := newAnswer(w, r, &req, reply, sc)
 			a.send()
 			return
 		}
 	}
 	i, fault := s.match(sc, &req)
 	rec.Rule = i
+	if fault == nil && oracle != nil {
+		if reply, f, kind, ok := oracle.Answer(&req); ok {
+			rec.Generated = kind
+			if f != nil {
+				rec.Fault = f.Kind
+			}
+			s.record(rec)
+			a := newAnswer(w, r, &req, reply, sc)
+			if f == nil {
+				a.send()
+			} else {
+				a.fault(f, r.Header.Get("Authorization"))
+			}
+			return
+		}
+	}
 	if fault != nil {
 		rec.Fault = fault.Kind
 	}
@@ -397,15 +438,21 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, sc Script, rec Req
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("fakemodel: no rule matches (last message %.80q)", lastText(req.Messages)), "no_rule")
 		return
 	}
-	a := answer{w: w, ctx: r.Context(), req: &req, reply: sc.Rules[i].Reply, chunk: sc.Chunk}
-	if a.chunk == 0 {
-		a.chunk = 5
-	}
+	a := newAnswer(w, r, &req, sc.Rules[i].Reply, sc)
 	if fault == nil {
 		a.send()
 		return
 	}
 	a.fault(fault, r.Header.Get("Authorization"))
+}
+
+// newAnswer is the answer of reply to req, in the script's stream chunks (5 bytes when unset).
+func newAnswer(w http.ResponseWriter, r *http.Request, req *ChatRequest, reply Reply, sc Script) *answer {
+	a := &answer{w: w, ctx: r.Context(), req: req, reply: reply, chunk: sc.Chunk}
+	if a.chunk <= 0 {
+		a.chunk = 5
+	}
+	return a
 }
 
 func lastText(msgs []ChatMessage) string {
