@@ -1,26 +1,35 @@
-# API-Bank Playground. `make run` starts the main job, `make test` runs every test.
+# API-Bank Playground. `make run` starts the main job, `make test` runs every test; both need only Go
+# and Node.js (npm): what else they need (wasm-opt, playwright-core, wrangler from their lock files;
+# on Debian, Chromium through apt-get) is installed where missing.
 GO      ?= go
 WASMENV := GOOS=wasip1 GOARCH=wasm
 ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all wasm run test tracked-sizes deps lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
 # The engine module: the same bytes the browser tab and wazero run.
 wasm: $(ENGINE)
 
-# Go's output is then shrunk by binaryen's wasm-opt -Oz (Debian package binaryen): 6% of the raw
-# size, which keeps the module within its 6 MB budget (see RATIONALE "The engine's size").
-WASMOPT ?= wasm-opt
+# Go's output is then shrunk by binaryen's wasm-opt -Oz: 8% of the raw size, which keeps the module
+# within its 6 MB budget (see RATIONALE "The engine's size"). wasm-opt is the npm package binaryen
+# (compiled to WebAssembly, run with Node), pinned by scripts/binaryen/package-lock.json and
+# installed from it on first use: no system package, and the same version, so the same bytes,
+# on every machine. A wasm-opt found on the PATH is never used.
+BINARYEN := scripts/binaryen/node_modules/.package-lock.json
+WASMOPT := node scripts/binaryen/node_modules/binaryen/bin/wasm-opt
 WASMOPT_FLAGS := -Oz --enable-sign-ext --enable-nontrapping-float-to-int --enable-bulk-memory --enable-mutable-globals
-$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod
-	@command -v $(WASMOPT) >/dev/null || { echo "$(WASMOPT) not found: install binaryen (Debian: apt-get install binaryen)" >&2; exit 1; }
+$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod $(BINARYEN)
 	@mkdir -p bin
 	$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o bin/engine-go.wasm ./wasm/engine
 	$(WASMOPT) $(WASMOPT_FLAGS) bin/engine-go.wasm -o bin/engine-opt.wasm && mv bin/engine-opt.wasm $@
+
+$(BINARYEN): scripts/binaryen/package.json scripts/binaryen/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: building the engine module needs Node.js 20+ with npm" >&2; exit 1; }
+	cd scripts/binaryen && npm ci --no-audit --no-fund
 
 # The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).
 dataset/builtin.pack: $(shell find dataset/builtin -type f)
@@ -33,11 +42,13 @@ app: $(APP)
 $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
-# The main job: build everything and serve the playground at http://localhost:8080, with the classes
-# kept in CLASSES_DB (a file in the user's state folder unless given).
+# The main job: build everything and serve the playground at http://localhost:8080 (ADDR=host:port
+# for another address), with the classes kept in CLASSES_DB (a file in the user's state folder unless
+# given).
+ADDR ?= localhost:8080
 CLASSES_DB ?= $(or $(XDG_STATE_HOME),$(HOME)/.local/state)/apibank/classes.db
 run: wasm app
-	$(GO) run ./cmd/server --addr localhost:8080 --db "$(CLASSES_DB)"
+	$(GO) run ./cmd/server --addr $(ADDR) --db "$(CLASSES_DB)"
 
 # The same pages as a static site in dist/ (any static host).
 static: wasm app
@@ -67,21 +78,26 @@ worker/node_modules/.package-lock.json: worker/package.json worker/package-lock.
 worker-size: worker worker/node_modules/.package-lock.json
 	cd worker && WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true npx wrangler deploy --dry-run --outdir build/dry-run
 
+# The system packages the browser suite needs (Chromium), installed where missing: on Debian as
+# root through apt-get, elsewhere scripts/deps.sh says what to install.
+deps:
+	@sh scripts/deps.sh
+
 # The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
-test-browser: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node --test --test-concurrency=1 tests/
 	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).
 	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs
 
 # A PNG of every page in screenshots/ for review.
-screenshots: wasm app e2e/node_modules/.package-lock.json
+screenshots: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
 # First interactive (cold) and in-tab scoring times, in headless Chromium.
-bench-browser: wasm app e2e/node_modules/.package-lock.json
+bench-browser: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
-test: wasm app lint size-budget
+test: wasm app lint size-budget tracked-sizes
 	$(GO) test -count=1 ./...
 	$(MAKE) test-browser
 
@@ -149,7 +165,7 @@ bench: wasm app e2e/node_modules/.package-lock.json
 
 # The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...), the
 # module as $(ENGINE) is built (wasm-opt included: the bytes that ship, measured beside ours).
-baseline:
+baseline: $(BINARYEN)
 	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
 	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
 	cd $(BASELINE_DIR) && $(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o bin/engine-go.wasm ./wasm/engine
@@ -174,6 +190,10 @@ size-budget: app wasm
 	  printf '%s raw %d bytes (budget %d), gzip %d bytes (budget %d)\n' $$1 $$raw $$2 $$gz $$3; \
 	  if [ $$raw -gt $$2 ] || [ $$gz -gt $$3 ]; then echo "$$1 is over its size budget" >&2; over=1; fi; \
 	done; exit $$over
+
+# Nothing built is committed: a tracked file over 1 MB that is not data we wrote fails the tests.
+tracked-sizes:
+	@sh scripts/check-tracked-sizes.sh
 
 # Every fuzz target of every package, FUZZTIME each (Go fuzzes one target a run), one after the
 # other; a failing input is written under the package's testdata/fuzz and the run stops there.

@@ -64,7 +64,12 @@ function spawnAnnouncing(what, bin, args) {
   proc.stderr.on("data", (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in 60 s: ` + stderr)), 60000);
+    // A command that has not announced itself in time is ended: left running, its pipes would keep
+    // this test file's process alive after the failure, and the suite would never finish.
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`${what} did not start in 60 s: ` + stderr));
+    }, 60000);
     proc.stdout.on("data", (d) => {
       out += d;
       const m = out.match(/(http:\/\/\S+)/);
@@ -98,7 +103,7 @@ export async function startServer(extra = []) {
  */
 export async function launch(opts = {}) {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`${chromiumPath} is missing: install Debian's chromium (.ci/run does: apt-get install -y chromium)`);
+    throw new Error(`${chromiumPath} is missing: install Debian's chromium (make test does, through scripts/deps.sh)`);
   }
   const profile = mkdtempSync(path.join(tmpdir(), "apibank-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {

@@ -1,6 +1,7 @@
 // Command apibank is the playground's command line: it replays gold calls, scores prediction files,
 // computes ROUGE-L, validates and counts datasets. It runs the engine's WebAssembly module under
-// wazero by default (the same bytes the browser runs); --native runs the same engine in-process.
+// wazero by default (the same bytes the browser runs); --native runs the same engine in-process, as
+// does a CLI that finds no module (installed with go install, run outside the repository).
 //
 // Exit status: 0 ok, 1 bad input (each problem printed as file:line: what), 2 usage.
 package main
@@ -65,7 +66,9 @@ commands:
            order in the world of DIR (default: builtin); FILEs are in level-1-given-desc/,
            level-2-toolsearcher/ (JSONL) or level-3/ (JSON scenes) folders; rewritten in place
 
-common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module)
+common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module;
+else $APIBANK_WASM, web/engine.wasm, engine.wasm beside this executable or in the user's cache
+folder under apibank/; where there is none the engine built into the CLI judges, with the same verdicts)
 --data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
 without it the project's own builtin data is used.
 `
@@ -114,7 +117,7 @@ type common struct {
 
 func (c *common) register(fs *flag.FlagSet, data bool) {
 	fs.BoolVar(&c.native, "native", false, "run the engine in-process instead of under wazero")
-	fs.StringVar(&c.wasm, "wasm", "", "path of the engine module (default web/engine.wasm)")
+	fs.StringVar(&c.wasm, "wasm", "", "path of the engine module (default: $APIBANK_WASM, web/engine.wasm, beside the executable, the user's cache)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if data {
 		fs.StringVar(&c.data, "data", "", "folder in the original layout (default: builtin data)")

@@ -17,7 +17,7 @@ import (
 )
 
 // runner is a started engine: the WebAssembly module under wazero (the default), or the same engine
-// code in-process (--native), reached through the protocol's typed client.
+// code in-process (--native, or when no module is found), reached through the protocol's typed client.
 type runner struct {
 	do    protocol.Transport
 	close func()
@@ -28,17 +28,23 @@ type runner struct {
 	cache string
 }
 
-// newRunner starts an engine. The module is found at --wasm, $APIBANK_WASM, ./web/engine.wasm, or
-// web/engine.wasm beside the executable's parent folder. forData says a --data folder will be loaded:
-// only then is the module's identity computed for the folder's memo (its checksums cost ~0.7 ms).
+// newRunner starts an engine: the module under wazero when one is found (wasmSearch.find), else the
+// same engine code compiled into this binary, run in-process, which gives the same verdicts byte for
+// byte (the parity tests hold the two equal); the fallback is said once, on stderr, so that a CLI
+// installed with `go install` works from any folder without a module beside it. forData says a
+// --data folder will be loaded: only then is the module's identity computed for the folder's memo
+// (its checksums cost ~0.7 ms).
 func newRunner(native bool, wasmPath string, forData bool, stderr io.Writer) (runner, error) {
 	if native {
-		s := engine.New()
-		return runner{do: func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }, close: func() {}}, nil
+		return inProcess(), nil
 	}
-	path, err := findWasm(wasmPath)
+	path, looked, err := defaultSearch(wasmPath).find()
 	if err != nil {
 		return runner{}, err
+	}
+	if path == "" {
+		fmt.Fprintf(stderr, "apibank: engine.wasm not found (looked at %s): judging in-process with the engine built into this CLI (the same verdicts)\n", strings.Join(looked, ", "))
+		return inProcess(), nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -70,32 +76,68 @@ func newRunner(native bool, wasmPath string, forData bool, stderr io.Writer) (ru
 	return r, nil
 }
 
-// findWasm is the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
-// working directory or beside the executable's folder (bin/../web, as in a checkout). When none is
-// there the error names every place looked at, so that a user running the CLI outside the
-// repository knows what to pass.
-func findWasm(flagPath string) (string, error) {
-	candidates := []string{flagPath, os.Getenv("APIBANK_WASM"), filepath.Join("web", "engine.wasm")}
+// inProcess is the engine compiled into the CLI, reached through the same protocol as the module.
+func inProcess() runner {
+	s := engine.New()
+	return runner{do: func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }, close: func() {}}
+}
+
+// wasmSearch holds the places the engine module may be, in the order they are tried.
+type wasmSearch struct {
+	flag      string // --wasm
+	env       string // $APIBANK_WASM
+	exeDir    string // the folder of the running executable ("" when unknown)
+	userCache string // os.UserCacheDir ("" when there is none)
+}
+
+// defaultSearch is the search for this process: the flag, its environment, its executable's folder
+// and the user's cache folder.
+func defaultSearch(flagPath string) wasmSearch {
+	s := wasmSearch{flag: flagPath, env: os.Getenv("APIBANK_WASM")}
 	if exe, err := os.Executable(); err == nil {
-		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "..", "web", "engine.wasm"))
+		s.exeDir = filepath.Dir(exe)
 	}
-	var looked []string
-	for i, c := range candidates {
-		if c == "" {
-			continue
+	s.userCache, _ = os.UserCacheDir()
+	return s
+}
+
+// find returns the engine module to run: --wasm, else $APIBANK_WASM, else web/engine.wasm in the
+// working directory (a checkout), engine.wasm beside the executable (an install), web/engine.wasm
+// beside the executable's folder (a checkout's bin/), and apibank/engine.wasm in the user's cache
+// folder. A path the user named that is not a file is an error; when no place has a module the path
+// is "" and looked lists the places, for the message that says the engine runs in-process.
+func (s wasmSearch) find() (path string, looked []string, err error) {
+	if s.flag != "" {
+		if isFile(s.flag) {
+			return s.flag, nil, nil
 		}
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, nil
-		}
-		switch i {
-		case 0:
-			return "", fmt.Errorf("--wasm %s: no such file", c)
-		case 1:
-			return "", fmt.Errorf("APIBANK_WASM=%s: no such file", c)
-		}
-		looked = append(looked, c)
+		return "", nil, fmt.Errorf("--wasm %s: no such file", s.flag)
 	}
-	return "", fmt.Errorf("engine.wasm not found (looked at %s): run `make wasm` in the repository, pass --wasm PATH or set APIBANK_WASM, or use --native", strings.Join(looked, ", "))
+	if s.env != "" {
+		if isFile(s.env) {
+			return s.env, nil, nil
+		}
+		return "", nil, fmt.Errorf("APIBANK_WASM=%s: no such file", s.env)
+	}
+	candidates := []string{filepath.Join("web", "engine.wasm")}
+	if s.exeDir != "" {
+		candidates = append(candidates, filepath.Join(s.exeDir, "engine.wasm"), filepath.Join(s.exeDir, "..", "web", "engine.wasm"))
+	}
+	if s.userCache != "" {
+		candidates = append(candidates, filepath.Join(s.userCache, "apibank", "engine.wasm"))
+	}
+	for _, c := range candidates {
+		if isFile(c) {
+			return c, nil, nil
+		}
+	}
+	return "", candidates, nil
+}
+
+// isFile says whether path names a file (not a folder).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // call sends one request to the engine and decodes its result as T; an engine error is an error.

@@ -58,37 +58,57 @@ func TestCallWithFilesFraming(t *testing.T) {
 	}
 }
 
-// TestFindWasm: --wasm, then $APIBANK_WASM, then web/engine.wasm; a path the user gave that is not
-// there is an error naming it, and when no module is found the error lists the places looked at.
+// TestFindWasm: --wasm, then $APIBANK_WASM, then web/engine.wasm in the working directory, beside
+// the executable, in a checkout's web/ beside the executable's folder, in the user's cache; a path the
+// user gave that is not there is an error naming it, and when no place has a module the answer is no
+// path and every place looked at.
 func TestFindWasm(t *testing.T) {
 	dir := t.TempDir()
-	module := filepath.Join(dir, "engine.wasm")
-	if err := os.WriteFile(module, []byte("\x00asm"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir) // no web/engine.wasm here
+	module := writeFile(t, dir, "engine.wasm", "\x00asm")
+	work := t.TempDir()
+	t.Chdir(work)
+	inWork := writeFile(t, t.TempDir(), "web/engine.wasm", "\x00asm") // a checkout, made the working directory below
+	installed := t.TempDir()                                          // go install's bin/, the module beside the CLI
+	besideCLI := writeFile(t, installed, "engine.wasm", "\x00asm")
+	checkout := t.TempDir() // a checkout's bin/apibank with its web/engine.wasm
+	inCheckout := writeFile(t, checkout, "web/engine.wasm", "\x00asm")
+	cacheDir := t.TempDir()
+	inCache := writeFile(t, cacheDir, "apibank/engine.wasm", "\x00asm")
+	empty := t.TempDir()
 	for _, tc := range []struct {
-		name, flag, env string
-		want, wantErr   string
+		name       string
+		cwd        string
+		s          wasmSearch
+		want       string
+		wantLooked []string
+		wantErr    string
 	}{
-		{name: "flag", flag: module, env: "/nope", want: module},
-		{name: "env", env: module, want: module},
-		{name: "missing flag", flag: filepath.Join(dir, "gone.wasm"), env: module, wantErr: "--wasm " + filepath.Join(dir, "gone.wasm") + ": no such file"},
-		{name: "missing env", env: filepath.Join(dir, "gone.wasm"), wantErr: "APIBANK_WASM=" + filepath.Join(dir, "gone.wasm") + ": no such file"},
-		{name: "a folder is not a module", flag: dir, wantErr: "--wasm " + dir + ": no such file"},
-		{name: "none", wantErr: "engine.wasm not found (looked at " + filepath.Join("web", "engine.wasm")},
+		{name: "flag", s: wasmSearch{flag: module, env: "/nope", exeDir: installed, userCache: cacheDir}, want: module},
+		{name: "env", s: wasmSearch{env: module, exeDir: installed, userCache: cacheDir}, want: module},
+		{name: "missing flag", s: wasmSearch{flag: filepath.Join(dir, "gone.wasm"), env: module}, wantErr: "--wasm " + filepath.Join(dir, "gone.wasm") + ": no such file"},
+		{name: "missing env", s: wasmSearch{env: filepath.Join(dir, "gone.wasm"), exeDir: installed}, wantErr: "APIBANK_WASM=" + filepath.Join(dir, "gone.wasm") + ": no such file"},
+		{name: "a folder is not a module", s: wasmSearch{flag: dir}, wantErr: "--wasm " + dir + ": no such file"},
+		{name: "working directory first", cwd: filepath.Dir(filepath.Dir(inWork)), s: wasmSearch{exeDir: installed, userCache: cacheDir}, want: filepath.Join("web", "engine.wasm")},
+		{name: "beside the executable", s: wasmSearch{exeDir: installed, userCache: cacheDir}, want: besideCLI},
+		{name: "a checkout's bin", s: wasmSearch{exeDir: filepath.Join(checkout, "bin"), userCache: cacheDir}, want: inCheckout},
+		{name: "the user's cache", s: wasmSearch{exeDir: empty, userCache: cacheDir}, want: inCache},
+		{name: "none", s: wasmSearch{exeDir: empty, userCache: empty}, wantLooked: []string{
+			filepath.Join("web", "engine.wasm"), filepath.Join(empty, "engine.wasm"), filepath.Join(empty, "..", "web", "engine.wasm"), filepath.Join(empty, "apibank", "engine.wasm")}},
+		{name: "none, no executable or cache known", s: wasmSearch{}, wantLooked: []string{filepath.Join("web", "engine.wasm")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("APIBANK_WASM", tc.env)
-			got, err := findWasm(tc.flag)
+			if tc.cwd != "" {
+				t.Chdir(tc.cwd)
+			}
+			got, looked, err := tc.s.find()
 			if tc.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
-					t.Fatalf("findWasm(%q) = %q, %v; want the error %q", tc.flag, got, err, tc.wantErr)
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("find %+v = %q, %v; want the error %q", tc.s, got, err, tc.wantErr)
 				}
 				return
 			}
-			if err != nil || got != tc.want {
-				t.Fatalf("findWasm(%q) = %q, %v; want %q", tc.flag, got, err, tc.want)
+			if err != nil || got != tc.want || !reflect.DeepEqual(looked, tc.wantLooked) {
+				t.Fatalf("find %+v = %q, %q, %v; want %q, %q", tc.s, got, looked, err, tc.want, tc.wantLooked)
 			}
 		})
 	}
