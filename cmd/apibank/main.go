@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 const usage = `usage: apibank <command> [flags]
@@ -298,7 +299,7 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 		outBuf = bufio.NewWriterSize(outFile, 256<<10)
 		out = outBuf
 	}
-	rep, lineErrs, err := streamScore(r, *preds, *level, *state, out, stderr)
+	rep, episodes, lineErrs, err := streamScore(r, *preds, *level, *state, out, stderr)
 	if outBuf != nil {
 		if ferr := outBuf.Flush(); err == nil {
 			err = ferr
@@ -310,10 +311,15 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
+	switch {
+	case c.json && len(episodes) > 0:
+		// With level-3 episodes (a run's --out file), the summary run --json prints.
+		writeJSON(stdout, Summary(&run.Result{Batch: &protocol.Batch{Report: rep}, Episodes: episodes}))
+	case c.json:
 		writeJSON(stdout, rep)
-	} else {
+	default:
 		printReport(stdout, rep)
+		printEpisodes(stdout, episodes)
 	}
 	if bad || lineErrs > 0 {
 		return errBadInput

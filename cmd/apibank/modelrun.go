@@ -212,13 +212,18 @@ func Summary(res *run.Result) runSummary {
 	return s
 }
 
+// printEpisodes writes the line that sums up level-3 episodes (nothing when there are none).
+func printEpisodes(w io.Writer, episodes []run.Episode) {
+	if ep := run.SumEpisodes(episodes); ep.Episodes > 0 {
+		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", ep.Episodes, ep.Success, pct(ep.Success, ep.Episodes), ep.WorldMatch, ep.Recall)
+	}
+}
+
 func printRun(w io.Writer, res *run.Result) {
 	if res.Batch != nil {
 		printReport(w, res.Batch.Report)
 	}
-	if ep := run.SumEpisodes(res.Episodes); ep.Episodes > 0 {
-		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", ep.Episodes, ep.Success, pct(ep.Success, ep.Episodes), ep.WorldMatch, ep.Recall)
-	}
+	printEpisodes(w, res.Episodes)
 	fmt.Fprintf(w, "%d requests failed; tokens %d in, %d out\n", len(res.Failures), res.TokensIn, res.TokensOut)
 	if res.Cancelled {
 		fmt.Fprintln(w, "cancelled: the finished samples are kept")

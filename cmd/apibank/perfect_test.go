@@ -86,6 +86,20 @@ func TestPerfectModelReachesTheCeiling(t *testing.T) {
 			name := form + map[bool]string{false: " plain", true: " streamed"}[stream]
 			checkCeiling(t, name, s, true)
 			if i == 0 {
+				// score --preds judges the run's --out file as the run did, its episodes replayed.
+				path := filepath.Join(t.TempDir(), "out.jsonl")
+				if err := os.WriteFile(path, p, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				stdout, stderr, code := runCapture(t, "score", "--native", "--json", "--preds", path)
+				var again runSummary
+				if err := json.Unmarshal([]byte(stdout), &again); err != nil || code != 0 {
+					t.Fatalf("%s: score --preds of the run's file: exit %d, %v\n%s", name, code, err, stderr)
+				}
+				if mustMarshal(t, again.Report) != mustMarshal(t, s.Report) || len(again.Episodes) != len(s.Episodes) {
+					t.Errorf("%s: score --preds of the run's file differs from the run's report or episodes", name)
+				}
+				checkCeiling(t, name+" rescored", again, true)
 				// The scoring API judges the run's predictions as the run did.
 				if got, want := apiReport(t, api, p), mustMarshal(t, s.Report); got != want {
 					t.Errorf("%s: the scoring API's report of the run's predictions differs from the run's:\n%s\n%s", name, got, want)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // A chunk sent to the engine holds whole lines, at most chunkBytes of them (a longer single line goes
@@ -35,6 +37,9 @@ type chunker struct {
 	// send judges one chunk; tooLong answers a line over the limit (never sent).
 	send    func(chunk []byte, first int) error
 	tooLong func(line int, err error) error
+	// aside, when set, takes the lines it returns true for out of the stream: an empty line is sent
+	// in their place, so the others keep their line numbers.
+	aside func(line []byte, n int) bool
 }
 
 // run reads the whole input.
@@ -55,6 +60,9 @@ func (c *chunker) run() error {
 		}
 		if err != nil {
 			return err
+		}
+		if c.aside != nil && c.aside(raw, n) {
+			raw = nil
 		}
 		if c.lines == 0 {
 			c.first = n
@@ -86,26 +94,65 @@ func (c *chunker) flush() error {
 }
 
 // streamScore judges the prediction file at path in chunks: each chunk's verdict lines are written
-// to out as they come (nil: not written), line errors to stderr. It returns the report and how many
-// lines could not be judged.
-func streamScore(r runner, path, level, state string, out io.Writer, stderr io.Writer) (*protocol.Report, int, error) {
+// to out as they come (nil: not written), line errors to stderr. A level-3 episode line (as run --out
+// writes them) is taken aside and replayed in the engine afterwards: its outcome is the engine's, not
+// the one the line carries. It returns the report, the episodes and how many lines could not be judged.
+func streamScore(r runner, path, level, state string, out io.Writer, stderr io.Writer) (*protocol.Report, []run.Episode, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	defer f.Close()
-	return scoreReader(r, path, f, level, state, out, stderr)
+	var eps []run.Episode
+	bad := 0
+	aside := func(line []byte, n int) bool {
+		if !isEpisode(line) {
+			return false
+		}
+		var ep run.Episode
+		if err := json.Unmarshal(line, &ep); err != nil || ep.File == "" {
+			fmt.Fprintln(stderr, protocol.LineError{File: path, Line: n, Message: fmt.Sprintf("not a level-3 episode: %v", err)}.Error())
+			bad++
+			return true
+		}
+		eps = append(eps, ep)
+		return true
+	}
+	rep, nbad, err := scoreStream(r, path, f, level, state, out, stderr, aside)
+	bad += nbad
+	if err != nil {
+		return nil, nil, bad, err
+	}
+	for i := range eps {
+		ep := &eps[i]
+		o, err := run.ReplayEpisode(context.Background(), r.do, *ep)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: episode of %s: %v\n", path, ep.File, err)
+			bad++
+			ep.Outcome = nil
+			continue
+		}
+		ep.Outcome = &o
+	}
+	return rep, eps, bad, nil
 }
 
-// scoreReader is streamScore of the prediction JSONL read from src, its line errors named path.
+// scoreReader is streamScore of the prediction JSONL read from src, its line errors named path,
+// every line judged as a prediction.
 func scoreReader(r runner, path string, src io.Reader, level, state string, out io.Writer, stderr io.Writer) (*protocol.Report, int, error) {
+	return scoreStream(r, path, src, level, state, out, stderr, nil)
+}
+
+// scoreStream judges the prediction JSONL read from src in chunks, its line errors named path; the
+// lines aside takes (when set) are not judged.
+func scoreStream(r runner, path string, src io.Reader, level, state string, out io.Writer, stderr io.Writer, aside func([]byte, int) bool) (*protocol.Report, int, error) {
 	ctx := context.Background()
 	st, err := call[protocol.ScoreStarted](r, protocol.Request{Op: protocol.OpScoreStart, Level: level, State: state, Name: path})
 	if err != nil {
 		return nil, 0, err
 	}
 	bad := 0
-	c := &chunker{lr: lines.NewReader(src, lineLimit)}
+	c := &chunker{lr: lines.NewReader(src, lineLimit), aside: aside}
 	c.send = func(chunk []byte, first int) error {
 		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Body: chunk, Line: first})
 		if err != nil {
