@@ -5,7 +5,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all precompressed wasm run test lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -37,8 +37,16 @@ $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_
 run: wasm app
 	$(GO) run ./cmd/server --addr localhost:8080
 
-# The same pages as a static site in dist/ (any static host).
-static: wasm app
+# The two modules' best brotli and gzip forms beside them (web/*.wasm.br, .gz): slow to make (brotli
+# at its best setting), so made once per build, not at every start-up; cmd/server and the static
+# export send them when they decode to the module they sit beside.
+PRECOMPRESSED := $(APP).br $(APP).gz $(ENGINE).br $(ENGINE).gz
+precompressed: $(PRECOMPRESSED)
+$(PRECOMPRESSED) &: $(APP) $(ENGINE)
+	$(GO) run ./cmd/server --precompress --web web
+
+# The same pages as a static site in dist/ (any static host), each web/ file with its .br and .gz.
+static: wasm app precompressed
 	rm -rf dist
 	$(GO) run ./cmd/server --static dist
 
@@ -76,7 +84,7 @@ screenshots: wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
 # First interactive (cold) and in-tab scoring times, in headless Chromium.
-bench-browser: wasm app e2e/node_modules/.package-lock.json
+bench-browser: wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 
 test: wasm app lint size-budget
@@ -162,5 +170,5 @@ fuzz:
 	done
 
 clean:
-	rm -f $(ENGINE) $(APP)
+	rm -f $(ENGINE) $(APP) $(PRECOMPRESSED)
 	rm -rf dist screenshots
