@@ -83,9 +83,11 @@ test-browser: wasm app worker e2e/node_modules/.package-lock.json worker/node_mo
 screenshots: wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
-# First interactive (cold) and in-tab scoring times, in headless Chromium.
+# First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit.
 bench-browser: wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
+	@# A first visit on a phone network (390 px, 9 Mbit/s, 60 ms round trips), then a second one.
+	cd e2e && ONLY=phone node bench.mjs
 
 test: wasm app lint size-budget
 	$(GO) test -count=1 ./...
