@@ -3,7 +3,7 @@
 // own packages, the standard library and other modules. `make sizes` runs it on the unstripped
 // builds of app.wasm and engine.wasm.
 //
-//	go run ./cmd/wasmsize [-top N] module.wasm...
+//	go run ./cmd/wasmsize [-top N] module.wasm [more modules]
 package main
 
 import (
@@ -35,7 +35,7 @@ func run(args []string, w io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("usage: wasmsize [-top N] module.wasm...")
+		return fmt.Errorf("usage: wasmsize [-top N] module.wasm [more modules]")
 	}
 	for _, path := range fs.Args() {
 		b, err := os.ReadFile(path)
