@@ -162,7 +162,7 @@ func (r *Resource) UsePrecompressed(coding string, body []byte) error {
 	default:
 		return fmt.Errorf("unknown coding %q", coding)
 	}
-	got, err := io.ReadAll(rd)
+	got, err := io.ReadAll(io.LimitReader(rd, int64(len(r.Body()))+1)) // no further than a mismatch shows
 	if err != nil {
 		return fmt.Errorf("%s: %w", coding, err)
 	}
