@@ -33,9 +33,11 @@ app: $(APP)
 $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') go.mod
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/app
 
-# The main job: build everything and serve the playground at http://localhost:8080.
+# The main job: build everything and serve the playground at http://localhost:8080, with the classes
+# kept in CLASSES_DB (a file in the user's state folder unless given).
+CLASSES_DB ?= $(or $(XDG_STATE_HOME),$(HOME)/.local/state)/apibank/classes.db
 run: wasm app
-	$(GO) run ./cmd/server --addr localhost:8080
+	$(GO) run ./cmd/server --addr localhost:8080 --db "$(CLASSES_DB)"
 
 # The two modules' best brotli and gzip forms beside them (web/*.wasm.br, .gz): slow to make (brotli
 # at its best setting), so made once per build, not at every start-up; cmd/server and the static
@@ -117,14 +119,44 @@ lint: $(STATICCHECK)
 # (20,000 requests on loopback; a missed goal is reported and does not stop the rest); then the
 # module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
 # figures named base-..., and this build's speed-ups over it).
+# Every figure is also written to $(BENCH_REPORT), the benchmark report RATIONALE.md points to, under
+# a header naming the revision, the machine and its load: a step's output is tee'd into a draft that
+# replaces the report only once every step has run (bash's pipefail keeps a failing step failing).
 BASELINE ?=
 BASELINE_DIR := $(or $(TMPDIR),/tmp)/apibank-baseline-$(BASELINE)
-bench: wasm app
+BENCH_REPORT := docs/BENCHMARKS.md
+BENCH_DRAFT  := $(BENCH_REPORT).draft
+bench_section = printf '\n\#\# %s\n\n```\n' '$(1)' >> $(BENCH_DRAFT)
+bench_end     = printf '```\n' >> $(BENCH_DRAFT)
+bench: SHELL := /bin/bash
+bench: .SHELLFLAGS := -o pipefail -c
+bench: wasm app e2e/node_modules/.package-lock.json
 	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
-	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
-	-$(GO) run ./cmd/apiload
-	$(MAKE) bench-browser
-	@$(MAKE) --no-print-directory sizes
+	@mkdir -p $(dir $(BENCH_REPORT))
+	@{ echo '# Benchmarks'; echo; \
+	  echo 'Written by `make bench` (see the Makefile); do not edit. Wall times vary with the load of a shared'; \
+	  echo 'machine: compare builds measured in the same run (`make bench BASELINE=<revision>`), not across reports.'; \
+	  echo; \
+	  echo "- revision: $$(git describe --always --dirty 2>/dev/null || echo unknown)$(if $(BASELINE), against baseline $(BASELINE))"; \
+	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC')"; \
+	  echo "- $$($(GO) version)"; \
+	  echo "- CPU: $$(nproc) cores, $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)"; \
+	  echo "- load average at the start: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"; \
+	} > $(BENCH_DRAFT)
+	@$(call bench_section,Go benchmarks (go test -bench . -benchmem ./...))
+	APIBANK_BENCH_BASELINE=$(if $(BASELINE),$(BASELINE_DIR)) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./... 2>&1 | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Score API load test (go run ./cmd/apiload))
+	-$(GO) run ./cmd/apiload 2>&1 | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,In the browser (make bench-browser))
+	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	cd e2e && ONLY=phone node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Module sizes (make sizes))
+	@{ $(SIZES); } | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@mv $(BENCH_DRAFT) $(BENCH_REPORT) && echo "wrote $(BENCH_REPORT)"
 
 # The CLI and engine module of revision $(BASELINE), built apart (for make bench BASELINE=...), the
 # module as $(ENGINE) is built (wasm-opt included: the bytes that ship, measured beside ours).
@@ -135,13 +167,17 @@ baseline:
 	$(WASMOPT) $(WASMOPT_FLAGS) $(BASELINE_DIR)/bin/engine-go.wasm -o $(BASELINE_DIR)/web/engine.wasm
 	cd $(BASELINE_DIR) && $(GO) build -o bin/apibank ./cmd/apibank
 
-# The modules' sizes, then their size profile by package (cmd/wasmsize): the Go linker's output
-# built again without -s, whose name section says which package each function is from (the code
-# sizes are the shipped ones; wasm-opt shrinks the engine's a little further). SIZES_TOP packages each.
+# The modules' sizes (also in make bench's report), then, in make sizes, their size profile by
+# package (cmd/wasmsize): the Go linker's output built again without -s, whose name section says
+# which package each function is from (the code sizes are the shipped ones; wasm-opt shrinks the
+# engine's a little further). SIZES_TOP packages each.
+SIZES = printf 'engine.wasm raw %d bytes, gzip %d bytes
+' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c); \
+	printf 'app.wasm    raw %d bytes, gzip %d bytes
+' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
 SIZES_TOP ?= 40
 sizes: wasm app
-	@printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c)
-	@printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+	@$(SIZES)
 	@mkdir -p bin
 	@$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -o bin/engine-names.wasm ./wasm/engine
 	@$(JSENV) $(GO) build -trimpath -o bin/app-names.wasm ./wasm/app

@@ -170,6 +170,24 @@ type Footer struct {
 	msg string
 	// confirming is true between "Clear my data" and the answer to "are you sure?".
 	confirming bool
+	// used is the bytes the store keeps, kept current by the store's OnChange.
+	used int
+	stop func()
+}
+
+// OnMount shows what the store keeps, and follows every change of it.
+func (c *Footer) OnMount(ctx app.Context) {
+	c.used = tab.Store.Used()
+	c.stop = tab.Store.OnChange(func() {
+		ctx.Dispatch(func(app.Context) { c.used = tab.Store.Used() })
+	})
+}
+
+// OnDismount stops following the store.
+func (c *Footer) OnDismount() {
+	if c.stop != nil {
+		c.stop()
+	}
 }
 
 // Render draws the footer.
@@ -177,7 +195,7 @@ func (c *Footer) Render() app.UI {
 	return app.Footer().Class("foot").Body(
 		app.P().Body(
 			app.Text("Everything runs in this tab: your predictions and results never leave your browser. "),
-			app.Text("Saved here: "+Size(tab.Store.Used())+". "),
+			app.Span().DataSet("testid", "saved-size").Text("Saved here: "+Size(c.used)+". "),
 			app.Button().Class("link-button").DataSet("testid", "clear-data").Text("Clear my data").
 				OnClick(func(ctx app.Context, e app.Event) { c.confirming, c.msg = true, "" }),
 		),

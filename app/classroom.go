@@ -43,6 +43,9 @@ func Hint(category string) string {
 type Progress struct {
 	Attempts int  `json:"attempts"`
 	Solved   bool `json:"solved"`
+	// Shown counts the times the student asked to see the answer (a solve after it is still a
+	// solve, but the record says the answer was seen).
+	Shown int `json:"shown,omitempty"`
 }
 
 func exerciseKey(s protocol.SampleView) string {
@@ -67,6 +70,18 @@ type ClassroomPage struct {
 	// docs are the tools of the level's catalog, for concrete hints.
 	docs       []ToolDoc
 	showAnswer bool
+	// joined is the class this tab sends its answers to (none: Class is ""); joinCode and
+	// joinName are the join form's fields.
+	joined             Joined
+	joinCode, joinName string
+	joinErr            string
+	// assignment, when the address carries one (#a=...), is the only set shown; picked counts
+	// the exercises this tab put in its assignment draft.
+	assignment *Assignment
+	picked     int
+	// page is the context of the mount, which the answers sent in the background report through
+	// (the element whose click sent one may be gone by then).
+	page app.Context
 }
 
 func progressKey(data string) string { return "classroom/" + data }
@@ -78,6 +93,15 @@ func (p *ClassroomPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 // OnMount loads the exercises.
 func (p *ClassroomPage) OnMount(ctx app.Context) {
 	p.level = Levels[0]
+	p.mountClass(ctx)
+	p.assignment = nil
+	if a, ok, err := ParseAssignment(ctx.Page().URL().Fragment); ok {
+		if err != nil {
+			p.err = err.Error()
+		} else {
+			p.assignment = &a
+		}
+	}
 	p.load(ctx)
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { p.load(ctx) })
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.progress = map[string]Progress{} })
@@ -85,6 +109,10 @@ func (p *ClassroomPage) OnMount(ctx app.Context) {
 
 func (p *ClassroomPage) load(ctx app.Context) {
 	level := p.level
+	if p.assignment != nil {
+		level = p.assignment.Items[0].Level
+	}
+	assignment := p.assignment
 	type loaded struct {
 		data string
 		ex   []protocol.SampleView
@@ -98,6 +126,11 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		ss, err := tab.Samples(level)
 		if err != nil {
 			return loaded{}, err
+		}
+		if assignment != nil {
+			if ss, err = assignmentSamples(assignment); err != nil {
+				return loaded{}, err
+			}
 		}
 		catalog := "apis"
 		if level == "level-3" {
@@ -113,7 +146,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		}
 		var ex []protocol.SampleView
 		for _, s := range ss {
-			if s.Kind == protocol.KindCall {
+			if s.Kind == protocol.KindCall || (assignment != nil && s.Kind == protocol.KindSpecial) {
 				ex = append(ex, s)
 			}
 		}
@@ -178,16 +211,23 @@ func (p *ClassroomPage) Render() app.UI {
 	total := len(p.exercises)
 	return shell("/classroom", "Classroom",
 		app.P().Text("Each exercise is a dialogue that stops where the assistant must call a tool. Write that call; the tool runs and you get a verdict with a hint."),
-		app.Div().Class("row").Body(
-			levelSelect(p.level, false, func(ctx app.Context, v string) {
-				p.level = v
-				p.load(ctx)
-			}),
-		),
+		app.If(p.assignment != nil, func() app.UI {
+			return app.P().Class("card").DataSet("testid", "classroom-assignment").Body(
+				app.Text("Assignment: "), app.Strong().Text(p.assignment.Name), app.Text(fmt.Sprintf(" · %d exercises · ", len(p.assignment.Items))),
+				app.A().Href("/classroom").Text("all exercises"))
+		}).Else(func() app.UI {
+			return app.Div().Class("row").Body(
+				levelSelect(p.level, false, func(ctx app.Context, v string) {
+					p.level = v
+					p.load(ctx)
+				}),
+			)
+		}),
 		app.Div().Class("progress").Body(
 			app.Progress().Max(max(total, 1)).Value(solved).Aria("label", "exercises solved"),
 			app.Span().DataSet("testid", "classroom-progress").Text(fmt.Sprintf(" %d of %d solved", solved, total)),
 		),
+		p.classCard(),
 		errorBox(p.err),
 		note(p.saveErr),
 		app.If(total == 0 && p.err == "", func() app.UI { return note("No call samples at this level.") }),
@@ -230,7 +270,12 @@ func (p *ClassroomPage) exercise() app.UI {
 			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check (Ctrl+Enter)").OnClick(p.check),
 			app.Button().DataSet("testid", "classroom-prev").Text("Previous").Disabled(p.index == 0).OnClick(func(ctx app.Context, e app.Event) { p.index--; p.open(ctx) }),
 			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
-			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer"),
+			app.Button().DataSet("testid", "classroom-pick").Title("Put this exercise in the assignment you are making (see Teach)").
+				Text("Add to an assignment").OnClick(func(ctx app.Context, e app.Event) { p.pick() }),
+			app.If(p.picked > 0, func() app.UI {
+				return app.A().Href("/teach#assignment").DataSet("testid", "classroom-picked").Text(fmt.Sprintf("%d in the assignment", p.picked))
+			}),
+			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer").OnClick(func(ctx app.Context, e app.Event) { p.countShown() }),
 		),
 		app.If(s.Level == "level-3", func() app.UI {
 			return app.P().Class("note").Body(app.Text("A level-3 scene is a whole plan, not one call: "),
@@ -252,13 +297,15 @@ func (p *ClassroomPage) exercise() app.UI {
 				app.If(!v.Correct && v.GoldCall != "", func() app.UI {
 					if !p.showAnswer {
 						return app.Button().DataSet("testid", "classroom-show-answer").Text("Show the answer").
-							OnClick(func(ctx app.Context, e app.Event) { p.showAnswer = true })
+							OnClick(func(ctx app.Context, e app.Event) { p.showAnswer = true; p.countShown() })
 					}
 					return app.P().Body(app.Text("The answer: "), app.Code().DataSet("testid", "classroom-answer").Text(v.GoldCall))
 				}),
 			)
 		}),
-		app.P().Class("small").Text(fmt.Sprintf("Attempts: %d%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved])),
+		p.serverVerdict(s),
+		app.P().Class("small").DataSet("testid", "classroom-attempts").Text(fmt.Sprintf("Attempts: %d%s%s", pr.Attempts, map[bool]string{true: " · solved", false: ""}[pr.Solved],
+			map[bool]string{true: " · answer seen", false: ""}[pr.Shown > 0])),
 	)
 }
 
@@ -293,5 +340,77 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
 			p.saveErr = err.Error()
 		}
+		p.sendToClass(ctx, s, v.Call())
 	})
+}
+
+// countShown records that the student asked to see the current exercise's answer. Handlers read
+// the current exercise when they run: go-app keeps an element's first handler when it reuses it.
+func (p *ClassroomPage) countShown() {
+	if p.index >= len(p.exercises) {
+		return
+	}
+	k := exerciseKey(p.exercises[p.index])
+	pr := p.progress[k]
+	pr.Shown++
+	p.progress[k] = pr
+	if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
+		p.saveErr = err.Error()
+	}
+}
+
+// assignmentSamples are the samples of an assignment's exercises, in its order; an exercise the data
+// does not have is an error naming it.
+func assignmentSamples(a *Assignment) ([]protocol.SampleView, error) {
+	byLevel := map[string]map[string]protocol.SampleView{}
+	var out []protocol.SampleView
+	for _, it := range a.Items {
+		if byLevel[it.Level] == nil {
+			ss, err := tab.Samples(it.Level)
+			if err != nil {
+				return nil, err
+			}
+			m := map[string]protocol.SampleView{}
+			for _, s := range ss {
+				m[exerciseKey(s)] = s
+			}
+			byLevel[it.Level] = m
+		}
+		s, ok := byLevel[it.Level][it.Key()]
+		if !ok {
+			return nil, fmt.Errorf("the assignment's exercise %s %s #%d is not in this data", it.Level, it.File, it.ID)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// draftKey keeps the assignment a teacher is making, exercise by exercise, from the Classroom.
+const draftKey = "teach/draft"
+
+// pick adds the current exercise to the assignment draft (once).
+func (p *ClassroomPage) pick() {
+	if p.index >= len(p.exercises) {
+		return
+	}
+	s := p.exercises[p.index]
+	var d Assignment
+	_ = tab.Store.Get(draftKey, &d)
+	ex := ExerciseRef{s.Level, s.File, s.ID}
+	for _, it := range d.Items {
+		if it == ex {
+			p.picked = len(d.Items)
+			return
+		}
+	}
+	if len(d.Items) >= MaxAssignment {
+		p.saveErr = fmt.Sprintf("An assignment holds at most %d exercises.", MaxAssignment)
+		return
+	}
+	d.Items = append(d.Items, ex)
+	if err := tab.Store.Set(draftKey, d); err != nil {
+		p.saveErr = err.Error()
+		return
+	}
+	p.picked = len(d.Items)
 }

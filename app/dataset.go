@@ -89,8 +89,10 @@ type DatasetPage struct {
 	loaded bool
 	// promptsForm is the form "Download all prompts" writes; prompting says it is at work.
 	promptsForm string
-	prompting   bool
-	promptsMsg  string
+	// promptsModel is the model named in the downloaded request bodies ("" for the placeholder).
+	promptsModel string
+	prompting    bool
+	promptsMsg   string
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's

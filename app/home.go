@@ -43,18 +43,21 @@ func (h *Home) Render() app.UI {
 		app.P().Class("lead").Text("API-Bank gives a model a conversation and a set of tools, and asks it for the next tool call. "+
 			"Here the tools really run: a predicted call is executed against a small world of accounts, meetings, alarms and more, "+
 			"and judged by what it does, not by how it is spelled. Replies after a call are scored with ROUGE-L."),
+		app.H2().Text("What you can do here"),
+		app.Ul().Class("start").DataSet("testid", "home-start").Body(
+			app.Li().Body(app.A().Href("/run").Text("Run a model"), app.Text(": connect any OpenAI-compatible endpoint with your own key and run the benchmark from this tab; the key never leaves it.")),
+			app.Li().Body(app.A().Href("/score").Text("Paste and score"), app.Text(" a model's predictions (JSONL with file, id, pred) and see a verdict for each, or compare your runs on the "), app.A().Href("/runs").Text("Runs"), app.Text(" page.")),
+			app.Li().Body(app.A().Href("/classroom").Text("Learn tool use by hand"), app.Text(": write the call yourself in the classroom, play a scene step by step, or try the tools in a "), app.A().Href("/sandbox").Text("sandbox"), app.Text(".")),
+		),
 		app.H2().Text("Three levels"),
 		app.Ol().Class("levels").Body(
 			app.Li().Body(app.Strong().Text("Call. "), app.Text("The tools are described in the prompt; the model picks one and fills its arguments from the conversation.")),
 			app.Li().Body(app.Strong().Text("Retrieve+Call. "), app.Text("Only a ToolSearcher is given: the model must first search for the right tool, then call it.")),
 			app.Li().Body(app.Strong().Text("Plan+Retrieve+Call. "), app.Text("One request needs several steps: the model plans, finds each tool and calls them in turn.")),
 		),
-		app.H2().Text("Where to start"),
-		app.Ul().Class("start").Body(
+		app.H2().Text("The data"),
+		app.Ul().Body(
 			app.Li().Body(app.A().Href("/dataset").Text("Browse the dataset"), app.Text(" and open a sample to see the exact prompt a model gets.")),
-			app.Li().Body(app.A().Href("/score").Text("Paste and score"), app.Text(" a model's predictions (JSONL with file, id, pred) and see a verdict for each.")),
-			app.Li().Body(app.A().Href("/sandbox").Text("Try the tools"), app.Text(" in a sandbox world of your own.")),
-			app.Li().Body(app.A().Href("/classroom").Text("Practise in the classroom"), app.Text(": write the call yourself and get a hint.")),
 			app.Li().Body(app.A().Href("/import").Text("Import the original benchmark's folder"), app.Text(" and use it like the builtin data.")),
 		),
 		errorBox(h.err),

@@ -2,15 +2,17 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/run"
 )
 
-// promptsRow is the Dataset page's "Download all prompts": every sample's model request as JSONL
-// (run.Prompts through this tab's engine), so any model anywhere can answer it and the answers can
-// be pasted back.
+// promptsRow is the Dataset page's "Download all prompts": every single-request sample as the
+// exact chat-completions request body a run sends (run.Prompts through this tab's engine), one
+// JSON line each, so that any OpenAI-compatible endpoint takes it as it is.
 func (p *DatasetPage) promptsRow() app.UI {
 	if p.promptsForm == "" {
 		p.promptsForm = run.Text
@@ -23,6 +25,13 @@ func (p *DatasetPage) promptsRow() app.UI {
 				app.Option().Value(run.Native).Selected(p.promptsForm == run.Native).Text("native form"),
 			),
 		),
+		app.Label().Class("field").Body(
+			app.Span().Text("for the model "),
+			app.Input().Type("text").DataSet("testid", "prompts-model").Value(p.promptsModel).Placeholder(run.DefaultPromptModel).
+				OnChange(func(ctx app.Context, e app.Event) {
+					p.promptsModel = strings.TrimSpace(ctx.JSSrc().Get("value").String())
+				}),
+		),
 		app.Button().DataSet("testid", "download-prompts").Disabled(p.prompting).Text("Download all prompts").OnClick(p.onPrompts),
 		app.If(p.promptsMsg != "", func() app.UI { return app.Span().Class("small").Aria("live", "polite").Text(p.promptsMsg) }),
 	)
@@ -32,10 +41,10 @@ func (p *DatasetPage) onPrompts(ctx app.Context, e app.Event) {
 	if tab.Engine == nil {
 		return
 	}
-	form := p.promptsForm
+	form, name := p.promptsForm, p.promptsModel
 	p.prompting, p.promptsMsg = true, "Writing the prompts…"
 	ctx.Async(func() {
-		text, err := run.Prompts(context.Background(), tab.Engine.Do, run.Config{Form: form, Levels: Levels})
+		text, err := run.Prompts(context.Background(), tab.Engine.Do, run.Config{Form: form, Levels: Levels}, model.Settings{Model: name})
 		name := ""
 		if err == nil {
 			data, _ := tab.DataName()

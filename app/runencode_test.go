@@ -23,6 +23,8 @@ func TestEncodeRunWritesWhatMarshalWrites(t *testing.T) {
 	}
 	trial := *native
 	trial.Group, trial.Trial = "group-1", 2
+	batch := *native
+	batch.Source = runSourceBatch
 	bare := *native
 	bare.Responses, bare.Batch, bare.Episodes, bare.Failures = nil, nil, nil, nil
 	cases := []struct {
@@ -34,6 +36,7 @@ func TestEncodeRunWritesWhatMarshalWrites(t *testing.T) {
 		{"lists longer than a step", &long},
 		{"no responses, batch, episodes or failures", &bare},
 		{"a trial of a group (members after the lists)", &trial},
+		{"a run scored from a batch file (a member after the lists)", &batch},
 		{"a fresh run", NewSavedRun(text.Settings, "builtin", "abc")},
 	}
 	for _, c := range cases {

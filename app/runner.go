@@ -365,7 +365,7 @@ func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) e
 		}
 		return err
 	}
-	pred := run.Prediction{Level: f.Level, File: f.File, ID: f.ID, Pred: run.Pred(resp)}
+	pred := run.PredictionOf(f.Task, resp)
 	order, err := run.Tasks(ctx, tab.Engine.Do, saved.Settings.Config())
 	if err != nil {
 		return err

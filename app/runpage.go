@@ -38,6 +38,14 @@ type RunPage struct {
 	err        string
 	msg        string
 	watching   bool
+	// batching says a batch file is being written or scored; batchMsg says how it went,
+	// batchBad lists the lines of the provider's files that could not be used; batchOut and
+	// batchErr are the output and error files loaded.
+	batching bool
+	batchMsg string
+	batchBad []run.LineError
+	batchOut run.BatchFile
+	batchErr run.BatchFile
 	// mc is the page's own context (from OnMount): work that outlives the button that started it
 	// (a run, a test) reports through it, since a button's context dies with the button.
 	mc app.Context
@@ -158,6 +166,7 @@ func (p *RunPage) Render() app.UI {
 		errorBox(p.err),
 		note(p.msg),
 		p.renderTest(),
+		p.renderBatch(st.Running),
 		p.renderProgress(st),
 	)
 }
@@ -497,6 +506,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 	if pr.Judged > 0 {
 		acc, accNote = Percent(float64(pr.Correct)/float64(pr.Judged)), fmt.Sprintf("live: %d of %d calls right so far", pr.Correct, pr.Judged)
 	}
+	if st.Running && pr.Total > 0 && pr.Done >= pr.Total && !pr.Scored {
+		accNote += " (the run's predictions are being judged together)"
+	}
 	failed := pr.Failed
 	if !st.Running {
 		failed = len(r.Failures)
@@ -506,9 +518,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		}
 	}
 	return app.Section().Class("card").Aria("labelledby", "run-progress-h").Body(
-		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form)", r.Settings.Model, r.Host, r.Settings.Form)),
+		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form%s)", r.Settings.Model, r.Host, r.Settings.Form, map[bool]string{true: ", batch"}[r.Source == runSourceBatch])),
 		app.Div().Class("numbers").DataSet("testid", "run-progress").DataSet("done", pr.Done).DataSet("total", pr.Total).
-			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).Aria("live", "polite").Body(
+			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).DataSet("source", r.Source).Aria("live", "polite").Body(
 			app.Div().Class("number").Body(app.Span().Class("big").Text(fmt.Sprintf("%d/%d", pr.Done, pr.Total)), app.Span().Text(" done · "+status)),
 			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "run-accuracy").Text(acc), app.Span().Text(" "+accNote)),
 			app.Div().Class("number").Body(app.Span().Text(fmt.Sprintf("rate %s · time left %s · tokens %d in, %d out · %d requests failed", rate, eta, pr.TokensIn, pr.TokensOut, failed))),
@@ -522,10 +534,16 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 }
 
 func (p *RunPage) renderFailures(r *SavedRun) app.UI {
+	batch := r.Source == runSourceBatch
 	return app.Div().Body(
 		app.H3().Text(fmt.Sprintf("%d requests failed", len(r.Failures))),
 		app.P().Class("small").Text("A failed request is not a model error: it is left out of the predictions and of the accuracy until it is retried."),
-		app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) }),
+		app.If(batch, func() app.UI {
+			return app.P().Class("small").Text("These requests failed at the provider or have no line in its output file: run them in a new batch to have them answered.")
+		}),
+		app.If(!batch, func() app.UI {
+			return app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) })
+		}),
 		app.Table().Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("sample"), app.Th().Text("status"), app.Th().Text("message"), app.Th().Text(""))),
 			app.TBody().Body(app.Range(r.Failures).Slice(func(i int) app.UI {
@@ -538,8 +556,10 @@ func (p *RunPage) renderFailures(r *SavedRun) app.UI {
 					app.Td().Text(fmt.Sprintf("%s %s #%d", LevelLabel(f.Level), f.File, f.ID)),
 					app.Td().Text(status),
 					app.Td().Text(truncate(f.Message, 300)),
-					app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-retry").Text("Retry").
-						OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, &f) })),
+					app.Td().Body(app.If(!batch, func() app.UI {
+						return app.Button().Class("small-button").DataSet("testid", "run-retry").Text("Retry").
+							OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, &f) })
+					})),
 				)
 			})),
 		),

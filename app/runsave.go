@@ -106,6 +106,10 @@ type SavedRun struct {
 	Failures    []run.Failure             `json:"failures"`
 	Batch       *protocol.Batch           `json:"batch,omitempty"`
 
+	// Source says how the answers came: "" from the endpoint, live, or "batch" from a provider's
+	// batch output file (the run's level 3 is then its step samples, not episodes).
+	Source string `json:"source,omitempty"`
+
 	// Group and Trial place a run among repeated trials (Settings.Trials > 1): Group is the first
 	// trial's ID, Trial the run's place from 1. Both are empty for a single run.
 	Group string `json:"group,omitempty"`
@@ -117,6 +121,9 @@ func (r *SavedRun) Label() string {
 	l := fmt.Sprintf("%s · %s · %s", r.Settings.Model, r.Settings.Form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
 	if r.Trial > 0 {
 		l += fmt.Sprintf(" · trial %d of %d", r.Trial, r.Settings.Trials)
+	}
+	if r.Source == runSourceBatch {
+		l += " · batch"
 	}
 	return l
 }

@@ -181,7 +181,7 @@ func (p *RunsPage) leaderboard() app.UI {
 			if r == p.foreign {
 				label += " (opened, not kept)"
 			}
-			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("accuracy", Percent(o.Accuracy)).Body(
+			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("source", r.Source).DataSet("accuracy", Percent(o.Accuracy)).Body(
 				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures)))),
 				accuracyCell(levelTally(r, Levels[0])),
 				accuracyCell(levelTally(r, Levels[1])),

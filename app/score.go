@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -60,19 +60,16 @@ const batchFormat = "apibank-playground/results@1"
 
 func batchKey(data string) string { return "results/" + data }
 
-// predsByLine reads the "pred" of each JSONL line for display; lines that are not JSON are skipped
-// (the engine reports them).
+// predsByLine reads the "pred" of each JSONL line for display, numbered by the one line rule (package
+// lines) as the engine numbers its verdicts; lines that are not JSON are skipped (the engine reports
+// them).
 func predsByLine(text string) map[int]string {
 	out := map[int]string{}
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
-	n := 0
-	for sc.Scan() {
-		n++
+	for n, line := range lines.All([]byte(text)) {
 		var p struct {
 			Pred json.RawMessage `json:"pred"`
 		}
-		if json.Unmarshal(sc.Bytes(), &p) != nil || len(p.Pred) == 0 {
+		if json.Unmarshal(line, &p) != nil || len(p.Pred) == 0 {
 			continue
 		}
 		var s string

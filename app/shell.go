@@ -1,31 +1,88 @@
 package app
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // page is one entry of the navigation.
 type page struct {
 	Path, Label string
+	// Group is the navigation group the page is listed under ("" for Home, listed first, and for
+	// pages reached from others, not listed).
+	Group string
 	// Soon marks a page announced but not built yet (shown disabled).
 	Soon bool
 }
 
-// Pages lists the navigation in order.
+// Navigation groups, in the order they are shown: what a visitor comes to do first.
+const (
+	// GroupEvaluate holds the pages that judge a model.
+	GroupEvaluate = "Evaluate"
+	// GroupLearn holds the pages for learning tool use by hand.
+	GroupLearn = "Learn"
+	// GroupData holds the pages about the data itself.
+	GroupData = "Data"
+)
+
+// groups lists the navigation groups in order.
+var groups = []string{GroupEvaluate, GroupLearn, GroupData}
+
+// Pages lists every page: the navigation shows Home, then each group's pages in this order.
 var Pages = []page{
-	{"/", "Home", false},
-	{"/dataset", "Dataset", false},
-	{"/sample", "Sample", false},
-	{"/score", "Paste & score", false},
-	{"/results", "Results", false},
-	{"/sandbox", "Sandbox", false},
-	{"/classroom", "Classroom", false},
-	{"/tools", "Tools", false},
-	{"/play", "Play a scene", false},
-	{"/import", "Import", false},
-	{"/run", "Run a model", false},
-	{"/runs", "Runs", false},
-	{"/synth", "Synthesize", false},
+	{Path: "/", Label: "Home"},
+	{Path: "/run", Label: "Run a model", Group: GroupEvaluate},
+	{Path: "/score", Label: "Paste & score", Group: GroupEvaluate},
+	{Path: "/runs", Label: "Runs", Group: GroupEvaluate},
+	{Path: "/results", Label: "Results", Group: GroupEvaluate},
+	{Path: "/classroom", Label: "Classroom", Group: GroupLearn},
+	{Path: "/teach", Label: "Teach", Group: GroupLearn},
+	{Path: "/play", Label: "Play a scene", Group: GroupLearn},
+	{Path: "/sandbox", Label: "Sandbox", Group: GroupLearn},
+	{Path: "/tools", Label: "Tools", Group: GroupLearn},
+	{Path: "/dataset", Label: "Dataset", Group: GroupData},
+	{Path: "/import", Label: "Import", Group: GroupData},
+	{Path: "/synth", Label: "Synthesize", Group: GroupData},
+	// Reached from the dataset's rows, not from the navigation.
+	{Path: "/sample", Label: "Sample", Group: "-"},
+}
+
+// navLink is a page's entry in the navigation.
+func navLink(p page, current string) app.UI {
+	if p.Soon {
+		return app.Li().Body(
+			app.Span().Class("nav-soon").Aria("disabled", "true").Title("Comes in a later version").Text(p.Label),
+		)
+	}
+	a := app.A().Href(p.Path).Text(p.Label)
+	if p.Path == current {
+		a = a.Aria("current", "page").Class("active")
+	}
+	return app.Li().Body(a)
+}
+
+// navigation is the grouped navigation: Home, then each group under its name.
+func navigation(current string) app.UI {
+	var items []app.UI
+	for _, p := range Pages {
+		if p.Group == "" {
+			items = append(items, navLink(p, current))
+		}
+	}
+	for _, g := range groups {
+		var links []app.UI
+		for _, p := range Pages {
+			if p.Group == g {
+				links = append(links, navLink(p, current))
+			}
+		}
+		items = append(items, app.Li().Class("nav-group").Body(
+			app.Span().Class("nav-label").ID("nav-"+strings.ToLower(g)).Text(g),
+			app.Ul().Aria("labelledby", "nav-"+strings.ToLower(g)).Body(links...),
+		))
+	}
+	return app.Nav().Class("nav").Aria("label", "Pages").Body(app.Ul().Body(items...))
 }
 
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
@@ -38,6 +95,7 @@ func Routes() {
 	app.Route("/results", func() app.Composer { return &ResultsPage{} })
 	app.Route("/sandbox", func() app.Composer { return &SandboxPage{} })
 	app.Route("/classroom", func() app.Composer { return &ClassroomPage{} })
+	app.Route("/teach", func() app.Composer { return &TeachPage{} })
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
@@ -62,24 +120,7 @@ func shell(current, title string, content ...app.UI) app.UI {
 			&DataSwitch{},
 			&EngineBadge{},
 		),
-		app.Nav().Class("nav").Aria("label", "Pages").Body(
-			app.Ul().Body(
-				app.Range(Pages).Slice(func(i int) app.UI {
-					p := Pages[i]
-					if p.Soon {
-						return app.Li().Body(
-							app.Span().Class("nav-soon").Aria("disabled", "true").
-								Title("Running a model with your own API key comes in a later version").Text(p.Label),
-						)
-					}
-					a := app.A().Href(p.Path).Text(p.Label)
-					if p.Path == current {
-						a = a.Aria("current", "page").Class("active")
-					}
-					return app.Li().Body(a)
-				}),
-			),
-		),
+		navigation(current),
 		app.Main().ID("main").Class("main").TabIndex(-1).Body(
 			app.H1().Text(title),
 			app.Div().Body(content...),

@@ -24,6 +24,9 @@ type Store interface {
 	Clear()
 	// Used returns the bytes saved.
 	Used() int
+	// OnChange makes f run after every change of what is saved (a Set, a Del, a Clear), so a view
+	// of Used stays current; the returned function stops it.
+	OnChange(f func()) (stop func())
 }
 
 // Budget is the most the store keeps in all: browsers give a site about 5 MB of localStorage
@@ -43,6 +46,38 @@ type guarded struct {
 	limit int
 	// clearHook also clears what lives outside this storage (the engine's saved state).
 	clearHook func()
+	// watchers run after every change (see OnChange), by registration number.
+	watchers    map[int]func()
+	nextWatcher int
+}
+
+func (g *guarded) OnChange(f func()) func() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.watchers == nil {
+		g.watchers = map[int]func(){}
+	}
+	id := g.nextWatcher
+	g.nextWatcher++
+	g.watchers[id] = f
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.watchers, id)
+	}
+}
+
+// changed runs the watchers, outside the lock (a watcher may read the store).
+func (g *guarded) changed() {
+	g.mu.Lock()
+	fs := make([]func(), 0, len(g.watchers))
+	for _, f := range g.watchers {
+		fs = append(fs, f)
+	}
+	g.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 // NewBrowserStore returns a Store over a browser storage (localStorage in the tab) that keeps at
@@ -77,7 +112,16 @@ func (g *guarded) Set(key string, v any) error {
 		return fmt.Errorf("%w: %v", ErrFull, err)
 	}
 	g.mu.Lock()
-	defer g.mu.Unlock()
+	err = g.set(key, b)
+	g.mu.Unlock()
+	if err == nil {
+		g.changed()
+	}
+	return err
+}
+
+// set saves an encoded value; the caller holds the lock.
+func (g *guarded) set(key string, b []byte) error {
 	k := storePrefix + key
 	total := len(b)
 	for name, n := range g.sizes {
@@ -98,9 +142,10 @@ func (g *guarded) Set(key string, v any) error {
 
 func (g *guarded) Del(key string) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.s.Del(storePrefix + key)
 	delete(g.sizes, storePrefix+key)
+	g.mu.Unlock()
+	g.changed()
 }
 
 func (g *guarded) Clear() {
@@ -120,6 +165,7 @@ func (g *guarded) Clear() {
 	if hook != nil {
 		hook()
 	}
+	g.changed()
 }
 
 func (g *guarded) Used() int {

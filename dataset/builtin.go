@@ -61,7 +61,7 @@ func BuiltinErrors() []LineError {
 	if d == nil {
 		return builtinErrs
 	}
-	errs := append(slices.Clip(builtinErrs), d.ParseErrors()...)
+	errs := append(slices.Clip(builtinErrs), d.ParseAll()...)
 	byPath(errs)
 	return errs
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
@@ -91,7 +92,7 @@ type pendingParse struct {
 	text []byte
 	data *Data
 	errs []LineError
-	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	// done is set once the file is parsed (errs final): ErrorsSoFar reads it without parsing.
 	done atomic.Bool
 }
 
@@ -227,7 +228,7 @@ type sceneFile struct {
 	data  *Data
 	scene *Scene
 	errs  []LineError
-	// done is set once the file is parsed (errs final): ParsedErrors reads it without parsing.
+	// done is set once the file is parsed (errs final): ErrorsSoFar reads it without parsing.
 	done atomic.Bool
 }
 
@@ -291,26 +292,26 @@ func (d *Data) Counts() map[string]int {
 	return n
 }
 
-// Parsed returns how many dialogue and scene files have been parsed on first use so far (0 for data
-// parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
-// parses one file).
-func (d *Data) Parsed() int {
+// ParsedOnUse returns how many dialogue and scene files have been parsed on first use so far (0 for
+// data parsed whole at load): what a run paid for its data, which tests check (a one-prediction run
+// parses one file). It parses nothing.
+func (d *Data) ParsedOnUse() int {
 	if d.lazy == nil {
 		return 0
 	}
 	return int(d.lazy.parsed.Load())
 }
 
-// ParseErrors returns the problems of the dialogues and scenes parsed on first use (the builtin
-// data's), parsing every one: in path order, as Load reports them (none for the builtin data in a
-// release, as the tests require).
-func (d *Data) ParseErrors() []LineError {
+// ParseAll parses every dialogue and scene file not parsed yet and returns the problems of them all
+// (data parsed on first use, the builtin data's): in path order, as Load reports them (none for the
+// builtin data in a release, as the tests require). ErrorsSoFar is its cheap half: no parsing.
+func (d *Data) ParseAll() []LineError {
 	if d.lazy == nil {
 		return nil
 	}
 	d.Dialogues()
 	d.Scenes()
-	return d.ParsedErrors()
+	return d.ErrorsSoFar()
 }
 
 // byPath orders located errors by file path, each file's in the order found (its lines'), as Load,
@@ -354,7 +355,7 @@ func ParseDraft(level, name string, data []byte) (*Dialogue, []LineError) {
 
 func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineError) {
 	var errs []LineError
-	lr := NewBytesLineReader(data, MaxLine)
+	lr := lines.NewBytesReader(data, lines.Max)
 	// One reader for the file's lines: a line's own map is reused (only its values are kept) and the
 	// texts that repeat (roles, tool names) are shared, a few allocations less a line. Only theirs:
 	// sharing every short text searched the shared ones for each text of each result, which cost
@@ -587,7 +588,7 @@ type Known struct {
 // problem LoadKnown still meets (a database of the wrong type, a harvested table in k that is not
 // JSON or is of a database the folder has, no usable file) is an error, and the caller loads them
 // with Load instead. A file that turns out broken when parsed is left out, its problems in
-// Data.ParseErrors.
+// what Data.ParseAll returns.
 func LoadKnown(name string, files Files, k Known) (*Data, error) {
 	known := k.Harvested
 	if known == nil {
@@ -653,9 +654,9 @@ func finite(v any) bool {
 	return true
 }
 
-// ParsedErrors returns the problems of the files parsed so far, in path order, without parsing any
-// more (ParseErrors parses them all): none for data parsed whole at load.
-func (d *Data) ParsedErrors() []LineError {
+// ErrorsSoFar returns the problems of the files parsed so far, in path order, without parsing any
+// more (ParseAll parses the rest first): none for data parsed whole at load.
+func (d *Data) ErrorsSoFar() []LineError {
 	if d.lazy == nil {
 		return nil
 	}
@@ -676,7 +677,7 @@ func (d *Data) ParsedErrors() []LineError {
 
 // load is Load; with lazy set, each dialogue and scene file is kept as text and parsed on first use
 // (see Data.Dialogues, Data.File, Data.Scenes and Data.SceneFile), its problems then in
-// Data.ParseErrors: for the builtin data, whose files the tests keep free of problems. A
+// what Data.ParseAll returns: for the builtin data, whose files the tests keep free of problems. A
 // one-prediction run then parses one file, not 394 (under wazero, ~50 ms of a start-up of ~0.19 s).
 // A dialogue file with no turns is left out once parsed, as Load leaves it out.
 //
@@ -715,7 +716,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 			var line int
 			var err error
 			if known != nil {
-				text := bytes.TrimPrefix(data, []byte(bom))
+				text := bytes.TrimPrefix(data, []byte(lines.BOM))
 				if len(bytes.TrimLeft(text, " \t\r\n")) == 0 {
 					return nil, nil, fmt.Errorf("%s: no JSON value in a file its known state vouched for", p)
 				}
@@ -781,7 +782,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 // decodeFile decodes a whole JSON file, skipping a UTF-8 byte order mark at its start. On a syntax
 // error, line is the error's line (0 when unknown).
 func decodeFile(data []byte) (v any, line int, err error) {
-	data = bytes.TrimPrefix(data, []byte(bom))
+	data = bytes.TrimPrefix(data, []byte(lines.BOM))
 	v, err = value.Decode(data)
 	if err != nil {
 		return nil, jsonErrorLine(data, err), err
@@ -798,7 +799,7 @@ type checkedFile struct {
 // checkFile checks a database file as decodeFile would decode it, without building the value (a
 // tool decodes it on first use, see tools.Defer): the same errors, at the same lines.
 func checkFile(data []byte) (f checkedFile, line int, err error) {
-	text := bytes.TrimPrefix(data, []byte(bom))
+	text := bytes.TrimPrefix(data, []byte(lines.BOM))
 	if value.Check(text) != nil {
 		_, line, err = decodeFile(data) // Decode's own message (Check's may differ)
 		if err != nil {
@@ -826,15 +827,14 @@ func textShape(text []byte) string {
 	return "number"
 }
 
-// jsonErrorLine finds the line of a JSON syntax error's offset, or 0. Lines end at "\n", "\r\n" or
-// a lone "\r", as LineReader reads them.
+// jsonErrorLine finds the line of a JSON syntax error's offset (by the one line rule, package lines),
+// or 0.
 func jsonErrorLine(data []byte, err error) int {
 	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
 		return 0
 	}
-	before := data[:se.Offset]
-	return bytes.Count(before, []byte("\n")) + bytes.Count(before, []byte("\r")) - bytes.Count(before, []byte("\r\n")) + 1
+	return lines.Number(data, int(se.Offset))
 }
 
 // article puts "a" or "an" before a shape's name.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/value"
 )
 
@@ -28,19 +29,19 @@ func turnsOf(d *Dialogue) string {
 // same; a line over the limit is an error of its own and the lines after it are read; a role that is
 // not a text is named.
 func TestParseDialogueInputs(t *testing.T) {
-	lines := []string{userTurn, apiTurn, aiTurn}
-	long := `{"role":"User","text":"` + strings.Repeat("x", MaxLine) + `"}`
+	turns := []string{userTurn, apiTurn, aiTurn}
+	long := `{"role":"User","text":"` + strings.Repeat("x", lines.Max) + `"}`
 	tests := []struct {
 		name  string
 		in    string
 		turns string
 		errs  string // "line:fragment", separated by "|"
 	}{
-		{"LF", strings.Join(lines, "\n"), "1:User 2:API 3:AI", ""},
-		{"CRLF", strings.Join(lines, "\r\n") + "\r\n", "1:User 2:API 3:AI", ""},
-		{"CR only", strings.Join(lines, "\r"), "1:User 2:API 3:AI", ""},
-		{"BOM", bom + strings.Join(lines, "\n"), "1:User 2:API 3:AI", ""},
-		{"BOM and CRLF", bom + strings.Join(lines, "\r\n"), "1:User 2:API 3:AI", ""},
+		{"LF", strings.Join(turns, "\n"), "1:User 2:API 3:AI", ""},
+		{"CRLF", strings.Join(turns, "\r\n") + "\r\n", "1:User 2:API 3:AI", ""},
+		{"CR only", strings.Join(turns, "\r"), "1:User 2:API 3:AI", ""},
+		{"BOM", lines.BOM + strings.Join(turns, "\n"), "1:User 2:API 3:AI", ""},
+		{"BOM and CRLF", lines.BOM + strings.Join(turns, "\r\n"), "1:User 2:API 3:AI", ""},
 		{"a line over the limit", strings.Join([]string{userTurn, long, apiTurn, aiTurn}, "\n"), "1:User 3:API 4:AI", "2:longer than 67108864 bytes"},
 		{"role not a text", strings.Join([]string{`{"role":1,"text":"x"}`, userTurn}, "\n"), "2:User", "1:role"},
 		{"api_name not a text", strings.Join([]string{userTurn, `{"role":"API","api_name":7,"param_dict":{},"result":{}}`}, "\n"), "1:User", "2:api_name"},
@@ -83,7 +84,7 @@ func TestLoadJSONFiles(t *testing.T) {
 		line   int
 	}{
 		{"object database", "init_database/Alarm.json", `{"a": {"time": "x"}}`, true, "", 0},
-		{"database with a BOM", "init_database/Alarm.json", bom + `{"a": {}}`, true, "", 0},
+		{"database with a BOM", "init_database/Alarm.json", lines.BOM + `{"a": {}}`, true, "", 0},
 		{"database with CR line ends", "init_database/Alarm.json", "{\r\"a\":\r{}\r}", true, "", 0},
 		{"array database", "init_database/ImageCaptioning.json", `[{"url": "u", "caption": "c"}]`, true, "", 0},
 		{"array for an object database", "init_database/Alarm.json", `[1, 2]`, false, "the Alarm database must be a JSON object, not an array", 0},
@@ -91,7 +92,7 @@ func TestLoadJSONFiles(t *testing.T) {
 		{"object for an array database", "init_database/ImageCaptioning.json", `{}`, false, "must be a JSON array, not an object", 0},
 		{"unknown database, any type", "init_database/Mine.json", `[1]`, true, "", 0},
 		{"syntax error after CR lines", "init_database/Alarm.json", "{\r\"a\": {},\r\n\"b\": }", false, "not JSON", 3},
-		{"scene with a BOM and CRLF", "level-3/s.json", bom + scene, true, "", 0},
+		{"scene with a BOM and CRLF", "level-3/s.json", lines.BOM + scene, true, "", 0},
 		{"database with escapes and indentation", "init_database/Wiki.json", "{\n        \"k\u00e9\": \"a\\n\\\"b\\\" \\ud83d\\ude00\",\n        \"n\": [1, -2.5e3, true, null]\n}", true, "", 0},
 		{"bad escape on line 2", "init_database/Wiki.json", "{\n\"k\": \"\\q\"}", false, "invalid escape \\q", 2},
 		{"bad unicode escape on line 3", "init_database/Wiki.json", "{\n\"k\": 1,\n\"j\": \"\\u12\"}", false, "invalid \\u escape", 3},
@@ -112,7 +113,7 @@ func TestLoadJSONFiles(t *testing.T) {
 			}
 			if db, ok := d.Base.Database(stem); ok && strings.HasPrefix(tt.path, "init_database/") {
 				// Decoded when first read (tools.Defer): the value the whole file decodes to.
-				want, err := value.Decode([]byte(strings.TrimPrefix(tt.data, bom)))
+				want, err := value.Decode([]byte(strings.TrimPrefix(tt.data, lines.BOM)))
 				if err != nil || !value.Equal(db, want) {
 					t.Errorf("database reads %s, want %s (%v)", value.Marshal(db), value.Marshal(want), err)
 				}

@@ -38,7 +38,7 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("load lazily: %v %v", err, errs)
 	}
-	if n := lazy.Parsed(); n != 0 {
+	if n := lazy.ParsedOnUse(); n != 0 {
 		t.Fatalf("a lazy load parsed %d dialogues before any was asked for", n)
 	}
 
@@ -54,14 +54,14 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 			t.Errorf("File(%q)[%d] differs from Load's", file, i)
 		}
 	}
-	if n := lazy.Parsed(); n != len(want) {
+	if n := lazy.ParsedOnUse(); n != len(want) {
 		t.Errorf("File(%q) parsed %d dialogues, want %d", file, n, len(want))
 	}
 	if d, ok := lazy.Dialogue(want[0].Level, file); !ok || d != got[0] {
 		t.Errorf("Dialogue(%q, %q) = %v, %v; want File's", want[0].Level, file, d, ok)
 	}
-	if ds := lazy.File("no-such-file.jsonl"); len(ds) != 0 || lazy.Parsed() != len(want) {
-		t.Errorf("a file the data lacks gave %d dialogues, parsed %d", len(ds), lazy.Parsed())
+	if ds := lazy.File("no-such-file.jsonl"); len(ds) != 0 || lazy.ParsedOnUse() != len(want) {
+		t.Errorf("a file the data lacks gave %d dialogues, parsed %d", len(ds), lazy.ParsedOnUse())
 	}
 
 	// Every dialogue: Load's, in Load's order.
@@ -74,7 +74,7 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 			t.Errorf("Dialogues()[%d] (%s %s) differs from Load's (%s %s)", i, all[i].Level, all[i].File, eagerAll[i].Level, eagerAll[i].File)
 		}
 	}
-	if n := lazy.Parsed(); n != len(all) {
+	if n := lazy.ParsedOnUse(); n != len(all) {
 		t.Errorf("Dialogues parsed %d of %d dialogues", n, len(all))
 	}
 	if !reflect.DeepEqual(lazy.Counts(), eager.Counts()) {
@@ -85,27 +85,27 @@ func TestLazyLoadParsesOnFirstUse(t *testing.T) {
 	if sc := lazy.SceneFile(sceneFile); len(sc) != 1 || !reflect.DeepEqual(sc[0], eager.Scenes()[0]) {
 		t.Errorf("SceneFile(%q) = %v, want Load's scene", sceneFile, sc)
 	}
-	if n := lazy.Parsed(); n != len(all)+1 {
+	if n := lazy.ParsedOnUse(); n != len(all)+1 {
 		t.Errorf("SceneFile parsed %d files, want %d", n-len(all), 1)
 	}
 	if !reflect.DeepEqual(lazy.Scenes(), eager.Scenes()) {
 		t.Errorf("Scenes: %d lazily, %d by Load, or they differ", len(lazy.Scenes()), len(eager.Scenes()))
 	}
-	if n := lazy.Parsed(); n != len(all)+len(eager.Scenes()) {
+	if n := lazy.ParsedOnUse(); n != len(all)+len(eager.Scenes()) {
 		t.Errorf("%d files parsed, want every dialogue and scene (%d)", n, len(all)+len(eager.Scenes()))
 	}
 	if got[0] != lazy.File(file)[0] {
 		t.Error("a dialogue parsed twice is a new dialogue")
 	}
-	if e := lazy.ParseErrors(); len(e) != 0 {
+	if e := lazy.ParseAll(); len(e) != 0 {
 		t.Errorf("the builtin data has problems: %v", e)
 	}
-	if eager.Parsed() != 0 || len(eager.ParseErrors()) != 0 {
-		t.Errorf("data loaded whole reports %d parsed on use, problems %v", eager.Parsed(), eager.ParseErrors())
+	if eager.ParsedOnUse() != 0 || len(eager.ParseAll()) != 0 {
+		t.Errorf("data loaded whole reports %d parsed on use, problems %v", eager.ParsedOnUse(), eager.ParseAll())
 	}
 }
 
-// TestLazyLoadErrors: the problems of a dialogue parsed on first use are ParseErrors', at their file
+// TestLazyLoadErrors: the problems of a dialogue parsed on first use are in ParseAll's answer, at their file
 // and line, once each, whatever was asked before; the good lines of the file load as Load loads them.
 func TestLazyLoadErrors(t *testing.T) {
 	files := Files{
@@ -123,12 +123,12 @@ func TestLazyLoadErrors(t *testing.T) {
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("load lazily: %v %v", err, errs)
 	}
-	if ds := lazy.File("good.jsonl"); len(ds) != 1 || len(lazy.ParseErrors()) != 3 {
-		t.Fatalf("File(good.jsonl) = %d dialogues; ParseErrors %v", len(ds), lazy.ParseErrors())
+	if ds := lazy.File("good.jsonl"); len(ds) != 1 || len(lazy.ParseAll()) != 3 {
+		t.Fatalf("File(good.jsonl) = %d dialogues; ParseAll %v", len(ds), lazy.ParseAll())
 	}
-	got := lazy.ParseErrors()
+	got := lazy.ParseAll()
 	if !reflect.DeepEqual(got, eagerErrs) {
-		t.Errorf("ParseErrors\n%v\nLoad's (in the same order)\n%v", got, eagerErrs)
+		t.Errorf("ParseAll\n%v\nLoad's (in the same order)\n%v", got, eagerErrs)
 	}
 	for _, e := range got {
 		if e.Line == 0 || !strings.HasPrefix(path.Base(e.File), "bad") {
@@ -169,8 +169,8 @@ func TestLazyLoadCopy(t *testing.T) {
 	if n := len(lazy.Dialogues()); n == 0 || len(cp.Dialogues()) != n {
 		t.Errorf("dialogues: the original has %d, the copy %d", n, len(cp.Dialogues()))
 	}
-	if cp.Parsed() != lazy.Parsed() || lazy.Parsed() != len(lazy.Dialogues())+len(lazy.Scenes()) {
-		t.Errorf("parsed: copy %d, original %d", cp.Parsed(), lazy.Parsed())
+	if cp.ParsedOnUse() != lazy.ParsedOnUse() || lazy.ParsedOnUse() != len(lazy.Dialogues())+len(lazy.Scenes()) {
+		t.Errorf("parsed: copy %d, original %d", cp.ParsedOnUse(), lazy.ParsedOnUse())
 	}
 }
 
@@ -207,8 +207,8 @@ func TestLazyLoadConcurrent(t *testing.T) {
 				}
 			}
 			seen[g] = append(seen[g], lazy.Dialogues()...)
-			if len(lazy.Scenes()) != len(scenes) || len(lazy.ParseErrors()) != 0 {
-				t.Errorf("goroutine %d: %d scenes of %d, problems %v", g, len(lazy.Scenes()), len(scenes), lazy.ParseErrors())
+			if len(lazy.Scenes()) != len(scenes) || len(lazy.ParseAll()) != 0 {
+				t.Errorf("goroutine %d: %d scenes of %d, problems %v", g, len(lazy.Scenes()), len(scenes), lazy.ParseAll())
 			}
 		}()
 	}
@@ -220,7 +220,7 @@ func TestLazyLoadConcurrent(t *testing.T) {
 			}
 		}
 	}
-	if n := lazy.Parsed(); n != len(lazy.dialogues)+len(lazy.scenes) {
+	if n := lazy.ParsedOnUse(); n != len(lazy.dialogues)+len(lazy.scenes) {
 		t.Errorf("%d parses for %d dialogues and %d scenes", n, len(lazy.dialogues), len(lazy.scenes))
 	}
 }
@@ -269,7 +269,7 @@ func TestLoadKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := known.Parsed(); n != 0 {
+	if n := known.ParsedOnUse(); n != 0 {
 		t.Errorf("LoadKnown parsed %d dialogues before any was asked for", n)
 	}
 	if known.Tables != eager.Tables || !reflect.DeepEqual(known.Base.Names(), eager.Base.Names()) {
@@ -328,7 +328,7 @@ func TestLoadKnownWithoutHarvestedTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := known.Parsed(); n != 0 || known.Tables != "world" {
+	if n := known.ParsedOnUse(); n != 0 || known.Tables != "world" {
 		t.Errorf("LoadKnown with nothing harvested parsed %d files at load, tables %q", n, known.Tables)
 	}
 }

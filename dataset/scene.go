@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -48,7 +49,7 @@ func ParseScene(name string, data []byte) (*Scene, []LineError) {
 	sc := &Scene{File: path.Base(name)}
 	var errs []LineError
 	section := ""
-	lr := NewBytesLineReader(data, MaxLine)
+	lr := lines.NewBytesReader(data, lines.Max)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {

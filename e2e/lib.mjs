@@ -56,7 +56,7 @@ export function webSnapshot() {
 /**
  * spawnAnnouncing starts a command of ours that prints the URL it listens on as its first stdout
  * output (cmd/server, cmd/fakemodel) and resolves {proc, url} (the URL without a trailing slash);
- * it rejects, with the command's stderr, when the command exits first or is silent for 20 s.
+ * it rejects, with the command's stderr, when the command exits first or is silent for 60 s (a loaded 2-core machine has taken over 20 s to compress the modules at start).
  */
 function spawnAnnouncing(what, bin, args) {
   const proc = spawn(bin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
@@ -64,7 +64,7 @@ function spawnAnnouncing(what, bin, args) {
   proc.stderr.on("data", (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in 20 s: ` + stderr)), 20000);
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in 60 s: ` + stderr)), 60000);
     proc.stdout.on("data", (d) => {
       out += d;
       const m = out.match(/(http:\/\/\S+)/);
@@ -77,10 +77,10 @@ function spawnAnnouncing(what, bin, args) {
   });
 }
 
-/** startServer runs cmd/server on a free port and resolves {url, stop}. */
-export async function startServer() {
+/** startServer runs cmd/server on a free port (with extra flags, if given) and resolves {url, stop}. */
+export async function startServer(extra = []) {
   const bin = serverBinary();
-  const { proc, url } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot()]);
+  const { proc, url } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot(), ...extra]);
   return {
     url,
     stop: () =>
@@ -415,6 +415,12 @@ export async function startFakeModel(script, args = []) {
     script: (s) => post("/_fake/script", s),
     reset: () => post("/_fake/reset"),
     requests: async () => (await fetch(origin + "/_fake/requests")).json(),
+    /** batch answers a batch input file as a provider does and returns its output file. */
+    batch: async (input) => {
+      const r = await fetch(origin + "/_fake/batch", { method: "POST", body: input });
+      if (!r.ok) throw new Error(`fakemodel /_fake/batch: HTTP ${r.status} ${await r.text()}`);
+      return r.text();
+    },
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();

@@ -12,7 +12,9 @@ import (
 
 // decodeRequest reads a request with the engine's own JSON decoder (a score request carries megabytes
 // of predictions; encoding/json's reflection is several times slower on it). Unknown fields are
-// ignored; a field of the wrong type is an error that names it.
+// ignored; a field of the wrong type is an error that names it. The fields are listed by hand:
+// codec_test.go fills every field of protocol.Request by reflection and fails when one does not come
+// through, so a field added to the protocol cannot be dropped here unnoticed.
 //
 // A request may carry a body (protocol.Request.Body): raw bytes after the line break that ends its
 // JSON, for the ops that read lines; the body aliases data.

@@ -113,7 +113,7 @@ func newMemo(digest string, counts map[string]int, scenes int) *dataMemo {
 // took a memo and nothing was learned since, it answers Unchanged instead of encoding the same memo
 // again.
 func (s *Session) memo() protocol.Memo {
-	if s.dataMemo == nil || (s.memoTaken() && len(s.data.ParsedErrors()) > 0) {
+	if s.dataMemo == nil || (s.memoTaken() && len(s.data.ErrorsSoFar()) > 0) {
 		return protocol.Memo{}
 	}
 	m := *s.dataMemo

@@ -176,7 +176,7 @@ func TestOnePredictionParsesOneFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, want := d.Parsed(), len(d.File(file)); n != want || want == 0 {
+	if n, want := d.ParsedOnUse(), len(d.File(file)); n != want || want == 0 {
 		t.Fatalf("scoring one prediction of %s parsed %d dialogues, want %d", file, n, want)
 	}
 	r := do(t, s, `{"v":1,"op":"validate"}`)
@@ -187,7 +187,7 @@ func TestOnePredictionParsesOneFile(t *testing.T) {
 	if !v.OK || len(v.Failures) > 0 || v.Checks["format"].Passed == 0 {
 		t.Fatalf("validate of the builtin data: ok %v, checks %v, failures %v", v.OK, v.Checks, v.Failures)
 	}
-	if n := d.Parsed(); n != len(d.Dialogues())+len(d.Scenes()) {
+	if n := d.ParsedOnUse(); n != len(d.Dialogues())+len(d.Scenes()) {
 		t.Errorf("validate parsed %d files of %d dialogues and %d scenes", n, len(d.Dialogues()), len(d.Scenes()))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/rouge"
 	"github.com/apibank-playground/apibank/score"
@@ -101,7 +102,7 @@ func rougeLines(r *protocol.Request) *linesAnswer {
 		first = 1
 	}
 	la := &linesAnswer{answer: protocol.LinesAnswer{Errors: []dataset.LineError{}}, body: new(bytes.Buffer)}
-	lr := dataset.NewBytesLineReader(chunkOf(r), dataset.MaxLine)
+	lr := lines.NewBytesReader(chunkOf(r), lines.Max)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {

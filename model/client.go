@@ -83,7 +83,7 @@ func (c *Client) Chat(ctx context.Context, r Request) (Response, error) {
 	if c.bad != nil {
 		return Response{}, c.settingsError()
 	}
-	body, err := json.Marshal(toWire(c.s, r, c.s.Stream))
+	body, err := Body(c.s, r)
 	if err != nil { // only a Tool's Parameters can fail: they are raw JSON
 		return Response{}, &Error{Host: c.host, Message: "the request cannot be encoded: " + redact(err.Error(), c.secrets)}
 	}
@@ -321,6 +321,12 @@ func (c *Client) readJSON(ctx context.Context, br *bufio.Reader, cr *capReader) 
 		}
 		return resp, nil
 	}
+	return decodeAnswer(data)
+}
+
+// decodeAnswer reads a whole plain answer body: the answer, or the failure its body reports (an
+// error object inside it, or text that is not JSON).
+func decodeAnswer(data []byte) (Response, *failure) {
 	var w wireResponse
 	if err := json.Unmarshal(data, &w); err != nil {
 		return Response{}, malformed("the answer is not valid JSON", err, data)
@@ -329,6 +335,20 @@ func (c *Client) readJSON(ctx context.Context, br *bufio.Reader, cr *capReader) 
 		return Response{}, inBandError(w.Error)
 	}
 	return fromWire(w), nil
+}
+
+// DecodeResponse reads a chat-completions answer body that came by another way than Chat (a
+// line of a batch output file) exactly as Chat reads a plain answer: the same translation, the
+// same reading of an error object inside the body. An answer Chat would have failed is an *Error
+// whose Status is the error's HTTP status when it gives one (else 200, the status the body came
+// with), and whose Host is host.
+func DecodeResponse(body []byte, host string) (Response, error) {
+	r, f := decodeAnswer(body)
+	if f != nil {
+		return Response{}, &Error{Status: f.status, Message: f.message, Type: f.kind, Host: host, Attempts: 1}
+	}
+	r.Attempts = 1
+	return r, nil
 }
 
 // malformed is an answer that is not JSON: not retried (the same server would say the same).

@@ -98,3 +98,7 @@ func statusText(status int) string {
 	}
 	return "HTTP status " + strconv.Itoa(status)
 }
+
+// DefaultTransport is the platform's transport: the page's fetch in the browser tab, net/http
+// natively. Other clients of the tab (the class API's) send through it too, for the same reason.
+func DefaultTransport() Transport { return defaultTransport() }

@@ -195,6 +195,17 @@ func toWire(s Settings, r Request, stream bool) wireRequest {
 	return w
 }
 
+// Body encodes r with the settings s as the chat-completions request body Chat sends for them,
+// byte for byte: the model, the temperature (unless omitted), max_tokens, the messages (assistant
+// tool calls as {"id","type":"function","function":{"name","arguments"}} with the arguments as a
+// JSON string, tool results as "tool" messages with their tool_call_id), the tools as
+// {"type":"function","function":{...}}, the tool choice, and stream with stream_options when
+// s.Stream is set. Exports of requests (a prompts file, a batch input file) use it so that what is
+// written is what a run sends.
+func Body(s Settings, r Request) ([]byte, error) {
+	return json.Marshal(toWire(s, r, s.Stream))
+}
+
 // wireMessages translates the turns of a conversation.
 func wireMessages(ms []Message) []wireMessage {
 	out := make([]wireMessage, len(ms))

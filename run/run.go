@@ -123,11 +123,17 @@ type Episode struct {
 	Stopped string `json:"stopped"`
 }
 
-// Progress is the state of a running run, handed to Options.Progress after every finished task.
+// Progress is the state of a running run, handed to Options.Progress after every finished task,
+// and once more when the run's predictions are judged together at its end.
 type Progress struct {
 	Done, Total, Failed int
-	// Correct and Judged count the call verdicts so far (judged as they land), for a live accuracy.
-	Correct, Judged     int
+	// Correct and Judged count the call verdicts so far (judged as they land), for a live accuracy:
+	// the verdicts the report's call accuracy counts, and nothing else (not the special cases, which
+	// the report counts apart, nor level-3 episodes). The last reading, taken once the run's
+	// predictions are judged together, is the report's own count.
+	Correct, Judged int
+	// Scored says the reading is the last one: the report's, at the run's end.
+	Scored              bool
 	TokensIn, TokensOut int
 	Elapsed             time.Duration
 }
@@ -240,13 +246,56 @@ func samplesOf(ctx context.Context, e *serial, level string, yield func()) ([]pr
 	return out, nil
 }
 
-func tasks(ctx context.Context, e *serial, cfg Config, yield func()) ([]Task, error) {
-	levels := cfg.Levels
-	if len(levels) == 0 {
-		levels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+// allLevels are the levels of a config that names none.
+var allLevels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+
+func levelsOf(cfg Config) []string {
+	if len(cfg.Levels) == 0 {
+		return allLevels
+	}
+	return cfg.Levels
+}
+
+// sampleTasks lists the single-request samples of a level (level 3's step samples included), in
+// the engine's order, the skipped ones left out, the first limit only when limit is positive.
+func sampleTasks(ctx context.Context, e *serial, level string, limit int, yield func()) ([]Task, error) {
+	ss, err := samplesOf(ctx, e, level, yield)
+	if err != nil {
+		return nil, err
 	}
 	var out []Task
-	for _, l := range levels {
+	for _, s := range ss {
+		if s.Kind == protocol.KindSkip {
+			continue
+		}
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+		out = append(out, Task{Level: s.Level, File: s.File, ID: s.ID, Kind: s.Kind})
+	}
+	return out, nil
+}
+
+// SampleTasks lists the single-request samples of cfg's levels in order: the samples of levels 1
+// and 2 as a run asks them, and level 3's step samples (each gold call of a scene predicted from
+// the steps before it) where a run plays episodes. It is the list of a prompts file and of a batch
+// input file, line for line.
+func SampleTasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task, error) {
+	e := &serial{do: do}
+	var out []Task
+	for _, l := range levelsOf(cfg) {
+		ts, err := sampleTasks(ctx, e, l, cfg.Limit, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	return out, nil
+}
+
+func tasks(ctx context.Context, e *serial, cfg Config, yield func()) ([]Task, error) {
+	var out []Task
+	for _, l := range levelsOf(cfg) {
 		if l == Level3 {
 			ds, err := ask[[]protocol.DialogueSummary](ctx, e, protocol.Request{Op: protocol.OpDialogues, Level: Level3})
 			if err != nil {
@@ -260,21 +309,11 @@ func tasks(ctx context.Context, e *serial, cfg Config, yield func()) ([]Task, er
 			}
 			continue
 		}
-		ss, err := samplesOf(ctx, e, l, yield)
+		ts, err := sampleTasks(ctx, e, l, cfg.Limit, yield)
 		if err != nil {
 			return nil, err
 		}
-		n := 0
-		for _, s := range ss {
-			if s.Kind == protocol.KindSkip {
-				continue
-			}
-			if cfg.Limit > 0 && n >= cfg.Limit {
-				break
-			}
-			out = append(out, Task{Level: s.Level, File: s.File, ID: s.ID, Kind: s.Kind})
-			n++
-		}
+		out = append(out, ts...)
 	}
 	return out, nil
 }
@@ -448,7 +487,7 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 					if opt.EpisodeLanded != nil && f == nil && ep.Outcome != nil && ep.Stopped != "cancelled" {
 						opt.EpisodeLanded(key, *ep)
 					}
-					report(resp, f, ep.Outcome != nil, ep.Outcome != nil && ep.Outcome.Success)
+					report(resp, f, false, false) // an episode is not a call: the report counts it apart
 					continue
 				}
 				if opt.Done != nil {
@@ -503,6 +542,14 @@ feed:
 			return res, err
 		}
 		res.Batch = &b
+		if b.Report != nil {
+			prog.Correct, prog.Judged = b.Report.Overall.Correct, b.Report.Overall.Calls
+		}
+	}
+	prog.Scored = true
+	prog.Elapsed = time.Since(start)
+	if opt.Progress != nil {
+		opt.Progress(prog)
 	}
 	return res, nil
 }
@@ -521,16 +568,21 @@ func taskLess(ts []Task, a, b Task) bool {
 }
 
 // quickVerdict judges one prediction alone for the live accuracy (the run's report judges them all
-// together at the end, as a pasted file would be).
+// together at the end, as a pasted file would be). It counts what the report's call accuracy
+// counts: a call verdict of a sample with a gold call, not a special case's.
 func quickVerdict(ctx context.Context, e *serial, cfg Config, p Prediction, t Task) (judged, correct bool) {
-	if t.Kind == protocol.KindReply {
+	if t.Kind != protocol.KindCall {
 		return false, false
 	}
 	b, err := ask[protocol.Batch](ctx, e, protocol.Request{Op: protocol.OpScore, Preds: string(PredictionsJSONL([]Prediction{p})), State: cfg.State})
-	if err != nil || len(b.Results) != 1 {
+	if err != nil || len(b.Results) != 1 || b.Results[0].CallVerdict == nil {
 		return false, false
 	}
-	return true, b.Results[0].Call().Correct
+	v := b.Results[0].Call()
+	if v.Tool == "" { // judged as a special case: the report counts it apart
+		return false, false
+	}
+	return true, v.Correct
 }
 
 // askSample asks the model one sample; a nil prediction means the request failed (see the Failure).
@@ -548,7 +600,14 @@ func askSample(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) (*
 	if err != nil {
 		return nil, resp, failure(t, err)
 	}
-	return &Prediction{Level: t.Level, File: t.File, ID: t.ID, Pred: Pred(resp)}, resp, nil
+	pred := PredictionOf(t, resp)
+	return &pred, resp, nil
+}
+
+// PredictionOf is the prediction line of a sample's answer: how a run, a retry of one sample and
+// a scored batch file all turn a model's answer into what the engine judges.
+func PredictionOf(t Task, resp model.Response) Prediction {
+	return Prediction{Level: t.Level, File: t.File, ID: t.ID, Pred: Pred(resp)}
 }
 
 func failure(t Task, err error) *Failure {
@@ -571,51 +630,63 @@ func PredictionsJSONL(ps []Prediction) []byte {
 	return b.Bytes()
 }
 
-// PromptLine is one line of the prompts file: a sample's model request in a form.
-type PromptLine struct {
-	Level    string          `json:"level"`
-	File     string          `json:"file"`
-	ID       int             `json:"id"`
-	Kind     string          `json:"kind"`
-	Form     string          `json:"form"`
-	Messages []model.Message `json:"messages"`
-	Tools    []model.Tool    `json:"tools,omitempty"`
+// DefaultPromptModel is the model named in exported requests when none is given: a placeholder
+// to replace with the model's name at the endpoint.
+const DefaultPromptModel = "MODEL"
+
+// Body is the request body a run sends for a sample's prompt in a form with the settings s:
+// model.Body of Request, byte for byte.
+func Body(p protocol.Prompt, form string, s model.Settings) ([]byte, error) {
+	req, err := Request(p, form)
+	if err != nil {
+		return nil, err
+	}
+	return model.Body(s, req)
 }
 
-// Prompts writes the model request of every sample of cfg's levels as JSONL (level-3 step samples
-// included), the file a user answers with any model and pastes back as predictions.
-func Prompts(ctx context.Context, do protocol.Transport, cfg Config) ([]byte, error) {
+// eachBody calls fn with every single-request sample of cfg (SampleTasks' list) and the request
+// body a run would send for it with the settings s.
+func eachBody(ctx context.Context, do protocol.Transport, cfg Config, s model.Settings, fn func(Task, []byte) error) error {
 	cfg = cfg.withDefaults()
-	e := &serial{do: do}
-	levels := cfg.Levels
-	if len(levels) == 0 {
-		levels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+	if s.Model == "" {
+		s.Model = DefaultPromptModel
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, l := range levels {
-		ss, err := ask[[]protocol.SampleView](ctx, e, protocol.Request{Op: protocol.OpSamples, Level: l})
+	ts, err := SampleTasks(ctx, do, cfg)
+	if err != nil {
+		return err
+	}
+	e := &serial{do: do}
+	for _, t := range ts {
+		id := t.ID
+		p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: t.Level, File: t.File, Sample: &id})
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("%s/%s sample %d: %w", t.Level, t.File, t.ID, err)
 		}
-		for _, s := range ss {
-			if s.Kind == protocol.KindSkip {
-				continue
-			}
-			id := s.ID
-			p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: s.Level, File: s.File, Sample: &id})
-			if err != nil {
-				return nil, fmt.Errorf("%s/%s sample %d: %w", s.Level, s.File, s.ID, err)
-			}
-			req, err := Request(p, cfg.Form)
-			if err != nil {
-				return nil, err
-			}
-			if err := enc.Encode(PromptLine{Level: s.Level, File: s.File, ID: s.ID, Kind: s.Kind, Form: cfg.Form, Messages: req.Messages, Tools: req.Tools}); err != nil {
-				return nil, err
-			}
+		body, err := Body(p, cfg.Form, s)
+		if err != nil {
+			return fmt.Errorf("%s/%s sample %d: %w", t.Level, t.File, t.ID, err)
 		}
+		if err := fn(t, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Prompts writes every single-request sample of cfg's levels (level-3 step samples included) as
+// JSONL, one line a sample: the exact chat-completions request body a run sends for it with the
+// settings s (s.Model empty: DefaultPromptModel), which any OpenAI-compatible endpoint takes as it
+// is. Line i is the body of line i of BatchInput for the same config, whose custom_id names the
+// sample.
+func Prompts(ctx context.Context, do protocol.Transport, cfg Config, s model.Settings) ([]byte, error) {
+	var b bytes.Buffer
+	err := eachBody(ctx, do, cfg, s, func(_ Task, body []byte) error {
+		b.Write(body)
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }

@@ -247,3 +247,39 @@ func TestSamplesInSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestLiveAccuracyIsTheReports: the live accuracy counts what the report's call accuracy counts
+// (not the special cases, which the report counts apart, nor level-3 episodes), so the reading
+// when the last task lands already equals the report's, and the last reading is the report's.
+func TestLiveAccuracyIsTheReports(t *testing.T) {
+	script, _ := goldScript(t)
+	srv, err := fakemodel.Start(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	chat := model.New(model.Settings{BaseURL: srv.URL(), Model: "fake-model"})
+	var atTotal, last Progress
+	cfg := Config{Levels: []string{"level-1-given-desc", Level3}, Limit: 12, Steps: 2}
+	res, err := Run(context.Background(), native(), chat, cfg, Options{Progress: func(p Progress) {
+		if p.Done == p.Total && !p.Scored && atTotal.Total == 0 {
+			atTotal = p
+		}
+		last = p
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Batch.Report.Overall
+	if o.Special == 0 || o.Correct == 0 || len(res.Episodes) == 0 {
+		t.Fatalf("the run should hold special cases (%d), right calls (%d) and episodes (%d)", o.Special, o.Correct, len(res.Episodes))
+	}
+	for name, p := range map[string]Progress{"when the last task landed": atTotal, "at the end": last} {
+		if p.Correct != o.Correct || p.Judged != o.Calls {
+			t.Errorf("%s the live count is %d of %d, the report's %d of %d", name, p.Correct, p.Judged, o.Correct, o.Calls)
+		}
+	}
+	if !last.Scored || atTotal.Scored {
+		t.Errorf("Scored: %v at the end, %v when the last task landed", last.Scored, atTotal.Scored)
+	}
+}

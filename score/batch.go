@@ -11,6 +11,7 @@ import (
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -57,7 +58,7 @@ func parsePredictions(fr *value.MemberReader, name string, data []byte, level st
 // calls f for each non-blank line in order: with the prediction, or with the line's error (e not
 // nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
 func eachPrediction(fr *value.MemberReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
-	lr := dataset.NewBytesLineReader(data, dataset.MaxLine)
+	lr := lines.NewBytesReader(data, lines.Max)
 	for {
 		raw, line, err := lr.Next()
 		if err == io.EOF {

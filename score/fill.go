@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -49,15 +49,25 @@ func fillDialogue(base *tools.Base, level, name string, data []byte) ([]byte, []
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	// The lines as the draft was parsed (package lines: a BOM skipped, LF, CRLF or a lone CR), written
+	// with LF; empty lines at the end are dropped.
 	var out bytes.Buffer
-	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		env, ok := results[i+1]
+	blanks := 0
+	for n, line := range lines.All(data) {
+		if len(line) == 0 {
+			blanks++
+			continue
+		}
+		for ; blanks > 0; blanks-- {
+			out.WriteByte('\n')
+		}
+		env, ok := results[n]
 		if !ok {
-			out.WriteString(line)
+			out.Write(line)
 			out.WriteByte('\n')
 			continue
 		}
-		v, _ := value.DecodeString(line)
+		v, _ := value.Decode(line)
 		m := v.(*value.Map)
 		turn := value.NewMap(4)
 		turn.Set("role", dataset.API)

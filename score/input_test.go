@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/value"
 )
 
@@ -16,7 +16,7 @@ import (
 // limit is an error of its own and the lines after it are read, and JSON types are strict.
 func TestParsePredictionsInputs(t *testing.T) {
 	p := func(id string) string { return `{"file":"a.jsonl","id":` + id + `,"pred":"x"}` }
-	long := `{"file":"a.jsonl","id":0,"pred":"` + strings.Repeat("y", dataset.MaxLine) + `"}`
+	long := `{"file":"a.jsonl","id":0,"pred":"` + strings.Repeat("y", lines.Max) + `"}`
 	tests := []struct {
 		name string
 		in   string

@@ -194,3 +194,101 @@ func TestCalculateLarge(t *testing.T) {
 		t.Errorf("Calculator through the catalog: %v, %v", env, err)
 	}
 }
+
+// homeCalcCases were computed with the original's algorithm in Python 3.11 (the last ones hang there).
+var homeCalcCases = []struct {
+	formula string
+	out     any // float64, or nil when exc is set
+	exc     string
+}{
+	{"(1+2)*3", 9.0, ""},
+	{"(1 + 2) * 3", 9.0, ""},
+	{"7/3", 2.3333333333333335, ""},
+	{"25*3+7/3", 77.33333333333333, ""},
+	{"2-3-4", -5.0, ""},
+	{"(2+3)*(4-1)/5", 3.0, ""},
+	{"(5*6)/(2+3)", 6.0, ""},
+	{"007+1", 8.0, ""},
+	{"1+2(3)", 3.0, ""},
+	{"(1)(2)", nil, "invalid formula"},
+	{"2*(3+4)*5", 70.0, ""},
+	{"1/0", nil, "float division by zero"},
+	{"0/0", nil, "float division by zero"},
+	{"12+", nil, "list index out of range"},
+	{"1++2", nil, "unsupported operand type(s) for +: 'float' and 'str'"},
+	{"1-+2", nil, "unsupported operand type(s) for -: 'float' and 'str'"},
+	{"1/*2", nil, "unsupported operand type(s) for /: 'float' and 'str'"},
+	{"8*-2", nil, "can't multiply sequence by non-int of type 'float'"},
+	{"1**2", nil, "can't multiply sequence by non-int of type 'float'"},
+	{"((1+2)*3)", nil, "')' is not in list"},
+	{")1+2(", nil, "list index out of range"},
+	{"()+1", nil, "list index out of range"},
+	{"-", nil, "list index out of range"},
+	{"(+)", nil, "list index out of range"},
+	{"-+", nil, "unsupported operand type(s) for -: 'str' and 'str'"},
+	{"/0+1", nil, "float division by zero"},
+	{"(/0)", nil, "float division by zero"},
+	{"*/", nil, "can't multiply sequence by non-int of type 'str'"},
+	{"/*", nil, "unsupported operand type(s) for /: 'str' and 'str'"},
+	{"+0-0-", nil, "can only concatenate str (not \"float\") to str"},
+	{"+1", nil, "invalid formula"},
+	{"5", nil, "invalid formula"},
+	{"(5)", nil, "invalid formula"},
+	{"1.5+2", nil, "invalid formula"},
+	{"2^3", nil, "invalid formula"},
+	{"", nil, "invalid formula"},
+	{"   ", nil, "invalid formula"},
+	{"1\t+2", nil, "invalid formula"},
+	{"(1+2", nil, "invalid formula"},
+	{"++", nil, calcHang},
+	{"-1+2", nil, calcHang},
+	{"*2+3", nil, calcHang},
+	{"-(1+2)", nil, calcHang},
+	{"(-1)+2", nil, calcHang},
+	{"+++", nil, calcHang},
+	{"1+(-2)", nil, calcHang},
+}
+
+func TestHomeCalculator(t *testing.T) {
+	for _, c := range homeCalcCases {
+		out, err := calculate(c.formula)
+		exc := ""
+		if err != nil {
+			exc = err.Error()
+		}
+		if exc != c.exc || (c.exc == "" && !value.Equal(out, c.out)) {
+			t.Errorf("calculate(%q) = %v, %q; want %v, %q", c.formula, out, exc, c.out, c.exc)
+		}
+		if _, isFloat := out.(float64); c.exc == "" && !isFloat {
+			t.Errorf("calculate(%q) = %T, want a float", c.formula, out)
+		}
+	}
+	if out, err := calculate(strings.Repeat("9", 400) + "*2"); err != nil || !math.IsInf(out.(float64), 1) {
+		t.Errorf("huge number: %v %v", out, err)
+	}
+	// Through the catalog, text and native.
+	for _, s := range []homeStep{
+		{tool: "Calculator", args: `{"formula": "(1+2)*3"}`, text: true, out: `9.0`},
+		{tool: "Calculator", args: `{"formula": "-1+2"}`, exc: calcHang},
+		{tool: "Calculator", args: `{"formula": 12}`, exc: "'int' object has no attribute 'replace'"},
+	} {
+		homeRun(t, s)
+	}
+	// The lv3 catalog reuses calculator(): same behaviour there.
+	if _, ok := LV3.Lookup("Calculator"); ok {
+		env, err := LV3.Call(homeBase(t).NewWorld(), "Calculator", value.MapOf("formula", "(1+2)*3"))
+		if out, _ := env.Get("output"); err != nil || !value.Equal(out, 9.0) {
+			t.Errorf("lv3 Calculator: %v %v", env, err)
+		}
+	}
+	env := func(f, out, exc string) string {
+		return `{"api_name": "Calculator", "input": {"formula": ` + f + `}, "output": ` + out + `, "exception": ` + exc + `}`
+	}
+	homeChecks(t, []homeCheckCase{
+		{name: "spaces ignored", tool: "Calculator", resp: env(`"(1+2) * 3"`, "9.0", "null"), gold: env(`"(1 + 2)*3"`, "9", "null"), want: true},
+		{name: "tabs kept", tool: "Calculator", resp: env(`"(1+2)\t*3"`, "9.0", "null"), gold: env(`"(1+2)*3"`, "9.0", "null"), want: false},
+		{name: "output", tool: "Calculator", resp: env(`"1+2"`, "3.0", "null"), gold: env(`"1+2"`, "4.0", "null"), want: false},
+		{name: "exception", tool: "Calculator", resp: env(`"1/0"`, "null", `"float division by zero"`), gold: env(`"1/0"`, "null", `"x"`), want: false},
+		{name: "non-text formula", tool: "Calculator", resp: env(`5`, "null", "null"), gold: env(`"5"`, "null", "null"), errKind: Attribute, errText: "'int' object has no attribute 'replace'"},
+	})
+}

@@ -17,7 +17,7 @@ import (
 )
 
 // ---------------------------------------------------------------------------------------------
-// Test helpers shared by calendar_test.go and account_more_test.go (prefixed to stay out of the way
+// Test helpers shared by calendar_test.go and account_test.go (prefixed to stay out of the way
 // of the other groups' tests in this package).
 
 // calShared is the folder of the original benchmark's data, seen from this package's folder.

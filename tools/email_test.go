@@ -31,3 +31,29 @@ func TestValidEmailMatchesPattern(t *testing.T) {
 		}
 	}
 }
+
+func TestHomeSendEmail(t *testing.T) {
+	for _, s := range []homeStep{
+		{tool: "SendEmail", args: `{"receiver": " john@example.com ", "subject": "Hi", "content": "Body"}`, out: `"success"`},
+		{tool: "SendEmail", args: `{"receiver": "john.doe@example.org", "subject": "Hi", "content": "Body"}`, out: `"success"`},
+		{tool: "SendEmail", args: `{"receiver": "jo_hn@exämple.com", "subject": "Hi", "content": "Body"}`, out: `"success"`},
+		{tool: "SendEmail", args: `{"receiver": "John@example.com", "subject": "Hi", "content": "Body"}`, exc: "Email address of the receiver is invalid."},
+		{tool: "SendEmail", args: `{"receiver": "a@b.com", "subject": "Hi", "content": "Body"}`, exc: "Email address of the receiver is invalid."},
+		{tool: "SendEmail", args: `{"receiver": "john@mail.example.com", "subject": "Hi", "content": "Body"}`, exc: "Email address of the receiver is invalid."},
+		{tool: "SendEmail", args: `{"receiver": "john@example.info", "subject": "Hi", "content": "Body"}`, exc: "Email address of the receiver is invalid."},
+		{tool: "SendEmail", args: `{"receiver": "jo-hn@example.com", "subject": "Hi", "content": "Body"}`, exc: "Email address of the receiver is invalid."},
+		{tool: "SendEmail", args: `{"receiver": "john@example.com", "subject": " ", "content": "Body"}`, exc: "Subject cannot be empty."},
+		{tool: "SendEmail", args: `{"receiver": "john@example.com", "subject": "Hi", "content": ""}`, exc: "Content cannot be empty."},
+		{tool: "SendEmail", args: `{"receiver": "john@example.com", "subject": 1, "content": ""}`, exc: "'int' object has no attribute 'strip'"},
+	} {
+		homeRun(t, s)
+	}
+	homeChecks(t, []homeCheckCase{
+		{name: "email normalised", tool: "SendEmail", resp: `{"input": {"receiver": " John@Example.com", "subject": "Hi ", "content": " Body"}, "output": "success", "exception": null}`,
+			gold: `{"input": {"receiver": "john@example.com", "subject": "Hi", "content": "Body"}, "output": "success", "exception": null}`, want: true},
+		{name: "email content", tool: "SendEmail", resp: `{"input": {"receiver": "john@example.com", "subject": "Hi", "content": "Don"}, "output": "success", "exception": null}`,
+			gold: `{"input": {"receiver": "john@example.com", "subject": "Hi", "content": "Don't"}, "output": "success", "exception": null}`, want: false},
+		{name: "email missing content", tool: "SendEmail", resp: `{"input": {"receiver": "a", "subject": "b"}, "output": null, "exception": null}`,
+			gold: `{"input": {"receiver": "x", "subject": "y", "content": "z"}, "output": null, "exception": null}`, errKind: Key, errText: "'content'"},
+	})
+}

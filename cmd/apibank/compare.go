@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 	"github.com/apibank-playground/apibank/stats"
@@ -146,14 +146,14 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 		ep   run.Episode
 	}
 	var eps []lineEpisode
-	lr := dataset.NewBytesLineReader(data, lineLimit)
+	lr := lines.NewBytesReader(data, lineLimit)
 	for {
 		raw, n, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			if !errors.Is(err, dataset.ErrLineTooLong) {
+			if !errors.Is(err, lines.ErrTooLong) {
 				return nil, bad, fmt.Errorf("%s: %w", path, err)
 			}
 			lineErr(n, "%v", err)
@@ -183,7 +183,7 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 	bad += nbad
 	res := &run.Result{Batch: &protocol.Batch{Results: []protocol.Verdict{}}}
 	sc := bufio.NewScanner(&verdicts)
-	sc.Buffer(nil, dataset.MaxLine+1<<20)
+	sc.Buffer(nil, lines.Max+1<<20)
 	for sc.Scan() {
 		l := sc.Bytes()
 		if bytes.HasPrefix(l, []byte(`{"error":`)) {

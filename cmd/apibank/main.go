@@ -39,8 +39,17 @@ commands:
            generate verified dialogues with a model: each candidate passes format,
            execution, grounding, duplicate and judge stages; the accepted ones go to DIR as
            a dataset folder, with funnel.json and training.jsonl; the funnel to stdout
-  prompts  [--data DIR] [--level L]... [--form text|native]
-           every sample's model request as JSONL {"level","file","id","kind","form","messages","tools"?}
+  prompts  [--data DIR] [--level L]... [--form text|native] [--model NAME]
+           every single-request sample (level-3 step samples included) as the exact
+           chat-completions request body a run sends, one JSON line each (model MODEL
+           unless --model names one)
+  batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--state fresh|replay] [--limit N] [--data DIR]
+           a batch input file (OpenAI Batch API): {"custom_id","method","url","body"} per
+           single-request sample, the body what a run sends
+  batch score --input FILE --output FILE [--errors FILE] [--out PREDS] [--data DIR]
+           [--state fresh|replay] [--json]
+           score a provider's batch output (and error) file as apibank run scores the same
+           answers: the report to stdout, the predictions to PREDS
   compare  A.jsonl B.jsonl [--data DIR] [--level L] [--state fresh|replay] [--json]
            two runs' prediction files (as run --out writes them) compared on the samples
            both answered: per level the samples right in one run and wrong in the other, the
@@ -148,6 +157,14 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdCompare(rest, stdout, stderr)
 	case "synth":
 		return cmdSynth(rest, stdout, stderr)
+	case "batch":
+		switch {
+		case len(rest) > 0 && rest[0] == "prepare":
+			return cmdBatchPrepare(rest[1:], stdout, stderr)
+		case len(rest) > 0 && rest[0] == "score":
+			return cmdBatchScore(rest[1:], stdout, stderr)
+		}
+		return usageError("batch needs a subcommand: prepare or score")
 	case "dataset":
 		switch {
 		case len(rest) > 0 && rest[0] == "stats":

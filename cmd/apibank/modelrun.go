@@ -225,12 +225,14 @@ func printRun(w io.Writer, res *run.Result) {
 	}
 }
 
-// cmdPrompts writes every sample's model request as JSONL, so any model anywhere can answer it.
+// cmdPrompts writes every single-request sample's request body as JSONL, so any model anywhere
+// can answer it.
 func cmdPrompts(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
 	form := fs.String("form", run.Text, "text or native")
+	name := fs.String("model", run.DefaultPromptModel, "the model named in each request body")
 	var levels levelsFlag
 	fs.Var(&levels, "level", "a level (repeatable; default every level)")
 	if err := parse(fs, args); err != nil {
@@ -245,7 +247,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
-	text, err := run.Prompts(context.Background(), r.do, cfg)
+	text, err := run.Prompts(context.Background(), r.do, cfg, model.Settings{Model: *name})
 	if err != nil {
 		return err
 	}

@@ -76,25 +76,27 @@ func TestRunUsage(t *testing.T) {
 
 func TestPrompts(t *testing.T) {
 	for _, form := range []string{"text", "native"} {
-		stdout, stderr, code := runCapture(t, "prompts", "--native", "--level", "level-2-toolsearcher", "--form", form)
+		stdout, stderr, code := runCapture(t, "prompts", "--native", "--level", "level-2-toolsearcher", "--form", form, "--model", "m-1")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		lines := strings.Split(strings.TrimSpace(stdout), "\n")
 		var first struct {
-			Level, File, Kind, Form string
-			ID                      int
-			Messages                []map[string]any
-			Tools                   []map[string]any
+			Model    string
+			Messages []map[string]any
+			Tools    []struct {
+				Type     string
+				Function struct{ Name string }
+			}
 		}
 		if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
 			t.Fatal(err)
 		}
-		if len(lines) < 100 || first.Level != "level-2-toolsearcher" || first.Form != form || len(first.Messages) == 0 {
+		if len(lines) < 100 || first.Model != "m-1" || len(first.Messages) == 0 {
 			t.Fatalf("%s: %d lines, first %+v", form, len(lines), first)
 		}
-		if (form == "native") != (len(first.Tools) > 0) {
-			t.Fatalf("%s: tools %v", form, first.Tools)
+		if (form == "native") != (len(first.Tools) > 0) || (form == "native" && (first.Tools[0].Type != "function" || first.Tools[0].Function.Name == "")) {
+			t.Fatalf("%s: tools %+v", form, first.Tools)
 		}
 	}
 }

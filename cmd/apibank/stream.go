@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -21,14 +21,14 @@ var (
 	chunkLines = 4096
 )
 
-// lineLimit is the longest input line sent to the engine (dataset.MaxLine; tests lower it).
-var lineLimit = dataset.MaxLine
+// lineLimit is the longest input line sent to the engine (lines.Max; tests lower it).
+var lineLimit = lines.Max
 
-// chunker reads a JSONL file with dataset.LineReader (a BOM skipped, CRLF and CR-only line ends, a
-// line over dataset.MaxLine an error for that line alone) and hands it on in chunks of whole lines,
+// chunker reads a JSONL file with lines.Reader (a BOM skipped, CRLF and CR-only line ends, a
+// line over lines.Max an error for that line alone) and hands it on in chunks of whole lines,
 // each with the number of its first line.
 type chunker struct {
-	lr    *dataset.LineReader
+	lr    *lines.Reader
 	chunk bytes.Buffer
 	first int
 	lines int
@@ -44,7 +44,7 @@ func (c *chunker) run() error {
 		if err == io.EOF {
 			return c.flush()
 		}
-		if errors.Is(err, dataset.ErrLineTooLong) {
+		if errors.Is(err, lines.ErrTooLong) {
 			if err := c.flush(); err != nil {
 				return err
 			}
@@ -105,7 +105,7 @@ func scoreReader(r runner, path string, src io.Reader, level, state string, out 
 		return nil, 0, err
 	}
 	bad := 0
-	c := &chunker{lr: dataset.NewLineReader(src, lineLimit)}
+	c := &chunker{lr: lines.NewReader(src, lineLimit)}
 	c.send = func(chunk []byte, first int) error {
 		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Body: chunk, Line: first})
 		if err != nil {
@@ -152,7 +152,7 @@ func streamRouge(r runner, path string, out io.Writer, stderr io.Writer) (int, e
 	w := bufio.NewWriterSize(out, 64<<10)
 	defer w.Flush()
 	bad := 0
-	c := &chunker{lr: dataset.NewLineReader(f, lineLimit)}
+	c := &chunker{lr: lines.NewReader(f, lineLimit)}
 	c.send = func(chunk []byte, first int) error {
 		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, r.do, protocol.Request{Op: protocol.OpRougeLines, Name: path, Body: chunk, Line: first})
 		if err != nil {

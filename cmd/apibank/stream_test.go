@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/rouge"
 )
 
@@ -18,9 +19,9 @@ func smallChunks(t *testing.T) {
 	t.Cleanup(func() { chunkLines, chunkBytes, lineLimit = lines, bytes, limit })
 }
 
-// tooLong is what dataset.LineReader says of a line over the 200-byte limit smallChunks sets.
+// tooLong is what lines.Reader says of a line over the 200-byte limit smallChunks sets.
 var tooLong = func() string {
-	_, _, err := dataset.NewBytesLineReader([]byte(strings.Repeat("x", 201)), 200).Next()
+	_, _, err := lines.NewBytesReader([]byte(strings.Repeat("x", 201)), 200).Next()
 	return err.Error()
 }()
 

@@ -6,7 +6,7 @@
 // tab; the server also answers the scoring API (/api/v1, package internal/api) with web/engine.wasm
 // under wazero, a fresh engine session per request (--api=false turns it off).
 //
-//	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json]
+//	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json] [--db classes.db]
 //	                    [--api-instances N] [--api-max-body B] [--api-max-lines N] [--api-timeout D] [--api-max-concurrent N]
 //	go run ./cmd/server --static dist    # write the same pages as a static site instead
 //	go run ./cmd/server --precompress    # write the best .br and .gz beside web/'s large files (make precompressed)
@@ -33,6 +33,8 @@ import (
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/class/sqlite"
 	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
@@ -61,6 +63,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	precompress := fs.Bool("precompress", false, "write the best brotli and gzip forms (name.br, name.gz) beside every compressible file of --web over 1 MB, and exit")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
+	dbPath := fs.String("db", "", "SQLite file of the classes (/api/v1/classes; made if missing); empty: no classes")
+	cd := api.DefaultClassLimits()
+	var classLimits api.ClassLimits
+	fs.IntVar(&classLimits.AnswersPerClass, "class-answers-per-class", cd.AnswersPerClass, "most answers a class takes a minute (429 above)")
+	fs.IntVar(&classLimits.AnswersPerStudent, "class-answers-per-student", cd.AnswersPerStudent, "most answers a student of a class sends a minute (429 above)")
+	fs.IntVar(&classLimits.ClassesPerAddress, "class-classes-per-address", cd.ClassesPerAddress, "most classes a client address makes an hour (429 above)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -119,7 +127,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			cancel(fmt.Errorf("the API's engine: %w", err))
 		})
 		defer stopPool()
-		routes = apiRoutes(api.New(pool, apiCfg.limits))
+		var opts []api.Option
+		if *dbPath != "" {
+			store, err := openClasses(ctx, *dbPath)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits}))
+			logger.Info("classes", "db", *dbPath)
+		}
+		routes = apiRoutes(api.New(pool, apiCfg.limits, opts...))
 	}
 	fmt.Fprintf(stdout, "API-Bank Playground at %s\n", displayURL(ln.Addr()))
 	logger.Info("listening", "addr", ln.Addr().String(), "max_conns", limits.MaxConns, "api", apiCfg.on)
@@ -129,6 +147,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cause
 	}
 	return err
+}
+
+// openClasses opens the class store, keeping wazero's compilation of SQLite in the user's cache.
+func openClasses(ctx context.Context, path string) (*class.SQLStore, error) {
+	cache := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cache = filepath.Join(dir, "apibank-sqlite")
+	}
+	return sqlite.Open(ctx, path, cache)
 }
 
 // newLogger makes the structured logger of the access log and the server's messages.

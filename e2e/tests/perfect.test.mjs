@@ -110,3 +110,37 @@ for (const { form, stream } of [{ form: "text", stream: false }, { form: "native
     await page.close();
   });
 }
+
+test("the perfect model's adversarial twin: every sample gets a verdict or a listed failure, the run ends, the engine lives", async () => {
+  const bad = await startFakeModel(null, ["--gold", "builtin", "--adversarial"]);
+  try {
+    const page = await s.browser.context.newPage();
+    const w = watch(page);
+    await open(page, s.server.url, "/run");
+    await fillRunForm(page, { baseURL: bad.url, key: "sk-bad", model: "bad", form: "native", levels: ALL, limit: 14, concurrency: 8, stream: true });
+    const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+    await page.getByTestId("run-start").click();
+    await page.waitForFunction((b) => {
+      const el = document.querySelector("[data-testid=run-progress]");
+      return el && el.dataset.state !== "running" && el.dataset.id !== b;
+    }, before, { timeout: 300000, polling: 250 });
+    const p = await page.$eval("[data-testid=run-progress]", (el) => ({ state: el.dataset.state, done: Number(el.dataset.done), total: Number(el.dataset.total), failed: Number(el.dataset.failed), id: el.dataset.id }));
+    assert.equal(p.state, "done");
+    assert.equal(p.done, p.total, "every task finished");
+    const run = await savedRun(page, p.id);
+    const judged = run.batch ? run.batch.results.length : 0;
+    assert.equal(judged + (run.failures || []).filter((f) => f.level !== "level-3").length + run.episodes.length, p.total, "each sample judged or listed as failed; each scene played");
+    assert.ok(run.batch.report.overall.correct < run.batch.report.overall.calls, "a bad model is not right everywhere");
+    const served = new Set((await bad.requests()).map((r) => r.generated));
+    for (const b of ["garbage", "nothing", "invalid-json", "both", "calls-in-content", "endless", "huge"]) assert.ok(served.has(b), `behaviour ${b} served`);
+    // The engine lives: the sandbox still answers.
+    await open(page, s.server.url, "/sandbox");
+    await page.getByTestId("sandbox-input").fill("[GetToday()]");
+    await page.getByTestId("sandbox-run").click();
+    await page.waitForFunction(() => /\d{4}-\d{2}-\d{2}/.test(document.querySelector("[data-testid=sandbox-output]")?.textContent || ""), null, { timeout: 30000 });
+    assert.deepEqual(w.errors.filter((e) => !/status of|Failed to load|net::ERR/.test(e)), []);
+    await page.close();
+  } finally {
+    await bad.stop();
+  }
+});

@@ -1,7 +1,8 @@
 // Running a model from the tab against cmd/fakemodel (a scripted OpenAI-compatible server started
 // here): every level in both forms, parity with `apibank run` under wazero, resume after a reload,
 // cancel, failed requests retried alone, the API key never leaving for anywhere but the endpoint,
-// share links, the Runs leaderboard and comparison. Expected outputs come from the CLI or from the
+// share links, the Runs leaderboard and comparison, batch files (the input downloaded, the
+// provider's output scored back), the prompts download. Expected outputs come from the CLI or from the
 // run's own saved data, never from constants.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -499,12 +500,77 @@ test("Test connection reports in words", async () => {
   await page.close();
 });
 
-test("Download all prompts on the Dataset page writes what apibank prompts writes", async () => {
+test("Download all prompts on the Dataset page writes what apibank prompts writes: request bodies an endpoint takes as they are", async () => {
   const { page, w } = await newPage();
   await open(page, s.server.url, "/dataset");
   await page.getByTestId("prompts-form").selectOption("native");
+  await set(page, "prompts-model", "fake-model");
   const text = await download(page, "download-prompts");
-  assert.equal(text, cli(["prompts", "--form", "native"]));
+  assert.equal(text, cli(["prompts", "--form", "native", "--model", "fake-model"]));
+  // Each line is the body a run sends: the fake takes it as it is.
+  const first = text.slice(0, text.indexOf("\n"));
+  const r = await fetch(fake.url + "/chat/completions", { method: "POST", headers: { authorization: "Bearer " + KEY, "content-type": "application/json" }, body: first });
+  assert.equal(r.status, 200, await r.text());
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("Batch: the tab's input file is apibank batch prepare's, and its output file scores as apibank batch score and a live run of the same answers, kept as a batch run", async () => {
+  await fake.script(script());
+  const { page, w } = await newPage();
+  const levels = ["level-1-given-desc", "level-2-toolsearcher"];
+  await configure(page, { form: "native", levels, limit: 4 });
+  const input = await download(page, "run-batch-prepare");
+  const flags = ["--form", "native", "--limit", "4"];
+  for (const l of levels) flags.push("--level", l);
+  const cliIn = path.join(tmp, `batch-in-${Date.now()}.jsonl`);
+  cli(["batch", "prepare", "--model", "fake-model", "--out", cliIn, ...flags]);
+  assert.equal(input, readFileSync(cliIn, "utf8"), "the tab's batch input file is the CLI's, byte for byte");
+  assert.equal(input.trim().split("\n").length, 8);
+
+  // The provider (the fake) answers the file; the output goes back through the page.
+  const output = await fake.batch(input);
+  const outFile = path.join(tmp, `batch-out-${Date.now()}.jsonl`);
+  (await import("node:fs")).writeFileSync(outFile, output);
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-batch-output").setInputFiles(outFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(outFile)}"]`);
+  await page.getByTestId("run-batch-score").click();
+  const p = await finished(page, before, 60000);
+  assert.equal(p.state, "done");
+  assert.equal(await page.$eval("[data-testid=run-progress]", (el) => el.dataset.source), "batch");
+  const { run } = await savedRun(page, p.id);
+  assert.equal(run.source, "batch");
+  assert.equal(run.failures.length, 0);
+  assert.equal(await page.getByTestId("run-accuracy").textContent(), (run.batch.report.overall.accuracy * 100).toFixed(1) + "%", "the page shows the saved run's accuracy");
+
+  // The CLI scores the same output file to the same predictions and report; a live run of the
+  // same answers gives them too.
+  const preds = path.join(tmp, `batch-preds-${Date.now()}.jsonl`);
+  const cliScore = JSON.parse(cli(["batch", "score", "--input", cliIn, "--output", outFile, "--out", preds, "--json"]));
+  const tabJSONL = run.predictions.map((x) => JSON.stringify(x) + "\n").join("");
+  assert.equal(tabJSONL, readFileSync(preds, "utf8"), "the tab's predictions are batch score's, byte for byte");
+  assert.deepEqual(run.batch.report, cliScore.report);
+  const live = cliRun({ form: "native", levels, limit: 4 });
+  assert.equal(tabJSONL, live.jsonl, "a live run of the same answers gives the same predictions");
+  assert.deepEqual(run.batch.report, live.summary.report, "and the same report");
+
+  // A foreign line costs only itself: it is listed with its line, the rest is scored.
+  const lines = output.trim().split("\n");
+  const badFile = path.join(tmp, `batch-out-bad-${Date.now()}.jsonl`);
+  (await import("node:fs")).writeFileSync(badFile, ["not json", ...lines.slice(1)].join("\n") + "\n");
+  await page.getByTestId("run-batch-output").setInputFiles(badFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(badFile)}"]`);
+  await page.getByTestId("run-batch-score").click();
+  const p2 = await finished(page, p.id, 60000);
+  assert.equal(p2.failed, 1, "the request whose line was lost is a failed request");
+  const errs = await page.locator("[data-testid=run-batch-line-error]").allTextContents();
+  assert.equal(errs.length, 1);
+  assert.match(errs[0], /:1: not a batch output line/);
+
+  await open(page, s.server.url, "/runs");
+  await page.waitForSelector(`[data-testid=run-row][data-id="${p.id}"][data-source=batch]`);
+  assert.match(await page.locator(`[data-testid=run-row][data-id="${p.id}"]`).textContent(), /batch/);
   assert.deepEqual(w.errors, []);
   await page.close();
 });

@@ -90,11 +90,16 @@ type handler struct {
 	limits Limits
 	gate   chan struct{}
 	routes map[string]map[string]http.HandlerFunc // path -> method -> handler
+	// classes serves ClassesPath and below when a store is given (WithClasses).
+	classes *classes
 }
 
 // New returns the API's handler. It answers Health and every path under Prefix; mount it for both.
-func New(pool Pool, limits Limits) http.Handler {
+func New(pool Pool, limits Limits, opts ...Option) http.Handler {
 	h := &handler{pool: pool, limits: limits.withDefaults()}
+	for _, o := range opts {
+		o(h)
+	}
 	h.gate = make(chan struct{}, h.limits.MaxConcurrent)
 	h.routes = map[string]map[string]http.HandlerFunc{
 		HealthPath:             {http.MethodGet: h.health},
@@ -111,6 +116,10 @@ func New(pool Pool, limits Limits) http.Handler {
 // ServeHTTP routes by path and method: 404 for an unknown path, 405 with Allow for a method the
 // path does not take (HEAD goes where GET does).
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.classes != nil && (r.URL.Path == ClassesPath || strings.HasPrefix(r.URL.Path, ClassesPath+"/")) {
+		h.serveClasses(w, r)
+		return
+	}
 	methods, ok := h.routes[r.URL.Path]
 	if !ok {
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)

@@ -136,6 +136,9 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 	scoreJSON, _ := json.Marshal(ScoreRequest{State: "fresh", Predictions: jsonPreds})
 	jsonType := map[string]string{"Content-Type": "application/json"}
 	ndjson := map[string]string{"Accept": NDJSON}
+	pool := &nativePool{}
+	h := New(pool, Limits{MaxLines: 10, MaxBody: 64 << 10}, WithClasses(Classes{Store: tempStore(t), Limits: ClassLimits{ClassesPerAddress: 2, AnswersPerStudent: 3}}))
+	classTests := documentClassExchanges(t, h)
 	tests := []exchange{
 		{"health", "GET", "/healthz", nil, "", 200, []string{`"status":"ok"`}},
 		{"health HEAD", "HEAD", "/healthz", nil, "", 200, nil},
@@ -163,8 +166,8 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		{"catalog", "GET", "/api/v1/catalog", nil, "", 200, []string{`"catalog":"apis"`, `"type":"function"`}},
 		{"catalog lv3", "GET", "/api/v1/catalog?name=lv3_apis", nil, "", 200, []string{`"catalog":"lv3_apis"`}},
 		{"catalog unknown", "GET", "/api/v1/catalog?name=nope", nil, "", 400, []string{`unknown catalog \"nope\"`}},
-		{"prompts", "GET", "/api/v1/prompts?level=level-3&form=native", nil, "", 200, []string{`"form":"native"`, `"tools":[`}},
-		{"prompts text", "GET", "/api/v1/prompts?level=level-3", nil, "", 200, []string{`"form":"text"`}},
+		{"prompts", "GET", "/api/v1/prompts?level=level-3&form=native&model=m-1", nil, "", 200, []string{`{"model":"m-1","messages":[`, `"tools":[{"type":"function","function":{`, `"role":"tool"`}},
+		{"prompts text", "GET", "/api/v1/prompts?level=level-3", nil, "", 200, []string{`{"model":"MODEL","messages":[{"role":"user","content":`}},
 		{"prompts bad form", "GET", "/api/v1/prompts?form=yaml", nil, "", 400, []string{"yaml"}},
 		{"prompts bad level", "GET", "/api/v1/prompts?level=level-9", nil, "", 400, []string{"level-9"}},
 		{"dataset", "GET", "/api/v1/dataset", nil, "", 200, []string{`"tools_total":`}},
@@ -172,14 +175,15 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 	}
 	// A method a path does not take, for every path.
 	for p, item := range v.doc["paths"].(map[string]any) {
-		method := "DELETE"
-		if _, ok := item.(map[string]any)["get"]; !ok {
-			method = "GET"
+		method := ""
+		for _, m := range []string{"DELETE", "GET", "PUT"} {
+			if _, ok := item.(map[string]any)[strings.ToLower(m)]; !ok && method == "" {
+				method = m
+			}
 		}
 		tests = append(tests, exchange{"405 " + p, method, p, nil, "", 405, []string{"method_not_allowed"}})
 	}
-	pool := &nativePool{}
-	h := New(pool, Limits{MaxLines: 10, MaxBody: 64 << 10})
+	tests = append(tests, classTests...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := do(t, h, tt)
@@ -213,9 +217,30 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		}
 	}
 
+	// The same for a class's answers, which the engine judges.
+	slowClasses := New(slowPool{}, Limits{Timeout: 30 * time.Millisecond}, WithClasses(Classes{Store: tempStore(t)}))
+	noneClasses := New(emptyPool{}, Limits{}, WithClasses(Classes{Store: tempStore(t)}))
+	file, id, gold := goldSample(t)
+	for _, x := range []struct {
+		h      http.Handler
+		status int
+		code   string
+	}{{slowClasses, 408, "timeout"}, {noneClasses, 503, "busy"}} {
+		rec := do(t, x.h, exchange{method: "POST", path: ClassesPath, body: `{"name":"slow"}`})
+		var m ClassMade
+		if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &m) != nil {
+			t.Fatalf("making a class: %d %s", rec.Code, rec.Body)
+		}
+		ex := exchange{fmt.Sprint(x.status, " class answer"), "POST", ClassesPath + "/" + m.Class + "/answers", nil, answerBody("Ann", file, id, gold, ""), x.status, []string{x.code}}
+		checkExchange(t, v, &cov, ex, do(t, x.h, ex))
+	}
+
 	var missing []string
 	for p, item := range v.doc["paths"].(map[string]any) {
 		for m, op := range item.(map[string]any) {
+			if m == "parameters" {
+				continue
+			}
 			for status := range op.(map[string]any)["responses"].(map[string]any) {
 				key := fmt.Sprintf("%s %s %s", m, p, status)
 				if status == "405" {
@@ -256,14 +281,17 @@ func checkExchange(t *testing.T, v *validator, cov *covered, x exchange, rec *ht
 			t.Errorf("%s: 405 without Allow", x.name)
 		}
 	}
-	path := x.path
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
+	path := documentPath(x.path)
 	if x.status != 405 {
 		cov.add(path, x.method, x.status)
 	}
 	if x.method == "HEAD" {
+		return
+	}
+	if x.status == 204 {
+		if _, err := v.response(path, x.method, x.status); err != nil || rec.Body.Len() != 0 {
+			t.Errorf("%s: 204 with %d bytes (%v)", x.name, rec.Body.Len(), err)
+		}
 		return
 	}
 	if x.status == 404 {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -110,38 +111,22 @@ func decodeJSON(body []byte, v any) (line int, err error) {
 	return 0, err
 }
 
-// lineAt is the line (from 1) of the byte at offset.
+// lineAt is the line (from 1) of the byte at offset, by the one line rule (package lines).
 func lineAt(body []byte, offset int64) int {
-	offset = min(max(offset, 0), int64(len(body)))
-	return 1 + bytes.Count(body[:offset], []byte("\n"))
+	return lines.Number(body, int(min(max(offset, 0), int64(len(body)))))
 }
 
 // overLimit returns the line number of the first non-blank line past max, or 0. Lines end as the
 // engine ends them: \n, \r\n or a lone \r.
 func overLimit(body []byte, max int) int {
-	line, count, blank := 1, 0, true
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c == '\n' || c == '\r' {
-			if !blank {
-				count++
-				if count > max {
-					return line
-				}
-			}
-			if c == '\r' && i+1 < len(body) && body[i+1] == '\n' {
-				i++
-			}
-			line++
-			blank = true
+	count := 0
+	for n, line := range lines.All(body) {
+		if len(bytes.Trim(line, " \t")) == 0 {
 			continue
 		}
-		if c != ' ' && c != '\t' {
-			blank = false
+		if count++; count > max {
+			return n
 		}
-	}
-	if !blank && count+1 > max {
-		return line
 	}
 	return 0
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/apibank-playground/apibank/internal/lines"
+	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
@@ -100,7 +102,7 @@ func (h *handler) rouge(w http.ResponseWriter, r *http.Request) {
 func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 	bad = map[int]string{}
 	slot := 0
-	for i, raw := range splitLines(body) {
+	for n, raw := range lines.All(body) {
 		text := bytes.TrimSpace(raw)
 		if len(text) == 0 {
 			continue
@@ -114,7 +116,7 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 			if err != nil {
 				why = "not a JSON object: " + err.Error()
 			}
-			bad[slot] = fmt.Sprintf("line %d: %s", i+1, why)
+			bad[slot] = fmt.Sprintf("line %d: %s", n, why)
 		} else {
 			pairs = append(pairs, protocol.Pair{Ref: ref, Hyp: hyp})
 		}
@@ -123,32 +125,15 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 	return pairs, bad
 }
 
-// splitLines splits at \n, \r\n and a lone \r.
-func splitLines(body []byte) [][]byte {
-	var out [][]byte
-	start := 0
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\n' || body[i] == '\r' {
-			out = append(out, body[start:i])
-			if body[i] == '\r' && i+1 < len(body) && body[i+1] == '\n' {
-				i++
-			}
-			start = i + 1
-		}
-	}
-	if start < len(body) {
-		out = append(out, body[start:])
-	}
-	return out
-}
-
 // levels are the levels prompts can be asked for.
 var levels = []string{"level-1-given-desc", "level-2-toolsearcher", run.Level3}
 
-// prompts writes every sample's model request as NDJSON: GET /api/v1/prompts?level=&form=.
+// prompts writes every single-request sample's chat-completions request body as NDJSON:
+// GET /api/v1/prompts?level=&form=&model=.
 func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	cfg := run.Config{Form: q.Get("form"), Levels: q["level"]}
+	settings := model.Settings{Model: q.Get("model")}
 	if err := cfg.Validate(); err != nil {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
@@ -160,7 +145,7 @@ func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
-		text, err := run.Prompts(ctx, s.transport, cfg)
+		text, err := run.Prompts(ctx, s.transport, cfg, settings)
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err()
 		}

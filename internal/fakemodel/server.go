@@ -14,8 +14,9 @@ import (
 
 // Server is the fake endpoint, an http.Handler. It serves, under any path prefix:
 // POST …/chat/completions, GET …/models, and for test harnesses GET /_fake/requests (what was
-// recorded, as JSON), POST /_fake/script (a new script; counts restart) and POST /_fake/reset
-// (forget requests and counts).
+// recorded, as JSON), POST /_fake/script (a new script; counts restart), POST /_fake/reset
+// (forget requests and counts) and POST /_fake/batch (a batch input file in, its output file out:
+// see AnswerBatch).
 type Server struct {
 	mu       sync.Mutex
 	script   Script
@@ -238,6 +239,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	case r.URL.Path == "/_fake/batch" && r.Method == http.MethodPost:
+		out, err := s.AnswerBatch(body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error(), "invalid_batch")
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		_, _ = w.Write(out)
 	case r.URL.Path == "/_fake/reset" && r.Method == http.MethodPost:
 		s.Reset()
 		w.WriteHeader(http.StatusNoContent)

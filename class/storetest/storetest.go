@@ -1,0 +1,281 @@
+// Package storetest is the contract every class.Store keeps, as a test suite run against each
+// implementation (SQLite in a file, D1 through workerd): the same calls, the same answers.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apibank-playground/apibank/class"
+)
+
+// Run runs the contract against stores made by open (a new, empty store for each subtest; the
+// suite closes it).
+func Run(t *testing.T, open func(t *testing.T) class.Store) {
+	tests := []struct {
+		name string
+		f    func(t *testing.T, s class.Store)
+	}{
+		{"CreateGet", createGet},
+		{"CodeTaken", codeTaken},
+		{"Unknown", unknown},
+		{"AnswersInOrder", answersInOrder},
+		{"ClassesApart", classesApart},
+		{"Touch", touch},
+		{"Delete", deleteClass},
+		{"DeleteIdle", deleteIdle},
+		{"Concurrent", concurrent},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			defer func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			}()
+			tc.f(t, s)
+		})
+	}
+}
+
+var ctx = context.Background()
+
+// at is a time kept to the millisecond, as stores keep times.
+func at(day, ms int) time.Time {
+	return time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC).AddDate(0, 0, day).Add(time.Duration(ms) * time.Millisecond)
+}
+
+func newClass(t *testing.T, s class.Store, code, name string, active time.Time) class.Class {
+	t.Helper()
+	_, hash := class.NewKey()
+	c := class.Class{Code: code, Name: name, KeyHash: hash, Created: active, Active: active}
+	if err := s.Create(ctx, c); err != nil {
+		t.Fatalf("Create(%s): %v", code, err)
+	}
+	return c
+}
+
+func createGet(t *testing.T, s class.Store) {
+	want := newClass(t, s, "ACDEFG", "Tools 101 — «morning» group", at(0, 123))
+	got, err := s.Get(ctx, "ACDEFG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Code != want.Code || got.Name != want.Name || !bytes.Equal(got.KeyHash, want.KeyHash) ||
+		!got.Created.Equal(want.Created) || !got.Active.Equal(want.Active) {
+		t.Errorf("Get = %+v, want %+v", got, want)
+	}
+}
+
+func codeTaken(t *testing.T, s class.Store) {
+	first := newClass(t, s, "HJKMNP", "first", at(0, 0))
+	err := s.Create(ctx, class.Class{Code: "HJKMNP", Name: "second", KeyHash: []byte("x"), Created: at(1, 0), Active: at(1, 0)})
+	if !errors.Is(err, class.ErrExists) {
+		t.Fatalf("Create of a taken code = %v, want ErrExists", err)
+	}
+	got, err := s.Get(ctx, "HJKMNP")
+	if err != nil || got.Name != first.Name || !bytes.Equal(got.KeyHash, first.KeyHash) {
+		t.Errorf("after a refused Create the class is %+v, %v; want the first one kept", got, err)
+	}
+}
+
+func unknown(t *testing.T, s class.Store) {
+	if _, err := s.Get(ctx, "QRTWXY"); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Get unknown = %v, want ErrNotFound", err)
+	}
+	if err := s.Touch(ctx, "QRTWXY", at(0, 0)); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Touch unknown = %v, want ErrNotFound", err)
+	}
+	if err := s.Add(ctx, "QRTWXY", class.Answer{Student: "a", Level: "level-1", File: "f", Answer: "x", Verdict: "CORRECT", At: at(0, 0)}); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Add to unknown = %v, want ErrNotFound", err)
+	}
+	if err := s.Delete(ctx, "QRTWXY"); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Delete unknown = %v, want ErrNotFound", err)
+	}
+	if as, err := s.Answers(ctx, "QRTWXY"); err != nil || len(as) != 0 {
+		t.Errorf("Answers of unknown = %v, %v; want none", as, err)
+	}
+}
+
+func answersInOrder(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	want := []class.Answer{
+		{Student: "Zoë O'Brien", Level: "level-1", File: "AddAlarm-level-1-1.jsonl", ID: 2, Answer: "[AddAlarm(time='08:00')]", Verdict: "CORRECT", Correct: true, At: at(0, 1)},
+		{Student: "李雷", Level: "level-1", File: "AddAlarm-level-1-1.jsonl", ID: 2, Answer: "<b>not html</b>\n'quoted' \"twice\"", Verdict: "NO_API_CALL", At: at(0, 2)},
+		{Student: "Zoë O'Brien", Level: "level-3", File: "scene-1.json", ID: 0, Answer: "", Verdict: "NO_API_CALL", At: at(0, 2)},
+	}
+	for _, a := range want {
+		if err := s.Add(ctx, "ACDEFG", a); err != nil {
+			t.Fatalf("Add: %v", err)
+		}
+	}
+	got, err := s.Answers(ctx, "ACDEFG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Answers = %d answers, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !got[i].At.Equal(want[i].At) {
+			t.Errorf("answer %d at %v, want %v", i, got[i].At, want[i].At)
+		}
+		got[i].At = want[i].At
+		if got[i] != want[i] {
+			t.Errorf("answer %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	c, err := s.Get(ctx, "ACDEFG")
+	if err != nil || !c.Active.Equal(at(0, 2)) {
+		t.Errorf("after answers the class was active at %v (%v), want the last answer's time %v", c.Active, err, at(0, 2))
+	}
+}
+
+func classesApart(t *testing.T, s class.Store) {
+	newClass(t, s, "AAAAAA", "a", at(0, 0))
+	newClass(t, s, "CCCCCC", "c", at(0, 0))
+	for i, code := range []string{"AAAAAA", "CCCCCC", "AAAAAA"} {
+		if err := s.Add(ctx, code, class.Answer{Student: code, Level: "level-1", File: "f", ID: i, Answer: "x", Verdict: "NO_API_CALL", At: at(0, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for code, n := range map[string]int{"AAAAAA": 2, "CCCCCC": 1} {
+		as, err := s.Answers(ctx, code)
+		if err != nil || len(as) != n {
+			t.Fatalf("Answers(%s) = %d, %v; want %d", code, len(as), err, n)
+		}
+		for _, a := range as {
+			if a.Student != code {
+				t.Errorf("class %s holds an answer of %s", code, a.Student)
+			}
+		}
+	}
+}
+
+func touch(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	for _, tt := range []struct {
+		touch time.Time
+		want  time.Time
+	}{
+		{at(5, 0), at(5, 0)},
+		{at(3, 0), at(5, 0)}, // an earlier use never moves the time back
+		{at(9, 7), at(9, 7)},
+	} {
+		if err := s.Touch(ctx, "ACDEFG", tt.touch); err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.Get(ctx, "ACDEFG")
+		if err != nil || !c.Active.Equal(tt.want) {
+			t.Errorf("Touch(%v): active %v (%v), want %v", tt.touch, c.Active, err, tt.want)
+		}
+	}
+}
+
+func deleteClass(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	newClass(t, s, "HJKMNP", "kept", at(0, 0))
+	for _, code := range []string{"ACDEFG", "HJKMNP"} {
+		if err := s.Add(ctx, code, class.Answer{Student: "s", Level: "level-1", File: "f", Answer: "x", Verdict: "NO_API_CALL", At: at(0, 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Delete(ctx, "ACDEFG"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "ACDEFG"); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Get after Delete = %v, want ErrNotFound", err)
+	}
+	if as, err := s.Answers(ctx, "ACDEFG"); err != nil || len(as) != 0 {
+		t.Errorf("Answers after Delete = %d, %v; want none", len(as), err)
+	}
+	if err := s.Add(ctx, "ACDEFG", class.Answer{Student: "s", Level: "level-1", File: "f", Answer: "x", Verdict: "NO_API_CALL", At: at(0, 2)}); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("Add after Delete = %v, want ErrNotFound", err)
+	}
+	if err := s.Delete(ctx, "ACDEFG"); !errors.Is(err, class.ErrNotFound) {
+		t.Errorf("second Delete = %v, want ErrNotFound", err)
+	}
+	if as, err := s.Answers(ctx, "HJKMNP"); err != nil || len(as) != 1 {
+		t.Errorf("the other class has %d answers (%v) after a Delete, want 1", len(as), err)
+	}
+	// A code freed by Delete can be made again, and starts empty.
+	newClass(t, s, "ACDEFG", "again", at(1, 0))
+	if as, err := s.Answers(ctx, "ACDEFG"); err != nil || len(as) != 0 {
+		t.Errorf("a remade class has %d answers (%v), want none", len(as), err)
+	}
+}
+
+func deleteIdle(t *testing.T, s class.Store) {
+	newClass(t, s, "AAAAAA", "idle", at(0, 0))
+	newClass(t, s, "CCCCCC", "answered lately", at(0, 0))
+	newClass(t, s, "DDDDDD", "read lately", at(0, 0))
+	newClass(t, s, "EEEEEE", "new", at(100, 0))
+	for _, code := range []string{"AAAAAA", "CCCCCC"} {
+		if err := s.Add(ctx, code, class.Answer{Student: "s", Level: "level-1", File: "f", Answer: "x", Verdict: "NO_API_CALL", At: at(0, 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Add(ctx, "CCCCCC", class.Answer{Student: "s", Level: "level-1", File: "f", Answer: "x", Verdict: "NO_API_CALL", At: at(60, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Touch(ctx, "DDDDDD", at(60, 0)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.DeleteIdle(ctx, at(30, 0))
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteIdle = %d, %v; want 1", n, err)
+	}
+	for code, alive := range map[string]bool{"AAAAAA": false, "CCCCCC": true, "DDDDDD": true, "EEEEEE": true} {
+		_, err := s.Get(ctx, code)
+		if alive != (err == nil) {
+			t.Errorf("after DeleteIdle, Get(%s) = %v; alive want %v", code, err, alive)
+		}
+	}
+	if as, err := s.Answers(ctx, "AAAAAA"); err != nil || len(as) != 0 {
+		t.Errorf("an idle class's answers outlived it: %d, %v", len(as), err)
+	}
+	if n, err := s.DeleteIdle(ctx, at(30, 0)); err != nil || n != 0 {
+		t.Errorf("second DeleteIdle = %d, %v; want 0", n, err)
+	}
+}
+
+func concurrent(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	const students, each = 30, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, students*each)
+	for i := range students {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range each {
+				a := class.Answer{Student: fmt.Sprintf("student %d", i), Level: "level-1", File: "f", ID: j, Answer: "x", Verdict: "NO_API_CALL", At: at(0, j)}
+				if err := s.Add(ctx, "ACDEFG", a); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("Add at once: %v", err)
+	}
+	as, err := s.Answers(ctx, "ACDEFG")
+	if err != nil || len(as) != students*each {
+		t.Fatalf("Answers = %d, %v; want %d", len(as), err, students*each)
+	}
+	last := map[string]int{}
+	for _, a := range as {
+		if prev, ok := last[a.Student]; ok && a.ID != prev+1 {
+			t.Errorf("%s's answers out of order: %d after %d", a.Student, a.ID, prev)
+		}
+		last[a.Student] = a.ID
+	}
+}

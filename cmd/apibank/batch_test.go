@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/internal/fakemodel"
+)
+
+// TestBatchRoundTripMatchesRun prepares a batch, has the fake answer it as a provider does, and
+// scores it: the predictions file and the --json report are run's for the same answers, byte for
+// byte. A foreign line in the output costs only itself, reported as file:line.
+func TestBatchRoundTripMatchesRun(t *testing.T) {
+	yes := true
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{
+		{Match: fakemodel.Match{Last: "Response:"}, Reply: fakemodel.Reply{Content: "Done."}},
+		{Match: fakemodel.Match{Tools: &yes, Any: "ToolSearcher"}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: "ToolSearcher", Arguments: json.RawMessage(`{"keywords":"alarm"}`)}}}},
+		{Match: fakemodel.Match{Tools: &yes}, Reply: fakemodel.Reply{ToolCalls: []fakemodel.Call{{Name: "Calculator", Arguments: json.RawMessage(`{"formula":"1+2"}`)}}}},
+		{Reply: fakemodel.Reply{Content: "[Calculator(formula='1+2')]"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for _, form := range []string{"text", "native"} {
+		dir := t.TempDir()
+		levels := []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "5", "--form", form}
+		runOut := filepath.Join(dir, "run.jsonl")
+		runJSON, stderr, code := runCapture(t, append([]string{"run", "--native", "--base-url", srv.URL(), "--model", "fake-model", "--out", runOut, "--json"}, levels...)...)
+		if code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, stderr)
+		}
+		in := filepath.Join(dir, "in.jsonl")
+		if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "fake-model", "--out", in}, levels...)...); code != 0 {
+			t.Fatalf("prepare: exit %d\n%s", code, stderr)
+		}
+		input, _ := os.ReadFile(in)
+		output, err := srv.AnswerBatch(input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outFile, preds := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "preds.jsonl")
+		_ = os.WriteFile(outFile, output, 0o644)
+		batchJSON, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--out", preds, "--json")
+		if code != 0 {
+			t.Fatalf("batch score: exit %d\n%s", code, stderr)
+		}
+		a, _ := os.ReadFile(runOut)
+		b, _ := os.ReadFile(preds)
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("%s: batch predictions differ from run's:\n%s\nrun:\n%s", form, b, a)
+		}
+		if batchJSON != runJSON {
+			t.Fatalf("%s: batch score --json differs from run --json:\n%s\nrun:\n%s", form, batchJSON, runJSON)
+		}
+		// A foreign line and a cut one: reported where they are; the rest scored.
+		lines := strings.SplitAfter(string(output), "\n")
+		bad := lines[0] + `{"level":"level-1-given-desc","file":"x.jsonl","id":0,"pred":"x"}` + "\n" + strings.Join(lines[2:len(lines)-2], "") + lines[len(lines)-2][:20]
+		_ = os.WriteFile(outFile, []byte(bad), 0o644)
+		stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json")
+		if code != 1 || !strings.Contains(stderr, outFile+":2: ") || !strings.Contains(stderr, outFile+":"+itoa(len(lines)-1)+": ") {
+			t.Fatalf("bad output file: exit %d\n%s", code, stderr)
+		}
+		var sum struct {
+			Failed int `json:"failed_requests"`
+			Report struct {
+				Overall struct{ Calls, Replies, Special int }
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if o := sum.Report.Overall; sum.Failed != 2 || o.Calls+o.Replies+o.Special != 8 {
+			t.Fatalf("%s: %d failed, %+v judged (want 2 failed, 8 judged)", form, sum.Failed, o)
+		}
+	}
+	if _, _, code := runCapture(t, "batch", "score", "--native", "--input", "x"); code != 2 {
+		t.Fatalf("batch score without --output: exit %d, want 2", code)
+	}
+	if _, _, code := runCapture(t, "batch", "prepare", "--native", "--out", "x"); code != 2 {
+		t.Fatalf("batch prepare without --model: exit %d, want 2", code)
+	}
+}

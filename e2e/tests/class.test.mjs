@@ -1,0 +1,134 @@
+// A class on the server (cmd/server --db, SQLite): a teacher makes a class on the Teach page, two
+// students in two browser contexts join it from the student link and answer (one of them offline
+// first: the answer waits in the tab and goes when the tab is back online), the teacher sees both
+// with the server's verdicts, exports the CSV, and deletes the class.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { startServer, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText, textCarries } from "../lib.mjs";
+
+let server, browser, dir;
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "apibank-class-"));
+  server = await startServer(["--db", path.join(dir, "classes.db")]);
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** person opens a page in a browser context of its own (its own storage: another person's tab). */
+async function person(p) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const w = watch(page);
+  await page.goto(server.url + p);
+  await ready(page);
+  return { context, page, w };
+}
+
+/** pageErrors are the console errors other than the browser's own report of a fetch made offline. */
+const pageErrors = (w) => w.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource/.test(e));
+
+test("a teacher makes a class, two students answer, the teacher sees both, exports CSV and deletes it", async () => {
+  const teacher = await person("/teach");
+  await teacher.page.getByTestId("teach-name").fill("Tools 101");
+  await teacher.page.getByTestId("teach-create").click();
+  await teacher.page.waitForSelector("[data-testid=teach-code]");
+  const code = (await teacher.page.getByTestId("teach-code").textContent()).trim();
+  assert.match(code, /^[A-Z0-9]{6}$/);
+  const studentLink = await teacher.page.getByTestId("teach-student-link").inputValue();
+  assert.equal(studentLink, server.url + "/classroom?class=" + code);
+  const teacherLink = await teacher.page.getByTestId("teach-teacher-link").inputValue();
+  const key = new URLSearchParams(new URL(teacherLink).hash.slice(1)).get("key");
+  assert.ok(key && key.length >= 43, "the teacher link carries the key in its fragment");
+  await teacher.page.waitForSelector("[data-testid=teach-empty]");
+
+  // The first exercise and its gold call, from a student's own engine.
+  const ann = await person(new URL(studentLink).pathname + "?class=" + code);
+  const samples = await engineRequest(ann.page, { op: "samples", level: "level-1-given-desc" });
+  const first = samples.find((x) => x.kind === "call");
+  const d = await engineRequest(ann.page, { op: "dialogue", level: first.level, file: first.file });
+  const gold = d.turns.find((t) => t.line === first.gold_line);
+  assert.ok(textCarries(gold.param_dict), "the first exercise's gold call is writable in the text form");
+
+  async function join(s, name) {
+    await s.page.getByTestId("class-name-input").fill(name);
+    await s.page.getByTestId("class-join").click();
+    await s.page.waitForSelector("[data-testid=class-joined]");
+    assert.equal(await s.page.getByTestId("class-student").textContent(), name);
+    await s.page.waitForFunction((f) => document.querySelector("main h2")?.textContent.includes(f), first.file);
+  }
+  async function answer(s, text) {
+    await s.page.getByTestId("classroom-input").fill(text);
+    await s.page.getByTestId("classroom-check").click();
+    await s.page.waitForSelector("[data-testid=classroom-verdict]");
+  }
+  const judged = async (s) => {
+    try {
+      await s.page.waitForSelector("[data-testid=class-server-verdict][data-state=judged]", { timeout: 30000 });
+    } catch (e) {
+      throw new Error(e.message + "\nthe page says: " + (await s.page.textContent("main")) + "\nerrors: " + s.w.errors.join("\n"));
+    }
+  };
+
+  await join(ann, "Ann");
+  await answer(ann, goldText(gold));
+  await judged(ann);
+  assert.equal(await ann.page.getByTestId("class-server-verdict").getAttribute("data-category"), "CORRECT");
+
+  // Bo is offline when he checks: the tab judges at once, the answer waits, and goes once he is back.
+  const bo = await person("/classroom?class=" + code.toLowerCase());
+  const boName = "Bo <b>Tables</b>";
+  await join(bo, boName);
+  await bo.context.setOffline(true);
+  await answer(bo, "[NoSuchTool(x='1')]");
+  await bo.page.waitForSelector("[data-testid=class-server-verdict][data-state=waiting]");
+  await bo.page.waitForFunction(() => /out of reach/.test(document.querySelector("[data-testid=class-status]").textContent), null, { timeout: 20000 });
+  await bo.context.setOffline(false);
+  await judged(bo);
+  const boVerdict = await bo.page.getByTestId("class-server-verdict").getAttribute("data-category");
+  assert.notEqual(boVerdict, "CORRECT");
+  assert.equal(await bo.page.getByTestId("classroom-verdict").getAttribute("data-category"), boVerdict, "the tab and the server agree");
+
+  // The teacher sees both, names as typed (text, not markup).
+  await teacher.page.getByTestId("teach-refresh").click();
+  await teacher.page.waitForFunction(() => document.querySelectorAll("[data-testid=teach-table] tr[data-student]").length === 2).catch(async (e) => {
+    throw new Error(e.message + "\nthe page says: " + (await teacher.page.textContent("main")));
+  });
+  const rows = await teacher.page.$$eval("[data-testid=teach-table] tr[data-student]", (trs) =>
+    trs.map((tr) => ({ name: tr.querySelector("th").textContent, bold: tr.querySelectorAll("b").length, cell: tr.querySelector("td").dataset })));
+  assert.deepEqual(rows.map((r) => r.name), ["Ann", boName]);
+  assert.equal(rows[1].bold, 0, "a student's name is shown as text");
+  assert.equal(rows[0].cell.solved, "true");
+  assert.equal(rows[1].cell.solved, "false");
+  assert.equal(rows[1].cell.attempts, "1");
+  assert.ok((await teacher.page.getByTestId("teach-wrong").first().textContent()).includes(boVerdict), "the common wrong answers name Bo's category");
+
+  const [download] = await Promise.all([teacher.page.waitForEvent("download"), teacher.page.getByTestId("teach-csv").click()]);
+  assert.equal(download.suggestedFilename(), `class-${code}.csv`);
+  const csv = readFileSync(await download.path(), "utf8");
+  assert.ok(csv.startsWith("class,student,level,file,id,answer,verdict,correct,at\n"), csv);
+  assert.ok(csv.includes(`${code},Ann,level-1-given-desc,${first.file},${first.id},`) && csv.includes(",CORRECT,true,"), csv);
+  assert.ok(csv.includes(boName) && csv.includes(`${boVerdict},false`), csv);
+
+  await teacher.page.getByTestId("teach-delete").click();
+  await teacher.page.getByTestId("teach-delete-confirm").click();
+  await teacher.page.waitForFunction((c) => document.querySelector("main").textContent.includes(`Class ${c} is deleted`), code).catch(async (e) => {
+    throw new Error(e.message + "\nthe page says: " + (await teacher.page.textContent("main")));
+  });
+  const res = await fetch(`${server.url}/api/v1/classes/${code}`, { headers: { Authorization: "Bearer " + key } });
+  assert.equal(res.status, 404, "the deleted class is gone from the server");
+
+  for (const s of [teacher, ann, bo]) {
+    assert.deepEqual(pageErrors(s.w), []);
+    await s.context.close();
+  }
+});

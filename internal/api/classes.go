@@ -1,0 +1,515 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// Classes configures the class endpoints (/api/v1/classes...): where classes are kept and what a
+// client may do how often. The handlers are the same over every Store (SQLite on the server, D1 on
+// the Worker).
+type Classes struct {
+	// Store keeps the classes; nil leaves the endpoints out (404).
+	Store class.Store
+	// Limits bound the endpoints; a zero field takes its default (DefaultClassLimits).
+	Limits ClassLimits
+	// Logger gets the parity failures (a student's tab and the server judging one answer apart)
+	// and the idle classes deleted; nil discards them. No key and no student name is ever logged.
+	Logger *slog.Logger
+	// ClientAddr names the client of a request for the per-address limit; nil takes the host of
+	// RemoteAddr.
+	ClientAddr func(*http.Request) string
+	// Now is the clock (nil: time.Now), for tests of the time limits.
+	Now func() time.Time
+}
+
+// ClassLimits bound the class endpoints. Counts are per window: a request over one answers 429
+// with Retry-After, the seconds until its window ends.
+type ClassLimits struct {
+	// MaxBody is the largest request body of a class endpoint in bytes (413 above it).
+	MaxBody int64
+	// AnswersPerClass is the most answers a class takes a minute, all students together.
+	AnswersPerClass int
+	// AnswersPerStudent is the most answers one student of a class sends a minute.
+	AnswersPerStudent int
+	// ClassesPerAddress is the most classes one client address makes an hour.
+	ClassesPerAddress int
+}
+
+// DefaultClassLimits are the production limits: a class of 30 checking an answer every few
+// seconds each is well within them.
+func DefaultClassLimits() ClassLimits {
+	return ClassLimits{MaxBody: 64 << 10, AnswersPerClass: 1200, AnswersPerStudent: 60, ClassesPerAddress: 20}
+}
+
+func (l ClassLimits) withDefaults() ClassLimits {
+	d := DefaultClassLimits()
+	if l.MaxBody <= 0 {
+		l.MaxBody = d.MaxBody
+	}
+	if l.AnswersPerClass <= 0 {
+		l.AnswersPerClass = d.AnswersPerClass
+	}
+	if l.AnswersPerStudent <= 0 {
+		l.AnswersPerStudent = d.AnswersPerStudent
+	}
+	if l.ClassesPerAddress <= 0 {
+		l.ClassesPerAddress = d.ClassesPerAddress
+	}
+	return l
+}
+
+// Option changes the API New makes.
+type Option func(*handler)
+
+// WithClasses serves the class endpoints over c.Store.
+func WithClasses(c Classes) Option {
+	return func(h *handler) {
+		if c.Store == nil {
+			return
+		}
+		c.Limits = c.Limits.withDefaults()
+		if c.Logger == nil {
+			c.Logger = slog.New(slog.DiscardHandler)
+		}
+		if c.ClientAddr == nil {
+			c.ClientAddr = remoteHost
+		}
+		if c.Now == nil {
+			c.Now = time.Now
+		}
+		h.classes = &classes{Classes: c, perClass: newWindows(time.Minute), perStudent: newWindows(time.Minute), perAddress: newWindows(time.Hour)}
+	}
+}
+
+// CodeTooMany (429): a class limit is reached; see Retry-After.
+const CodeTooMany = "too_many_requests"
+
+// CodeUnauthorized (401): the teacher's key is missing or wrong.
+const CodeUnauthorized = "unauthorized"
+
+// ClassesPath is the class endpoints' root.
+const ClassesPath = "/api/v1/classes"
+
+// classes is the class endpoints' state: the configuration and the rate windows.
+type classes struct {
+	Classes
+	perClass, perStudent, perAddress *windows
+	sweepMu                          sync.Mutex
+	swept                            time.Time
+}
+
+// NewClass is the body of POST /api/v1/classes.
+type NewClass struct {
+	Name string `json:"name"`
+}
+
+// ClassMade is the answer of POST /api/v1/classes: the code students type and the teacher's key,
+// shown this once (only its hash is kept).
+type ClassMade struct {
+	Class      string    `json:"class"`
+	TeacherKey string    `json:"teacher_key"`
+	Name       string    `json:"name"`
+	Created    time.Time `json:"created"`
+}
+
+// AnswerRequest is the body of POST /api/v1/classes/{CODE}/answers: who answered which sample
+// what. Verdict and Correct are what the student's tab judged: never stored nor believed, only
+// compared with the server's verdict (a difference is logged as a parity failure).
+type AnswerRequest struct {
+	Student string `json:"student"`
+	Level   string `json:"level"`
+	File    string `json:"file"`
+	ID      *int   `json:"id"`
+	Answer  string `json:"answer"`
+	Verdict string `json:"verdict,omitempty"`
+	Correct *bool  `json:"correct,omitempty"`
+}
+
+// AnswerVerdict is the answer of POST /api/v1/classes/{CODE}/answers: the server's verdict, the
+// one kept.
+type AnswerVerdict struct {
+	Verdict string `json:"verdict"`
+	Correct bool   `json:"correct"`
+	// Tool is the gold call's tool; Called the tool the answer called, when it called one.
+	Tool   string `json:"tool,omitempty"`
+	Called string `json:"called,omitempty"`
+	// Error is the error the call or the check raised, if any.
+	Error string `json:"error,omitempty"`
+	// Parity is false when the tab's verdict sent with the answer differs from this one.
+	Parity *bool `json:"parity,omitempty"`
+}
+
+// ClassView is the answer of GET /api/v1/classes/{CODE}: the class and every answer of each
+// student, students in the order they first answered, answers in the order they came.
+type ClassView struct {
+	Class    string        `json:"class"`
+	Name     string        `json:"name"`
+	Created  time.Time     `json:"created"`
+	Students []StudentView `json:"students"`
+}
+
+// StudentView is one student's answers in a ClassView.
+type StudentView struct {
+	Student string       `json:"student"`
+	Answers []AnswerView `json:"answers"`
+}
+
+// AnswerView is one kept answer with the server's verdict.
+type AnswerView struct {
+	Level   string    `json:"level"`
+	File    string    `json:"file"`
+	ID      int       `json:"id"`
+	Answer  string    `json:"answer"`
+	Verdict string    `json:"verdict"`
+	Correct bool      `json:"correct"`
+	At      time.Time `json:"at"`
+}
+
+// serveClasses routes the class endpoints. Only the answers, which take an engine, count toward
+// MaxConcurrent; the others are a store's work.
+func (h *handler) serveClasses(w http.ResponseWriter, r *http.Request) {
+	c := h.classes
+	rest := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, ClassesPath), "/")
+	parts := strings.Split(rest, "/")
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	allow := func(methods ...string) bool {
+		for _, m := range methods {
+			if m == method {
+				return true
+			}
+		}
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, strings.Join(methods, ", "), r.Method), 0)
+		return false
+	}
+	c.sweep(r.Context())
+	switch {
+	case rest == "":
+		if allow(http.MethodPost) {
+			h.createClass(w, r)
+		}
+	case len(parts) == 1:
+		if allow(http.MethodGet, http.MethodDelete) {
+			code, ok := c.lookup(w, r, parts[0])
+			if !ok {
+				return
+			}
+			if method == http.MethodGet {
+				c.view(w, r, code)
+			} else {
+				c.delete(w, r, code)
+			}
+		}
+	case len(parts) == 2 && parts[1] == "answers":
+		if allow(http.MethodPost) {
+			h.gated(func(w http.ResponseWriter, r *http.Request) { h.answer(w, r, parts[0]) })(w, r)
+		}
+	default:
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)
+	}
+}
+
+// sweep deletes the classes idle for class.IdleAfter, at most once an hour (on a request: the
+// Worker has no timer of its own).
+func (c *classes) sweep(ctx context.Context) {
+	now := c.Now()
+	c.sweepMu.Lock()
+	if now.Sub(c.swept) < time.Hour {
+		c.sweepMu.Unlock()
+		return
+	}
+	c.swept = now
+	c.sweepMu.Unlock()
+	n, err := c.Store.DeleteIdle(ctx, now.Add(-class.IdleAfter))
+	switch {
+	case err != nil:
+		c.Logger.Error("deleting idle classes", "error", err.Error())
+	case n > 0:
+		c.Logger.Info("idle classes deleted", "count", n, "idle_days", int(class.IdleAfter.Hours()/24))
+	}
+}
+
+// lookup normalises a code of the path; a code that cannot be one is a 404 like an unknown one.
+func (c *classes) lookup(w http.ResponseWriter, r *http.Request, raw string) (string, bool) {
+	code, ok := class.NormalCode(raw)
+	if !ok {
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no class %q (a class code is %d letters and digits)", raw, class.CodeLen), 0)
+	}
+	return code, ok
+}
+
+// readClassBody reads a class endpoint's body within its limit and decodes it strictly into v.
+func (c *classes) readClassBody(w http.ResponseWriter, r *http.Request, v any, form string) bool {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(10 * time.Second)) // the real clock, not Now
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.Limits.MaxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is over the limit of %d bytes", c.Limits.MaxBody), 0)
+		return false
+	case err != nil:
+		writeError(w, http.StatusBadRequest, CodeBadRequest, "reading the request body: "+err.Error(), 0)
+		return false
+	}
+	if line, err := decodeJSON(body, v); err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("the body is not %s: %v", form, err), line)
+		return false
+	}
+	return true
+}
+
+// tooMany answers 429 with Retry-After.
+func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
+	secs := max(1, int((wait+time.Second-1)/time.Second))
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	writeError(w, http.StatusTooManyRequests, CodeTooMany, fmt.Sprintf("%s; try again in %d s", why, secs), 0)
+}
+
+// storeError answers a store's failure: ErrNotFound as 404, anything else as 500 (logged, as the
+// message a client gets cannot help it).
+func (c *classes) storeError(w http.ResponseWriter, code string, err error) {
+	if errors.Is(err, class.ErrNotFound) {
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no class %s", code), 0)
+		return
+	}
+	c.Logger.Error("class store", "error", err.Error())
+	writeError(w, http.StatusInternalServerError, CodeInternal, "the class store failed", 0)
+}
+
+func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
+	c := h.classes
+	var req NewClass
+	if !c.readClassBody(w, r, &req, `a class {"name"}`) {
+		return
+	}
+	if err := class.CheckText("the class's name", req.Name, class.MaxName); err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
+		return
+	}
+	now := c.Now()
+	if wait, ok := c.perAddress.take(c.ClientAddr(r), c.Limits.ClassesPerAddress, now); !ok {
+		tooMany(w, wait, fmt.Sprintf("this address made %d classes this hour, the limit", c.Limits.ClassesPerAddress))
+		return
+	}
+	key, hash := class.NewKey()
+	made := class.Class{Name: req.Name, KeyHash: hash, Created: now.Truncate(time.Millisecond), Active: now.Truncate(time.Millisecond)}
+	var err error
+	for range 8 { // a taken code is rare (about 190 million codes); try another
+		made.Code = class.NewCode()
+		if err = c.Store.Create(r.Context(), made); !errors.Is(err, class.ErrExists) {
+			break
+		}
+	}
+	if err != nil {
+		c.storeError(w, made.Code, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
+}
+
+// authorized returns the class when the request's Authorization: Bearer KEY matches its key's
+// hash, or answers 401 (or 404 for no class).
+func (c *classes) authorized(w http.ResponseWriter, r *http.Request, code string) (class.Class, bool) {
+	cl, err := c.Store.Get(r.Context(), code)
+	if err != nil {
+		c.storeError(w, code, err)
+		return class.Class{}, false
+	}
+	scheme, key, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || !class.KeyMatches(strings.TrimSpace(key), cl.KeyHash) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="class"`)
+		writeError(w, http.StatusUnauthorized, CodeUnauthorized, fmt.Sprintf("class %s needs its teacher's key: Authorization: Bearer KEY", code), 0)
+		return class.Class{}, false
+	}
+	return cl, true
+}
+
+func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
+	cl, ok := c.authorized(w, r, code)
+	if !ok {
+		return
+	}
+	if err := c.Store.Touch(r.Context(), code, c.Now()); err != nil {
+		c.storeError(w, code, err)
+		return
+	}
+	as, err := c.Store.Answers(r.Context(), code)
+	if err != nil {
+		c.storeError(w, code, err)
+		return
+	}
+	v := ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []StudentView{}}
+	index := map[string]int{}
+	for _, a := range as {
+		i, ok := index[a.Student]
+		if !ok {
+			i = len(v.Students)
+			index[a.Student] = i
+			v.Students = append(v.Students, StudentView{Student: a.Student})
+		}
+		v.Students[i].Answers = append(v.Students[i].Answers, AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (c *classes) delete(w http.ResponseWriter, r *http.Request, code string) {
+	if _, ok := c.authorized(w, r, code); !ok {
+		return
+	}
+	if err := c.Store.Delete(r.Context(), code); err != nil {
+		c.storeError(w, code, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// answer judges a student's answer with the engine and keeps it with the engine's verdict.
+func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
+	c := h.classes
+	code, ok := c.lookup(w, r, raw)
+	if !ok {
+		return
+	}
+	var req AnswerRequest
+	if !c.readClassBody(w, r, &req, `an answer {"student", "level", "file", "id", "answer"}`) {
+		return
+	}
+	if err := class.CheckText("the student's name", req.Student, class.MaxStudent); err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
+		return
+	}
+	switch {
+	case req.Level == "" || req.File == "" || req.ID == nil:
+		writeError(w, http.StatusBadRequest, CodeBadRequest, `an answer needs "level", "file" and "id" (the sample it answers)`, 0)
+		return
+	case *req.ID < 0:
+		writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(`"id" %d: a sample id is not negative`, *req.ID), 0)
+		return
+	}
+	if _, err := c.Store.Get(r.Context(), code); err != nil {
+		c.storeError(w, code, err)
+		return
+	}
+	now := c.Now()
+	if wait, ok := c.perStudent.take(code+"\x00"+req.Student, c.Limits.AnswersPerStudent, now); !ok {
+		tooMany(w, wait, fmt.Sprintf("this student sent %d answers this minute, the limit", c.Limits.AnswersPerStudent))
+		return
+	}
+	if wait, ok := c.perClass.take(code, c.Limits.AnswersPerClass, now); !ok {
+		tooMany(w, wait, fmt.Sprintf("class %s took %d answers this minute, the limit", code, c.Limits.AnswersPerClass))
+		return
+	}
+	h.work(w, r, false, func(ctx context.Context, s *session) error {
+		line, err := json.Marshal(map[string]any{"level": req.Level, "file": req.File, "id": *req.ID, "pred": req.Answer})
+		if err != nil {
+			return err
+		}
+		b, err := call[protocol.Batch](ctx, s, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "class"})
+		var pe *protocol.Error
+		if errors.As(err, &pe) && (pe.Code == protocol.CodeBadRequest || pe.Code == protocol.CodeNotFound) {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, pe.Message, 0)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.done()
+		if len(b.Results) != 1 {
+			msg := "the engine judged nothing"
+			if len(b.Errors) > 0 {
+				msg = b.Errors[0].Message
+			}
+			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s %s #%d: %s", req.Level, req.File, *req.ID, msg), 0)
+			return nil
+		}
+		v := b.Results[0]
+		if v.CallVerdict == nil {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("%s %s #%d is a %s sample; an exercise answers a call sample", req.Level, req.File, *req.ID, v.Kind), 0)
+			return nil
+		}
+		cv := v.Call()
+		out := AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
+		a := class.Answer{Student: req.Student, Level: req.Level, File: req.File, ID: *req.ID, Answer: req.Answer, Verdict: cv.Category, Correct: cv.Correct, At: c.Now()}
+		if err := c.Store.Add(r.Context(), code, a); err != nil {
+			c.storeError(w, code, err)
+			return nil
+		}
+		if req.Verdict != "" || req.Correct != nil {
+			same := req.Verdict == cv.Category && (req.Correct == nil || *req.Correct == cv.Correct)
+			out.Parity = &same
+			if !same {
+				c.Logger.Warn("class answer parity failure", "class", code, "level", req.Level, "file", req.File, "id", *req.ID,
+					"tab_verdict", req.Verdict, "server_verdict", cv.Category)
+			}
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
+	})
+}
+
+// remoteHost is the host of the request's RemoteAddr.
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// windows counts events per key in fixed windows of one length (a rate limit held in memory: per
+// process on the server, per isolate on the Worker).
+type windows struct {
+	mu     sync.Mutex
+	length time.Duration
+	counts map[string]*window
+}
+
+type window struct {
+	start time.Time
+	n     int
+}
+
+func newWindows(length time.Duration) *windows {
+	return &windows{length: length, counts: map[string]*window{}}
+}
+
+// take counts one event of key at now if fewer than limit were counted in its window; otherwise
+// it says how long until the window ends.
+func (ws *windows) take(key string, limit int, now time.Time) (wait time.Duration, ok bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if len(ws.counts) > 10_000 { // forget the windows that ended, so the map stays small
+		for k, w := range ws.counts {
+			if now.Sub(w.start) >= ws.length {
+				delete(ws.counts, k)
+			}
+		}
+	}
+	w := ws.counts[key]
+	if w == nil || now.Sub(w.start) >= ws.length {
+		w = &window{start: now}
+		ws.counts[key] = w
+	}
+	if w.n >= limit {
+		return w.start.Add(ws.length).Sub(now), false
+	}
+	w.n++
+	return 0, true
+}
