@@ -130,7 +130,7 @@ bench_section = printf '\n\#\# %s\n\n```\n' '$(1)' >> $(BENCH_DRAFT)
 bench_end     = printf '```\n' >> $(BENCH_DRAFT)
 bench: SHELL := /bin/bash
 bench: .SHELLFLAGS := -o pipefail -c
-bench: wasm app e2e/node_modules/.package-lock.json
+bench: wasm app precompressed e2e/node_modules/.package-lock.json
 	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
 	@mkdir -p $(dir $(BENCH_REPORT))
 	@{ echo '# Benchmarks'; echo; \
