@@ -171,10 +171,8 @@ baseline:
 # package (cmd/wasmsize): the Go linker's output built again without -s, whose name section says
 # which package each function is from (the code sizes are the shipped ones; wasm-opt shrinks the
 # engine's a little further). SIZES_TOP packages each.
-SIZES = printf 'engine.wasm raw %d bytes, gzip %d bytes
-' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c); \
-	printf 'app.wasm    raw %d bytes, gzip %d bytes
-' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+SIZES = printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c); \
+	printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
 SIZES_TOP ?= 40
 sizes: wasm app
 	@$(SIZES)
