@@ -7,7 +7,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all wasm run test tracked-sizes deps lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all precompressed wasm run test tracked-sizes deps lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -50,8 +50,16 @@ CLASSES_DB ?= $(or $(XDG_STATE_HOME),$(HOME)/.local/state)/apibank/classes.db
 run: wasm app
 	$(GO) run ./cmd/server --addr $(ADDR) --db "$(CLASSES_DB)"
 
-# The same pages as a static site in dist/ (any static host).
-static: wasm app
+# The two modules' best brotli and gzip forms beside them (web/*.wasm.br, .gz): slow to make (brotli
+# at its best setting), so made once per build, not at every start-up; cmd/server and the static
+# export send them when they decode to the module they sit beside.
+PRECOMPRESSED := $(APP).br $(APP).gz $(ENGINE).br $(ENGINE).gz
+precompressed: $(PRECOMPRESSED)
+$(PRECOMPRESSED) &: $(APP) $(ENGINE)
+	$(GO) run ./cmd/server --precompress --web web
+
+# The same pages as a static site in dist/ (any static host), each web/ file with its .br and .gz.
+static: wasm app precompressed
 	rm -rf dist
 	$(GO) run ./cmd/server --static dist
 
@@ -93,9 +101,11 @@ test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/no
 screenshots: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
-# First interactive (cold) and in-tab scoring times, in headless Chromium.
-bench-browser: deps wasm app e2e/node_modules/.package-lock.json
+# First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit.
+bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
+	@# A first visit on a phone network (390 px, 9 Mbit/s, 60 ms round trips), then a second one.
+	cd e2e && ONLY=phone node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
 	$(GO) test -count=1 ./...
@@ -136,7 +146,7 @@ bench_section = printf '\n\#\# %s\n\n```\n' '$(1)' >> $(BENCH_DRAFT)
 bench_end     = printf '```\n' >> $(BENCH_DRAFT)
 bench: SHELL := /bin/bash
 bench: .SHELLFLAGS := -o pipefail -c
-bench: wasm app e2e/node_modules/.package-lock.json
+bench: wasm app precompressed e2e/node_modules/.package-lock.json
 	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
 	@mkdir -p $(dir $(BENCH_REPORT))
 	@{ echo '# Benchmarks'; echo; \
@@ -157,6 +167,7 @@ bench: wasm app e2e/node_modules/.package-lock.json
 	@$(call bench_end)
 	@$(call bench_section,In the browser (make bench-browser))
 	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	cd e2e && ONLY=phone node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
 	@$(call bench_end)
 	@$(call bench_section,Module sizes (make sizes))
 	@{ $(SIZES); } | tee -a $(BENCH_DRAFT)
@@ -172,11 +183,19 @@ baseline: $(BINARYEN)
 	$(WASMOPT) $(WASMOPT_FLAGS) $(BASELINE_DIR)/bin/engine-go.wasm -o $(BASELINE_DIR)/web/engine.wasm
 	cd $(BASELINE_DIR) && $(GO) build -o bin/apibank ./cmd/apibank
 
-# The modules' sizes (also in make bench's report).
+# The modules' sizes (also in make bench's report), then, in make sizes, their size profile by
+# package (cmd/wasmsize): the Go linker's output built again without -s, whose name section says
+# which package each function is from (the code sizes are the shipped ones; wasm-opt shrinks the
+# engine's a little further). SIZES_TOP packages each.
 SIZES = printf 'engine.wasm raw %d bytes, gzip %d bytes\n' $$(wc -c < $(ENGINE)) $$(gzip -9 -c $(ENGINE) | wc -c); \
 	printf 'app.wasm    raw %d bytes, gzip %d bytes\n' $$(wc -c < $(APP)) $$(gzip -9 -c $(APP) | wc -c)
+SIZES_TOP ?= 40
 sizes: wasm app
 	@$(SIZES)
+	@mkdir -p bin
+	@$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -o bin/engine-names.wasm ./wasm/engine
+	@$(JSENV) $(GO) build -trimpath -o bin/app-names.wasm ./wasm/app
+	@$(GO) run ./cmd/wasmsize -top $(SIZES_TOP) bin/app-names.wasm bin/engine-names.wasm
 
 # The download budgets: app.wasm at most 12 MB raw and 3.5 MB gzip (issue 8), engine.wasm at most
 # 6 MB raw and 2 MB gzip (issue 2); over either, make test fails.
@@ -207,5 +226,5 @@ fuzz:
 	done
 
 clean:
-	rm -f $(ENGINE) $(APP)
+	rm -f $(ENGINE) $(APP) $(PRECOMPRESSED)
 	rm -rf dist screenshots

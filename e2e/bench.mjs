@@ -8,14 +8,104 @@
 //    main-thread task (PerformanceObserver longtask, wall time) and, from a trace, the task with
 //    the most CPU time (wall time on a loaded machine also holds waits for a core).
 // Prints the medians, and the load average beside the runs. `make bench` runs it. ONLY=interactive
-// measures the first part alone (the cold first loads).
+// measures the first part alone (the cold first loads). ONLY=phone measures a first visit on a phone
+// network instead (390 px wide, 9 Mbit/s down, 60 ms round trips, cache disabled; Chrome's network
+// emulation): when the UI is mounted and the engine ready, and the bytes transferred, over 3 cold runs
+// (PHONE_RUNS), then a second visit with the service worker warm.
 import { loadavg } from "node:os";
+import { spawn } from "node:child_process";
 import { startServer, launch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, startFakeModel, fillRunForm, traceTasks } from "./lib.mjs";
 
 const RUNS = Number(process.env.RUNS || 5);
 const ONLY = process.env.ONLY || "";
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}, n=${xs.length})`;
+
+/** phoneVisit opens "/" in page under the phone network and resolves {ui, engine, bytes}. */
+async function phoneVisit(page, url, { cache = false } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: !cache });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 });
+  let bytes = 0;
+  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url + "/");
+  await page.waitForFunction(() => !document.getElementById("app-wasm-loader") && document.querySelector("[data-testid=dataset-select]"), null, { polling: 5, timeout: 120000 });
+  const ui = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => performance.getEntriesByName("apibank-engine-ready").length > 0, null, { polling: 5, timeout: 120000 });
+  const engine = await page.evaluate(() => performance.getEntriesByName("apibank-engine-ready")[0].startTime);
+  await page.waitForTimeout(300); // the last responses' loadingFinished
+  await cdp.detach();
+  return { ui, engine, bytes };
+}
+
+/**
+ * startBase runs another build's server (PHONE_BASE="server-binary web-dir") for a before/after
+ * comparison in the same run, under the same load; resolves {url, stop}.
+ */
+async function startBase(spec) {
+  const [bin, web] = spec.split(" ");
+  const proc = spawn(bin, ["--addr", "127.0.0.1:0", "--web", web], { stdio: ["ignore", "pipe", "ignore"] });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/(http:\/\/\S+)/);
+      if (m) resolve(m[1].replace(/\/$/, ""));
+    });
+    proc.on("exit", (code) => reject(new Error("the base server exited with " + code)));
+  });
+  return { url, stop: () => proc.kill("SIGTERM") };
+}
+
+if (ONLY === "phone") {
+  const server = await startServer();
+  const base = process.env.PHONE_BASE ? await startBase(process.env.PHONE_BASE) : null;
+  const best = (xs) => Math.min(...xs);
+  const line = (what, r) =>
+    `${what}: UI mounted best ${best(r.ui).toFixed(0)} / median ${median(r.ui).toFixed(0)} ms; engine ready best ${best(r.engine).toFixed(0)} / median ${median(r.engine).toFixed(0)} ms; ` +
+    `transferred median ${(median(r.bytes) / 1e6).toFixed(2)} MB (n=${r.ui.length}; load average ${r.load.map((x) => x.toFixed(1)).join(", ")})`;
+  const targets = [{ name: "", url: server.url }];
+  if (base) targets.unshift({ name: "base: ", url: base.url });
+  for (const t of targets) {
+    t.first = { ui: [], engine: [], bytes: [], load: [] };
+    t.second = { ui: [], engine: [], bytes: [], load: [] };
+  }
+  try {
+    for (let i = 0; i < Number(process.env.PHONE_RUNS || 3); i++) for (const { url, first, second } of targets) {
+      const b = await launch();
+      try {
+        const page = await b.context.newPage();
+        for (const [r, opts] of [[first, {}], [second, { cache: true }]]) {
+          const v = await phoneVisit(page, url, opts);
+          r.ui.push(v.ui);
+          r.engine.push(v.engine);
+          r.bytes.push(v.bytes);
+          r.load.push(loadavg()[0]);
+          // The second visit starts once the service worker controls the page and holds both modules.
+          if (r === first)
+            await page.waitForFunction(async () => {
+              if (!navigator.serviceWorker.controller) return false;
+              const urls = [];
+              for (const k of await caches.keys()) for (const q of await (await caches.open(k)).keys()) urls.push(new URL(q.url).pathname);
+              return ["app.wasm", "engine.wasm"].every((f) => urls.some((u) => u.endsWith(f)));
+            }, null, { timeout: 120000, polling: 250 });
+        }
+      } finally {
+        await b.close();
+      }
+    }
+    for (const t of targets) {
+      console.log(line(t.name + "first visit, phone network (goals 2500 / 3500 ms, 2.6 MB)", t.first));
+      console.log(line(t.name + "second visit, service worker warm (goals 1000 / 1500 ms)", t.second));
+    }
+  } finally {
+    await server.stop();
+    if (base) base.stop();
+  }
+  process.exit(0);
+}
 
 const server = await startServer();
 const out = { interactive: [], engineReady: [], load: [], score: [], scoreWorker: [], scoreUI: [] };

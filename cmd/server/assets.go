@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -43,6 +44,24 @@ func LoadAssets(dir string) (*Assets, error) {
 		names = append(names, filepath.ToSlash(rel))
 		return nil
 	})
+	// A .br or .gz file beside another is that file's precompressed form, not a file of its own.
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	pre := map[string]map[string]string{} // file -> coding -> the precompressed file's name
+	kept := names[:0]
+	for _, n := range names {
+		if base, coding := precompressedOf(n); coding != "" && have[base] {
+			if pre[base] == nil {
+				pre[base] = map[string]string{}
+			}
+			pre[base][coding] = n
+			continue
+		}
+		kept = append(kept, n)
+	}
+	names = kept
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", dir, err)
 	}
@@ -61,6 +80,15 @@ func LoadAssets(dir string) (*Assets, error) {
 				return
 			}
 			files[i] = serve.NewResource(b, contentType(p))
+			for coding, name := range pre[n] {
+				enc, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				// A stale form is left out: the file is then compressed at start-up as if it had none.
+				_ = files[i].UsePrecompressed(coding, enc)
+			}
 		}()
 	}
 	wg.Wait()
@@ -74,6 +102,46 @@ func LoadAssets(dir string) (*Assets, error) {
 	}
 	a.Version = hex.EncodeToString(all.Sum(nil))[:16]
 	return a, nil
+}
+
+// precompressedOf tells whether a name is a precompressed form (name.br, name.gz) and of which file.
+func precompressedOf(name string) (base, coding string) {
+	if b, ok := strings.CutSuffix(name, ".br"); ok {
+		return b, serve.Brotli
+	}
+	if b, ok := strings.CutSuffix(name, ".gz"); ok {
+		return b, serve.Gzip
+	}
+	return "", ""
+}
+
+// precompressedSuffix is the file name suffix of a coding's precompressed form.
+var precompressedSuffix = map[string]string{serve.Brotli: ".br", serve.Gzip: ".gz"}
+
+// Precompress writes, beside every compressible file of dir over minBest bytes, its brotli and gzip
+// forms at the best settings (name.br, name.gz), which LoadAssets then uses instead of the faster,
+// larger forms start-up would make. It is a build step (make precompressed): brotli's best setting
+// takes tens of seconds on a module.
+func Precompress(dir string, minBest int, stdout io.Writer) error {
+	a, err := LoadAssets(dir)
+	if err != nil {
+		return err
+	}
+	for _, n := range a.Names() {
+		r := a.files[n]
+		if !serve.Compressible(r.Type) || len(r.Body()) < minBest {
+			continue
+		}
+		br, gz := serve.CompressBest(r.Body())
+		for coding, b := range map[string][]byte{serve.Brotli: br, serve.Gzip: gz} {
+			p := filepath.Join(dir, filepath.FromSlash(n)) + precompressedSuffix[coding]
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %d bytes, brotli %d, gzip %d\n", n, len(r.Body()), len(br), len(gz))
+	}
+	return nil
 }
 
 func contentType(p string) string {

@@ -9,6 +9,7 @@
 //	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json] [--db classes.db]
 //	                    [--api-instances N] [--api-max-body B] [--api-max-lines N] [--api-timeout D] [--api-max-concurrent N]
 //	go run ./cmd/server --static dist    # write the same pages as a static site instead
+//	go run ./cmd/server --precompress    # write the best .br and .gz beside web/'s large files (make precompressed)
 package main
 
 import (
@@ -59,6 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", ":8080", "address to listen on (host:port; port 0 picks a free one)")
 	web := fs.String("web", "web", "folder of the static files (app.wasm, engine.wasm, scripts, styles)")
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
+	precompress := fs.Bool("precompress", false, "write the best brotli and gzip forms (name.br, name.gz) beside every compressible file of --web over 1 MB, and exit")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
 	dbPath := fs.String("db", "", "SQLite file of the classes (/api/v1/classes; made if missing); empty: no classes")
@@ -86,6 +88,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := apiCfg.check(); err != nil {
 		return err
+	}
+	if *precompress {
+		return Precompress(*web, largeAsset, stdout)
 	}
 	assets, err := LoadAssets(*web)
 	if err != nil {
@@ -223,6 +228,10 @@ func workerURL(assets *Assets) string {
 	return assets.URL("/web/engine-worker.js") + "&wasi=" + strings.ReplaceAll(assets.URL("/web/wasi.js"), "?", "%3F")
 }
 
+// largeAsset is the size from which --precompress makes a file's best forms ahead of time: smaller
+// files get the best settings at start-up already (see serve.Precompress).
+const largeAsset = 1 << 20
+
 // exportStatic writes the pages with go-app's GenerateStaticWebsite, copies web/ beside them, and
 // writes _headers: the security headers of every response in the format static hosts that read one
 // (Cloudflare Pages, Netlify) apply.
@@ -241,13 +250,24 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 	if err := os.WriteFile(loader, ourChanges("/app.js", js), 0o644); err != nil {
 		return err
 	}
+	// Beside each file its brotli and gzip forms, as a static host that serves precompressed files
+	// (name.br, name.gz) would send them: the same forms the server sends.
+	serve.Precompress(assets.resources()...)
 	for _, n := range assets.Names() {
 		dst := filepath.Join(dir, "web", filepath.FromSlash(n))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(dst, assets.files[n].Body(), 0o644); err != nil {
+		r := assets.files[n]
+		if err := os.WriteFile(dst, r.Body(), 0o644); err != nil {
 			return err
+		}
+		for _, coding := range r.Codings() {
+			if suffix := precompressedSuffix[coding]; suffix != "" {
+				if err := os.WriteFile(dst+suffix, r.Encoded(coding), 0o644); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, os.ErrNotExist) {

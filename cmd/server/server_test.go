@@ -204,6 +204,20 @@ func TestStaticExport(t *testing.T) {
 	if err != nil || !bytes.Equal(b, assets.files["engine.wasm"].Body()) {
 		t.Errorf("web/engine.wasm of the static site differs from web/'s (%v)", err)
 	}
+	// Beside each compressible file its brotli and gzip forms, decoding to the file's bytes.
+	for _, f := range []string{"engine.wasm", "app.wasm", "bridge.js"} {
+		r := serve.NewResource(assets.files[f].Body(), contentType(f))
+		for coding, suffix := range precompressedSuffix {
+			enc, err := os.ReadFile(filepath.Join(dir, "web", f+suffix))
+			if err != nil {
+				t.Errorf("static site lacks web/%s%s", f, suffix)
+				continue
+			}
+			if err := r.UsePrecompressed(coding, enc); err != nil {
+				t.Errorf("web/%s%s: %v", f, suffix, err)
+			}
+		}
+	}
 	// The static host applies _headers: the same security headers as the server's, on every path.
 	headers, err := os.ReadFile(filepath.Join(dir, "_headers"))
 	if err != nil {
@@ -265,5 +279,38 @@ func TestHelpExitsCleanly(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"--nope"}, &out, &errs); err == nil || !strings.Contains(errs.String(), "-addr") {
 		t.Fatalf("an unknown flag: %v, usage %q", err, errs.String())
+	}
+}
+
+// TestLoadAssetsPrecompressed: a .br or .gz beside a file is that file's form, not a file of its own;
+// a form that decodes to the file is sent as it is, a stale one is left out (the file is then
+// compressed at start-up).
+func TestLoadAssetsPrecompressed(t *testing.T) {
+	dir := t.TempDir()
+	body := bytes.Repeat([]byte("console.log('the bridge');\n"), 100)
+	br, gz := serve.CompressBest(body)
+	staleBr, _ := serve.CompressBest(append([]byte("// older\n"), body...))
+	files := map[string][]byte{"a.js": body, "a.js.br": br, "a.js.gz": gz, "b.js": body, "b.js.br": staleBr, "lone.gz": gz}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := LoadAssets(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Names(), []string{"a.js", "b.js", "lone.gz"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files %v, want %v (a form beside its file is no file; a .gz alone is)", got, want)
+	}
+	if !bytes.Equal(a.files["a.js"].Encoded(serve.Brotli), br) || !bytes.Equal(a.files["a.js"].Encoded(serve.Gzip), gz) {
+		t.Errorf("a.js does not hold its precompressed forms")
+	}
+	if a.files["b.js"].Encoded(serve.Brotli) != nil {
+		t.Errorf("b.js holds a stale brotli form")
+	}
+	serve.Precompress(a.resources()...)
+	if enc := a.files["b.js"].Encoded(serve.Brotli); enc == nil || bytes.Equal(enc, staleBr) {
+		t.Errorf("b.js's brotli form after start-up compression: stale or missing")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -84,32 +86,94 @@ const largeBody = 1 << 20
 
 func (r *Resource) compress() {
 	id := r.forms[len(r.forms)-1]
-	if !Compressible(r.Type) || len(id.body) < minCompress || len(r.forms) > 1 {
+	if !Compressible(r.Type) || len(id.body) < minCompress {
 		return
 	}
-	var forms []form
 	brQuality, gzLevel := brotli.BestCompression, gzip.BestCompression
 	if len(id.body) > largeBody {
 		brQuality, gzLevel = 7, gzip.DefaultCompression
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzLevel)
-	zw.Write(id.body)
-	zw.Close()
-	var br bytes.Buffer
-	bw := brotli.NewWriterOptions(&br, brotli.WriterOptions{Quality: brQuality, LGWin: 22})
-	bw.Write(id.body)
-	bw.Close()
-	if br.Len() < len(id.body) {
-		forms = append(forms, form{coding: Brotli, body: br.Bytes(), etag: `"` + r.Hash + `-br"`})
+	if r.Encoded(Gzip) == nil {
+		r.add(Gzip, gzipBytes(id.body, gzLevel))
 	}
-	if gz.Len() < len(id.body) {
-		forms = append(forms, form{coding: Gzip, body: gz.Bytes(), etag: `"` + r.Hash + `-gz"`})
+	if r.Encoded(Brotli) == nil {
+		r.add(Brotli, brotliBytes(id.body, brQuality, 22))
 	}
-	if len(forms) == 2 && len(forms[1].body) < len(forms[0].body) {
-		forms[0], forms[1] = forms[1], forms[0]
+}
+
+// add holds body as the coding's form when it is smaller than the identity, keeping the forms
+// smallest first and identity last.
+func (r *Resource) add(coding string, body []byte) {
+	id := r.forms[len(r.forms)-1]
+	if len(body) >= len(id.body) {
+		return
 	}
+	tag := map[string]string{Brotli: "-br", Gzip: "-gz"}[coding]
+	f := form{coding: coding, body: body, etag: `"` + r.Hash + tag + `"`}
+	forms := append([]form{}, r.forms[:len(r.forms)-1]...)
+	i := 0
+	for i < len(forms) && len(forms[i].body) <= len(body) {
+		i++
+	}
+	forms = append(forms[:i], append([]form{f}, forms[i:]...)...)
 	r.forms = append(forms, id)
+}
+
+func gzipBytes(b []byte, level int) []byte {
+	var out bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&out, level)
+	zw.Write(b)
+	zw.Close()
+	return out.Bytes()
+}
+
+// brotliBytes compresses b with a window of 2^lgwin bytes: 22 (4 MB) at start-up, where the larger
+// window costs a third more time at quality 7; 24 (16 MB, the largest browsers accept) in a build step.
+func brotliBytes(b []byte, quality, lgwin int) []byte {
+	var out bytes.Buffer
+	bw := brotli.NewWriterOptions(&out, brotli.WriterOptions{Quality: quality, LGWin: lgwin})
+	bw.Write(b)
+	bw.Close()
+	return out.Bytes()
+}
+
+// CompressBest returns body in brotli (quality 11, the largest window browsers accept) and gzip (level
+// 9): the slow best settings that start-up skips for large bodies (see largeBody), for a build step to
+// make once and keep beside the file (see UsePrecompressed).
+func CompressBest(body []byte) (br, gz []byte) {
+	return brotliBytes(body, brotli.BestCompression, 24), gzipBytes(body, gzip.BestCompression)
+}
+
+// UsePrecompressed holds body, a brotli or gzip form of the resource made ahead of time (a .br or .gz
+// file beside it), instead of the one Precompress would make: but only when it decodes to the
+// identity body, so a form left over from an older build is never sent. The error says why a form
+// was refused.
+func (r *Resource) UsePrecompressed(coding string, body []byte) error {
+	var rd io.Reader
+	switch coding {
+	case Brotli:
+		rd = brotli.NewReader(bytes.NewReader(body))
+	case Gzip:
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return fmt.Errorf("gzip: %w", err)
+		}
+		rd = zr
+	default:
+		return fmt.Errorf("unknown coding %q", coding)
+	}
+	got, err := io.ReadAll(io.LimitReader(rd, int64(len(r.Body()))+1)) // no further than a mismatch shows
+	if err != nil {
+		return fmt.Errorf("%s: %w", coding, err)
+	}
+	if !bytes.Equal(got, r.Body()) {
+		return fmt.Errorf("%s form decodes to other bytes than the file (made from an older build?)", coding)
+	}
+	if r.Encoded(coding) != nil {
+		return fmt.Errorf("%s form already held", coding)
+	}
+	r.add(coding, body)
+	return nil
 }
 
 // Precompress makes the brotli and gzip forms of every resource, as many at a time as there are

@@ -217,3 +217,52 @@ func TestCompressible(t *testing.T) {
 		}
 	}
 }
+
+func TestUsePrecompressed(t *testing.T) {
+	body := bytes.Repeat([]byte("the engine's module, compressible "), 100)
+	br, gz := CompressBest(body)
+	otherBr, otherGz := CompressBest(append([]byte("an older build "), body...))
+	for _, c := range []struct {
+		what   string
+		coding string
+		form   []byte
+		want   string // "" when the form is taken
+	}{
+		{"brotli of the body", Brotli, br, ""},
+		{"gzip of the body", Gzip, gz, ""},
+		{"brotli of other bytes", Brotli, otherBr, "other bytes"},
+		{"gzip of other bytes", Gzip, otherGz, "other bytes"},
+		{"not gzip at all", Gzip, []byte("plain text"), "gzip"},
+		{"not brotli at all", Brotli, []byte("plain text"), "br"},
+		{"a coding we do not hold", "zstd", br, "unknown coding"},
+	} {
+		r := NewResource(body, "application/wasm")
+		err := r.UsePrecompressed(c.coding, c.form)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.what, err)
+		case c.want == "" && !bytes.Equal(r.Encoded(c.coding), c.form):
+			t.Errorf("%s: not held as the %s form", c.what, c.coding)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want one saying %q", c.what, err, c.want)
+		case c.want != "" && r.Encoded(c.coding) != nil:
+			t.Errorf("%s: refused yet held", c.what)
+		}
+	}
+	// Held forms are kept by Precompress, which makes only the missing one; smallest first, identity last.
+	r := NewResource(body, "application/wasm")
+	if err := r.UsePrecompressed(Brotli, br); err != nil {
+		t.Fatal(err)
+	}
+	Precompress(r)
+	if !bytes.Equal(r.Encoded(Brotli), br) || r.Encoded(Gzip) == nil {
+		t.Fatalf("after Precompress: codings %v, the precompressed brotli form kept: %v", r.Codings(), bytes.Equal(r.Encoded(Brotli), br))
+	}
+	cs := r.Codings()
+	if cs[len(cs)-1] != Identity || len(r.Encoded(cs[0])) > len(r.Encoded(cs[1])) {
+		t.Errorf("codings %v are not smallest first with identity last", cs)
+	}
+	if err := r.UsePrecompressed(Brotli, br); err == nil || !strings.Contains(err.Error(), "already held") {
+		t.Errorf("a second brotli form: error %v, want already held", err)
+	}
+}
