@@ -36,7 +36,8 @@ type Rule struct {
 	Parallel bool `json:"parallel"`
 	// Specials, when set, are the special cases kept (and the set is taken round-robin over them).
 	Specials []string `json:"specials"`
-	// OneFile takes every exercise from one dialogue, in its order: the first that has Count steps.
+	// OneFile takes the example and every exercise from one dialogue, in its order: the first that
+	// has Count+1 steps.
 	OneFile bool `json:"one_file"`
 	// Count is how many exercises the unit has.
 	Count int `json:"count"`
@@ -101,9 +102,19 @@ func Candidates(samples []protocol.SampleView, summaries []protocol.DialogueSumm
 	return out
 }
 
-// Select picks a unit's exercises by its rule, easiest first; it returns fewer than Count when the
-// data has fewer.
-func Select(r Rule, cs []Candidate) []protocol.SampleView {
+// Select picks a unit's worked example and its exercises by its rule, easiest first: the example is
+// the easiest sample the rule picks, the exercises the Count after it (fewer when the data has fewer).
+func Select(r Rule, cs []Candidate) (example *protocol.SampleView, exercises []protocol.SampleView) {
+	picked := pick(r, cs)
+	if len(picked) == 0 {
+		return nil, nil
+	}
+	return &picked[0], picked[1:]
+}
+
+// pick takes Count+1 samples by the rule, easiest first.
+func pick(r Rule, cs []Candidate) []protocol.SampleView {
+	n := r.Count + 1
 	var in []Candidate
 	for _, c := range cs {
 		if c.Level != r.Level || c.Kind != r.Kind || c.Steps < r.MinSteps || (r.MaxSteps != nil && c.Steps > *r.MaxSteps) ||
@@ -138,10 +149,10 @@ func Select(r Rule, cs []Candidate) []protocol.SampleView {
 			byFile[c.File] = append(byFile[c.File], c)
 		}
 		for _, f := range files {
-			if len(byFile[f]) >= r.Count {
+			if len(byFile[f]) >= n {
 				g := byFile[f]
 				sort.Slice(g, func(i, j int) bool { return g[i].ID < g[j].ID })
-				return views(g[:r.Count])
+				return views(g[:n])
 			}
 		}
 		return nil
@@ -150,15 +161,15 @@ func Select(r Rule, cs []Candidate) []protocol.SampleView {
 		// Round-robin over the special cases, each list easiest first, so every case is met.
 		var picked []Candidate
 		used := map[string]int{}
-		for len(picked) < r.Count {
-			n := len(picked)
+		for len(picked) < n {
+			before := len(picked)
 			for _, sp := range r.Specials {
 				seen := 0
 				for _, c := range in {
 					if c.Special != sp {
 						continue
 					}
-					if seen == used[sp] && len(picked) < r.Count {
+					if seen == used[sp] && len(picked) < n {
 						picked = append(picked, c)
 						used[sp]++
 						break
@@ -166,7 +177,7 @@ func Select(r Rule, cs []Candidate) []protocol.SampleView {
 					seen++
 				}
 			}
-			if len(picked) == n {
+			if len(picked) == before {
 				break
 			}
 		}
@@ -176,7 +187,7 @@ func Select(r Rule, cs []Candidate) []protocol.SampleView {
 		})
 		return views(picked)
 	}
-	return views(spread(in, r.Count))
+	return views(spread(in, n))
 }
 
 // spread takes n of a sorted list evenly from its first to its last, so a unit runs from easy to hard.
@@ -210,15 +221,15 @@ func parallelStep(d *protocol.Dialogue, s protocol.SampleView) bool {
 	return false
 }
 
-// UnitExercises picks a unit's exercises from the data loaded in the tab.
-func (t *Tab) UnitExercises(u Unit) ([]protocol.SampleView, error) {
+// UnitExercises picks a unit's worked example and exercises from the data loaded in the tab.
+func (t *Tab) UnitExercises(u Unit) (*protocol.SampleView, []protocol.SampleView, error) {
 	ss, err := t.Samples(u.Rule.Level)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ds, err := t.Dialogues()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var derr error
 	cs := Candidates(ss, ds, func(s protocol.SampleView) bool {
@@ -233,7 +244,8 @@ func (t *Tab) UnitExercises(u Unit) ([]protocol.SampleView, error) {
 		return parallelStep(d, s)
 	})
 	if derr != nil {
-		return nil, derr
+		return nil, nil, derr
 	}
-	return Select(u.Rule, cs), nil
+	ex, exercises := Select(u.Rule, cs)
+	return ex, exercises, nil
 }

@@ -38,12 +38,16 @@ func TestCurriculumRulesPickFromBuiltin(t *testing.T) {
 			if u.Title == "" || u.Text == "" || u.Rule.Count < 3 {
 				t.Fatalf("unit %q needs a title, a text and a count of at least 3: %+v", u.ID, u)
 			}
-			ex, err := tab.UnitExercises(u)
+			example, ex, err := tab.UnitExercises(u)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ex) < 3 || len(ex) > u.Rule.Count {
-				t.Fatalf("%d exercises, want 3..%d", len(ex), u.Rule.Count)
+			if example == nil || slices.Contains(ex, *example) {
+				t.Fatalf("the worked example %v must be a sample outside the exercises", example)
+			}
+			ex = append([]protocol.SampleView{*example}, ex...)
+			if len(ex) < 4 || len(ex) > u.Rule.Count+1 {
+				t.Fatalf("%d samples (example and exercises), want 4..%d", len(ex), u.Rule.Count+1)
 			}
 			r := u.Rule
 			prev := [2]int{-1, -1}
@@ -123,17 +127,22 @@ func TestSelect(t *testing.T) {
 		r    Rule
 		want []string
 	}{
-		{"first calls by length", Rule{Level: "L", Kind: "call", MaxSteps: &zero, Count: 5, Order: "turns"}, []string{"L/b#0", "L/a#0"}},
-		{"later steps", Rule{Level: "L", Kind: "call", MinSteps: 1, Count: 5, Order: "steps"}, []string{"L/b#2", "L/a#2", "L/a#4"}},
-		{"parallel", Rule{Level: "L", Kind: "call", Parallel: true, Count: 5}, []string{"L/a#2"}},
-		{"spread keeps ends", Rule{Level: "L", Kind: "call", Count: 2, Order: "turns"}, []string{"L/b#0", "L/a#4"}},
-		{"one file in order", Rule{Level: "L", Kind: "call", OneFile: true, Count: 3, Order: "steps"}, []string{"L/a#0", "L/a#2", "L/a#4"}},
-		{"specials round-robin", Rule{Level: "L", Kind: "special", Specials: []string{"no_tool", "ambiguous"}, Count: 2, Order: "turns"}, []string{"L/u#1", "L/t#1"}},
+		{"first calls by length", Rule{Level: "L", Kind: "call", MaxSteps: &zero, Count: 4, Order: "turns"}, []string{"L/b#0", "L/a#0"}},
+		{"later steps", Rule{Level: "L", Kind: "call", MinSteps: 1, Count: 4, Order: "steps"}, []string{"L/b#2", "L/a#2", "L/a#4"}},
+		{"parallel", Rule{Level: "L", Kind: "call", Parallel: true, Count: 4}, []string{"L/a#2"}},
+		{"spread keeps ends", Rule{Level: "L", Kind: "call", Count: 1, Order: "turns"}, []string{"L/b#0", "L/a#4"}},
+		{"one file in order", Rule{Level: "L", Kind: "call", OneFile: true, Count: 2, Order: "steps"}, []string{"L/a#0", "L/a#2", "L/a#4"}},
+		{"specials round-robin", Rule{Level: "L", Kind: "special", Specials: []string{"no_tool", "ambiguous"}, Count: 1, Order: "turns"}, []string{"L/u#1", "L/t#1"}},
 		{"other level", Rule{Level: "M", Kind: "call", Count: 3}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := key(Select(tt.r, cs)); !slices.Equal(got, tt.want) {
+			ex, rest := Select(tt.r, cs)
+			var got []string
+			if ex != nil {
+				got = append(key([]protocol.SampleView{*ex}), key(rest)...)
+			}
+			if !slices.Equal(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
