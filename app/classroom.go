@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -408,7 +407,7 @@ func (p *ClassroomPage) downloadSubmission() {
 	}
 	b, _ := json.MarshalIndent(NewSubmission(p.subName, *p.assignment, p.progress), "", " ")
 	name := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
 			return r
 		}
 		return '-'
