@@ -84,14 +84,12 @@ type ClassroomPage struct {
 	picked     int
 	// subName is the name a student writes in a submission file.
 	subName string
-	// units are the curriculum; unitEx and unitExample each unit's exercises and worked example
-	// from this data; unit is the unit shown (-1: a level's exercises); example is its worked
-	// example, run by the engine.
-	units       []Unit
-	unitEx      [][]protocol.SampleView
-	unitExample []*protocol.SampleView
-	unit        int
-	example     *workedExample
+	// units are the curriculum and unitEx each unit's exercises in this data; unit is the unit shown
+	// (-1: a level's exercises); example is its worked example, run by the engine.
+	units   []Unit
+	unitEx  [][]protocol.SampleView
+	unit    int
+	example *workedExample
 	// page is the context of the mount, which the answers sent in the background report through
 	// (the element whose click sent one may be gone by then).
 	page app.Context
@@ -194,7 +192,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 			return
 		}
 		p.data, p.exercises, p.index, p.docs = l.data, l.ex, 0, l.docs
-		p.units, p.unitEx, p.unitExample = l.units, l.unitEx, l.example
+		p.units, p.unitEx = l.units, l.unitEx
 		p.example = nil
 		if unit >= 0 && unit < len(l.example) && l.example[unit] != nil {
 			p.runExample(ctx, *l.example[unit])
