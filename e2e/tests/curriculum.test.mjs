@@ -66,9 +66,9 @@ test("submission files of an assignment are judged again by the teacher's tab; a
   /** submit answers the set as one student and downloads the submission file. */
   async function submit(name, answers) {
     await page.goto("about:blank");
-    await page.evaluate(() => 0);
     await page.goto(link);
     await page.waitForSelector("[data-testid=classroom-assignment]");
+    // Another student: a tab with no progress of its own.
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.waitForSelector("[data-testid=classroom-submission-name]");
@@ -78,7 +78,7 @@ test("submission files of an assignment are judged again by the teacher's tab; a
       await page.waitForFunction((i) => new RegExp(`^Exercise ${i + 1} of 2`).test(document.querySelector("main h2")?.textContent), i);
       await page.getByTestId("classroom-input").fill(answers[i]);
       await page.getByTestId("classroom-check").click();
-      await page.waitForFunction((i) => document.querySelector("[data-testid=classroom-attempts]")?.textContent.startsWith("Attempts: 1"), i);
+      await page.waitForFunction(() => document.querySelector("[data-testid=classroom-attempts]")?.textContent.startsWith("Attempts: 1"));
       if (i + 1 < answers.length) await page.getByTestId("classroom-next").click();
     }
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("classroom-submission").click()]);
