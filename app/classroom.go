@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -46,6 +47,8 @@ type Progress struct {
 	// Shown counts the times the student asked to see the answer (a solve after it is still a
 	// solve, but the record says the answer was seen).
 	Shown int `json:"shown,omitempty"`
+	// Answer is the last answer checked (the solving one, once solved), for a submission file.
+	Answer string `json:"answer,omitempty"`
 }
 
 func exerciseKey(s protocol.SampleView) string {
@@ -79,6 +82,14 @@ type ClassroomPage struct {
 	// the exercises this tab put in its assignment draft.
 	assignment *Assignment
 	picked     int
+	// subName is the name a student writes in a submission file.
+	subName string
+	// units are the curriculum and unitEx each unit's exercises in this data; unit is the unit shown
+	// (-1: a level's exercises); example is its worked example, run by the engine.
+	units   []Unit
+	unitEx  [][]protocol.SampleView
+	unit    int
+	example *workedExample
 	// page is the context of the mount, which the answers sent in the background report through
 	// (the element whose click sent one may be gone by then).
 	page app.Context
@@ -93,6 +104,7 @@ func (p *ClassroomPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 // OnMount loads the exercises.
 func (p *ClassroomPage) OnMount(ctx app.Context) {
 	p.level = Levels[0]
+	p.unit = -1
 	p.mountClass(ctx)
 	p.assignment = nil
 	if a, ok, err := ParseAssignment(ctx.Page().URL().Fragment); ok {
@@ -113,10 +125,17 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		level = p.assignment.Items[0].Level
 	}
 	assignment := p.assignment
+	unit := p.unit
+	if unit >= 0 {
+		level = p.units[unit].Rule.Level
+	}
 	type loaded struct {
-		data string
-		ex   []protocol.SampleView
-		docs []ToolDoc
+		data    string
+		ex      []protocol.SampleView
+		docs    []ToolDoc
+		units   []Unit
+		unitEx  [][]protocol.SampleView
+		example []*protocol.SampleView
 	}
 	refresh(ctx, func() (loaded, error) {
 		name, err := tab.DataName()
@@ -150,13 +169,34 @@ func (p *ClassroomPage) load(ctx app.Context) {
 				ex = append(ex, s)
 			}
 		}
-		return loaded{name, ex, docs}, nil
+		l := loaded{data: name, ex: ex, docs: docs}
+		if assignment == nil {
+			if l.units, err = Curriculum(); err != nil {
+				return l, err
+			}
+			for _, u := range l.units {
+				e, x, err := tab.UnitExercises(u)
+				if err != nil {
+					return l, err
+				}
+				l.example, l.unitEx = append(l.example, e), append(l.unitEx, x)
+			}
+			if unit >= 0 && unit < len(l.unitEx) {
+				l.ex = l.unitEx[unit]
+			}
+		}
+		return l, nil
 	}, func(l loaded, err error) {
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
 		p.data, p.exercises, p.index, p.docs = l.data, l.ex, 0, l.docs
+		p.units, p.unitEx = l.units, l.unitEx
+		p.example = nil
+		if unit >= 0 && unit < len(l.example) && l.example[unit] != nil {
+			p.runExample(ctx, *l.example[unit])
+		}
 		p.progress = map[string]Progress{}
 		_ = tab.Store.Get(progressKey(l.data), &p.progress)
 		// Start at the first exercise not solved yet.
@@ -214,15 +254,23 @@ func (p *ClassroomPage) Render() app.UI {
 		app.If(p.assignment != nil, func() app.UI {
 			return app.P().Class("card").DataSet("testid", "classroom-assignment").Body(
 				app.Text("Assignment: "), app.Strong().Text(p.assignment.Name), app.Text(fmt.Sprintf(" · %d exercises · ", len(p.assignment.Items))),
-				app.A().Href("/classroom").Text("all exercises"))
+				app.A().Href("/classroom").Text("all exercises"), app.Br(),
+				app.Label().Class("field").Body(app.Span().Text("Your name "),
+					app.Input().DataSet("testid", "classroom-submission-name").MaxLength(64).Value(p.subName).
+						OnInput(func(ctx app.Context, e app.Event) { p.subName = ctx.JSSrc().Get("value").String() })),
+				app.Text(" "),
+				app.Button().DataSet("testid", "classroom-submission").Title("A file of your answers and attempts to hand to your teacher").
+					Text("Download my submission").OnClick(func(ctx app.Context, e app.Event) { p.downloadSubmission() }))
 		}).Else(func() app.UI {
-			return app.Div().Class("row").Body(
-				levelSelect(p.level, false, func(ctx app.Context, v string) {
-					p.level = v
-					p.load(ctx)
-				}),
-			)
+			return app.Div().Body(p.curriculum(),
+				app.Div().Class("row").Body(
+					levelSelect(p.level, false, func(ctx app.Context, v string) {
+						p.level, p.unit = v, -1
+						p.load(ctx)
+					}),
+				))
 		}),
+		app.If(p.unit >= 0 && p.unit < len(p.units) && p.assignment == nil, func() app.UI { return p.unitIntro() }),
 		app.Div().Class("progress").Body(
 			app.Progress().Max(max(total, 1)).Value(solved).Aria("label", "exercises solved"),
 			app.Span().DataSet("testid", "classroom-progress").Text(fmt.Sprintf(" %d of %d solved", solved, total)),
@@ -314,26 +362,32 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		p.answer = el.Get("value").String()
 	}
 	s := p.exercises[p.index]
-	line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": p.answer})
+	answer := SubmissionAnswer{Level: s.Level, File: s.File, ID: s.ID, Answer: p.answer}
 	p.showAnswer = false
-	refresh(ctx, func() (protocol.Batch, error) {
-		return call[protocol.Batch](tab.Engine, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "classroom", Gold: true})
-	}, func(b protocol.Batch, err error) {
+	type judged struct {
+		vs   map[string]protocol.Verdict
+		errs map[string]string
+	}
+	refresh(ctx, func() (judged, error) {
+		vs, errs, err := Judge([]SubmissionAnswer{answer})
+		return judged{vs, errs}, err
+	}, func(j judged, err error) {
+		k := exerciseKey(s)
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		if len(b.Results) == 0 {
-			if len(b.Errors) > 0 {
-				p.err = b.Errors[0].Message
-			}
+		v, ok := j.vs[k]
+		if !ok {
+			p.err = j.errs[k]
 			return
 		}
-		v := b.Results[0]
 		p.verdict, p.err = &v, ""
-		k := exerciseKey(s)
 		pr := p.progress[k]
 		pr.Attempts++
+		if !pr.Solved {
+			pr.Answer = answer.Answer
+		}
 		pr.Solved = pr.Solved || v.Call().Correct
 		p.progress[k] = pr
 		p.saveErr = ""
@@ -342,6 +396,26 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		}
 		p.sendToClass(ctx, s, v.Call())
 	})
+}
+
+// downloadSubmission saves the assignment's answers and attempts as a file for the teacher.
+func (p *ClassroomPage) downloadSubmission() {
+	if p.assignment == nil {
+		return
+	}
+	b, _ := json.MarshalIndent(NewSubmission(p.subName, *p.assignment, p.progress), "", " ")
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '-'
+	}, p.subName)
+	if name == "" {
+		name = "student"
+	}
+	if !download("submission-"+name+".json", "application/json", b) {
+		p.saveErr = "This page cannot save files."
+	}
 }
 
 // countShown records that the student asked to see the current exercise's answer. Handlers read

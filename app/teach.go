@@ -34,6 +34,9 @@ type TeachPage struct {
 	err, msg string
 	busy     bool
 	confirm  bool
+	// subs are the submission files imported; judged is their table, every verdict this tab's.
+	subs   []Submission
+	judged *SubmissionTable
 	// draft is the assignment being made (exercises picked on the Classroom page).
 	draft Assignment
 	// page is the context of the mount: answers of the server are dispatched through it, as the
@@ -235,7 +238,75 @@ func (p *TeachPage) Render() app.UI {
 		}),
 		app.If(ok, func() app.UI { return p.classView(c) }),
 		p.assignmentCard(),
+		p.submissionsCard(),
 	)
+}
+
+// submissionsCard imports students' submission files and judges every answer again with this
+// tab's engine; what a file says was correct is never read.
+func (p *TeachPage) submissionsCard() app.UI {
+	return app.Section().Class("card").ID("submissions").Body(
+		app.H2().Text("Submissions"),
+		app.P().Class("small").Text("Without a class, students download a submission file from the assignment and send it to you. Choose any number of them: each answer is judged here again by this tab's engine, whatever the file says."),
+		app.Label().Class("field").Body(app.Span().Text("Submission files "),
+			app.Input().Type("file").Accept(".json").Attr("multiple", true).DataSet("testid", "teach-submissions").OnChange(p.onSubmissions)),
+		app.If(p.judged != nil, func() app.UI { return submissionTableUI(*p.judged) }),
+	)
+}
+
+func (p *TeachPage) onSubmissions(ctx app.Context, e app.Event) {
+	readFiles(ctx, ctx.JSSrc().Get("files"), func(ctx app.Context, names, texts []string) {
+		var errs []string
+		for i := range names {
+			s, err := ParseSubmission(names[i], []byte(texts[i]))
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			p.subs = append(p.subs, s)
+		}
+		p.err = strings.Join(errs, "\n")
+		subs := p.subs
+		refresh(ctx, func() (SubmissionTable, error) { return JudgeSubmissions(subs) }, func(t SubmissionTable, err error) {
+			if err != nil {
+				p.err = err.Error()
+				return
+			}
+			p.judged = &t
+		})
+	})
+}
+
+// submissionTableUI draws students by exercises with this tab's verdicts; names and answers as text.
+func submissionTableUI(t SubmissionTable) app.UI {
+	head := []app.UI{app.Th().Scope("col").Text("Student")}
+	for _, ex := range t.Exercises {
+		head = append(head, app.Th().Scope("col").Title(ex.Level+" "+ex.File+" #"+fmt.Sprint(ex.ID)).Text(fmt.Sprintf("%s #%d", strings.TrimSuffix(ex.File, ".jsonl"), ex.ID)))
+	}
+	var rows []app.UI
+	for _, s := range t.Students {
+		cells := []app.UI{app.Th().Scope("row").DataSet("testid", "teach-sub-student").Text(s)}
+		for _, ex := range t.Exercises {
+			c, ok := t.Cells[s][ex.Key()]
+			text := ""
+			switch {
+			case !ok:
+			case c.Correct:
+				text = fmt.Sprintf("✓ %d", c.Attempts)
+			default:
+				text = fmt.Sprintf("✗ %d", c.Attempts)
+			}
+			if c.SeenAnswer {
+				text += " · seen"
+			}
+			cells = append(cells, app.Td().DataSet("testid", "teach-sub-cell").DataSet("correct", c.Correct).DataSet("category", c.Category).
+				Title(c.Category+": "+truncate(c.Answer, 200)).Text(text))
+		}
+		rows = append(rows, app.Tr().DataSet("student", s).Body(cells...))
+	}
+	return app.Div().Class("table-wrap").Body(app.Table().DataSet("testid", "teach-sub-table").Body(
+		app.Caption().Text("Judged here: ✓ right, ✗ not; the number is the attempts the student made; seen: the answer was shown"),
+		app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)))
 }
 
 // assignmentCard makes an assignment link from the exercises picked on the Classroom page.

@@ -30,6 +30,25 @@ func readFirstFile(ctx app.Context, files app.Value, done func(ctx app.Context, 
 	})
 }
 
+// readFiles reads every chosen file as text and hands them over together, in the order chosen.
+func readFiles(ctx app.Context, files app.Value, done func(ctx app.Context, names, texts []string)) {
+	n := files.Get("length").Int()
+	if n == 0 {
+		return
+	}
+	names, texts, left := make([]string, n), make([]string, n), n
+	for i := 0; i < n; i++ {
+		f := files.Index(i)
+		names[i] = f.Get("name").String()
+		f.Call("text").Then(func(v app.Value) {
+			texts[i] = v.String()
+			if left--; left == 0 {
+				ctx.Dispatch(func(ctx app.Context) { done(ctx, names, texts) })
+			}
+		})
+	}
+}
+
 // LevelLabel names a level folder in plain words.
 func LevelLabel(level string) string {
 	switch level {
