@@ -65,8 +65,11 @@ worker/node_modules/.package-lock.json: worker/package.json worker/package-lock.
 worker-size: worker worker/node_modules/.package-lock.json
 	cd worker && WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true npx wrangler deploy --dry-run --outdir build/dry-run
 
-# The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
+# The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core, and a smoke run in
+# Firefox ESR and WebKit (e2e/tests/engines.test.mjs); scripts/browsers.sh installs the browsers
+# where they are missing (as root on Debian; elsewhere it says what to install).
 test-browser: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+	sh scripts/browsers.sh
 	cd e2e && node --test --test-concurrency=1 tests/
 	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).
 	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs
