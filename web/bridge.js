@@ -16,6 +16,10 @@
 // Test hook: window.apibankTestHooks, read once when this script runs, may set the start-up times
 // and counts (liveness) and stallStarts (the first n workers are told never to say "ready"); no page
 // sets it.
+// Bulk scoring (bulk) hands a prediction text to the worker as a Blob; the worker scores it in chunks
+// of lines (score_start, score_lines, score_finish) and keeps the verdict rows, the page moves a
+// <progress> element as chunks are done, and the Go UI fetches only the rows it shows (rows). A text
+// box marked data-hold-large keeps a large paste out of the DOM (apibankHeld).
 (function () {
   "use strict";
 
