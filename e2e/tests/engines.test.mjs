@@ -4,13 +4,14 @@
 // tab's engine gets ready, a sandbox call answers, a pasted batch is scored with the verdicts
 // expected, and the page logs no error. Firefox's console comes through BiDi; WebKit's WebDriver has
 // no console, so the run there collects errors with listeners it installs after each load, and a
-// second, plain MiniBrowser writes the console of a whole first start to its stdout, where no error
-// may appear (WebKit reports an unknown CSP directive there). `make test-browser` installs the
+// plain MiniBrowser before it writes the console of a whole first start out, where no error may
+// appear (WebKit reports an unknown CSP directive there). `make test-browser` installs the
 // browsers (scripts/browsers.sh); where one is missing the test fails saying what to install.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -128,7 +129,7 @@ test("Firefox ESR: the engine gets ready, a sandbox call answers, a pasted batch
     assert.deepEqual(errors, [], "console errors in Firefox:\n" + errors.join("\n"));
   } finally {
     await browser.close();
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 });
 
@@ -244,19 +245,21 @@ async function webDriver(display) {
 }
 
 /**
- * webkitConsole loads path in a plain MiniBrowser (private browsing: a fresh profile) that writes
- * the page's console to its stdout, waits until the server has served the engine worker's scripts
- * and the worker has had 5 s to start, and resolves the console lines.
+ * webkitConsole loads base+p (base: the server, or a proxy in front of it) in a plain MiniBrowser (a fresh profile: its XDG folders in a temporary
+ * one) that writes the page's console out (on stderr; not in private browsing, which writes none),
+ * waits until the server has served the engine worker's scripts and the worker has had 5 s to
+ * start, and resolves the console lines.
  */
-async function webkitConsole(display, p) {
+async function webkitConsole(display, base, p) {
   const dir = mkdtempSync(path.join(tmpdir(), "apibank-minibrowser-"));
   const from = server.log().length;
-  const proc = spawn(MINIBROWSER, ["--private", "--enable-write-console-messages-to-stdout=true", server.url + p], {
+  const proc = spawn(MINIBROWSER, ["--enable-write-console-messages-to-stdout=true", base + p], {
     env: { ...process.env, DISPLAY: display, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir, XDG_CONFIG_HOME: dir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
   proc.stdout.on("data", (d) => (out += d));
+  proc.stderr.on("data", (d) => (out += d));
   try {
     const t0 = Date.now();
     while (!/path=\/web\/wasi\.js status=200/.test(server.log().slice(from))) {
@@ -267,9 +270,38 @@ async function webkitConsole(display, p) {
     await new Promise((r) => setTimeout(r, 5000));
   } finally {
     await stopProc(proc);
-    rmSync(dir, { recursive: true, force: true });
+    // Its web and network processes end a moment after it, still writing their caches.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
   return out.split("\n").filter((l) => l.includes("CONSOLE"));
+}
+
+/** addingToPolicy is a proxy in front of the server whose answers carry directive in their CSP too; resolves {url, stop}. */
+async function addingToPolicy(directive) {
+  const target = new URL(server.url);
+  const open = new Set();
+  const srv = http.createServer((req, res) => {
+    const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
+      const headers = Object.assign({}, ur.headers);
+      if (headers["content-security-policy"]) headers["content-security-policy"] += "; " + directive;
+      res.writeHead(ur.statusCode, headers);
+      ur.pipe(res);
+    });
+    up.on("error", (err) => res.destroy(err));
+    req.pipe(up);
+  });
+  srv.on("connection", (c) => {
+    open.add(c);
+    c.on("close", () => open.delete(c));
+  });
+  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${srv.address().port}`,
+    stop: () => {
+      for (const c of open) c.destroy();
+      return new Promise((resolve) => srv.close(resolve));
+    },
+  };
 }
 
 test("WebKit (MiniBrowser): the engine gets ready, a sandbox call answers, a pasted batch is scored, no console error", async () => {
@@ -279,7 +311,15 @@ test("WebKit (MiniBrowser): the engine gets ready, a sandbox call answers, a pas
   const x = await xvfb();
   let d = null;
   try {
-    const lines = await webkitConsole(x.display, "/sandbox");
+    // The console is read for real: the policy with the manifest-src it once had is reported.
+    const old = await addingToPolicy("manifest-src 'self'");
+    try {
+      const lines = await webkitConsole(x.display, old.url, "/sandbox");
+      assert.ok(lines.some((l) => /CONSOLE SECURITY ERROR Unrecognized Content-Security-Policy directive 'manifest-src'/.test(l)), "WebKit's console shows the unknown directive:\n" + lines.join("\n"));
+    } finally {
+      await old.stop();
+    }
+    const lines = await webkitConsole(x.display, server.url, "/sandbox");
     const bad = lines.filter((l) => /CONSOLE \w* ?ERROR/.test(l));
     assert.deepEqual(bad, [], "WebKit's console during a first start:\n" + lines.join("\n"));
     d = await webDriver(x.display);
