@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -170,6 +170,33 @@ function stopProc(proc) {
   });
 }
 
+/**
+ * stopGroup ends the process group a detached process of this file leads and resolves when none of
+ * it runs any more (10 s at most). A process that has exited but is not yet reaped (its parent gone,
+ * and a container's first process may never reap it) holds no file and counts as gone.
+ */
+async function stopGroup(proc) {
+  const running = () => {
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(f[2]) === proc.pid && f[0] !== "Z") return true; // pgrp, state
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return false;
+  };
+  try {
+    process.kill(-proc.pid, "SIGTERM");
+  } catch {
+    return; // no process of the group is left
+  }
+  for (let i = 0; i < 100 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (running()) process.kill(-proc.pid, "SIGKILL");
+}
+
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
 /** webDriver starts WebKitWebDriver on display and opens a MiniBrowser session; resolves a driver (see smoke) with quit(). */
@@ -253,9 +280,11 @@ async function webDriver(display) {
 async function webkitConsole(display, base, p) {
   const dir = mkdtempSync(path.join(tmpdir(), "apibank-minibrowser-"));
   const from = server.log().length;
+  // Its own process group: its web, network and GPU processes are ended with it.
   const proc = spawn(MINIBROWSER, ["--enable-write-console-messages-to-stdout=true", base + p], {
     env: { ...process.env, DISPLAY: display, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir, XDG_CONFIG_HOME: dir },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   let out = "";
   proc.stdout.on("data", (d) => (out += d));
@@ -269,9 +298,10 @@ async function webkitConsole(display, base, p) {
     }
     await new Promise((r) => setTimeout(r, 5000));
   } finally {
-    await stopProc(proc);
-    // Its web and network processes end a moment after it, still writing their caches.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    // The profile folder goes once every process of the group is gone (they write their caches to
+    // the last moment).
+    await stopGroup(proc);
+    rmSync(dir, { recursive: true, force: true });
   }
   return out.split("\n").filter((l) => l.includes("CONSOLE"));
 }
