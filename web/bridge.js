@@ -88,9 +88,15 @@
     setStatus(Object.assign({ state, phase: next }, patch || {}));
   }
 
-  // watchdog runs every 250 ms and ends whatever has overrun its phase's bound.
+  // watchdog runs every 250 ms and ends whatever has overrun its phase's bound. A tick that comes late
+  // (the page's thread was busy) judges nothing: the bytes and messages that came meanwhile are
+  // handled before the next tick, and a busy page must not read as a stalled download or worker.
+  let lastTick = performance.now();
   function watchdog() {
     const now = performance.now();
+    const late = now - lastTick > 1000;
+    lastTick = now;
+    if (late) return;
     const n = starts + 1; // this attempt's number: bounds grow with it
     switch (phase) {
       case "compile": {

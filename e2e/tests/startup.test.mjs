@@ -218,8 +218,8 @@ test("an engine.wasm whose body stops halfway is given up and fetched again", as
 });
 
 test("a slow download of engine.wasm that keeps arriving is not given up", async () => {
-  // 4 s of download in pieces 0.1 s apart, with 1 s allowed between two bytes.
-  const { page, w } = await newPage({ stallMs: 1000 });
+  // 4 s of download in pieces 0.1 s apart, with 1.5 s allowed between two bytes.
+  const { page, w } = await newPage({ stallMs: 1500 });
   s.proxy.plan({ [WASM]: ["trickle"] });
   const t0 = Date.now();
   await page.goto(s.proxy.url + "/", { waitUntil: "commit" });
