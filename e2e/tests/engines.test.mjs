@@ -194,7 +194,11 @@ async function stopGroup(proc) {
     return; // no process of the group is left
   }
   for (let i = 0; i < 100 && running(); i++) await new Promise((r) => setTimeout(r, 100));
-  if (running()) process.kill(-proc.pid, "SIGKILL");
+  try {
+    if (running()) process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    // it ended meanwhile
+  }
 }
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
