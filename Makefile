@@ -86,12 +86,14 @@ worker/node_modules/.package-lock.json: worker/package.json worker/package-lock.
 worker-size: worker worker/node_modules/.package-lock.json
 	cd worker && WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true npx wrangler deploy --dry-run --outdir build/dry-run
 
-# The system packages the browser suite needs (Chromium), installed where missing: on Debian as
-# root through apt-get, elsewhere scripts/deps.sh says what to install.
+# The system packages the browser suites need (Chromium, Firefox ESR, WebKitWebDriver, Xvfb),
+# installed where missing: on Debian as root through apt-get, elsewhere scripts/browsers.sh says what
+# to install.
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/browsers.sh
 
-# The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core.
+# The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core, and a smoke run in
+# Firefox ESR and WebKit (e2e/tests/engines.test.mjs).
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node --test --test-concurrency=1 tests/
 	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).

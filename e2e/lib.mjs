@@ -4,7 +4,7 @@
 import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, cpSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,10 +53,24 @@ export function webSnapshot() {
   return snapshot;
 }
 
+/** cpuTicks is the CPU time (clock ticks, user + system) process pid has used, or -1 where /proc cannot say. */
+function cpuTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15 of stat)
+  } catch {
+    return -1;
+  }
+}
+
 /**
  * spawnAnnouncing starts a command of ours that prints the URL it listens on as its first stdout
- * output (cmd/server, cmd/fakemodel) and resolves {proc, url} (the URL without a trailing slash);
- * it rejects, with the command's stderr, when the command exits first or is silent for 60 s (a loaded 2-core machine has taken over 20 s to compress the modules at start).
+ * output (cmd/server, cmd/fakemodel) and resolves {proc, url, stderr} (the URL without a trailing
+ * slash; stderr() is what the command has written there so far); it rejects, with the command's
+ * stderr, when the command exits first, or is silent and has used no CPU for 20 s. A command still
+ * working is waited for (cmd/server compresses the modules before it listens, which takes a minute
+ * on a machine whose cores are shared with other jobs), up to 5 minutes.
  */
 function spawnAnnouncing(what, bin, args) {
   const proc = spawn(bin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
@@ -64,30 +78,46 @@ function spawnAnnouncing(what, bin, args) {
   proc.stderr.on("data", (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     let out = "";
-    // A command that has not announced itself in time is ended: left running, its pipes would keep
-    // this test file's process alive after the failure, and the suite would never finish.
-    const timer = setTimeout(() => {
-      proc.kill("SIGKILL");
-      reject(new Error(`${what} did not start in 60 s: ` + stderr));
-    }, 60000);
+    const t0 = Date.now();
+    let busyAt = t0;
+    let ticks = 0;
+    const timer = setInterval(() => {
+      const now = Date.now();
+      const t = cpuTicks(proc.pid);
+      if (t > ticks) {
+        ticks = t;
+        busyAt = now;
+      }
+      if (now - busyAt > 20000 || now - t0 > 300000) {
+        clearInterval(timer);
+        // Ended, not left running: its pipes would keep this test file's process alive after the
+        // failure, and the suite would never finish.
+        proc.kill("SIGKILL");
+        reject(new Error(`${what} did not start: ${now - busyAt > 20000 ? "silent and idle for 20 s" : "not listening after 5 min"}: ` + stderr));
+      }
+    }, 1000);
     proc.stdout.on("data", (d) => {
       out += d;
       const m = out.match(/(http:\/\/\S+)/);
       if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1].replace(/\/$/, "") });
+        clearInterval(timer);
+        resolve({ proc, url: m[1].replace(/\/$/, ""), stderr: () => stderr });
       }
     });
-    proc.on("exit", (code) => reject(new Error(`${what} exited with ${code}: ${stderr}`)));
+    proc.on("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`${what} exited with ${code}: ${stderr}`));
+    });
   });
 }
 
-/** startServer runs cmd/server on a free port (with extra flags, if given) and resolves {url, stop}. */
+/** startServer runs cmd/server on a free port (with extra flags, if given) and resolves {url, log, stop}; log() is its access log so far. */
 export async function startServer(extra = []) {
   const bin = serverBinary();
-  const { proc, url } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot(), ...extra]);
+  const { proc, url, stderr } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot(), ...extra]);
   return {
     url,
+    log: stderr,
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();

@@ -9,12 +9,13 @@
 //
 // A worker that stops answering (closed silently, or stuck) is treated as a trapped one: a heartbeat
 // while idle and a timeout on every request detect it, and it is restarted with the tab's state.
-// Start-up is watched too: a fetch and compile of engine.wasm has compileMs, a worker startMs (its
-// first start in the tab) or restartMs to say "ready", else it is aborted or terminated and tried
-// again; after maxStarts failed attempts in a row the status is "failed" (the UI shows the error and
-// a Retry button: retry()) and every request is answered with the error instead of waiting.
-// Test hook: window.apibankTestHooks, read once when this script runs, may set those four times and
-// counts and stallStarts (the first n workers are told never to say "ready"); no page sets it.
+// Start-up is watched too (see "The engine's life" below): a download of engine.wasm that stops
+// arriving, a compile that does not end, a worker that does not say "ready" in time are each ended
+// and tried again; after maxStarts failed attempts in a row the status is "failed" (the UI shows the
+// error and a Retry button: retry()) and every request is answered with the error instead of waiting.
+// Test hook: window.apibankTestHooks, read once when this script runs, may set the start-up times
+// and counts (liveness) and stallStarts (the first n workers are told never to say "ready"); no page
+// sets it.
 // Bulk scoring (bulk) hands a prediction text to the worker as a Blob; the worker scores it in chunks
 // of lines (score_start, score_lines, score_finish) and keeps the verdict rows, the page moves a
 // <progress> element as chunks are done, and the Go UI fetches only the rows it shows (rows). A text
@@ -28,10 +29,7 @@
 
   let module = null; // the compiled engine, compiled once per tab and reused by restarts
   let worker = null;
-  let ready = false; // the worker said "ready" (it is then watched by the heartbeat)
-  let serving = false; // ... and the tab's state is replayed into it: requests go to it at once
   let marked = false; // the first "ready" of the tab is marked for the benchmark
-  let startedAt = 0; // when the worker not yet ready was started
   let starts = 0; // failed start attempts in a row (of the compile, or of workers that never got ready)
   let everReady = false; // a worker of this tab has said "ready" (later starts are restarts)
   let spawned = 0; // workers started in this tab (the first gets startMs, the others restartMs)
@@ -46,39 +44,95 @@
   let sandbox = []; // sandbox call requests since the last load or reset
   let restoring = false;
 
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1 };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "compile" };
+
+  // The engine's life in this tab is one state machine; phase is its state, and every change goes
+  // through enter():
+  //   compile  engine.wasm is fetched and compiled (the first start, or again after a failed compile)
+  //   pause    a moment between a failed attempt and the next one
+  //   spawn    a worker is started and has not said "ready"
+  //   restore  it said "ready"; the tab's state (folder, sandbox calls) is replayed into it
+  //   serve    requests go to the worker
+  //   failed   maxStarts attempts in a row failed: requests are refused until retry()
+  // compile -> spawn (module compiled) | pause (failed, attempts left) | failed;
+  // pause -> compile (no module yet) | spawn; spawn -> restore ("ready") | pause | failed;
+  // restore -> serve; restore, serve -> spawn (the worker trapped, closed or stopped answering);
+  // failed -> compile | spawn (retry).
+  let phase = "compile";
+  let phaseAt = performance.now(); // when phase was entered
+  let download = null; // while compiling: {ctl, got (bytes so far), lastByte (when), done (all in)}
 
   // Liveness: every message from the worker counts as a sign of life. While requests are in flight,
   // one with no sign of life for timeoutMs means the worker is gone; while idle, a ping every
   // heartbeatMs must be answered within heartbeatMs.
-  // Start-up: a first worker gets startMs from its creation to "ready" (a slow phone compiles much of
-  // the 5.8 MB module lazily while the engine initialises), a later one restartMs (the page's compiled
-  // module, and the code compiled by the first, are reused); a fetch and compile of engine.wasm gets
-  // compileMs, twice that on the second attempt and so on (a slow network is not a hang). See
-  // RATIONALE.md "Start-up watchdog".
-  const liveness = { heartbeatMs: 3000, timeoutMs: 60000, startMs: 30000, restartMs: 20000, compileMs: 60000, maxStarts: 3 };
+  // Start-up: a download of engine.wasm may take its time as long as bytes keep arriving, but none
+  // for stallMs (or no answer at all in stallMs) is a hang; once all bytes are in, the compile has
+  // compileMs to end. A first worker gets startMs from its creation to "ready" (a slow phone compiles
+  // much of the 5.8 MB module lazily while the engine initialises), a later one restartMs (the page's
+  // compiled module, and the code compiled by the first, are reused). Each bound is multiplied by the
+  // attempt's number (a slow network or phone is not a hang). See RATIONALE.md "Start-up watchdog".
+  const liveness = { heartbeatMs: 3000, timeoutMs: 60000, stallMs: 20000, compileMs: 30000, startMs: 30000, restartMs: 20000, maxStarts: 3 };
   const hooks = window.apibankTestHooks || {};
-  for (const k of ["startMs", "restartMs", "compileMs", "maxStarts"]) if (typeof hooks[k] === "number") liveness[k] = hooks[k];
+  for (const k of ["stallMs", "compileMs", "startMs", "restartMs", "maxStarts"]) if (typeof hooks[k] === "number") liveness[k] = hooks[k];
   let stallStarts = typeof hooks.stallStarts === "number" ? hooks.stallStarts : 0;
   let lastHeard = 0;
   let pingSent = 0; // when the unanswered ping was sent (0: none)
   let pingID = 0;
-  setInterval(checkAlive, 500);
+  setInterval(watchdog, 250);
 
-  function checkAlive() {
-    const w = worker;
-    if (!w) return;
+  // enter moves the state machine to next and shows the change in the status.
+  function enter(next, patch) {
+    phase = next;
+    phaseAt = performance.now();
+    const state = next === "serve" ? "ready" : next === "failed" ? "failed" : everReady ? "restarting" : "starting";
+    setStatus(Object.assign({ state, phase: next }, patch || {}));
+  }
+
+  // watchdog runs every 250 ms and ends whatever has overrun its phase's bound. A tick that comes late
+  // (the page's thread was busy) judges nothing: the bytes and messages that came meanwhile are
+  // handled before the next tick, and a busy page must not read as a stalled download or worker.
+  let lastTick = performance.now();
+  function watchdog() {
     const now = performance.now();
-    if (!ready) {
-      const limit = spawned > 1 ? liveness.restartMs : liveness.startMs;
-      if (now - startedAt > limit) onCrash(w, null, "it did not start within " + Math.round(limit / 1000) + " s");
-      return;
+    const late = now - lastTick > 1000;
+    lastTick = now;
+    if (late) return;
+    const n = starts + 1; // this attempt's number: bounds grow with it
+    switch (phase) {
+      case "compile": {
+        const d = download;
+        if (!d) return;
+        if (d.done) {
+          if (now - d.lastByte > liveness.compileMs * n) d.ctl.abort(new Error("compiling " + engineURL + " took over " + secs(liveness.compileMs * n) + " after its last byte"));
+        } else if (now - d.lastByte > liveness.stallMs * n) {
+          const what = d.got > 0 ? "stopped arriving after " + mb(d.got) + ": no byte in " : "did not start arriving in ";
+          d.ctl.abort(new Error(engineURL + " " + what + secs(liveness.stallMs * n)));
+        }
+        return;
+      }
+      case "spawn": {
+        const limit = (spawned > 1 ? liveness.restartMs : liveness.startMs) * n;
+        if (now - phaseAt > limit) onCrash(worker, null, "it did not say ready within " + secs(limit));
+        return;
+      }
+      case "restore":
+      case "serve":
+        checkAlive(now);
+        return;
     }
+  }
+
+  const secs = (ms) => Math.round(ms / 100) / 10 + " s";
+  const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
+
+  // checkAlive watches a worker that said "ready" (see Liveness above).
+  function checkAlive(now) {
+    const w = worker;
     if (inflight.size > 0) {
       pingSent = 0;
       if (now - lastHeard > liveness.timeoutMs) {
         const oldest = inflight.keys().next().value;
-        onCrash(w, oldest, "the engine stopped answering: no answer in " + Math.round(liveness.timeoutMs / 1000) + " s");
+        onCrash(w, oldest, "the engine stopped answering: no answer in " + secs(liveness.timeoutMs));
       }
       return;
     }
@@ -189,53 +243,85 @@
     }
   }
 
-  async function compileOnce(signal) {
-    try {
-      return await WebAssembly.compileStreaming(fetch(engineURL, { signal }));
-    } catch (err) {
-      if (signal.aborted) throw err;
-      // A host that does not send application/wasm: compile from the bytes instead.
-      const resp = await fetch(engineURL, { signal });
-      if (!resp.ok) throw new Error("fetching " + engineURL + ": HTTP " + resp.status);
-      return await WebAssembly.compile(await resp.arrayBuffer());
-    }
+  // fetchAndCompile fetches engine.wasm and compiles it as its bytes arrive, counting them in d (the
+  // watchdog tells a slow download, whose bytes keep coming, from a stalled one).
+  async function fetchAndCompile(d) {
+    const resp = await fetch(engineURL, { signal: d.ctl.signal });
+    if (!resp.ok) throw new Error("fetching " + engineURL + ": HTTP " + resp.status);
+    d.lastByte = performance.now();
+    const reader = resp.body.getReader();
+    const counted = new ReadableStream({
+      async pull(c) {
+        const { done, value } = await reader.read();
+        d.lastByte = performance.now();
+        if (done) {
+          d.done = true;
+          c.close();
+          return;
+        }
+        d.got += value.byteLength;
+        c.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    const type = (resp.headers.get("content-type") || "").split(";")[0].trim();
+    const body = new Response(counted, { headers: { "content-type": "application/wasm" } });
+    // A host that does not send application/wasm (or a browser without compileStreaming): compile
+    // from the whole bytes instead.
+    if (type === "application/wasm" && WebAssembly.compileStreaming) return WebAssembly.compileStreaming(body);
+    return WebAssembly.compile(await body.arrayBuffer());
   }
 
-  // compile fetches and compiles engine.wasm, each attempt within its time (see liveness); it
-  // resolves the module, or null when maxStarts attempts failed (the status says why then).
-  async function compile() {
-    for (;;) {
-      const limit = liveness.compileMs * (starts + 1);
-      const ctl = new AbortController();
-      const timer = setTimeout(() => ctl.abort(new Error("fetching and compiling " + engineURL + " took over " + Math.round(limit / 1000) + " s")), limit);
-      try {
-        // The race also covers a compile that never settles once the bytes are in.
-        const aborted = new Promise((_, reject) => ctl.signal.addEventListener("abort", () => reject(ctl.signal.reason)));
-        const m = await Promise.race([compileOnce(ctl.signal), aborted]);
+  // compile fetches and compiles engine.wasm (phase compile); the watchdog aborts it through
+  // download.ctl when it overruns (see Liveness). It ends in spawn with the module, or in a failed
+  // attempt.
+  function compile() {
+    const d = { ctl: new AbortController(), got: 0, lastByte: performance.now(), done: false };
+    download = d;
+    enter("compile");
+    // The race also covers a compile that never settles once the bytes are in.
+    const aborted = new Promise((_, reject) => d.ctl.signal.addEventListener("abort", () => reject(d.ctl.signal.reason)));
+    Promise.race([fetchAndCompile(d), aborted]).then(
+      (m) => {
+        if (download !== d) return;
+        download = null;
+        module = m;
         starts = 0; // the worker gets its own attempts
-        return m;
-      } catch (err) {
-        const why = "could not load the engine: " + ((ctl.signal.aborted && ctl.signal.reason && ctl.signal.reason.message) || err.message);
+        spawn();
+      },
+      (err) => {
+        if (download !== d) return;
+        download = null;
+        const why = "could not load the engine: " + ((d.ctl.signal.aborted && d.ctl.signal.reason && d.ctl.signal.reason.message) || err.message);
+        d.ctl.abort(); // whatever is left of the fetch
         console.warn("apibank:", why);
-        if (!failedStart(why)) return null;
-        await new Promise((resolve) => setTimeout(resolve, 500 * starts));
-      } finally {
-        clearTimeout(timer);
+        failedStart(why);
       }
-    }
+    );
   }
 
-  // failedStart counts a start attempt that failed; it says whether to try again, and else puts
-  // the status to "failed" and answers every waiting request with the error.
-  function failedStart(why) {
+  // failedStart counts a start attempt that failed (of the compile, or of a worker that did not get
+  // ready): while attempts are left the next one comes after a short pause, else the state is failed
+  // and every waiting request is answered with the error.
+  function failedStart(why, patch) {
     starts++;
     if (starts < liveness.maxStarts) {
-      setStatus({ attempt: starts + 1, lastError: why });
-      return true;
+      enter("pause", Object.assign({ attempt: starts + 1, lastError: why }, patch || {}));
+      setTimeout(() => {
+        if (phase === "pause") next();
+      }, 500 * starts);
+      return;
     }
-    setStatus({ state: "failed", lastError: why + " (" + starts + " attempts)" });
+    enter("failed", Object.assign({ lastError: why + " (" + starts + " attempts)" }, patch || {}));
     for (const r of waiting.splice(0)) r.resolve(notRunning());
-    return false;
+  }
+
+  // next starts the next attempt: a worker when the module is compiled, else the compile.
+  function next(patch) {
+    if (module) spawn(patch);
+    else compile();
   }
 
   // notRunning is the answer to a request while the engine could not start.
@@ -243,15 +329,21 @@
     return { ok: false, error: "the engine is not running: " + status.lastError + "; press Retry beside the engine's status" };
   }
 
-  function spawn() {
-    ready = false;
-    serving = false;
-    startedAt = performance.now();
-    lastHeard = startedAt;
+  // spawn starts a worker with the compiled module (phase spawn).
+  function spawn(patch) {
+    lastHeard = performance.now();
     pingSent = 0;
-    const w = new Worker(workerURL);
+    let w;
+    try {
+      w = new Worker(workerURL);
+    } catch (err) {
+      worker = null;
+      failedStart("the engine did not start (could not create its worker: " + err.message + ")");
+      return;
+    }
     spawned++;
     worker = w;
+    enter("spawn", patch);
     w.onmessage = (ev) => onMessage(w, ev.data);
     w.onerror = (ev) => {
       ev.preventDefault();
@@ -273,16 +365,17 @@
         setStatus({ warm: true, warmMs: msg.ms, engineMemory: msg.memory || 0 });
         return;
       case "ready":
-        ready = true;
-        everReady = true;
+        if (phase !== "spawn") return;
         starts = 0;
+        enter("restore");
         restore(w).then((ok) => {
           if (!ok) return;
-          serving = true;
-          setStatus({ state: "ready", engineMs: msg.ms, readyMs: performance.now(), attempt: 1 });
+          lastHeard = performance.now();
+          everReady = true;
+          enter("serve", { engineMs: msg.ms, readyMs: performance.now(), attempt: 1 });
           if (!marked) performance.mark("apibank-engine-ready");
           marked = true;
-          while (waiting.length > 0) send(waiting.shift());
+          while (waiting.length > 0 && phase === "serve") send(waiting.shift());
         });
         return;
       case "res": {
@@ -373,20 +466,14 @@
   }
 
   function onCrash(w, id, message, log) {
-    if (w !== worker) return;
+    if (!w || w !== worker) return;
     w.terminate();
     worker = null;
-    const started = ready;
-    ready = false;
-    serving = false;
-    if (!started) {
+    if (phase === "spawn") {
       // A worker that never said "ready": nothing was in flight and no state was replayed yet.
       const why = "the engine did not start (" + message + ")";
       console.warn("apibank:", why, (log || []).join("\n"));
-      if (failedStart(why)) {
-        setStatus({ state: everReady ? "restarting" : "starting", restarts: status.restarts + 1 });
-        spawn();
-      }
+      failedStart(why, { restarts: status.restarts + 1 });
       return;
     }
     let why = "the engine stopped (" + message + ")";
@@ -408,8 +495,7 @@
     }
     inflight.clear();
     waiting.unshift(...again);
-    setStatus({ state: "restarting", restarts: status.restarts + 1, lastError: why, warm: false });
-    spawn();
+    spawn({ restarts: status.restarts + 1, lastError: why, warm: false });
   }
 
   // restore replays the saved state into a fresh worker, before any waiting request.
@@ -436,8 +522,8 @@
   function request(text) {
     return new Promise((resolve) => {
       const r = { text, resolve };
-      if (serving && worker) send(r);
-      else if (status.state === "failed") resolve(notRunning());
+      if (phase === "serve") send(r);
+      else if (phase === "failed") resolve(notRunning());
       else waiting.push(r);
     });
   }
@@ -453,8 +539,8 @@
   function post(msg, onProgress) {
     return new Promise((resolve) => {
       const r = { msg, resolve, onProgress };
-      if (serving && worker) send(r);
-      else if (status.state === "failed") resolve(notRunning());
+      if (phase === "serve") send(r);
+      else if (phase === "failed") resolve(notRunning());
       else waiting.push(r);
     });
   }
@@ -599,19 +685,12 @@
     sandbox = calls;
   }
 
-  // start compiles the engine (unless this tab has it already) and starts its worker; the saved
-  // state is read meanwhile and replayed once the worker is ready.
-  async function start() {
-    if (!module) module = await compile();
-    if (module) spawn();
-  }
-
   // retry starts again an engine whose start failed; false when it had not failed.
   function retry() {
-    if (status.state !== "failed") return false;
+    if (phase !== "failed") return false;
     starts = 0;
-    setStatus({ state: everReady ? "restarting" : "starting", lastError: "", attempt: 1 });
-    start();
+    setStatus({ lastError: "", attempt: 1 });
+    next();
     return true;
   }
 
@@ -625,8 +704,8 @@
     /** rows resolves verdict rows [from, from+count) of the last bulk run: {ok, rows (a JSON array),
      *  preds (the prediction text of each)} or {ok: false, error}. */
     rows,
-    /** configure sets the liveness timings {heartbeatMs, timeoutMs, startMs, restartMs, compileMs,
-     *  maxStarts} (tests shorten them; the start-up ones act from the next start on). */
+    /** configure sets the liveness timings {heartbeatMs, timeoutMs, stallMs, compileMs, startMs,
+     *  restartMs, maxStarts} (tests shorten or lengthen them; the watchdog reads them at every tick). */
     configure(opts) {
       Object.assign(liveness, opts || {});
     },
@@ -636,9 +715,11 @@
     },
     /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, engineMemory
      *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
-     *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1)}.
+     *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1),
+     *  phase (the start-up state machine's state: compile, pause, spawn, restore, serve, failed),
+     *  phaseMs (how long it has been in it), received (bytes of engine.wasm received while compiling)}.
      *  state is "starting", "ready", "restarting" or "failed" (no start left: see retry). */
-    status: () => Object.assign({}, status),
+    status: () => Object.assign({}, status, { phaseMs: Math.round(performance.now() - phaseAt), received: download ? download.got : 0 }),
     /** retry starts the engine again after its start failed (status "failed"); returns whether it did. */
     retry,
     /** onStatus calls cb with the status at every change. */
@@ -647,7 +728,7 @@
     },
     /** trap makes the worker fail as a trapped instance does (a test hook for the restart path). */
     trap() {
-      if (worker && ready) {
+      if (worker && (phase === "restore" || phase === "serve")) {
         const id = nextID++;
         worker.postMessage({ type: "trap", id });
       }
@@ -794,7 +875,7 @@
   };
 
   sessionRead = fromSession().catch((err) => console.warn("apibank: the saved state could not be read:", err.message));
-  start();
+  compile();
   // The UI (web/app.wasm) may be running already and waiting for window.apibankEngine.
   window.dispatchEvent(new Event("apibank-engine"));
 })();

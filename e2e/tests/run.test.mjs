@@ -647,29 +647,34 @@ async function longTasks(page) {
 // and the longest script the run made the page execute (long-animation-frame script attribution:
 // the page is otherwise idle, so every script of ours that runs meanwhile, the Go UI through
 // wasm_exec.js and the bridge, runs for the run). The issue's budget is 50 ms for a task caused by
-// the run. A longtask also counts the browser's own work (network loaders, V8's GC, the first
-// compilation of app.wasm's functions) and, on the loaded 2-core test machine, the time the page's
-// thread waits for a core: the scripts' budget is asserted with a margin (RUN_SCRIPT_BUDGET_MS, see
-// RATIONALE "Responsive runs"), and every longtask is reported beside it.
+// the run. Those are wall times: they also count the browser's own work and, on the loaded 2-core
+// test machine, the time the page's thread waits for a core (a load average of 20 made a script of
+// a few ms of CPU last 101 ms). So they are reported, and the budget is asserted, as in the fresh
+// browser's test below, on the CPU time of each main-thread task read from a Chromium trace.
 const RUN_SCRIPT_BUDGET_MS = 50;
-const LOADED_MACHINE_MARGIN = 2;
 test("a full level-1 run: wall time, and no long main-thread script caused by the run", async (t) => {
   await fake.script(script());
   for (const concurrency of [4, 16]) {
     const { page } = await newPage();
     await configure(page, { form: "text", levels: ["level-1-given-desc"], concurrency });
     await observeLongTasks(page);
+    const stop = await traceTasks(page);
     const t0 = Date.now();
     await page.getByTestId("run-start").click();
     const p = await finished(page, "", 600000);
     const wall = (Date.now() - t0) / 1000;
     await page.waitForTimeout(500); // the last frames' entries
-    const { lt, worst } = await longTasks(page);
+    const { lt, worst } = await longTasks(page); // read before the trace ends: its flush is a task of its own
+    const tasks = await stop();
+    const byCPU = tasks.reduce((a, b) => (b.cpu > a.cpu ? b : a), { cpu: 0, wall: 0, at: 0 });
+    const load = loadavg()[0].toFixed(1);
     assert.equal(p.state, "done");
     assert.equal(p.done, p.total);
-    t.diagnostic(`level 1, ${p.total} samples, concurrency ${concurrency}: ${wall.toFixed(1)} s wall, longest script ${worst.ms.toFixed(0)} ms (${worst.what}), longest main-thread task ${lt.longest.toFixed(0)} ms (${lt.count} tasks over 50 ms)`);
-    console.log(`FIGURE level-1 concurrency=${concurrency} samples=${p.total} wall=${wall.toFixed(1)}s longest_script=${worst.ms.toFixed(0)}ms longest_task=${lt.longest.toFixed(0)}ms longtasks=${lt.count}`);
-    assert.ok(worst.ms <= RUN_SCRIPT_BUDGET_MS * LOADED_MACHINE_MARGIN, `a script of ${worst.ms.toFixed(0)} ms ran for the run (${worst.what}); budget ${RUN_SCRIPT_BUDGET_MS} ms, x${LOADED_MACHINE_MARGIN} on this machine: ` + JSON.stringify(lt.scripts.filter((x) => x.ms > RUN_SCRIPT_BUDGET_MS).map((x) => `${x.ms.toFixed(0)} ${x.what}`)));
+    assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
+    t.diagnostic(`level 1, ${p.total} samples, concurrency ${concurrency}: ${wall.toFixed(1)} s wall, longest script ${worst.ms.toFixed(0)} ms (${worst.what}), longest main-thread task ${lt.longest.toFixed(0)} ms (${lt.count} tasks over 50 ms); traced: the most CPU ${byCPU.cpu.toFixed(1)} ms (wall ${byCPU.wall.toFixed(0)} ms); load average ${load}`);
+    console.log(`FIGURE level-1 concurrency=${concurrency} samples=${p.total} wall=${wall.toFixed(1)}s longest_script=${worst.ms.toFixed(0)}ms longest_task=${lt.longest.toFixed(0)}ms longtasks=${lt.count} max_task_cpu=${byCPU.cpu.toFixed(1)}ms load=${load}`);
+    assert.ok(byCPU.cpu <= RUN_SCRIPT_BUDGET_MS, `a main-thread task ran ${byCPU.cpu.toFixed(1)} ms of CPU for the run (at +${byCPU.at.toFixed(0)} ms of the trace, wall ${byCPU.wall.toFixed(0)} ms); budget ${RUN_SCRIPT_BUDGET_MS} ms: ` +
+      JSON.stringify(tasks.filter((x) => x.cpu > RUN_SCRIPT_BUDGET_MS).map((x) => `+${x.at.toFixed(0)}: ${x.cpu.toFixed(1)} ms CPU, ${x.wall.toFixed(0)} ms wall`)));
     await page.close();
   }
 });

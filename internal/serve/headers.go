@@ -18,24 +18,38 @@ var ModelEndpoints = []string{"https:", "http://localhost:*", "http://127.0.0.1:
 // ContentSecurityPolicy is the policy of every response. Everything is same-origin except
 // connect-src (ModelEndpoints). Scripts: our files, the WebAssembly modules ('wasm-unsafe-eval'
 // allows compiling wasm and nothing else: no eval, no new Function) and the inline scripts whose
-// SHA-256 are in scriptHashes (ScriptHash). No inline styles, no plugins, no frames, no <base>, and no
-// page may frame ours.
+// SHA-256 are in scriptHashes (ScriptHash). No inline styles, no plugins, no media, no frames, no
+// <base>, and no page may frame ours. Every directive is one that Chromium, Firefox and WebKit all
+// know (UnderstoodDirectives): the web app manifest is allowed by default-src 'self', not by
+// manifest-src, which WebKit does not know and reports on every page.
 func ContentSecurityPolicy(scriptHashes ...string) string {
 	script := append([]string{"'self'", "'wasm-unsafe-eval'"}, scriptHashes...)
 	connect := append([]string{"'self'"}, ModelEndpoints...)
 	return strings.Join([]string{
-		"default-src 'none'",
+		"default-src 'self'",
 		"script-src " + strings.Join(script, " "),
 		"style-src 'self'",
 		"img-src 'self'",
 		"font-src 'self'",
 		"connect-src " + strings.Join(connect, " "),
 		"worker-src 'self'",
-		"manifest-src 'self'",
+		"object-src 'none'",
+		"media-src 'none'",
+		"frame-src 'none'",
 		"base-uri 'none'",
 		"form-action 'self'",
 		"frame-ancestors 'none'",
 	}, "; ")
+}
+
+// UnderstoodDirectives are the CSP directives that Chromium, Firefox and WebKit (Safari, WebKitGTK)
+// all implement; a directive outside it is ignored, with a console error, by the engine that lacks
+// it (WebKit: manifest-src, prefetch-src; Firefox: require-trusted-types-for, trusted-types).
+var UnderstoodDirectives = []string{
+	"default-src", "script-src", "script-src-elem", "script-src-attr", "style-src", "style-src-elem",
+	"style-src-attr", "img-src", "font-src", "connect-src", "media-src", "object-src", "frame-src",
+	"child-src", "worker-src", "base-uri", "form-action", "frame-ancestors", "sandbox",
+	"upgrade-insecure-requests", "report-uri",
 }
 
 // ScriptHash is the CSP source for one inline script: 'sha256-' and the base64 digest of the exact

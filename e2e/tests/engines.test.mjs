@@ -1,0 +1,368 @@
+// The playground in the other engines its visitors use: Firefox ESR (Debian firefox-esr, driven by
+// puppeteer-core through WebDriver BiDi) and WebKit (Debian webkit2gtk-driver: WebKitWebDriver
+// starting MiniBrowser under Xvfb, driven by plain WebDriver over HTTP). In each, one smoke run: the
+// tab's engine gets ready, a sandbox call answers, a pasted batch is scored with the verdicts
+// expected, and the page logs no error. Firefox's console comes through BiDi; WebKit's WebDriver has
+// no console, so the run there collects errors with listeners it installs after each load, and a
+// plain MiniBrowser before it writes the console of a whole first start out, where no error may
+// appear (WebKit reports an unknown CSP directive there). `make test-browser` installs the
+// browsers (scripts/browsers.sh); where one is missing the test fails saying what to install.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+import { startServer, goldPredictions, jsonl } from "../lib.mjs";
+
+const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
+const WEBDRIVER = process.env.WEBKIT_WEBDRIVER || "/usr/bin/WebKitWebDriver";
+const MINIBROWSER = process.env.MINIBROWSER || "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+const XVFB = process.env.XVFB || "/usr/bin/Xvfb";
+
+let server = null;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  if (server) await server.stop();
+});
+
+/** need fails with what to install when a browser's program is missing. */
+function need(file, pkg) {
+  if (!existsSync(file)) throw new Error(`${file} is missing: install Debian's ${pkg} (scripts/browsers.sh does; make test-browser runs it)`);
+}
+
+/**
+ * smoke is the one run both engines make, through a driver d: {goto(path), js(fn, ...args) (runs
+ * fn in the page and resolves its result, awaiting a promise), click(selector)}. It returns the
+ * figures it checked.
+ */
+async function smoke(d) {
+  // The engine gets ready on the Sandbox page.
+  await d.goto("/sandbox");
+  await until(d, () => document.querySelector("[data-testid=engine-status]")?.dataset.state === "ready" && !document.getElementById("app-wasm-loader"), "the engine is ready");
+  // A sandbox call: the first example chip, run.
+  await until(d, () => document.querySelectorAll("[data-testid=sandbox-example]").length > 0, "the example chips are shown");
+  await d.click("[data-testid=sandbox-example]");
+  await d.click("[data-testid=sandbox-run]");
+  await until(d, () => document.querySelectorAll("[data-testid=sandbox-history]").length > 0, "the sandbox call is answered");
+  const out = await d.js(() => document.querySelector("[data-testid=sandbox-output]").textContent);
+  assert.doesNotMatch(out, /invalid tool name|no call found|error/i, "the example call ran: " + out);
+  // A pasted batch: gold predictions of three dialogues, the first one wrong.
+  await d.goto("/score");
+  await until(d, () => document.querySelector("[data-testid=engine-status]")?.dataset.state === "ready" && !!document.querySelector("[data-testid=bulk-predictions]"), "the Score page is ready");
+  const dialogues = await d.js(async () => {
+    const ask = async (req) => JSON.parse((await window.apibankEngine.request(JSON.stringify(Object.assign({ v: 1 }, req)))).text).result;
+    const all = await ask({ op: "dialogues" });
+    const out = [];
+    for (const x of all.filter((x) => !x.special).slice(0, 3)) out.push(await ask({ op: "dialogue", level: x.level, file: x.file }));
+    return out;
+  });
+  const lines = goldPredictions(dialogues);
+  const calls = lines.filter((l) => l.tool).length;
+  lines[0].pred = "no call";
+  await d.js((text) => {
+    const el = document.querySelector("[data-testid=bulk-predictions]");
+    el.value = text;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  }, jsonl(lines));
+  await d.click("[data-testid=score-button]");
+  await until(d, () => Number(document.querySelector("[data-testid=verdicts]")?.dataset.run || 0) > 0 && document.querySelectorAll("[data-testid=verdict-row]").length > 0, "the batch is scored");
+  const shown = await d.js(() => document.querySelector("[data-testid=verdicts]").textContent);
+  const m = /call accuracy \((\d+) of (\d+) calls\)/.exec(shown);
+  assert.ok(m, "the accuracy is shown: " + shown.slice(0, 300));
+  assert.deepEqual([Number(m[1]), Number(m[2])], [calls - 1, calls], "every gold call is right but the one made wrong");
+  return { calls };
+}
+
+/** until polls fn in the page every 250 ms until it is true, for 90 s at most. */
+async function until(d, fn, what) {
+  const t0 = Date.now();
+  for (;;) {
+    if (await d.js(fn)) return;
+    if (Date.now() - t0 > 90000) {
+      const st = await d.js(() => (window.apibankEngine ? JSON.stringify(window.apibankEngine.status()) : "no bridge")).catch((e) => e.message);
+      throw new Error(`waited 90 s for: ${what} (engine: ${st})`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test("Firefox ESR: the engine gets ready, a sandbox call answers, a pasted batch is scored, no console error", async () => {
+  need(FIREFOX, "firefox-esr");
+  const profile = mkdtempSync(path.join(tmpdir(), "apibank-firefox-"));
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: FIREFOX,
+    headless: true,
+    userDataDir: profile,
+    // Loopback only: no update, telemetry, safe-browsing or captive-portal traffic.
+    extraPrefsFirefox: {
+      "app.update.enabled": false,
+      "browser.safebrowsing.malware.enabled": false,
+      "browser.safebrowsing.phishing.enabled": false,
+      "network.captive-portal-service.enabled": false,
+      "network.connectivity-service.enabled": false,
+      "datareporting.policy.dataSubmissionEnabled": false,
+      "toolkit.telemetry.enabled": false,
+    },
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push("console: " + m.text());
+    });
+    page.on("pageerror", (e) => errors.push("pageerror: " + e.message));
+    const d = {
+      goto: (p) => page.goto(server.url + p, { waitUntil: "load" }),
+      js: (fn, ...args) => page.evaluate(fn, ...args),
+      click: (sel) => page.click(sel),
+    };
+    const r = await smoke(d);
+    assert.ok(r.calls > 0);
+    assert.deepEqual(errors, [], "console errors in Firefox:\n" + errors.join("\n"));
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  }
+});
+
+/** freePort is a TCP port free on loopback now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** xvfb starts a virtual X display; resolves {display, stop}. */
+async function xvfb() {
+  const proc = spawn(XVFB, ["-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  let err = "";
+  proc.stderr.on("data", (d) => (err += d));
+  const display = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("Xvfb did not start in 20 s: " + err)), 20000);
+    proc.stdio[3].once("data", (d) => {
+      clearTimeout(timer);
+      resolve(":" + String(d).trim());
+    });
+    proc.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}: ${err}`)));
+  });
+  return { display, stop: () => stopProc(proc) };
+}
+
+/** stopProc ends a process this file started and resolves when it is gone. */
+function stopProc(proc) {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once("exit", () => resolve());
+    proc.kill("SIGTERM");
+  });
+}
+
+/**
+ * stopGroup ends the process group a detached process of this file leads and resolves when none of
+ * it runs any more (10 s at most). A process that has exited but is not yet reaped (its parent gone,
+ * and a container's first process may never reap it) holds no file and counts as gone.
+ */
+async function stopGroup(proc) {
+  const running = () => {
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(f[2]) === proc.pid && f[0] !== "Z") return true; // pgrp, state
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return false;
+  };
+  try {
+    process.kill(-proc.pid, "SIGTERM");
+  } catch {
+    return; // no process of the group is left
+  }
+  for (let i = 0; i < 100 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+  try {
+    if (running()) process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    // it ended meanwhile
+  }
+}
+
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+/** webDriver starts WebKitWebDriver on display and opens a MiniBrowser session; resolves a driver (see smoke) with quit(). */
+async function webDriver(display) {
+  const port = await freePort();
+  const proc = spawn(WEBDRIVER, [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  proc.stdout.on("data", (d) => (out += d));
+  proc.stderr.on("data", (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const wd = async (method, p, body) => {
+    const r = await fetch(base + p, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(`WebDriver ${method} ${p}: ${JSON.stringify(j.value)}`);
+    return j.value;
+  };
+  // The driver listens a moment after it starts.
+  for (let i = 0; ; i++) {
+    try {
+      await wd("GET", "/status");
+      break;
+    } catch (err) {
+      if (i > 100) throw new Error("WebKitWebDriver did not answer in 20 s: " + out);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const caps = { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } };
+  const { sessionId } = await wd("POST", "/session", { capabilities: { alwaysMatch: caps } });
+  const s = `/session/${sessionId}`;
+  await wd("POST", `${s}/timeouts`, { script: 120000 });
+  // What a page reports after load: errors, rejections, CSP violations and console.error.
+  const listen = () => {
+    if (window.apibankErrors) return;
+    const errs = (window.apibankErrors = []);
+    addEventListener("error", (e) => errs.push("error: " + e.message));
+    addEventListener("unhandledrejection", (e) => errs.push("unhandledrejection: " + ((e.reason && e.reason.message) || e.reason)));
+    document.addEventListener("securitypolicyviolation", (e) => errs.push("CSP: " + e.violatedDirective + " " + e.blockedURI));
+    const ce = console.error;
+    console.error = (...a) => {
+      errs.push("console.error: " + a.join(" "));
+      ce.apply(console, a);
+    };
+  };
+  const errors = [];
+  const js = async (fn, ...args) => {
+    // An async function's promise is awaited through execute/async's callback.
+    const script = `const done = arguments[arguments.length - 1]; Promise.resolve((${fn}).apply(null, Array.from(arguments).slice(0, -1))).then((v) => done({ v }), (e) => done({ e: String(e && e.stack || e) }));`;
+    const r = await wd("POST", `${s}/execute/async`, { script, args });
+    if (r.e) throw new Error("in WebKit: " + r.e);
+    return r.v;
+  };
+  const collect = async () => errors.push(...(await js(() => (window.apibankErrors || []).splice(0))));
+  return {
+    errors: async () => {
+      await collect();
+      return errors;
+    },
+    goto: async (p) => {
+      await collect().catch(() => {});
+      await wd("POST", `${s}/url`, { url: server.url + p });
+      await js(listen);
+    },
+    js,
+    click: async (sel) => {
+      const el = await wd("POST", `${s}/element`, { using: "css selector", value: sel });
+      await wd("POST", `${s}/element/${el[ELEMENT]}/click`, {});
+    },
+    quit: async () => {
+      await wd("DELETE", s).catch(() => {});
+      await stopProc(proc);
+    },
+  };
+}
+
+/**
+ * webkitConsole loads base+p (base: the server, or a proxy in front of it) in a plain MiniBrowser (a fresh profile: its XDG folders in a temporary
+ * one) that writes the page's console out (on stderr; not in private browsing, which writes none),
+ * waits until the server has served the engine worker's scripts and the worker has had 5 s to
+ * start, and resolves the console lines.
+ */
+async function webkitConsole(display, base, p) {
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-minibrowser-"));
+  const from = server.log().length;
+  // Its own process group: its web, network and GPU processes are ended with it.
+  const proc = spawn(MINIBROWSER, ["--enable-write-console-messages-to-stdout=true", base + p], {
+    env: { ...process.env, DISPLAY: display, XDG_DATA_HOME: dir, XDG_CACHE_HOME: dir, XDG_CONFIG_HOME: dir },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let out = "";
+  proc.stdout.on("data", (d) => (out += d));
+  proc.stderr.on("data", (d) => (out += d));
+  try {
+    const t0 = Date.now();
+    while (!/path=\/web\/wasi\.js status=200/.test(server.log().slice(from))) {
+      if (proc.exitCode !== null) throw new Error("MiniBrowser exited: " + out);
+      if (Date.now() - t0 > 90000) throw new Error("MiniBrowser did not start the engine worker in 90 s; its console:\n" + out);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await new Promise((r) => setTimeout(r, 5000));
+  } finally {
+    // The profile folder goes once every process of the group is gone (they write their caches to
+    // the last moment).
+    await stopGroup(proc);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out.split("\n").filter((l) => l.includes("CONSOLE"));
+}
+
+/** addingToPolicy is a proxy in front of the server whose answers carry directive in their CSP too; resolves {url, stop}. */
+async function addingToPolicy(directive) {
+  const target = new URL(server.url);
+  const open = new Set();
+  const srv = http.createServer((req, res) => {
+    const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
+      const headers = Object.assign({}, ur.headers);
+      if (headers["content-security-policy"]) headers["content-security-policy"] += "; " + directive;
+      res.writeHead(ur.statusCode, headers);
+      ur.pipe(res);
+    });
+    up.on("error", (err) => res.destroy(err));
+    req.pipe(up);
+  });
+  srv.on("connection", (c) => {
+    open.add(c);
+    c.on("close", () => open.delete(c));
+  });
+  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${srv.address().port}`,
+    stop: () => {
+      for (const c of open) c.destroy();
+      return new Promise((resolve) => srv.close(resolve));
+    },
+  };
+}
+
+test("WebKit (MiniBrowser): the engine gets ready, a sandbox call answers, a pasted batch is scored, no console error", async () => {
+  need(XVFB, "xvfb");
+  need(WEBDRIVER, "webkit2gtk-driver");
+  need(MINIBROWSER, "webkit2gtk-driver (its libwebkit2gtk-4.1-0 ships MiniBrowser)");
+  const x = await xvfb();
+  let d = null;
+  try {
+    // The console is read for real: the policy with the manifest-src it once had is reported.
+    const old = await addingToPolicy("manifest-src 'self'");
+    try {
+      const lines = await webkitConsole(x.display, old.url, "/sandbox");
+      assert.ok(lines.some((l) => /CONSOLE SECURITY ERROR Unrecognized Content-Security-Policy directive 'manifest-src'/.test(l)), "WebKit's console shows the unknown directive:\n" + lines.join("\n"));
+    } finally {
+      await old.stop();
+    }
+    const lines = await webkitConsole(x.display, server.url, "/sandbox");
+    const bad = lines.filter((l) => /CONSOLE \w* ?ERROR/.test(l));
+    assert.deepEqual(bad, [], "WebKit's console during a first start:\n" + lines.join("\n"));
+    d = await webDriver(x.display);
+    const r = await smoke(d);
+    assert.ok(r.calls > 0);
+    const errors = await d.errors();
+    assert.deepEqual(errors, [], "errors in WebKit:\n" + errors.join("\n"));
+  } finally {
+    if (d) await d.quit();
+    await x.stop();
+  }
+});
