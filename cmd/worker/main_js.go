@@ -36,5 +36,9 @@ func openD1(ctx context.Context) (class.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return class.NewSQLStore(ctx, sql.OpenDB(conn))
+	store, err := class.NewSQLStore(ctx, sql.OpenDB(conn))
+	if err != nil {
+		return nil, err // not a nil *SQLStore in a non-nil Store
+	}
+	return store, nil
 }
