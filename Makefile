@@ -96,8 +96,9 @@ deps:
 # Firefox ESR and WebKit (e2e/tests/engines.test.mjs).
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node --test --test-concurrency=1 tests/
-	@# The playground's browser tests again, against the Worker on workerd (wrangler dev).
-	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs
+	@# The playground's and the class's browser tests again, against the Worker on workerd (wrangler
+	@# dev; the classes in its local D1).
+	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs tests/class.test.mjs
 
 # A PNG of every page in screenshots/ for review.
 screenshots: deps wasm app e2e/node_modules/.package-lock.json
@@ -125,10 +126,10 @@ $(STATICCHECK):
 
 lint: $(STATICCHECK)
 	$(GO) vet ./...
-	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/...
+	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/
 	$(WASMENV) $(GO) vet ./wasm/engine/
 	$(STATICCHECK) ./...
-	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/...
+	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/
 	$(WASMENV) $(STATICCHECK) ./wasm/engine/
 
 # Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op

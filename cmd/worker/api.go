@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
+	"strings"
+	"sync"
 
+	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/internal/api"
 )
 
@@ -15,9 +20,50 @@ const maxBody = 8 << 20
 // other limits are the API's defaults: the time limit (20 s) is within the Workers Paid plan's 30 s of
 // CPU time a request, and the concurrency gate never fills, as an instance serves one request. An
 // in-process engine call cannot be interrupted: one past the time limit ends and is answered 408;
-// the platform's CPU limit is what stops a runaway on Workers.
-func apiHandler() http.Handler {
+// the platform's CPU limit is what stops a runaway on Workers. opts add to it (the class endpoints).
+func apiHandler(opts ...api.Option) http.Handler {
 	limits := api.DefaultLimits()
 	limits.MaxBody = maxBody
-	return api.New(freshSessions{}, limits)
+	return api.New(freshSessions{}, limits, opts...)
+}
+
+// openStore opens the class store, or returns a nil store when the Worker has none configured.
+type openStore func(ctx context.Context) (class.Store, error)
+
+// classAPI is apiHandler with the class endpoints (/api/v1/classes...) over the store open gives,
+// with the same handlers and limits as cmd/server. The store is opened (and its schema brought up
+// to date) on the first request under /api/v1/classes only, so the other endpoints cost no database
+// round trip. With no store configured the API answers as without classes (404); a store that fails
+// to open is logged and answered 500 in the API's error shape, the rest of the API unaffected.
+func classAPI(logger *slog.Logger, open openStore) http.Handler {
+	plain := apiHandler()
+	var (
+		once    sync.Once
+		classes http.Handler
+		err     error
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != api.ClassesPath && !strings.HasPrefix(r.URL.Path, api.ClassesPath+"/") {
+			plain.ServeHTTP(w, r)
+			return
+		}
+		once.Do(func() {
+			var store class.Store
+			store, err = open(r.Context())
+			switch {
+			case err != nil:
+				logger.Error("opening the class store", "error", err.Error())
+			case store != nil:
+				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger}))
+			}
+		})
+		switch {
+		case err != nil:
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: api.Error{Code: api.CodeInternal, Message: "the class store failed to open"}})
+		case classes == nil:
+			plain.ServeHTTP(w, r)
+		default:
+			classes.ServeHTTP(w, r)
+		}
+	})
 }

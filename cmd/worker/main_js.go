@@ -3,15 +3,42 @@
 package main
 
 import (
+	"context"
+	"database/sql"
+	"errors"
 	"log/slog"
 	"os"
 
+	"github.com/apibank-playground/apibank/class"
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare/d1"
 )
+
+// classBinding is the name of the D1 binding (worker/wrangler.jsonc's d1_databases) that keeps the
+// classes; without it the Worker serves no class endpoints.
+const classBinding = "DB"
 
 // main serves one request (the glue starts a Go instance per request) and returns when its
 // response is sent. Logs go to stdout, which the Workers runtime shows as console output.
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	workers.Serve(newHandler(logger, apiHandler()))
+	workers.Serve(newHandler(logger, classAPI(logger, openD1)))
+}
+
+// openD1 opens the D1 database bound as classBinding through syumai/workers' database/sql
+// connector and builds the same SQL store cmd/server uses over SQLite, applying the schema's
+// missing migrations; no binding is no store (nil, nil).
+func openD1(ctx context.Context) (class.Store, error) {
+	conn, err := d1.OpenConnector(classBinding)
+	if errors.Is(err, d1.ErrDatabaseNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	store, err := class.NewSQLStore(ctx, sql.OpenDB(conn))
+	if err != nil {
+		return nil, err // not a nil *SQLStore in a non-nil Store
+	}
+	return store, nil
 }

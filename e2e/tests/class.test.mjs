@@ -1,20 +1,23 @@
-// A class on the server (cmd/server --db, SQLite): a teacher makes a class on the Teach page, two
-// students in two browser contexts join it from the student link and answer (one of them offline
-// first: the answer waits in the tab and goes when the tab is back online), the teacher sees both
-// with the server's verdicts, exports the CSV, and deletes the class.
+// A class on the server (cmd/server --db, SQLite; with APIBANK_E2E_TARGET=worker the Worker, D1): a
+// teacher makes a class on the Teach page, two students in two browser contexts join it from the
+// student link and answer (one of them offline first: the answer waits in the tab and goes when the
+// tab is back online), the teacher sees both with the server's verdicts, exports the CSV, and
+// deletes the class.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { startServer, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText, textCarries } from "../lib.mjs";
+import { startServer, startWorker, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText, textCarries } from "../lib.mjs";
 
 let server, browser, dir;
 
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "apibank-class-"));
-  server = await startServer(["--db", path.join(dir, "classes.db")]);
+  // With APIBANK_E2E_TARGET=worker the same test runs against the Worker on workerd, its classes in
+  // the local D1 wrangler runs.
+  server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer(["--db", path.join(dir, "classes.db")]);
   browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
 });
 

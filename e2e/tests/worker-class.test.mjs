@@ -1,0 +1,128 @@
+// Classes on the Worker: cmd/worker on workerd (`wrangler dev`, 127.0.0.1, no network) keeps them in
+// the local D1 that wrangler runs for the binding "DB" (worker/wrangler.jsonc), through the same SQL
+// store and handlers cmd/server uses over SQLite. The gold answer comes from the engine of a page the
+// Worker served, never from a constant; every verdict checked is the Worker's own.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startWorker, launch, watch, open, engineRequest, goldText, textCarries } from "../lib.mjs";
+
+const s = { worker: null, browser: null };
+
+before(async () => {
+  s.worker = await startWorker();
+  s.browser = await launch();
+});
+
+after(async () => {
+  if (s.browser) await s.browser.close();
+  if (s.worker) await s.worker.stop();
+});
+
+/** call fetches p from the Worker on a connection of its own (see worker.test.mjs), saying what wrangler logged when it fails. */
+async function call(p, init = {}) {
+  try {
+    return await fetch(s.worker.url + p, { ...init, headers: { Connection: "close", ...(init.headers || {}) } });
+  } catch (err) {
+    throw new Error(`${init.method || "GET"} ${p}: ${err.message}: ${err.cause && (err.cause.stack || err.cause)}\nwrangler:\n${s.worker.output.text.slice(-3000)}`);
+  }
+}
+
+/** json sends a JSON body and resolves {status, body} with the answer parsed (the API answers JSON everywhere). */
+async function json(method, p, body, key) {
+  const headers = { "Content-Type": "application/json" };
+  if (key) headers.Authorization = "Bearer " + key;
+  const res = await call(p, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await res.text();
+  let parsed = null;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${p} answered ${res.status} with no JSON: ${text.slice(0, 300)}\nwrangler:\n${s.worker.output.text.slice(-3000)}`);
+    }
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+test("the Worker keeps a class in D1: made, answered (judged by its engine), seen with the key, deleted", async () => {
+  // The first level-1 call sample and its gold call, from the engine of a page the Worker served.
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.worker.url, "/classroom");
+  const samples = await engineRequest(page, { op: "samples", level: "level-1-given-desc" });
+  const first = samples.find((x) => x.kind === "call");
+  const d = await engineRequest(page, { op: "dialogue", level: first.level, file: first.file });
+  const goldTurn = d.turns.find((t) => t.line === first.gold_line);
+  assert.ok(textCarries(goldTurn.param_dict), "the first exercise's gold call is writable in the text form");
+  const gold = goldText(goldTurn);
+  const wrong = `[NoSuchTool()]`;
+  assert.deepEqual(w.errors, [], "console errors:\n" + w.errors.join("\n"));
+  await page.close();
+
+  const made = await json("POST", "/api/v1/classes", { name: "Tools <b>101</b>" });
+  assert.equal(made.status, 201, JSON.stringify(made.body) + "\nwrangler:\n" + s.worker.output.text.slice(-3000));
+  const { class: code, teacher_key: key } = made.body;
+  assert.match(code, /^[A-Z0-9]{6}$/);
+  assert.ok(key && key.length >= 22, "a teacher key of at least 128 bits");
+
+  const answers = `/api/v1/classes/${code}/answers`;
+  const answer = (student, text, extra = {}) => ({ student, level: first.level, file: first.file, id: first.id, answer: text, ...extra });
+  // A gold answer with a forged wrong verdict is judged correct; a wrong answer with a forged
+  // correct verdict is judged wrong: the request's verdict is never believed.
+  const ann = await json("POST", answers, answer("Ann", gold, { verdict: "FAILED", correct: false }));
+  assert.equal(ann.status, 200, JSON.stringify(ann.body));
+  assert.equal(ann.body.correct, true, JSON.stringify(ann.body));
+  assert.equal(ann.body.verdict, "CORRECT");
+  assert.equal(ann.body.parity, false, "the forged verdict differs from the Worker's");
+  const bo = await json("POST", answers, answer("Bo", wrong, { verdict: "CORRECT", correct: true }));
+  assert.equal(bo.status, 200, JSON.stringify(bo.body));
+  assert.equal(bo.body.correct, false, JSON.stringify(bo.body));
+  assert.notEqual(bo.body.verdict, "CORRECT");
+
+  // Bad answers: an unknown sample is 400 (never 5xx), an unknown class 404, malformed JSON 400,
+  // a body over 64 KB 413, a name over 64 characters 400.
+  const cases = [
+    ["unknown sample", answers, answer("Ann", gold, { id: 998 }), 400, "bad_request"],
+    ["unknown file", answers, answer("Ann", gold, { file: "NoSuch-level-1-1.jsonl" }), 400, "bad_request"],
+    ["unknown class", "/api/v1/classes/QQQQQQ/answers", answer("Ann", gold), 404, "not_found"],
+    ["malformed JSON", answers, "{", 400, "bad_request"],
+    ["body over 64 KB", answers, answer("Ann", "x".repeat(65 << 10)), 413, "too_large"],
+    ["name of 65 characters", answers, answer("é".repeat(65), gold), 400, "bad_request"],
+  ];
+  for (const [name, p, body, status, errCode] of cases) {
+    const got = await json("POST", p, body);
+    assert.equal(got.status, status, `${name}: ${JSON.stringify(got.body)}`);
+    assert.equal(got.body.error.code, errCode, name);
+    assert.ok(got.body.error.message, name + ": the error says what");
+  }
+
+  // The teacher's view: with the key the class and both answers with the Worker's verdicts; without
+  // it or with a wrong one, 401.
+  const view = await json("GET", `/api/v1/classes/${code}`, undefined, key);
+  assert.equal(view.status, 200, JSON.stringify(view.body));
+  assert.equal(view.body.class, code);
+  assert.equal(view.body.name, "Tools <b>101</b>");
+  assert.deepEqual(view.body.students.map((x) => x.student), ["Ann", "Bo"]);
+  const [a, b] = view.body.students.map((x) => x.answers);
+  assert.equal(a.length, 1);
+  assert.equal(b.length, 1);
+  assert.deepEqual([a[0].answer, a[0].verdict, a[0].correct, a[0].file, a[0].id], [gold, "CORRECT", true, first.file, first.id]);
+  assert.deepEqual([b[0].answer, b[0].verdict, b[0].correct], [wrong, bo.body.verdict, false]);
+  assert.ok(!Number.isNaN(Date.parse(a[0].at)), "an answer has its time");
+  for (const k of [undefined, "not-the-key"]) {
+    const got = await json("GET", `/api/v1/classes/${code}`, undefined, k);
+    assert.equal(got.status, 401, `key ${k}: ${JSON.stringify(got.body)}`);
+    assert.equal(got.body.error.code, "unauthorized");
+  }
+  assert.equal((await json("DELETE", `/api/v1/classes/${code}`)).status, 401, "DELETE without the key");
+
+  // DELETE with the key: 204, then the class answers 404 everywhere.
+  const del = await json("DELETE", `/api/v1/classes/${code}`, undefined, key);
+  assert.equal(del.status, 204);
+  assert.equal((await json("GET", `/api/v1/classes/${code}`, undefined, key)).status, 404);
+  assert.equal((await json("POST", answers, answer("Ann", gold))).status, 404);
+  assert.equal((await json("DELETE", `/api/v1/classes/${code}`, undefined, key)).status, 404);
+
+  // The teacher key never reached the Worker's log.
+  assert.ok(!s.worker.output.text.includes(key), "the teacher key is in wrangler's output");
+});
