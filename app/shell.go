@@ -88,7 +88,7 @@ func navigation(current string) app.UI {
 // Routes registers every page with go-app. The wasm main and the server both call it, so both know
 // the same pages.
 func Routes() {
-	app.Route("/", func() app.Composer { return &Home{} })
+	app.Route("/", func() app.Composer { return &HomePage{} })
 	app.Route("/dataset", func() app.Composer { return &DatasetPage{} })
 	app.Route("/sample", func() app.Composer { return &SamplePage{} })
 	app.Route("/score", func() app.Composer { return &ScorePage{} })

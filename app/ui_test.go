@@ -45,7 +45,7 @@ func TestPagesRenderWithTheEngine(t *testing.T) {
 		page app.Composer
 		want []string
 	}{
-		{"home", &Home{}, []string{"Three levels", "dialogues"}},
+		{"home", &HomePage{}, []string{"Three levels", "dialogues"}},
 		{"dataset", &DatasetPage{}, []string{`data-testid="dialogue-row"`, ds[0].File, `data-testid="level-select"`}},
 		{"score", &ScorePage{}, []string{`data-testid="bulk-predictions"`, `data-testid="score-button"`, ds[0].File}},
 		{"results", &ResultsPage{}, []string{"No results yet"}},

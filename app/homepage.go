@@ -8,8 +8,8 @@ import (
 	"github.com/apibank-playground/apibank/protocol"
 )
 
-// Home says what API-Bank measures and where to start.
-type Home struct {
+// HomePage says what API-Bank measures and where to start.
+type HomePage struct {
 	app.Compo
 	stats *protocol.Stats
 	err   string
@@ -17,15 +17,15 @@ type Home struct {
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
 // pre-render, which has no engine and so shows the page empty, and the component tests).
-func (h *Home) OnPreRender(ctx app.Context) { h.OnMount(ctx) }
+func (h *HomePage) OnPreRender(ctx app.Context) { h.OnMount(ctx) }
 
 // OnMount asks for the loaded dataset's counts.
-func (h *Home) OnMount(ctx app.Context) {
+func (h *HomePage) OnMount(ctx app.Context) {
 	h.load(ctx)
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { h.load(ctx) })
 }
 
-func (h *Home) load(ctx app.Context) {
+func (h *HomePage) load(ctx app.Context) {
 	refresh(ctx, func() (protocol.Stats, error) {
 		return call[protocol.Stats](tab.Engine, protocol.Request{Op: protocol.OpStats})
 	}, func(s protocol.Stats, err error) {
@@ -38,7 +38,7 @@ func (h *Home) load(ctx app.Context) {
 }
 
 // Render draws the page.
-func (h *Home) Render() app.UI {
+func (h *HomePage) Render() app.UI {
 	return shell("/", "How well does a language model use tools?",
 		app.P().Class("lead").Text("API-Bank gives a model a conversation and a set of tools, and asks it for the next tool call. "+
 			"Here the tools really run: a predicted call is executed against a small world of accounts, meetings, alarms and more, "+
