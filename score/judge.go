@@ -258,10 +258,16 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 // the judge the classroom): a native call runs with its typed arguments, a text call with the
 // arguments Args gives. repaired is the data's Repaired (dataset.Data.Repaired).
 func Execute(cat *tools.Catalog, w *tools.World, c *call.Call, repaired bool) (*value.Map, error) {
+	return executeWith(cat, w, c, Args(cat, c, repaired))
+}
+
+// executeWith runs c in w with args, the arguments Args gave for it: for a caller that keeps them (a
+// level-3 episode shows them), so a call is read once.
+func executeWith(cat *tools.Catalog, w *tools.World, c *call.Call, args *value.Map) (*value.Map, error) {
 	if c.Form == call.Native {
-		return cat.CallNative(w, c.Name, c.Args)
+		return cat.CallNative(w, c.Name, args)
 	}
-	return cat.Call(w, c.Name, Args(cat, c, repaired))
+	return cat.Call(w, c.Name, args)
 }
 
 // judgeRun fills v with the judgement of a call of gold turn gt that ran (env, or err when it raised)

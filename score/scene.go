@@ -85,7 +85,7 @@ func NewEpisode(base *tools.Base, scene *dataset.Dialogue) *Episode {
 func (e *Episode) Step(c *call.Call) EpisodeCall {
 	cat := e.scene.ToolCatalog()
 	args := Args(cat, c, e.scene.Repaired)
-	env, err := Execute(cat, e.world, c, e.scene.Repaired)
+	env, err := executeWith(cat, e.world, c, args)
 	e.calls = append(e.calls, episodeCall{name: c.Name, args: args, env: env, err: err})
 	return e.calls[len(e.calls)-1].view()
 }

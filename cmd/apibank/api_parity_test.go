@@ -2,19 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/host"
 	"github.com/apibank-playground/apibank/internal/api"
 )
 
@@ -61,23 +57,7 @@ func TestAPIParity(t *testing.T) {
 		}
 	}
 
-	ctx := context.Background()
-	module, err := os.ReadFile(wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt, err := host.New(ctx, module, host.Config{Interruptible: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close(ctx)
-	pool, err := host.NewPool(ctx, rt, host.PoolConfig{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close(ctx)
-	srv := httptest.NewServer(api.New(pool, api.Limits{MaxBody: 64 << 20, Timeout: 5 * time.Minute}))
-	defer srv.Close()
+	base := startAPI(t, wasm)
 
 	files, err := dataset.ReadDir(shared)
 	if err != nil {
@@ -95,7 +75,7 @@ func TestAPIParity(t *testing.T) {
 		req.Predictions = append(req.Predictions, json.RawMessage(l))
 	}
 	body, _ := json.Marshal(req)
-	hreq, _ := http.NewRequest("POST", srv.URL+"/api/v1/score", bytes.NewReader(body))
+	hreq, _ := http.NewRequest("POST", base+"/api/v1/score", bytes.NewReader(body))
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", api.NDJSON)
 	resp, err := http.DefaultClient.Do(hreq)
