@@ -94,11 +94,15 @@ deps:
 
 # The browser suite: real Chromium (/usr/bin/chromium) driven by playwright-core, and a smoke run in
 # Firefox ESR and WebKit (e2e/tests/engines.test.mjs).
+# The commands the tests start (server, apibank, fakemodel) are built once, in bin/e2e, not once per
+# test file.
+E2E_BIN := $(CURDIR)/bin/e2e
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
-	cd e2e && node --test --test-concurrency=1 tests/
+	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 tests/
 	@# The playground's and the class's browser tests again, against the Worker on workerd (wrangler
 	@# dev; the classes in its local D1).
-	cd e2e && APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs tests/class.test.mjs
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs tests/class.test.mjs
 
 # A PNG of every page in screenshots/ for review.
 screenshots: deps wasm app e2e/node_modules/.package-lock.json

@@ -25,19 +25,38 @@ export const chromiumArgs = [
   "--disable-sync",
 ];
 
-/** serverBinary builds cmd/server once per run (the Makefile has already built web/), removed at exit. */
-let built = null;
+/**
+ * goBinary gives the path of one of the project's commands (server, apibank, fakemodel). make
+ * test-browser builds them once for the whole suite and names their folder in APIBANK_E2E_BIN;
+ * without it (a test file run alone) each is built once per test process, in a folder removed at
+ * exit (a server binary is 19 MB: left behind, a few hundred runs filled a disk).
+ */
+const builtBinaries = new Map();
+let binDir = null;
+export function goBinary(name) {
+  const given = process.env.APIBANK_E2E_BIN;
+  if (given) {
+    const p = path.join(given, name);
+    if (!existsSync(p)) throw new Error(`APIBANK_E2E_BIN=${given} has no ${name}: run make test-browser, or unset it`);
+    return p;
+  }
+  if (builtBinaries.has(name)) return builtBinaries.get(name);
+  if (!binDir) {
+    binDir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-bin-"));
+    process.on("exit", () => rmSync(binDir, { recursive: true, force: true }));
+  }
+  const out = path.join(binDir, name);
+  execFileSync("go", ["build", "-o", out, `./cmd/${name}`], { cwd: root, stdio: "inherit" });
+  builtBinaries.set(name, out);
+  return out;
+}
+
+/** serverBinary is cmd/server's binary; the Makefile has already built web/. */
 export function serverBinary() {
-  if (built) return built;
   for (const f of ["app.wasm", "engine.wasm"]) {
     if (!existsSync(path.join(root, "web", f))) throw new Error(`web/${f} is missing: run make app wasm (make test does)`);
   }
-  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-bin-"));
-  // Each run's binary is 19 MB: left behind, a few hundred runs filled a disk.
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  built = path.join(dir, "server");
-  execFileSync("go", ["build", "-o", built, "./cmd/server"], { cwd: root, stdio: "inherit" });
-  return built;
+  return goBinary("server");
 }
 
 /**
@@ -304,7 +323,7 @@ export function jsonl(lines) {
 /** cli runs the project's CLI (on the run's engine snapshot) and returns its stdout; exit status 1 (bad input lines) is expected. */
 export function cli(args) {
   try {
-    return execFileSync("go", ["run", "./cmd/apibank", ...args, "--wasm", path.join(webSnapshot(), "engine.wasm")], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync(goBinary("apibank"), [...args, "--wasm", path.join(webSnapshot(), "engine.wasm")], { cwd: root, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["ignore", "pipe", "pipe"] });
   } catch (err) {
     if (err.status === 1 && err.stdout) return err.stdout;
     throw new Error(`apibank ${args.join(" ")}: ${err.stderr || err.message}`);
@@ -422,23 +441,13 @@ export async function startWorker() {
   };
 }
 
-/** fakeModelBinary builds cmd/fakemodel once per run. */
-let fakeBuilt = null;
-function fakeModelBinary() {
-  if (fakeBuilt) return fakeBuilt;
-  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-fake-"));
-  fakeBuilt = path.join(dir, "fakemodel");
-  execFileSync("go", ["build", "-o", fakeBuilt, "./cmd/fakemodel"], { cwd: root, stdio: "inherit" });
-  return fakeBuilt;
-}
-
 /**
  * startFakeModel runs cmd/fakemodel (the scripted OpenAI-compatible server) on a free port, with
  * args added to its command line (["--gold", "builtin"]: the perfect model), and resolves {url (its
  * /v1 base URL), origin, script(s), requests(), reset(), stop()}.
  */
 export async function startFakeModel(script, args = []) {
-  const { proc, url } = await spawnAnnouncing("fakemodel", fakeModelBinary(), ["--addr", "127.0.0.1:0", ...args]);
+  const { proc, url } = await spawnAnnouncing("fakemodel", goBinary("fakemodel"), ["--addr", "127.0.0.1:0", ...args]);
   const origin = new URL(url).origin;
   const post = async (p, body) => {
     const r = await fetch(origin + p, { method: "POST", body: body === undefined ? "" : JSON.stringify(body) });
