@@ -11,8 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -83,25 +85,50 @@ const cachePrefix = "engine-"
 // castagnoli is the CRC-32C table (computed by an instruction on amd64 and arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// buildCache returns the folder of this build's compiled code under parent, creating it, and removes
-// the folders of other builds (and the layout of older versions, wazero's own folder at the top).
-// The folder is named by the module's size and CRC-32C, which the processor computes (a SHA-256 of
-// the 6 MB module cost 5 ms of a 0.2 s start-up, and wazero hashes it again anyway): inside, wazero
-// keys the code by its own SHA-256, so two builds that shared a name would only share a folder,
-// never each other's code.
+// keptBuilds is how many builds' compiled code a cache directory keeps: the current one and the
+// most recently used others. Two checkouts of different builds on one machine (two branches, a
+// clean clone beside a working one) share the user's cache; keeping only the current build made each
+// remove the other's code, so every start of either compiled the module afresh.
+const keptBuilds = 4
+
+// buildCache returns the folder of this build's compiled code under parent, creating it and marking
+// it used now; it removes the folders of builds beyond the keptBuilds most recently used (and the
+// layout of older versions, wazero's own folder at the top). The folder is named by the module's
+// size and CRC-32C, which the processor computes (a SHA-256 of the 6 MB module cost 5 ms of a 0.2 s
+// start-up, and wazero hashes it again anyway): inside, wazero keys the code by its own SHA-256, so
+// two builds that shared a name would only share a folder, never each other's code.
 func buildCache(parent string, wasm []byte) (string, error) {
 	name := fmt.Sprintf("%s%08x%08x", cachePrefix, uint32(len(wasm)), crc32.Checksum(wasm, castagnoli))
 	dir := filepath.Join(parent, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now) // the mark of its last use; a read-only folder is still used
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return "", err
 	}
+	type build struct {
+		name string
+		used time.Time
+	}
+	var builds []build
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != name && (strings.HasPrefix(e.Name(), cachePrefix) || strings.HasPrefix(e.Name(), "wazero-")) {
-			_ = os.RemoveAll(filepath.Join(parent, e.Name())) // another process may hold it: it recompiles
+		switch {
+		case !e.IsDir() || e.Name() == name:
+		case strings.HasPrefix(e.Name(), "wazero-"):
+			_ = os.RemoveAll(filepath.Join(parent, e.Name()))
+		case strings.HasPrefix(e.Name(), cachePrefix):
+			if info, err := e.Info(); err == nil {
+				builds = append(builds, build{e.Name(), info.ModTime()})
+			}
+		}
+	}
+	sort.Slice(builds, func(i, j int) bool { return builds[i].used.After(builds[j].used) })
+	for i, b := range builds {
+		if i >= keptBuilds-1 {
+			_ = os.RemoveAll(filepath.Join(parent, b.name)) // another process may hold it: it recompiles
 		}
 	}
 	return dir, nil
