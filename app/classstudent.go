@@ -108,9 +108,9 @@ func (p *ClassroomPage) classCard() app.UI {
 	status := "Each answer you check goes to your teacher, judged again by the server."
 	switch {
 	case waiting > 0 && offline:
-		status = fmt.Sprintf("%d answers wait to be sent: the class server is out of reach (they are kept and sent when it is back).", waiting)
+		status = fmt.Sprintf("%s to be sent: the class server is out of reach (kept here and sent when it is back).", answersWaiting(waiting))
 	case waiting > 0:
-		status = fmt.Sprintf("%d answers being sent…", waiting)
+		status = fmt.Sprintf("%s to be sent…", answersWaiting(waiting))
 	}
 	return app.Section().Class("card").DataSet("testid", "class-joined").Body(
 		app.P().Body(app.Text("Class "), app.Strong().DataSet("testid", "class-code").Text(p.joined.Class), app.Text(" as "),
@@ -158,4 +158,12 @@ func (p *ClassroomPage) serverVerdict(s protocol.SampleView) app.UI {
 		text += " (differs from this tab's: the server's is the one your teacher sees)"
 	}
 	return app.P().Class("small").DataSet("testid", "class-server-verdict").DataSet("state", "judged").DataSet("category", v.Verdict).Text(text)
+}
+
+// answersWaiting says how many answers wait: "1 answer waits", "3 answers wait".
+func answersWaiting(n int) string {
+	if n == 1 {
+		return "1 answer waits"
+	}
+	return fmt.Sprintf("%d answers wait", n)
 }
