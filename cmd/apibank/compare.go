@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -182,11 +181,8 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 	}
 	bad += nbad
 	res := &run.Result{Batch: &protocol.Batch{Results: []protocol.Verdict{}}}
-	sc := bufio.NewScanner(&verdicts)
-	sc.Buffer(nil, lines.Max+1<<20)
-	for sc.Scan() {
-		l := sc.Bytes()
-		if bytes.HasPrefix(l, []byte(`{"error":`)) {
+	for _, l := range lines.All(verdicts.Bytes()) {
+		if len(bytes.TrimSpace(l)) == 0 || bytes.HasPrefix(l, []byte(`{"error":`)) {
 			continue // a line error: already reported
 		}
 		var v protocol.Verdict
@@ -194,9 +190,6 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 			return nil, bad, fmt.Errorf("%s: the engine's verdict: %w", path, err)
 		}
 		res.Batch.Results = append(res.Batch.Results, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, bad, err
 	}
 	for _, le := range eps {
 		o, err := run.ReplayEpisode(context.Background(), r.do, le.ep)
