@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -113,73 +114,6 @@ type classes struct {
 	Classes
 	sweepMu sync.Mutex
 	swept   time.Time
-}
-
-// NewClass is the body of POST /api/v1/classes.
-type NewClass struct {
-	Name string `json:"name"`
-}
-
-// ClassMade is the answer of POST /api/v1/classes: the code students type and the teacher's key,
-// shown this once (only its hash is kept).
-type ClassMade struct {
-	Class      string    `json:"class"`
-	TeacherKey string    `json:"teacher_key"`
-	Name       string    `json:"name"`
-	Created    time.Time `json:"created"`
-}
-
-// AnswerRequest is the body of POST /api/v1/classes/{CODE}/answers: who answered which sample
-// what. Verdict and Correct are what the student's tab judged: never stored nor believed, only
-// compared with the server's verdict (a difference is logged as a parity failure).
-type AnswerRequest struct {
-	Student string `json:"student"`
-	Level   string `json:"level"`
-	File    string `json:"file"`
-	ID      *int   `json:"id"`
-	Answer  string `json:"answer"`
-	Verdict string `json:"verdict,omitempty"`
-	Correct *bool  `json:"correct,omitempty"`
-}
-
-// AnswerVerdict is the answer of POST /api/v1/classes/{CODE}/answers: the server's verdict, the
-// one kept.
-type AnswerVerdict struct {
-	Verdict string `json:"verdict"`
-	Correct bool   `json:"correct"`
-	// Tool is the gold call's tool; Called the tool the answer called, when it called one.
-	Tool   string `json:"tool,omitempty"`
-	Called string `json:"called,omitempty"`
-	// Error is the error the call or the check raised, if any.
-	Error string `json:"error,omitempty"`
-	// Parity is false when the tab's verdict sent with the answer differs from this one.
-	Parity *bool `json:"parity,omitempty"`
-}
-
-// ClassView is the answer of GET /api/v1/classes/{CODE}: the class and every answer of each
-// student, students in the order they first answered, answers in the order they came.
-type ClassView struct {
-	Class    string        `json:"class"`
-	Name     string        `json:"name"`
-	Created  time.Time     `json:"created"`
-	Students []StudentView `json:"students"`
-}
-
-// StudentView is one student's answers in a ClassView.
-type StudentView struct {
-	Student string       `json:"student"`
-	Answers []AnswerView `json:"answers"`
-}
-
-// AnswerView is one kept answer with the server's verdict.
-type AnswerView struct {
-	Level   string    `json:"level"`
-	File    string    `json:"file"`
-	ID      int       `json:"id"`
-	Answer  string    `json:"answer"`
-	Verdict string    `json:"verdict"`
-	Correct bool      `json:"correct"`
-	At      time.Time `json:"at"`
 }
 
 // serveClasses routes the class endpoints. Only the answers, which take an engine, count toward
@@ -312,7 +246,7 @@ func (c *classes) storeError(w http.ResponseWriter, code string, err error) {
 
 func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 	c := h.classes
-	var req NewClass
+	var req wire.NewClass
 	if !c.readClassBody(w, r, &req, `a class {"name"}`) {
 		return
 	}
@@ -338,7 +272,7 @@ func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 		c.storeError(w, made.Code, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
+	writeJSON(w, http.StatusCreated, wire.ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
 }
 
 // authorized returns the class when the request's Authorization: Bearer KEY matches its key's
@@ -372,16 +306,16 @@ func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
 		c.storeError(w, code, err)
 		return
 	}
-	v := ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []StudentView{}}
+	v := wire.ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []wire.StudentView{}}
 	index := map[string]int{}
 	for _, a := range as {
 		i, ok := index[a.Student]
 		if !ok {
 			i = len(v.Students)
 			index[a.Student] = i
-			v.Students = append(v.Students, StudentView{Student: a.Student})
+			v.Students = append(v.Students, wire.StudentView{Student: a.Student})
 		}
-		v.Students[i].Answers = append(v.Students[i].Answers, AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
+		v.Students[i].Answers = append(v.Students[i].Answers, wire.AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
 	}
 	writeJSON(w, http.StatusOK, v)
 }
@@ -405,7 +339,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 	if !ok {
 		return
 	}
-	var req AnswerRequest
+	var req wire.AnswerRequest
 	if !c.readClassBody(w, r, &req, `an answer {"student", "level", "file", "id", "answer"}`) {
 		return
 	}
@@ -462,7 +396,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 			return nil
 		}
 		cv := v.Call()
-		out := AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
+		out := wire.AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
 		a := class.Answer{Student: req.Student, Level: req.Level, File: req.File, ID: *req.ID, Answer: req.Answer, Verdict: cv.Category, Correct: cv.Correct, At: c.Now()}
 		if err := c.Store.Add(r.Context(), code, a); err != nil {
 			c.storeError(w, code, err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/protocol"
 )
@@ -82,26 +83,26 @@ func (a *classAPI) req(t *testing.T, method, path, key, body string) *httptest.R
 	return w
 }
 
-func (a *classAPI) create(t *testing.T, name string) ClassMade {
+func (a *classAPI) create(t *testing.T, name string) wire.ClassMade {
 	t.Helper()
 	w := a.req(t, "POST", ClassesPath, "", fmt.Sprintf(`{"name":%q}`, name))
 	if w.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
-	var m ClassMade
+	var m wire.ClassMade
 	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func (a *classAPI) view(t *testing.T, m ClassMade) ClassView {
+func (a *classAPI) view(t *testing.T, m wire.ClassMade) wire.ClassView {
 	t.Helper()
 	w := a.req(t, "GET", ClassesPath+"/"+m.Class, m.TeacherKey, "")
 	if w.Code != http.StatusOK {
 		t.Fatalf("view: %d %s", w.Code, w.Body)
 	}
-	var v ClassView
+	var v wire.ClassView
 	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +151,13 @@ func TestClassFlow(t *testing.T) {
 	}
 
 	w := a.req(t, "POST", ClassesPath+"/"+strings.ToLower(m.Class)+"/answers", "", answerBody("Ann", file, id, gold, `"verdict":"CORRECT","correct":true`))
-	var right AnswerVerdict
+	var right wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &right) != nil || right.Verdict != "CORRECT" || !right.Correct || right.Parity == nil || !*right.Parity {
 		t.Fatalf("a right answer: %d %s", w.Code, w.Body)
 	}
 	// A forged verdict: a wrong answer that claims to be right is judged and kept as it is.
 	w = a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody("Bo <script>", file, id, "[NoSuchTool()]", `"verdict":"CORRECT","correct":true`))
-	var forged AnswerVerdict
+	var forged wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &forged) != nil || forged.Correct || forged.Verdict == "CORRECT" || forged.Parity == nil || *forged.Parity {
 		t.Fatalf("a forged verdict: %d %s", w.Code, w.Body)
 	}
@@ -404,7 +405,7 @@ func documentPath(p string) string {
 func documentClassExchanges(t *testing.T, h http.Handler) []exchange {
 	t.Helper()
 	rec := do(t, h, exchange{method: "POST", path: ClassesPath, body: `{"name":"doc"}`})
-	var m ClassMade
+	var m wire.ClassMade
 	if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &m) != nil {
 		t.Fatalf("making a class: %d %s", rec.Code, rec.Body)
 	}
