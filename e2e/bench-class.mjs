@@ -84,6 +84,13 @@ async function main() {
     const worker = await startWorker({ vars: { CLASS_ANSWERS_PER_CLASS: lifted, CLASS_ANSWERS_PER_STUDENT: lifted } });
     targets.push({ name: "Worker (workerd, local D1)", base: worker.url, stop: worker.stop, rates: [], lat: [], errors: {} });
     for (const t of targets) {
+      // The server answers 503 until its engine pool is up (/healthz says when).
+      for (const until = Date.now() + 120000; ; await new Promise((r) => setTimeout(r, 200))) {
+        const h = await fetch(t.base + "/healthz", { headers: { Connection: "close" } });
+        await h.text();
+        if (h.status === 200) break;
+        if (Date.now() > until) throw new Error(`${t.name}: /healthz answered ${h.status} for 2 minutes`);
+      }
       const made = await post(t.base + "/api/v1/classes", { name: "bench" });
       if (made.status !== 201) throw new Error(`${t.name}: making a class: ${made.status} ${made.body}`);
       t.code = JSON.parse(made.body).class;
