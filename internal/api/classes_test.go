@@ -434,3 +434,53 @@ func documentClassExchanges(t *testing.T, h http.Handler) []exchange {
 		{"class delete again", "DELETE", path, bearer, "", 404, []string{"not_found"}},
 	}
 }
+
+// TestClassSweepOncePerHour: the idle sweep is counted in the store, so handlers that share it (the
+// server's processes, the Worker's instances, each fresh) sweep once an hour between them, and the
+// sweep drops the rate counts of ended windows.
+func TestClassSweepOncePerHour(t *testing.T) {
+	ctx := context.Background()
+	store := tempStore(t)
+	clk := newClock()
+	fresh := func() http.Handler { // a new process or Worker instance: no memory of its own
+		return New(&nativePool{}, Limits{}, WithClasses(Classes{Store: store, Now: clk.Now}))
+	}
+	idle := func(code string) {
+		t.Helper()
+		old := clk.Now().Add(-class.IdleAfter - time.Hour)
+		if err := store.Create(ctx, class.Class{Code: code, Name: "idle", KeyHash: []byte("h"), Created: old, Active: old}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func(code string) bool {
+		_, err := store.Get(ctx, code)
+		return err == nil
+	}
+	visit := func() {
+		fresh().ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", ClassesPath+"/QQQQQQ", nil))
+	}
+
+	idle("AAAAAA")
+	if ok, _, err := store.Hit(ctx, "a count of a window that ends", time.Minute, 5, clk.Now()); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	visit()
+	if exists("AAAAAA") {
+		t.Fatal("the first request of the hour did not sweep the idle class")
+	}
+	idle("CCCCCC")
+	clk.Advance(30 * time.Minute)
+	visit()
+	if !exists("CCCCCC") {
+		t.Error("a fresh handler swept again within the hour")
+	}
+	clk.Advance(31 * time.Minute)
+	visit()
+	if exists("CCCCCC") {
+		t.Error("the next hour's first request did not sweep")
+	}
+	// The minute's count and the last hour's sweep count ended before this sweep: it dropped them.
+	if n, err := store.PruneHits(ctx, clk.Now()); err != nil || n != 0 {
+		t.Errorf("the sweep left %d ended counts (%v)", n, err)
+	}
+}
