@@ -7,7 +7,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all precompressed wasm run test tracked-sizes deps lint bench baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all precompressed wasm run test tracked-sizes deps lint bench bench-class baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -108,6 +108,11 @@ test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/no
 screenshots: deps wasm app e2e/node_modules/.package-lock.json
 	cd e2e && node screenshots.mjs
 
+# The class answers endpoint with 30 students answering at once, on cmd/server (SQLite) and on the
+# Worker (workerd, local D1), by one client, rounds interleaved (also in make bench).
+bench-class: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+	cd e2e && node bench-class.mjs
+
 # First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit.
 bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
@@ -130,16 +135,17 @@ $(STATICCHECK):
 
 lint: $(STATICCHECK)
 	$(GO) vet ./...
-	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/
+	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/ ./class/wire/
 	$(WASMENV) $(GO) vet ./wasm/engine/
 	$(STATICCHECK) ./...
-	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/
+	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/ ./class/wire/
 	$(WASMENV) $(STATICCHECK) ./wasm/engine/
 
 # Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op
 # and streamed), the CLI end to end (per prediction, start-up, 1,000,000 predictions and pairs with
 # peak memory), fresh-world cost, module compile and instantiate times; the score API's load test
-# (20,000 requests on loopback; a missed goal is reported and does not stop the rest); then the
+# (20,000 requests on loopback; a missed goal is reported and does not stop the rest); the class
+# answers endpoint with 30 students at once on the server and on the Worker (bench-class); then the
 # module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
 # figures named base-..., and this build's speed-ups over it).
 # Every figure is also written to $(BENCH_REPORT), the benchmark report RATIONALE.md points to, under
@@ -153,7 +159,7 @@ bench_section = printf '\n\#\# %s\n\n```\n' '$(1)' >> $(BENCH_DRAFT)
 bench_end     = printf '```\n' >> $(BENCH_DRAFT)
 bench: SHELL := /bin/bash
 bench: .SHELLFLAGS := -o pipefail -c
-bench: wasm app precompressed e2e/node_modules/.package-lock.json
+bench: wasm app precompressed worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	$(if $(BASELINE),$(MAKE) --no-print-directory baseline)
 	@mkdir -p $(dir $(BENCH_REPORT))
 	@{ echo '# Benchmarks'; echo; \
@@ -171,6 +177,9 @@ bench: wasm app precompressed e2e/node_modules/.package-lock.json
 	@$(call bench_end)
 	@$(call bench_section,Score API load test (go run ./cmd/apiload))
 	-$(GO) run ./cmd/apiload 2>&1 | tee -a $(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Class answers: 30 students at once on the server and on the Worker (make bench-class))
+	-cd e2e && node bench-class.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
 	@$(call bench_end)
 	@$(call bench_section,In the browser (make bench-browser))
 	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)

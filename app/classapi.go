@@ -14,55 +14,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/model"
 )
 
 // The class API's client: the tab talks to the server's /api/v1/classes (cmd/server --db, or the
-// Worker). Its answers' shapes are internal/api's, mirrored here so the UI module does not carry the
-// server's packages.
+// Worker) in the JSON of package class/wire, which the server's handlers use too.
 
 // ClassesAPI is the class endpoints' root on the page's own origin.
 const ClassesAPI = "/api/v1/classes"
-
-// ClassMade is a new class: its code for students and the teacher's key (shown once by the server).
-type ClassMade struct {
-	Class      string `json:"class"`
-	TeacherKey string `json:"teacher_key"`
-	Name       string `json:"name"`
-}
-
-// ClassAnswer is one answer as the teacher's view holds it.
-type ClassAnswer struct {
-	Level   string    `json:"level"`
-	File    string    `json:"file"`
-	ID      int       `json:"id"`
-	Answer  string    `json:"answer"`
-	Verdict string    `json:"verdict"`
-	Correct bool      `json:"correct"`
-	At      time.Time `json:"at"`
-}
-
-// ClassStudent is one student's answers in a ClassView.
-type ClassStudent struct {
-	Student string        `json:"student"`
-	Answers []ClassAnswer `json:"answers"`
-}
-
-// ClassView is what the teacher's key reads: the class and every answer.
-type ClassView struct {
-	Class    string         `json:"class"`
-	Name     string         `json:"name"`
-	Created  time.Time      `json:"created"`
-	Students []ClassStudent `json:"students"`
-}
-
-// ServerVerdict is the server's verdict on a sent answer.
-type ServerVerdict struct {
-	Verdict string `json:"verdict"`
-	Correct bool   `json:"correct"`
-	// Parity is false when it differs from the tab's own verdict.
-	Parity *bool `json:"parity,omitempty"`
-}
 
 // PendingAnswer is a checked answer on its way to the class: queued in the tab's storage until the
 // server has taken it, so an answer made offline is sent when the tab is back online.
@@ -185,7 +145,7 @@ type ClassTable struct {
 }
 
 // NewClassTable sums up a class's answers.
-func NewClassTable(v ClassView) ClassTable {
+func NewClassTable(v wire.ClassView) ClassTable {
 	t := ClassTable{Cells: map[string]map[string]Cell{}, Wrong: map[string][]WrongCategory{}}
 	seen := map[string]ExerciseRef{}
 	wrong := map[string]map[string]*WrongCategory{}
@@ -247,7 +207,7 @@ func NewClassTable(v ClassView) ClassTable {
 // student, level, file, id, answer, verdict, correct, at. A cell a spreadsheet would run as a
 // formula (starting with = + - @) is written with a leading apostrophe: names and answers are what
 // students typed.
-func ClassCSV(v ClassView) []byte {
+func ClassCSV(v wire.ClassView) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	_ = w.Write([]string{"class", "student", "level", "file", "id", "answer", "verdict", "correct", "at"})

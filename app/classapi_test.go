@@ -8,17 +8,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apibank-playground/apibank/class/wire"
 )
 
 func TestNewClassTable(t *testing.T) {
 	at := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	v := ClassView{Class: "ACDEFG", Students: []ClassStudent{
-		{Student: "Bo", Answers: []ClassAnswer{
+	v := wire.ClassView{Class: "ACDEFG", Students: []wire.StudentView{
+		{Student: "Bo", Answers: []wire.AnswerView{
 			{Level: "l1", File: "b.jsonl", ID: 2, Answer: "[X()]", Verdict: "API_NAME_MISMATCH", At: at},
 			{Level: "l1", File: "b.jsonl", ID: 2, Answer: "[Y()]", Verdict: "API_NAME_MISMATCH", At: at},
 			{Level: "l1", File: "b.jsonl", ID: 2, Answer: "[Z(a='1')]", Verdict: "CORRECT", Correct: true, At: at},
 		}},
-		{Student: "Ann", Answers: []ClassAnswer{
+		{Student: "Ann", Answers: []wire.AnswerView{
 			{Level: "l1", File: "a.jsonl", ID: 0, Answer: "[A()]", Verdict: "MISS_INPUT_ARGUMENT", At: at},
 			{Level: "l1", File: "b.jsonl", ID: 2, Answer: "", Verdict: "NO_API_CALL", At: at},
 		}},
@@ -53,9 +55,9 @@ func TestNewClassTable(t *testing.T) {
 
 func TestClassCSV(t *testing.T) {
 	at := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	v := ClassView{Class: "ACDEFG", Students: []ClassStudent{
-		{Student: "=HYPERLINK(\"x\")", Answers: []ClassAnswer{{Level: "l1", File: "f.jsonl", ID: 2, Answer: "[A(x='1, \"2\"')]\nmore", Verdict: "CORRECT", Correct: true, At: at}}},
-		{Student: "Zoë", Answers: []ClassAnswer{{Level: "l1", File: "f.jsonl", ID: 2, Answer: "-1", Verdict: "NO_API_CALL", At: at}}},
+	v := wire.ClassView{Class: "ACDEFG", Students: []wire.StudentView{
+		{Student: "=HYPERLINK(\"x\")", Answers: []wire.AnswerView{{Level: "l1", File: "f.jsonl", ID: 2, Answer: "[A(x='1, \"2\"')]\nmore", Verdict: "CORRECT", Correct: true, At: at}}},
+		{Student: "Zoë", Answers: []wire.AnswerView{{Level: "l1", File: "f.jsonl", ID: 2, Answer: "-1", Verdict: "NO_API_CALL", At: at}}},
 	}}
 	rows, err := csv.NewReader(strings.NewReader(string(ClassCSV(v)))).ReadAll()
 	if err != nil {
@@ -82,10 +84,10 @@ func TestClassCSV(t *testing.T) {
 func TestOutbox(t *testing.T) {
 	store := NewMemoryStore()
 	var sent []int
-	reply := func(ctx context.Context, p PendingAnswer) (ServerVerdict, error) {
-		return ServerVerdict{}, errors.New("fetch failed: offline")
+	reply := func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) {
+		return wire.AnswerVerdict{}, errors.New("fetch failed: offline")
 	}
-	send := func(ctx context.Context, p PendingAnswer) (ServerVerdict, error) { return reply(ctx, p) }
+	send := func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) { return reply(ctx, p) }
 	o := NewOutbox(store, send)
 	for i := range 3 {
 		if err := o.Add(PendingAnswer{Class: "ACDEFG", Student: "Ann", Level: "l1", File: "f", ID: i * 2, Verdict: "CORRECT", Correct: true}); err != nil {
@@ -106,18 +108,18 @@ func TestOutbox(t *testing.T) {
 	if !o.Waiting("ACDEFG", ExerciseRef{"l1", "f", 2}) {
 		t.Error("a queued answer is not waiting")
 	}
-	reply = func(ctx context.Context, p PendingAnswer) (ServerVerdict, error) {
+	reply = func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) {
 		switch p.ID {
 		case 2:
 			if len(sent) == 1 {
 				sent = append(sent, -1) // the first try of answer 2 meets the limit
-				return ServerVerdict{}, &classError{Status: 429, Message: "limit", RetryAfter: 30 * time.Second}
+				return wire.AnswerVerdict{}, &classError{Status: 429, Message: "limit", RetryAfter: 30 * time.Second}
 			}
 		case 4:
-			return ServerVerdict{}, &classError{Status: 404, Message: "no class ACDEFG"}
+			return wire.AnswerVerdict{}, &classError{Status: 404, Message: "no class ACDEFG"}
 		}
 		sent = append(sent, p.ID)
-		return ServerVerdict{Verdict: "NO_API_CALL"}, nil
+		return wire.AnswerVerdict{Verdict: "NO_API_CALL"}, nil
 	}
 	if wait := o.Flush(context.Background(), func() { changes++ }); wait != 30*time.Second {
 		t.Errorf("429: wait %v, want its Retry-After", wait)

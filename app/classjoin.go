@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/model"
 )
 
@@ -28,9 +29,9 @@ const (
 type Outbox struct {
 	mu      sync.Mutex
 	store   Store
-	send    func(ctx context.Context, p PendingAnswer) (ServerVerdict, error)
+	send    func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error)
 	items   []PendingAnswer
-	results map[string]ServerVerdict // class + exercise key -> the server's verdict on the last answer
+	results map[string]wire.AnswerVerdict // class + exercise key -> the server's verdict on the last answer
 	sending bool
 	// Offline is true while the last send could not reach the server; Refused is the last reason
 	// the server gave for dropping an answer.
@@ -39,25 +40,18 @@ type Outbox struct {
 }
 
 // NewOutbox loads the queue and the server's verdicts from store; send delivers one answer.
-func NewOutbox(store Store, send func(ctx context.Context, p PendingAnswer) (ServerVerdict, error)) *Outbox {
-	o := &Outbox{store: store, send: send, results: map[string]ServerVerdict{}}
+func NewOutbox(store Store, send func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error)) *Outbox {
+	o := &Outbox{store: store, send: send, results: map[string]wire.AnswerVerdict{}}
 	_ = store.Get(outboxKey, &o.items)
 	_ = store.Get(verdictKey, &o.results)
 	return o
 }
 
 // httpSend delivers an answer to the page's own class server.
-func httpSend(ctx context.Context, p PendingAnswer) (ServerVerdict, error) {
-	body := struct {
-		Student string `json:"student"`
-		Level   string `json:"level"`
-		File    string `json:"file"`
-		ID      int    `json:"id"`
-		Answer  string `json:"answer"`
-		Verdict string `json:"verdict"`
-		Correct bool   `json:"correct"`
-	}{p.Student, p.Level, p.File, p.ID, p.Answer, p.Verdict, p.Correct}
-	var v ServerVerdict
+func httpSend(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) {
+	id, correct := p.ID, p.Correct
+	body := wire.AnswerRequest{Student: p.Student, Level: p.Level, File: p.File, ID: &id, Answer: p.Answer, Verdict: p.Verdict, Correct: &correct}
+	var v wire.AnswerVerdict
 	err := classCall(ctx, model.DefaultTransport(), "POST", classPath(p.Class, "/answers"), "", body, &v)
 	return v, err
 }
@@ -80,7 +74,7 @@ func (o *Outbox) State() (waiting int, offline bool, refused string) {
 }
 
 // Verdict returns the server's verdict on the last sent answer of the exercise in class.
-func (o *Outbox) Verdict(class string, ex ExerciseRef) (ServerVerdict, bool) {
+func (o *Outbox) Verdict(class string, ex ExerciseRef) (wire.AnswerVerdict, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	v, ok := o.results[resultKey(class, ex)]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/model"
 )
 
@@ -28,7 +29,7 @@ type TeachPage struct {
 	app.Compo
 	classes  []TeacherClass
 	current  string
-	view     *ClassView
+	view     *wire.ClassView
 	name     string
 	origin   string
 	err, msg string
@@ -116,8 +117,8 @@ func (p *TeachPage) create(ctx app.Context, e app.Event) {
 	}
 	p.busy, p.err, p.msg = true, "", ""
 	p.page.Async(func() {
-		var m ClassMade
-		err := classCall(context.Background(), model.DefaultTransport(), "POST", ClassesAPI, "", map[string]string{"name": name}, &m)
+		var m wire.ClassMade
+		err := classCall(context.Background(), model.DefaultTransport(), "POST", ClassesAPI, "", wire.NewClass{Name: name}, &m)
 		p.page.Dispatch(func(ctx app.Context) {
 			p.busy = false
 			if err != nil {
@@ -140,7 +141,7 @@ func (p *TeachPage) load(ctx app.Context) {
 	}
 	p.busy = true
 	p.page.Async(func() {
-		var v ClassView
+		var v wire.ClassView
 		err := classCall(context.Background(), model.DefaultTransport(), "GET", classPath(c.Class, ""), c.Key, nil, &v)
 		p.page.Dispatch(func(ctx app.Context) {
 			p.busy = false

@@ -62,6 +62,14 @@ type Store interface {
 	Delete(ctx context.Context, code string) error
 	// DeleteIdle removes every class not used since before, with its answers, and says how many.
 	DeleteIdle(ctx context.Context, before time.Time) (int, error)
+	// Hit counts one event of name in the fixed window of length that holds now (windows start at
+	// whole multiples of length since the Unix epoch) unless limit events are counted there
+	// already, and returns whether it was counted and when the window ends. It is the rate limits'
+	// counter: kept in the store, so every process of the server and every isolate of the Worker
+	// count together. One name is counted in windows of one length; a limit under 1 counts nothing.
+	Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (ok bool, ends time.Time, err error)
+	// PruneHits deletes the counts of the windows that ended at or before now, and says how many.
+	PruneHits(ctx context.Context, now time.Time) (int, error)
 	// Close releases the store.
 	Close() error
 }

@@ -196,3 +196,40 @@ func (s *SQLStore) DeleteIdle(ctx context.Context, before time.Time) (int, error
 
 // Close closes the database.
 func (s *SQLStore) Close() error { return s.db.Close() }
+
+// Hit counts an event in one statement (an upsert that adds one only below the limit and returns
+// the new count), so concurrent requests never both take the last place of a window.
+func (s *SQLStore) Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (bool, time.Time, error) {
+	if length <= 0 {
+		return false, time.Time{}, fmt.Errorf("class store: hit %q: a window of %v", name, length)
+	}
+	l := length.Milliseconds()
+	start := ms(now) - ms(now)%l
+	if ms(now) < 0 && ms(now)%l != 0 {
+		start -= l
+	}
+	ends := fromMS(start + l)
+	if limit < 1 {
+		return false, ends, nil
+	}
+	var n int64
+	err := s.db.QueryRowContext(ctx, `INSERT INTO hits (name, start, ends, n) VALUES (?, ?, ?, 1)
+		ON CONFLICT (name, start) DO UPDATE SET n = n + 1 WHERE n < ? RETURNING n`,
+		name, start, start+l, int64(limit)).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) { // the window is full: nothing was counted
+		return false, ends, nil
+	}
+	if err != nil {
+		return false, ends, wrap("hit", err)
+	}
+	return true, ends, nil
+}
+
+// PruneHits deletes the counts of ended windows.
+func (s *SQLStore) PruneHits(ctx context.Context, now time.Time) (int, error) {
+	r, err := s.db.ExecContext(ctx, `DELETE FROM hits WHERE ends <= ?`, ms(now))
+	if err != nil {
+		return 0, wrap("prune hits", err)
+	}
+	return int(affected(r)), nil
+}

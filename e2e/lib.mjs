@@ -398,13 +398,17 @@ export function wranglerBin() {
 
 /**
  * startWorker runs the Worker locally on workerd (`wrangler dev` on 127.0.0.1, a free port, its
- * state in a temporary folder) and resolves {url, pid, output, stop}. pid is wrangler's; its
- * process group holds workerd, and stop ends that group (the one this call started).
+ * state in a temporary folder) and resolves {url, pid, output, persist, stop}. pid is wrangler's; its
+ * process group holds workerd, and stop ends that group (the one this call started). opts.persist
+ * names the state folder to use instead (the local D1 in it is kept: a second startWorker on it is
+ * the same Worker restarted; the caller removes it), and opts.vars sets Worker variables
+ * ({CLASS_ANSWERS_PER_STUDENT: "4"}: `--var NAME:VALUE`).
  */
-export async function startWorker() {
+export async function startWorker(opts = {}) {
   const bin = wranglerBin();
-  const persist = mkdtempSync(path.join(tmpdir(), "apibank-wrangler-"));
-  const args = [bin, "dev", "--ip", "127.0.0.1", "--port", "0", "--inspector-port", "0", "--persist-to", persist, "--show-interactive-dev-session=false"];
+  const persist = opts.persist || mkdtempSync(path.join(tmpdir(), "apibank-wrangler-"));
+  const vars = Object.entries(opts.vars || {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const args = [bin, "dev", "--ip", "127.0.0.1", "--port", "0", "--inspector-port", "0", "--persist-to", persist, "--show-interactive-dev-session=false", ...vars];
   const proc = spawn(process.execPath, args, { cwd: workerDir, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   const output = { text: "" };
   proc.stderr.on("data", (d) => (output.text += d));
@@ -424,10 +428,11 @@ export async function startWorker() {
     url,
     pid: proc.pid,
     output,
+    persist,
     stop: () =>
       new Promise((resolve) => {
         const done = () => {
-          rmSync(persist, { recursive: true, force: true });
+          if (!opts.persist) rmSync(persist, { recursive: true, force: true });
           resolve();
         };
         if (proc.exitCode !== null) return done();

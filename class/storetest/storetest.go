@@ -30,6 +30,9 @@ func Run(t *testing.T, open func(t *testing.T) class.Store) {
 		{"Delete", deleteClass},
 		{"DeleteIdle", deleteIdle},
 		{"Concurrent", concurrent},
+		{"Hits", hits},
+		{"HitsAtOnce", hitsAtOnce},
+		{"PruneHits", pruneHits},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,5 +280,102 @@ func concurrent(t *testing.T, s class.Store) {
 			t.Errorf("%s's answers out of order: %d after %d", a.Student, a.ID, prev)
 		}
 		last[a.Student] = a.ID
+	}
+}
+
+func hit(t *testing.T, s class.Store, name string, length time.Duration, limit int, now time.Time) (bool, time.Time) {
+	t.Helper()
+	ok, ends, err := s.Hit(ctx, name, length, limit, now)
+	if err != nil {
+		t.Fatalf("Hit(%q, %v, %d, %v): %v", name, length, limit, now, err)
+	}
+	return ok, ends
+}
+
+func hits(t *testing.T, s class.Store) {
+	// A window of a minute starting at 09:00:00 (at(0, 0)); each step one Hit, in order.
+	for _, tt := range []struct {
+		what   string
+		name   string
+		length time.Duration
+		limit  int
+		now    time.Time
+		ok     bool
+		ends   time.Time
+	}{
+		{"first of 3", "student A", time.Minute, 3, at(0, 0), true, at(0, 60_000)},
+		{"second of 3", "student A", time.Minute, 3, at(0, 59_999), true, at(0, 60_000)},
+		{"another name counts apart", "student B", time.Minute, 3, at(0, 10), true, at(0, 60_000)},
+		{"third of 3", "student A", time.Minute, 3, at(0, 30_000), true, at(0, 60_000)},
+		{"fourth: over the limit", "student A", time.Minute, 3, at(0, 40_000), false, at(0, 60_000)},
+		{"over the limit again (not counted)", "student A", time.Minute, 3, at(0, 59_999), false, at(0, 60_000)},
+		{"a raised limit sees the 3 counted", "student A", time.Minute, 4, at(0, 59_999), true, at(0, 60_000)},
+		{"the next window", "student A", time.Minute, 3, at(0, 60_000), true, at(0, 120_000)},
+		{"an hour's window", "address", time.Hour, 1, at(0, 30*60_000), true, at(0, 60*60_000)},
+		{"an hour's window full", "address", time.Hour, 1, at(0, 59*60_000), false, at(0, 60*60_000)},
+		{"a limit of 0 counts nothing", "zero", time.Minute, 0, at(0, 0), false, at(0, 60_000)},
+		{"a limit of 0 left no count", "zero", time.Minute, 1, at(0, 0), true, at(0, 60_000)},
+	} {
+		ok, ends := hit(t, s, tt.name, tt.length, tt.limit, tt.now)
+		if ok != tt.ok || !ends.Equal(tt.ends) {
+			t.Errorf("%s: Hit = %v, ends %v; want %v, ends %v", tt.what, ok, ends, tt.ok, tt.ends)
+		}
+	}
+	if _, _, err := s.Hit(ctx, "x", 0, 1, at(0, 0)); err == nil {
+		t.Error("Hit with a window of 0: no error")
+	}
+}
+
+// hitsAtOnce: many requests racing for the last places of a window get exactly limit of them.
+func hitsAtOnce(t *testing.T, s class.Store) {
+	const tries, limit = 40, 25
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	counted := 0
+	for i := range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, _, err := s.Hit(ctx, "class ACDEFG", time.Minute, limit, at(0, i))
+			if err != nil {
+				t.Errorf("Hit at once: %v", err)
+			}
+			if ok {
+				mu.Lock()
+				counted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if counted != limit {
+		t.Errorf("%d requests at once under a limit of %d: %d counted", tries, limit, counted)
+	}
+}
+
+func pruneHits(t *testing.T, s class.Store) {
+	hit(t, s, "minute", time.Minute, 5, at(0, 0))        // ends at(0, 60_000)
+	hit(t, s, "minute", time.Minute, 5, at(0, 60_000))   // ends at(0, 120_000)
+	hit(t, s, "hour", time.Hour, 5, at(0, 0))            // ends at(0, 3_600_000)
+	hit(t, s, "other minute", time.Minute, 5, at(0, 10)) // ends at(0, 60_000)
+	for _, tt := range []struct {
+		now  time.Time
+		want int
+	}{
+		{at(0, 59_999), 0},
+		{at(0, 60_000), 2}, // a window ends at its end: both minute windows of 09:00
+		{at(0, 60_000), 0},
+		{at(0, 3_600_000), 2},
+	} {
+		n, err := s.PruneHits(ctx, tt.now)
+		if err != nil || n != tt.want {
+			t.Errorf("PruneHits(%v) = %d, %v; want %d", tt.now, n, err, tt.want)
+		}
+	}
+	// A pruned window's name counts from nothing again.
+	for i := range 5 {
+		if ok, _ := hit(t, s, "minute", time.Minute, 5, at(0, 1)); !ok {
+			t.Fatalf("hit %d of a pruned window refused", i+1)
+		}
 	}
 }

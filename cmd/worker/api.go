@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -31,11 +33,13 @@ func apiHandler(opts ...api.Option) http.Handler {
 type openStore func(ctx context.Context) (class.Store, error)
 
 // classAPI is apiHandler with the class endpoints (/api/v1/classes...) over the store open gives,
-// with the same handlers and limits as cmd/server. The store is opened (and its schema brought up
-// to date) on the first request under /api/v1/classes only, so the other endpoints cost no database
-// round trip. With no store configured the API answers as without classes (404); a store that fails
-// to open is logged and answered 500 in the API's error shape, the rest of the API unaffected.
-func classAPI(logger *slog.Logger, open openStore) http.Handler {
+// with the same handlers as cmd/server and its limits, counted in the store like the server's (so
+// they hold although an isolate's memory lasts one request), each changed by a Worker variable that
+// getenv reads (see limitVars). The store is opened (and its schema brought up to date) on the
+// first request under /api/v1/classes only, so the other endpoints cost no database round trip.
+// With no store configured the API answers as without classes (404); a store that fails to open is
+// logged and answered 500 in the API's error shape, the rest of the API unaffected.
+func classAPI(logger *slog.Logger, open openStore, getenv func(string) string) http.Handler {
 	plain := apiHandler()
 	var (
 		once    sync.Once
@@ -54,7 +58,7 @@ func classAPI(logger *slog.Logger, open openStore) http.Handler {
 			case err != nil:
 				logger.Error("opening the class store", "error", err.Error())
 			case store != nil:
-				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger}))
+				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits(logger, getenv), ClientAddr: clientAddr}))
 			}
 		})
 		switch {
@@ -66,4 +70,49 @@ func classAPI(logger *slog.Logger, open openStore) http.Handler {
 			classes.ServeHTTP(w, r)
 		}
 	})
+}
+
+// limitVars are the Worker variables (wrangler.jsonc's "vars", or `wrangler dev --var NAME:VALUE`)
+// that change a class limit, as cmd/server's flags of the same names do; an unset one keeps the
+// default (api.DefaultClassLimits).
+var limitVars = []struct {
+	name string
+	set  func(*api.ClassLimits, int)
+}{
+	{"CLASS_ANSWERS_PER_STUDENT", func(l *api.ClassLimits, n int) { l.AnswersPerStudent = n }},
+	{"CLASS_ANSWERS_PER_CLASS", func(l *api.ClassLimits, n int) { l.AnswersPerClass = n }},
+	{"CLASS_CLASSES_PER_ADDRESS", func(l *api.ClassLimits, n int) { l.ClassesPerAddress = n }},
+}
+
+// classLimits reads the class limits from the Worker's variables. A value that is not a whole
+// number above 0 is logged, naming the variable, and the default kept.
+func classLimits(logger *slog.Logger, getenv func(string) string) api.ClassLimits {
+	l := api.DefaultClassLimits()
+	for _, v := range limitVars {
+		raw := strings.TrimSpace(getenv(v.name))
+		if raw == "" {
+			continue
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 {
+			logger.Error("a class limit variable is not a whole number above 0; its default is kept", "variable", v.name, "value", raw)
+			continue
+		}
+		v.set(&l, n)
+	}
+	return l
+}
+
+// clientAddr names a request's client for the classes-per-address limit: the CF-Connecting-IP
+// header, which Cloudflare sets to the client's address (overwriting whatever the client sent),
+// else the host of RemoteAddr.
+func clientAddr(r *http.Request) string {
+	if ip := strings.TrimSpace(r.Header.Get("CF-Connecting-IP")); ip != "" {
+		return ip
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

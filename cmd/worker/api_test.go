@@ -8,12 +8,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/internal/api"
 )
 
 // The Worker's whole handler with the real API over fresh in-process sessions, natively: each
@@ -90,7 +93,7 @@ func TestWorkerClassAPI(t *testing.T) {
 		h := classAPI(logger, func(ctx context.Context) (class.Store, error) {
 			opened++
 			return sqlite.Open(ctx, filepath.Join(t.TempDir(), "classes.db"), "")
-		})
+		}, noVars)
 		if rec := do(h, "GET", "/healthz", ""); rec.Code != 200 || opened != 0 {
 			t.Fatalf("/healthz answered %d and opened the store %d times", rec.Code, opened)
 		}
@@ -129,13 +132,13 @@ func TestWorkerClassAPI(t *testing.T) {
 		}
 	})
 	t.Run("no store", func(t *testing.T) {
-		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, nil })
+		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, nil }, noVars)
 		if rec := do(h, "POST", "/api/v1/classes", `{"name":"x"}`); rec.Code != 404 || !strings.Contains(rec.Body.String(), `"code":"not_found"`) {
 			t.Errorf("with no store POST /api/v1/classes answered %d: %s", rec.Code, rec.Body.String())
 		}
 	})
 	t.Run("store fails", func(t *testing.T) {
-		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, errors.New("no such table") })
+		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, errors.New("no such table") }, noVars)
 		rec := do(h, "POST", "/api/v1/classes", `{"name":"x"}`)
 		var e errorBody
 		if rec.Code != 500 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error.Code != "internal" {
@@ -145,4 +148,108 @@ func TestWorkerClassAPI(t *testing.T) {
 			t.Errorf("after a failed store /healthz answered %d", rec.Code)
 		}
 	})
+}
+
+// noVars is a Worker with no variables set.
+func noVars(string) string { return "" }
+
+// TestClassLimitVars: the Worker's variables change the class limits; unset ones and bad ones keep
+// the defaults, and a bad one is logged by name.
+func TestClassLimitVars(t *testing.T) {
+	d := api.DefaultClassLimits()
+	for _, tt := range []struct {
+		name string
+		vars map[string]string
+		want api.ClassLimits
+		log  string
+	}{
+		{"none", nil, d, ""},
+		{"all", map[string]string{"CLASS_ANSWERS_PER_STUDENT": "3", "CLASS_ANSWERS_PER_CLASS": " 7 ", "CLASS_CLASSES_PER_ADDRESS": "2"},
+			api.ClassLimits{MaxBody: d.MaxBody, AnswersPerStudent: 3, AnswersPerClass: 7, ClassesPerAddress: 2}, ""},
+		{"bad", map[string]string{"CLASS_ANSWERS_PER_STUDENT": "lots", "CLASS_CLASSES_PER_ADDRESS": "0"}, d, "CLASS_ANSWERS_PER_STUDENT"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs strings.Builder
+			got := classLimits(slog.New(slog.NewTextHandler(&logs, nil)), func(n string) string { return tt.vars[n] })
+			if got != tt.want {
+				t.Errorf("limits %+v, want %+v", got, tt.want)
+			}
+			if tt.log == "" && logs.Len() > 0 || !strings.Contains(logs.String(), tt.log) {
+				t.Errorf("log %q, want it to name %q", logs.String(), tt.log)
+			}
+		})
+	}
+}
+
+// TestWorkerLimitsAcrossInstances: on Workers every request runs in a new instance, so each
+// request here gets a new handler (and store handle) over one database: the limits still hold,
+// since they are counted in the store. The client is named by CF-Connecting-IP.
+func TestWorkerLimitsAcrossInstances(t *testing.T) {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	db := filepath.Join(t.TempDir(), "classes.db")
+	vars := map[string]string{"CLASS_ANSWERS_PER_STUDENT": "2", "CLASS_CLASSES_PER_ADDRESS": "2"}
+	do := func(path, ip, body string) *httptest.ResponseRecorder {
+		h := classAPI(logger, func(ctx context.Context) (class.Store, error) { return sqlite.Open(ctx, db, "") }, func(n string) string { return vars[n] })
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.Header.Set("CF-Connecting-IP", ip)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	tooMany := func(rec *httptest.ResponseRecorder, what string) {
+		t.Helper()
+		if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `"too_many_requests"`) {
+			t.Errorf("%s: %d %s (Retry-After %q), want 429 with Retry-After", what, rec.Code, rec.Body, rec.Header().Get("Retry-After"))
+		}
+	}
+	// Each step is one request in a fresh instance; a window could turn over between them, so the
+	// whole run is tried again (up to 3 times) when the clock's hour changed during it.
+	for try := 1; ; try++ {
+		hour := time.Now().Truncate(time.Hour)
+		var code string
+		for i := range 2 {
+			rec := do("/api/v1/classes", "198.51.100.1", `{"name":"c"}`)
+			if rec.Code != 201 {
+				t.Fatalf("class %d: %d %s", i+1, rec.Code, rec.Body)
+			}
+			var made struct{ Class string }
+			_ = json.Unmarshal(rec.Body.Bytes(), &made)
+			code = made.Class
+		}
+		third := do("/api/v1/classes", "198.51.100.1", `{"name":"c"}`)
+		other := do("/api/v1/classes", "198.51.100.2", `{"name":"c"}`)
+		if time.Now().Truncate(time.Hour) != hour && try < 3 {
+			continue
+		}
+		tooMany(third, "a third class from one address in an hour")
+		if other.Code != 201 {
+			t.Errorf("a class from another address: %d %s", other.Code, other.Body)
+		}
+		answer := `{"student":"Ann","level":"level-1-given-desc","file":"` + firstLevel1File(t) + `","id":0,"answer":"[NoSuchTool()]"}`
+		minute := time.Now().Truncate(time.Minute)
+		var recs []*httptest.ResponseRecorder
+		for range 3 {
+			recs = append(recs, do("/api/v1/classes/"+code+"/answers", "198.51.100.1", answer))
+		}
+		if time.Now().Truncate(time.Minute) != minute && try < 3 {
+			continue
+		}
+		for i, rec := range recs[:2] {
+			if rec.Code != 200 {
+				t.Errorf("answer %d: %d %s", i+1, rec.Code, rec.Body)
+			}
+		}
+		tooMany(recs[2], "a student's third answer in a minute")
+		return
+	}
+}
+
+// firstLevel1File is the name of the builtin data's first level-1 dialogue file.
+func firstLevel1File(t *testing.T) string {
+	t.Helper()
+	es, err := os.ReadDir(filepath.Join("..", "..", "dataset", "builtin", "lv1-lv2-samples", "level-1-given-desc"))
+	if err != nil || len(es) == 0 {
+		t.Fatalf("the builtin data: %v", err)
+	}
+	return es[0].Name()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apibank-playground/apibank/class"
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/d1"
 )
 
@@ -22,7 +23,7 @@ const classBinding = "DB"
 // response is sent. Logs go to stdout, which the Workers runtime shows as console output.
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	workers.Serve(newHandler(logger, classAPI(logger, openD1)))
+	workers.Serve(newHandler(logger, classAPI(logger, openD1, cloudflare.Getenv)))
 }
 
 // openD1 opens the D1 database bound as classBinding through syumai/workers' database/sql

@@ -2,21 +2,44 @@
 // the local D1 that wrangler runs for the binding "DB" (worker/wrangler.jsonc), through the same SQL
 // store and handlers cmd/server uses over SQLite. The gold answer comes from the engine of a page the
 // Worker served, never from a constant; every verdict checked is the Worker's own.
+//
+// The Worker runs with small class limits (Worker variables, as a deployment would set them) so the
+// limits test reaches them in a few requests, and on a state folder of this file's own, so that it
+// can be stopped and started again on the same local D1.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, launch, watch, open, engineRequest, goldText, textCarries } from "../lib.mjs";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startWorker, launch, watch, open, engineRequest, goldText, textCarries, wranglerBin, wranglerEnv, workerDir } from "../lib.mjs";
 
-const s = { worker: null, browser: null };
+/** limits are the Worker variables of the class limits for this file (the defaults are far larger). */
+const limits = { CLASS_ANSWERS_PER_STUDENT: "4", CLASS_CLASSES_PER_ADDRESS: "5" };
+
+const s = { worker: null, browser: null, persist: mkdtempSync(path.join(tmpdir(), "apibank-worker-class-")), sample: null };
 
 before(async () => {
-  s.worker = await startWorker();
+  s.hour = Math.floor(Date.now() / 3600000);
+  s.worker = await startWorker({ persist: s.persist, vars: limits });
   s.browser = await launch();
 });
 
 after(async () => {
   if (s.browser) await s.browser.close();
   if (s.worker) await s.worker.stop();
+  rmSync(s.persist, { recursive: true, force: true });
 });
+
+/** d1 runs SQL on the stopped Worker's local D1 (`wrangler d1 execute --local` on its state folder). */
+async function d1(sql) {
+  const { stdout } = await promisify(execFile)(process.execPath, [wranglerBin(), "d1", "execute", "apibank-classes", "--local", "--persist-to", s.persist, "--json", "--command", sql], {
+    cwd: workerDir,
+    env: wranglerEnv(),
+  });
+  return JSON.parse(stdout);
+}
 
 /** call fetches p from the Worker on a connection of its own (see worker.test.mjs), saying what wrangler logged when it fails. */
 async function call(p, init = {}) {
@@ -58,6 +81,7 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
   const wrong = `[NoSuchTool()]`;
   assert.deepEqual(w.errors, [], "console errors:\n" + w.errors.join("\n"));
   await page.close();
+  s.sample = { first, gold };
 
   const made = await json("POST", "/api/v1/classes", { name: "Tools <b>101</b>" });
   assert.equal(made.status, 201, JSON.stringify(made.body) + "\nwrangler:\n" + s.worker.output.text.slice(-3000));
@@ -125,4 +149,85 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
 
   // The teacher key never reached the Worker's log.
   assert.ok(!s.worker.output.text.includes(key), "the teacher key is in wrangler's output");
+});
+
+/** answerOf is an answer of student to the first exercise (from the first test's page). */
+function answerOf(student, text) {
+  assert.ok(s.sample, "the first test found the exercise");
+  const { first } = s.sample;
+  return { student, level: first.level, file: first.file, id: first.id, answer: text };
+}
+
+test("a restarted Worker keeps its classes in D1, and its hourly sweep deletes the ones idle for 180 days", async () => {
+  const kept = await json("POST", "/api/v1/classes", { name: "kept" });
+  const idle = await json("POST", "/api/v1/classes", { name: "idle" });
+  assert.equal(kept.status, 201, JSON.stringify(kept.body));
+  assert.equal(idle.status, 201, JSON.stringify(idle.body));
+  const ann = await json("POST", `/api/v1/classes/${kept.body.class}/answers`, answerOf("Ann", s.sample.gold));
+  assert.equal(ann.status, 200, JSON.stringify(ann.body));
+
+  // Stopped, the idle class is made 181 days idle and the other 179, and the sweep's count of this
+  // hour is dropped (as if the hour had passed); then the Worker starts again on the same state.
+  await s.worker.stop();
+  s.worker = null;
+  const day = 24 * 3600 * 1000;
+  await d1(
+    `UPDATE classes SET active = ${Date.now() - 181 * day} WHERE code = '${idle.body.class}'; ` +
+      `UPDATE classes SET active = ${Date.now() - 179 * day} WHERE code = '${kept.body.class}'; ` +
+      `DELETE FROM hits WHERE name LIKE 'sweep%'`,
+  );
+  s.worker = await startWorker({ persist: s.persist, vars: limits });
+
+  const view = await json("GET", `/api/v1/classes/${kept.body.class}`, undefined, kept.body.teacher_key);
+  assert.equal(view.status, 200, "the class after a restart: " + JSON.stringify(view.body));
+  assert.equal(view.body.name, "kept");
+  assert.deepEqual(
+    view.body.students.map((x) => [x.student, x.answers.length, x.answers[0].correct, x.answers[0].answer]),
+    [["Ann", 1, true, s.sample.gold]],
+  );
+  const gone = await json("GET", `/api/v1/classes/${idle.body.class}`, undefined, idle.body.teacher_key);
+  assert.equal(gone.status, 404, "a class idle 181 days: " + JSON.stringify(gone.body));
+});
+
+/** window is the number of the clock's window of ms now (the limits' windows are aligned to the clock). */
+const clockWindow = (ms) => Math.floor(Date.now() / ms);
+
+test("the Worker's class limits hold across its instances: 429 with Retry-After", async () => {
+  // Every request runs in a new Go instance, so only counts kept in D1 can reach a limit. A run is
+  // tried again (up to 3 times) when the clock's minute turned during it.
+  const made = await json("POST", "/api/v1/classes", { name: "limits" });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const per = Number(limits.CLASS_ANSWERS_PER_STUDENT);
+  for (let attempt = 1; ; attempt++) {
+    const minute = clockWindow(60000);
+    const got = [];
+    for (let i = 0; i <= per; i++) got.push(await json("POST", `/api/v1/classes/${made.body.class}/answers`, answerOf(`Cy ${attempt}`, "[NoSuchTool()]")));
+    if (clockWindow(60000) !== minute && attempt < 3) continue;
+    got.slice(0, per).forEach((r, i) => assert.equal(r.status, 200, `answer ${i + 1} of ${per}: ${JSON.stringify(r.body)}`));
+    const over = got[per];
+    assert.equal(over.status, 429, `answer ${per + 1} in a minute: ${JSON.stringify(over.body)}`);
+    assert.equal(over.body.error.code, "too_many_requests");
+    const wait = Number(over.headers.get("retry-after"));
+    assert.ok(wait >= 1 && wait <= 60, `Retry-After ${over.headers.get("retry-after")}: the seconds left of the minute`);
+    break;
+  }
+
+  // Classes per address an hour: this file made some already; the limit is reached within it.
+  const hour = clockWindow(3600000);
+  const per2 = Number(limits.CLASS_CLASSES_PER_ADDRESS);
+  let over = null;
+  let made2 = 0;
+  for (let i = 0; i <= per2 && !over; i++) {
+    const r = await json("POST", "/api/v1/classes", { name: `more ${i}` });
+    if (r.status === 429) over = r;
+    else assert.equal(r.status, 201, JSON.stringify(r.body));
+    if (r.status === 201) made2++;
+  }
+  assert.ok(over, `${per2 + 1} classes from one address in an hour, none refused`);
+  // The classes the earlier tests made (4, before and after a restart) count too, unless the hour
+  // turned since.
+  if (hour === s.hour && clockWindow(3600000) === hour) assert.ok(made2 < per2, `${made2} classes made here before the 429, after the file's 4`);
+  assert.equal(over.body.error.code, "too_many_requests");
+  const wait = Number(over.headers.get("retry-after"));
+  assert.ok(wait >= 1 && wait <= 3600, `Retry-After ${over.headers.get("retry-after")}: the seconds left of the hour`);
 });

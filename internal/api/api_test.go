@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/protocol"
 )
@@ -227,7 +228,7 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		code   string
 	}{{slowClasses, 408, "timeout"}, {noneClasses, 503, "busy"}} {
 		rec := do(t, x.h, exchange{method: "POST", path: ClassesPath, body: `{"name":"slow"}`})
-		var m ClassMade
+		var m wire.ClassMade
 		if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &m) != nil {
 			t.Fatalf("making a class: %d %s", rec.Code, rec.Body)
 		}

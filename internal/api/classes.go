@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -35,8 +38,10 @@ type Classes struct {
 	Now func() time.Time
 }
 
-// ClassLimits bound the class endpoints. Counts are per window: a request over one answers 429
-// with Retry-After, the seconds until its window ends.
+// ClassLimits bound the class endpoints. Counts are per fixed window (a minute or an hour, aligned
+// to the clock) and kept in the store, so they hold across processes and on the Worker, whose memory
+// lasts one request: a request over one answers 429 with Retry-After, the seconds until its window
+// ends.
 type ClassLimits struct {
 	// MaxBody is the largest request body of a class endpoint in bytes (413 above it).
 	MaxBody int64
@@ -90,7 +95,7 @@ func WithClasses(c Classes) Option {
 		if c.Now == nil {
 			c.Now = time.Now
 		}
-		h.classes = &classes{Classes: c, perClass: newWindows(time.Minute), perStudent: newWindows(time.Minute), perAddress: newWindows(time.Hour)}
+		h.classes = &classes{Classes: c}
 	}
 }
 
@@ -103,79 +108,12 @@ const CodeUnauthorized = "unauthorized"
 // ClassesPath is the class endpoints' root.
 const ClassesPath = "/api/v1/classes"
 
-// classes is the class endpoints' state: the configuration and the rate windows.
+// classes is the class endpoints' state: the configuration and when this process last swept.
+// The rate limits' counts are in the store (Store.Hit), not here.
 type classes struct {
 	Classes
-	perClass, perStudent, perAddress *windows
-	sweepMu                          sync.Mutex
-	swept                            time.Time
-}
-
-// NewClass is the body of POST /api/v1/classes.
-type NewClass struct {
-	Name string `json:"name"`
-}
-
-// ClassMade is the answer of POST /api/v1/classes: the code students type and the teacher's key,
-// shown this once (only its hash is kept).
-type ClassMade struct {
-	Class      string    `json:"class"`
-	TeacherKey string    `json:"teacher_key"`
-	Name       string    `json:"name"`
-	Created    time.Time `json:"created"`
-}
-
-// AnswerRequest is the body of POST /api/v1/classes/{CODE}/answers: who answered which sample
-// what. Verdict and Correct are what the student's tab judged: never stored nor believed, only
-// compared with the server's verdict (a difference is logged as a parity failure).
-type AnswerRequest struct {
-	Student string `json:"student"`
-	Level   string `json:"level"`
-	File    string `json:"file"`
-	ID      *int   `json:"id"`
-	Answer  string `json:"answer"`
-	Verdict string `json:"verdict,omitempty"`
-	Correct *bool  `json:"correct,omitempty"`
-}
-
-// AnswerVerdict is the answer of POST /api/v1/classes/{CODE}/answers: the server's verdict, the
-// one kept.
-type AnswerVerdict struct {
-	Verdict string `json:"verdict"`
-	Correct bool   `json:"correct"`
-	// Tool is the gold call's tool; Called the tool the answer called, when it called one.
-	Tool   string `json:"tool,omitempty"`
-	Called string `json:"called,omitempty"`
-	// Error is the error the call or the check raised, if any.
-	Error string `json:"error,omitempty"`
-	// Parity is false when the tab's verdict sent with the answer differs from this one.
-	Parity *bool `json:"parity,omitempty"`
-}
-
-// ClassView is the answer of GET /api/v1/classes/{CODE}: the class and every answer of each
-// student, students in the order they first answered, answers in the order they came.
-type ClassView struct {
-	Class    string        `json:"class"`
-	Name     string        `json:"name"`
-	Created  time.Time     `json:"created"`
-	Students []StudentView `json:"students"`
-}
-
-// StudentView is one student's answers in a ClassView.
-type StudentView struct {
-	Student string       `json:"student"`
-	Answers []AnswerView `json:"answers"`
-}
-
-// AnswerView is one kept answer with the server's verdict.
-type AnswerView struct {
-	Level   string    `json:"level"`
-	File    string    `json:"file"`
-	ID      int       `json:"id"`
-	Answer  string    `json:"answer"`
-	Verdict string    `json:"verdict"`
-	Correct bool      `json:"correct"`
-	At      time.Time `json:"at"`
+	sweepMu sync.Mutex
+	swept   time.Time
 }
 
 // serveClasses routes the class endpoints. Only the answers, which take an engine, count toward
@@ -225,23 +163,37 @@ func (h *handler) serveClasses(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// sweep deletes the classes idle for class.IdleAfter, at most once an hour (on a request: the
-// Worker has no timer of its own).
+// sweep deletes the classes idle for class.IdleAfter and the rate counts of ended windows, on a
+// request (the Worker has no timer of its own) and at most once an hour for the whole store: the
+// hour is counted in the store like a limit of one, so a Worker, whose memory lasts one request,
+// sweeps once an hour too. This process's own memory of its last sweep spares the server that
+// count on every request.
 func (c *classes) sweep(ctx context.Context) {
 	now := c.Now()
 	c.sweepMu.Lock()
-	if now.Sub(c.swept) < time.Hour {
+	if now.Sub(c.swept) < sweepWindow {
 		c.sweepMu.Unlock()
 		return
 	}
 	c.swept = now
 	c.sweepMu.Unlock()
+	ok, _, err := c.Store.Hit(ctx, limitName("sweep", "", ""), sweepWindow, 1, now)
+	if err != nil {
+		c.Logger.Error("deleting idle classes", "error", err.Error())
+		return
+	}
+	if !ok { // another process or request swept this hour
+		return
+	}
 	n, err := c.Store.DeleteIdle(ctx, now.Add(-class.IdleAfter))
 	switch {
 	case err != nil:
 		c.Logger.Error("deleting idle classes", "error", err.Error())
 	case n > 0:
 		c.Logger.Info("idle classes deleted", "count", n, "idle_days", int(class.IdleAfter.Hours()/24))
+	}
+	if _, err := c.Store.PruneHits(ctx, now); err != nil {
+		c.Logger.Error("pruning the rate counts", "error", err.Error())
 	}
 }
 
@@ -294,7 +246,7 @@ func (c *classes) storeError(w http.ResponseWriter, code string, err error) {
 
 func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 	c := h.classes
-	var req NewClass
+	var req wire.NewClass
 	if !c.readClassBody(w, r, &req, `a class {"name"}`) {
 		return
 	}
@@ -302,11 +254,11 @@ func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
 	}
-	now := c.Now()
-	if wait, ok := c.perAddress.take(c.ClientAddr(r), c.Limits.ClassesPerAddress, now); !ok {
-		tooMany(w, wait, fmt.Sprintf("this address made %d classes this hour, the limit", c.Limits.ClassesPerAddress))
+	if !c.take(w, r, limitName("classes-per-address", "", c.ClientAddr(r)), classWindow, c.Limits.ClassesPerAddress,
+		fmt.Sprintf("this address made %d classes this hour, the limit", c.Limits.ClassesPerAddress)) {
 		return
 	}
+	now := c.Now()
 	key, hash := class.NewKey()
 	made := class.Class{Name: req.Name, KeyHash: hash, Created: now.Truncate(time.Millisecond), Active: now.Truncate(time.Millisecond)}
 	var err error
@@ -320,7 +272,7 @@ func (h *handler) createClass(w http.ResponseWriter, r *http.Request) {
 		c.storeError(w, made.Code, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
+	writeJSON(w, http.StatusCreated, wire.ClassMade{Class: made.Code, TeacherKey: key, Name: made.Name, Created: made.Created.UTC()})
 }
 
 // authorized returns the class when the request's Authorization: Bearer KEY matches its key's
@@ -354,16 +306,16 @@ func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
 		c.storeError(w, code, err)
 		return
 	}
-	v := ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []StudentView{}}
+	v := wire.ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []wire.StudentView{}}
 	index := map[string]int{}
 	for _, a := range as {
 		i, ok := index[a.Student]
 		if !ok {
 			i = len(v.Students)
 			index[a.Student] = i
-			v.Students = append(v.Students, StudentView{Student: a.Student})
+			v.Students = append(v.Students, wire.StudentView{Student: a.Student})
 		}
-		v.Students[i].Answers = append(v.Students[i].Answers, AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
+		v.Students[i].Answers = append(v.Students[i].Answers, wire.AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
 	}
 	writeJSON(w, http.StatusOK, v)
 }
@@ -387,7 +339,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 	if !ok {
 		return
 	}
-	var req AnswerRequest
+	var req wire.AnswerRequest
 	if !c.readClassBody(w, r, &req, `an answer {"student", "level", "file", "id", "answer"}`) {
 		return
 	}
@@ -407,13 +359,12 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		c.storeError(w, code, err)
 		return
 	}
-	now := c.Now()
-	if wait, ok := c.perStudent.take(code+"\x00"+req.Student, c.Limits.AnswersPerStudent, now); !ok {
-		tooMany(w, wait, fmt.Sprintf("this student sent %d answers this minute, the limit", c.Limits.AnswersPerStudent))
+	if !c.take(w, r, limitName("answers-per-student", code, req.Student), answerWindow, c.Limits.AnswersPerStudent,
+		fmt.Sprintf("this student sent %d answers this minute, the limit", c.Limits.AnswersPerStudent)) {
 		return
 	}
-	if wait, ok := c.perClass.take(code, c.Limits.AnswersPerClass, now); !ok {
-		tooMany(w, wait, fmt.Sprintf("class %s took %d answers this minute, the limit", code, c.Limits.AnswersPerClass))
+	if !c.take(w, r, limitName("answers-per-class", code, ""), answerWindow, c.Limits.AnswersPerClass,
+		fmt.Sprintf("class %s took %d answers this minute, the limit", code, c.Limits.AnswersPerClass)) {
 		return
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
@@ -445,7 +396,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 			return nil
 		}
 		cv := v.Call()
-		out := AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
+		out := wire.AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
 		a := class.Answer{Student: req.Student, Level: req.Level, File: req.File, ID: *req.ID, Answer: req.Answer, Verdict: cv.Category, Correct: cv.Correct, At: c.Now()}
 		if err := c.Store.Add(r.Context(), code, a); err != nil {
 			c.storeError(w, code, err)
@@ -473,43 +424,35 @@ func remoteHost(r *http.Request) string {
 	return host
 }
 
-// windows counts events per key in fixed windows of one length (a rate limit held in memory: per
-// process on the server, per isolate on the Worker).
-type windows struct {
-	mu     sync.Mutex
-	length time.Duration
-	counts map[string]*window
+// The windows of the limits.
+const (
+	answerWindow = time.Minute
+	classWindow  = time.Hour
+	sweepWindow  = time.Hour
+)
+
+// limitName is the name a limit counts under in the store: its kind, then the parts that say whose
+// count it is. Parts a person typed or that identify one (a student's name, a client's address)
+// are kept as a hash: the counts table holds no one's name or address, only the class code.
+func limitName(kind, code, who string) string {
+	if who != "" {
+		h := sha256.Sum256([]byte(who))
+		who = hex.EncodeToString(h[:16])
+	}
+	return kind + " " + code + " " + who
 }
 
-type window struct {
-	start time.Time
-	n     int
-}
-
-func newWindows(length time.Duration) *windows {
-	return &windows{length: length, counts: map[string]*window{}}
-}
-
-// take counts one event of key at now if fewer than limit were counted in its window; otherwise
-// it says how long until the window ends.
-func (ws *windows) take(key string, limit int, now time.Time) (wait time.Duration, ok bool) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if len(ws.counts) > 10_000 { // forget the windows that ended, so the map stays small
-		for k, w := range ws.counts {
-			if now.Sub(w.start) >= ws.length {
-				delete(ws.counts, k)
-			}
-		}
+// take counts a request toward a limit in the store (so that every process and Worker isolate count
+// together) and answers 429 with Retry-After when the limit is reached, or 500 when the store fails.
+func (c *classes) take(w http.ResponseWriter, r *http.Request, name string, length time.Duration, limit int, why string) bool {
+	now := c.Now()
+	ok, ends, err := c.Store.Hit(r.Context(), name, length, limit, now)
+	if err != nil {
+		c.storeError(w, "", err)
+		return false
 	}
-	w := ws.counts[key]
-	if w == nil || now.Sub(w.start) >= ws.length {
-		w = &window{start: now}
-		ws.counts[key] = w
+	if !ok {
+		tooMany(w, ends.Sub(now), why)
 	}
-	if w.n >= limit {
-		return w.start.Add(ws.length).Sub(now), false
-	}
-	w.n++
-	return 0, true
+	return ok
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/protocol"
 )
@@ -82,26 +83,26 @@ func (a *classAPI) req(t *testing.T, method, path, key, body string) *httptest.R
 	return w
 }
 
-func (a *classAPI) create(t *testing.T, name string) ClassMade {
+func (a *classAPI) create(t *testing.T, name string) wire.ClassMade {
 	t.Helper()
 	w := a.req(t, "POST", ClassesPath, "", fmt.Sprintf(`{"name":%q}`, name))
 	if w.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
-	var m ClassMade
+	var m wire.ClassMade
 	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func (a *classAPI) view(t *testing.T, m ClassMade) ClassView {
+func (a *classAPI) view(t *testing.T, m wire.ClassMade) wire.ClassView {
 	t.Helper()
 	w := a.req(t, "GET", ClassesPath+"/"+m.Class, m.TeacherKey, "")
 	if w.Code != http.StatusOK {
 		t.Fatalf("view: %d %s", w.Code, w.Body)
 	}
-	var v ClassView
+	var v wire.ClassView
 	if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +151,13 @@ func TestClassFlow(t *testing.T) {
 	}
 
 	w := a.req(t, "POST", ClassesPath+"/"+strings.ToLower(m.Class)+"/answers", "", answerBody("Ann", file, id, gold, `"verdict":"CORRECT","correct":true`))
-	var right AnswerVerdict
+	var right wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &right) != nil || right.Verdict != "CORRECT" || !right.Correct || right.Parity == nil || !*right.Parity {
 		t.Fatalf("a right answer: %d %s", w.Code, w.Body)
 	}
 	// A forged verdict: a wrong answer that claims to be right is judged and kept as it is.
 	w = a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody("Bo <script>", file, id, "[NoSuchTool()]", `"verdict":"CORRECT","correct":true`))
-	var forged AnswerVerdict
+	var forged wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &forged) != nil || forged.Correct || forged.Verdict == "CORRECT" || forged.Parity == nil || *forged.Parity {
 		t.Fatalf("a forged verdict: %d %s", w.Code, w.Body)
 	}
@@ -404,7 +405,7 @@ func documentPath(p string) string {
 func documentClassExchanges(t *testing.T, h http.Handler) []exchange {
 	t.Helper()
 	rec := do(t, h, exchange{method: "POST", path: ClassesPath, body: `{"name":"doc"}`})
-	var m ClassMade
+	var m wire.ClassMade
 	if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &m) != nil {
 		t.Fatalf("making a class: %d %s", rec.Code, rec.Body)
 	}
@@ -431,5 +432,55 @@ func documentClassExchanges(t *testing.T, h http.Handler) []exchange {
 		{"class delete wrong key", "DELETE", path, wrong, "", 401, []string{"unauthorized"}},
 		{"class delete", "DELETE", path, bearer, "", 204, nil},
 		{"class delete again", "DELETE", path, bearer, "", 404, []string{"not_found"}},
+	}
+}
+
+// TestClassSweepOncePerHour: the idle sweep is counted in the store, so handlers that share it (the
+// server's processes, the Worker's instances, each fresh) sweep once an hour between them, and the
+// sweep drops the rate counts of ended windows.
+func TestClassSweepOncePerHour(t *testing.T) {
+	ctx := context.Background()
+	store := tempStore(t)
+	clk := newClock()
+	fresh := func() http.Handler { // a new process or Worker instance: no memory of its own
+		return New(&nativePool{}, Limits{}, WithClasses(Classes{Store: store, Now: clk.Now}))
+	}
+	idle := func(code string) {
+		t.Helper()
+		old := clk.Now().Add(-class.IdleAfter - time.Hour)
+		if err := store.Create(ctx, class.Class{Code: code, Name: "idle", KeyHash: []byte("h"), Created: old, Active: old}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func(code string) bool {
+		_, err := store.Get(ctx, code)
+		return err == nil
+	}
+	visit := func() {
+		fresh().ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", ClassesPath+"/QQQQQQ", nil))
+	}
+
+	idle("AAAAAA")
+	if ok, _, err := store.Hit(ctx, "a count of a window that ends", time.Minute, 5, clk.Now()); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	visit()
+	if exists("AAAAAA") {
+		t.Fatal("the first request of the hour did not sweep the idle class")
+	}
+	idle("CCCCCC")
+	clk.Advance(30 * time.Minute)
+	visit()
+	if !exists("CCCCCC") {
+		t.Error("a fresh handler swept again within the hour")
+	}
+	clk.Advance(31 * time.Minute)
+	visit()
+	if exists("CCCCCC") {
+		t.Error("the next hour's first request did not sweep")
+	}
+	// The minute's count and the last hour's sweep count ended before this sweep: it dropped them.
+	if n, err := store.PruneHits(ctx, clk.Now()); err != nil || n != 0 {
+		t.Errorf("the sweep left %d ended counts (%v)", n, err)
 	}
 }

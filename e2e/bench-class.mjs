@@ -1,0 +1,129 @@
+// The class answers endpoint under a class of 30 students answering at once (each sends its next
+// answer as soon as the last is judged), on cmd/server (SQLite, the engine under wazero) and on the
+// Worker (workerd through `wrangler dev`, the local D1, a Go instance a request), measured by the
+// same client in the same run, rounds interleaved: answers judged a second, latency percentiles,
+// the requests that failed, by status (on workerd a 503 "Your worker restarted mid-request": a
+// student's tab queues such an answer and sends it again), and the Worker's rate as a fraction of
+// the server's. An answer judged other than correct, or refused as bad, fails the run. The class
+// limits are lifted (cmd/server's flags, the Worker's variables): this measures what the endpoint
+// holds, not the limits. Every answer is the gold call of the builtin data's first level-1
+// exercise. `make bench` and `make bench-class` run it; STUDENTS, ROUND_SECONDS (a round's length)
+// and ROUNDS change it.
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { root, startServer, startWorker } from "./lib.mjs";
+
+const STUDENTS = Number(process.env.STUDENTS || 30);
+const SECONDS = Number(process.env.ROUND_SECONDS || 15);
+const ROUNDS = Number(process.env.ROUNDS || 2);
+const lifted = "1000000000";
+
+/** firstExercise is the first call sample (id 0) of the builtin data's first level-1 dialogue and its gold call in the native form. */
+function firstExercise() {
+  const level = "level-1-given-desc";
+  const dir = path.join(root, "dataset", "builtin", "lv1-lv2-samples", level);
+  const file = readdirSync(dir).sort()[0];
+  for (const line of readFileSync(path.join(dir, file), "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const turn = JSON.parse(line);
+    if (turn.role === "API") return { level, file, id: 0, gold: JSON.stringify({ name: turn.api_name, arguments: turn.param_dict }) };
+  }
+  throw new Error(`${file} has no API turn`);
+}
+
+/** post sends a JSON body on a connection of its own (see e2e/tests/worker.test.mjs) and resolves {status, body}. */
+async function post(url, body) {
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Connection: "close" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text };
+}
+
+/** round runs STUDENTS students answering for SECONDS and resolves the latencies, the answers judged, and the failures by status (with the first message of each). */
+async function round(base, code, ex) {
+  const lat = [];
+  let judged = 0;
+  const errors = {};
+  const end = Date.now() + SECONDS * 1000;
+  const url = `${base}/api/v1/classes/${code}/answers`;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: STUDENTS }, async (_, i) => {
+      const body = { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: ex.id, answer: ex.gold };
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        let kind = "";
+        let why = "";
+        try {
+          const r = await post(url, body);
+          if (r.status === 200 && JSON.parse(r.body).correct === true) judged++;
+          else [kind, why] = [r.status === 200 ? "200 not correct" : String(r.status), r.body.slice(0, 160)];
+        } catch (err) {
+          [kind, why] = ["no answer", String(err.cause || err)];
+        }
+        lat.push(performance.now() - t0);
+        if (kind) {
+          errors[kind] ||= { n: 0, first: why };
+          errors[kind].n++;
+        }
+      }
+    }),
+  );
+  return { lat, judged, errors, seconds: (performance.now() - start) / 1000 };
+}
+
+const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+async function main() {
+  const ex = firstExercise();
+  const dbDir = mkdtempSync(path.join(tmpdir(), "apibank-bench-class-"));
+  const targets = [];
+  try {
+    const server = await startServer(["--db", path.join(dbDir, "classes.db"), "--class-answers-per-class", lifted, "--class-answers-per-student", lifted]);
+    targets.push({ name: "server (SQLite, wazero)", base: server.url, stop: server.stop, rates: [], lat: [], errors: {} });
+    const worker = await startWorker({ vars: { CLASS_ANSWERS_PER_CLASS: lifted, CLASS_ANSWERS_PER_STUDENT: lifted } });
+    targets.push({ name: "Worker (workerd, local D1)", base: worker.url, stop: worker.stop, rates: [], lat: [], errors: {} });
+    for (const t of targets) {
+      // The server answers 503 until its engine pool is up (/healthz says when).
+      for (const until = Date.now() + 120000; ; await new Promise((r) => setTimeout(r, 200))) {
+        const h = await fetch(t.base + "/healthz", { headers: { Connection: "close" } });
+        await h.text();
+        if (h.status === 200) break;
+        if (Date.now() > until) throw new Error(`${t.name}: /healthz answered ${h.status} for 2 minutes`);
+      }
+      const made = await post(t.base + "/api/v1/classes", { name: "bench" });
+      if (made.status !== 201) throw new Error(`${t.name}: making a class: ${made.status} ${made.body}`);
+      t.code = JSON.parse(made.body).class;
+      const warm = await post(`${t.base}/api/v1/classes/${t.code}/answers`, { student: "warm-up", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold });
+      if (warm.status !== 200) throw new Error(`${t.name}: the first answer: ${warm.status} ${warm.body}`);
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of targets) {
+        const got = await round(t.base, t.code, ex);
+        t.rates.push(got.judged / got.seconds);
+        t.lat.push(...got.lat);
+        for (const [k, e] of Object.entries(got.errors)) {
+          t.errors[k] ||= { n: 0, first: e.first };
+          t.errors[k].n += e.n;
+        }
+      }
+    }
+    console.log(`class answers, ${STUDENTS} students at once, ${ROUNDS} interleaved rounds of ${SECONDS} s each (load average ${loadavg().map((x) => x.toFixed(2)).join(" ")})`);
+    for (const t of targets) {
+      t.lat.sort((a, b) => a - b);
+      t.rate = t.rates.reduce((a, b) => a + b, 0) / t.rates.length;
+      const failed = Object.entries(t.errors).map(([k, e]) => `${e.n} × ${k} (${e.first})`);
+      console.log(
+        `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}`,
+      );
+    }
+    console.log(`  the Worker judges ${((100 * targets[1].rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
+    // A refusal is reported, not fatal: a student's tab queues a 5xx-refused answer and sends it again.
+    if (targets.some((t) => t.errors["200 not correct"] || t.errors["400"])) process.exitCode = 1;
+  } finally {
+    for (const t of targets) await t.stop();
+    rmSync(dbDir, { recursive: true, force: true });
+  }
+}
+
+await main();
