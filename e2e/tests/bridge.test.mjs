@@ -81,9 +81,9 @@ async function harness(opts = {}) {
     every: () => {},
     log,
   });
-  h.advance = async (ms) => {
+  h.advance = async (ms, step = tickMs) => {
     for (const end = h.t + ms; h.t < end; ) {
-      h.t += tickMs;
+      h.t += step;
       for (const timer of h.timers.filter((x) => x.at <= h.t)) {
         h.timers.splice(h.timers.indexOf(timer), 1);
         timer.fn();
@@ -123,6 +123,32 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
         assert.match(h.engine.status().lastError, /did not say ready within 1 s/);
         assert.equal(h.engine.status().restarts, 1);
         return { h, states: ["compile", "spawn", "pause", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "in a background tab, whose timers come late, a worker that never says ready is still ended",
+      async run() {
+        const h = await harness({ hooks: { stallStarts: 1, startMs: 1000 } });
+        await h.advance(8000, 1100); // every tick over a second after the last
+        assert.equal(h.workers.length, 2);
+        assert.match(h.engine.status().lastError, /did not say ready within 1 s/);
+        return { h, states: ["compile", "spawn", "pause", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a late tick after a busy page judges nothing: a ready that came meanwhile counts",
+      async run() {
+        const h = await harness({ hooks: { startMs: 1000 } });
+        h.silent = true; // the next worker says nothing until told
+        h.workers[0].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        assert.equal(h.engine.state(), "spawn");
+        h.t += 5000; // the page's thread was busy for 5 s; the worker's "ready" is queued behind the tick
+        h.engine.tick();
+        assert.equal(h.engine.state(), "spawn", "the late tick did not end the worker");
+        h.workers[1].onmessage({ data: { type: "ready", ms: 1 } });
+        await settle();
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
       },
     },
     {

@@ -131,13 +131,20 @@ export function createEngine(env) {
   // tick is the watchdog: it runs every tickMs and ends whatever has overrun its state's bound. A
   // tick that comes late (the page's thread was busy) judges nothing: the bytes and messages that
   // came meanwhile are handled before the next tick, and a busy page must not read as a stalled
-  // download or worker.
+  // download or worker. Only one tick in a row is let go so: a page in a background tab gets its
+  // timers once a second or less often, so every tick there comes late, and a watchdog that
+  // skipped them all would leave a hung start "starting" for as long as the tab stays hidden.
   let lastTick = now();
+  let skipped = false;
   function tick() {
     const t = now();
     const late = t - lastTick > lateMs;
     lastTick = t;
-    if (late) return;
+    if (late && !skipped) {
+      skipped = true;
+      return;
+    }
+    skipped = false;
     const n = failures + 1; // this attempt's number: bounds grow with it
     switch (state.name) {
       case "compile": {
