@@ -211,10 +211,9 @@ func NewHandler(assets *Assets) *goapp.Handler {
 		ThemeColor:            "#1d4f7c",
 		LoadingLabel:          "Loading the playground… {progress}%",
 		Styles:                []string{assets.URL("/web/style.css")},
-		Scripts:               []string{assets.URL("/web/bridge.js") + " defer"},
-		RawHeaders: []string{
-			"<script>" + bootScript(assets) + "</script>",
-		},
+		// The bridge is ES modules, which go-app's Scripts cannot declare: it comes with RawHeaders,
+		// after the inline script that names the hashed asset addresses (see moduleHeaders).
+		RawHeaders:         append([]string{"<script>" + bootScript(assets) + "</script>"}, moduleHeaders(assets)...),
 		CacheableResources: cacheable,
 		Resources:          assets,
 		Version:            assets.Version,

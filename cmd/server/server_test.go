@@ -28,12 +28,17 @@ func testWeb(t testing.TB) string {
 		"app.wasm":         "\x00asm" + strings.Repeat("app", 400),
 		"engine.wasm":      "\x00asm" + strings.Repeat("engine", 400),
 		"bridge.js":        strings.Repeat("// bridge\n", 100),
+		"bridge/engine.js": "// the engine's state machine",
+		"bridge/files.js":  "// files",
 		"engine-worker.js": "// worker",
 		"wasi.js":          "// wasi",
 		"style.css":        strings.Repeat("body{}\n", 100),
 	}
+	if err := os.Mkdir(filepath.Join(dir, "bridge"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(n)), []byte(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"sort"
+	"strings"
 
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -141,10 +144,53 @@ func (s *Site) Handler(logger *slog.Logger, routes ...Route) http.Handler {
 	return serve.AccessLog(logger, serve.Secure(s.Headers, serve.Recover(logger, NewMux(s, routes...))))
 }
 
-// policy is the Content-Security-Policy of the site: the pages' one inline script (bootScript) is
-// allowed by its hash.
+// policy is the Content-Security-Policy of the site: the pages' inline scripts (bootScript and the
+// import map) are allowed by their hashes.
 func policy(assets *Assets) string {
-	return serve.ContentSecurityPolicy(serve.ScriptHash(bootScript(assets)))
+	return serve.ContentSecurityPolicy(serve.ScriptHash(bootScript(assets)), serve.ScriptHash(importMap(assets)))
+}
+
+// bridgeEntry is the bridge's entry module (web/bridge.js); bridgeDir holds the modules it imports.
+const (
+	bridgeEntry = "bridge.js"
+	bridgeDir   = "bridge/"
+)
+
+// bridgeModules lists the modules web/bridge.js imports: the .js files under web/bridge/, sorted.
+func bridgeModules(assets *Assets) []string {
+	var out []string
+	for _, n := range assets.Names() {
+		if strings.HasPrefix(n, bridgeDir) && strings.HasSuffix(n, ".js") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// importMap is the pages' import map: the address each bridge module is imported by (a relative
+// import resolves without the importer's ?v=) mapped to its content-hashed address, so a module is
+// cached for good, kept by the service worker for offline use, and fetched anew when it changes.
+func importMap(assets *Assets) string {
+	imports := map[string]string{}
+	for _, n := range bridgeModules(assets) {
+		imports["/web/"+n] = assets.URL("/web/" + n)
+	}
+	b, _ := json.Marshal(struct {
+		Imports map[string]string `json:"imports"`
+	}{imports}) // a map of strings always encodes; its keys come out sorted
+	return string(b)
+}
+
+// moduleHeaders are the head elements that load the bridge: the import map, a modulepreload of
+// every module it imports (fetched at once, in parallel with the entry, rather than one round trip
+// later when the entry has been parsed), and the entry as a module script (deferred: it runs after
+// go-app's scripts, in document order, as a deferred classic script would).
+func moduleHeaders(assets *Assets) []string {
+	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
+	for _, n := range bridgeModules(assets) {
+		out = append(out, `<link rel="modulepreload" href="`+html.EscapeString(assets.URL("/web/"+n))+`">`)
+	}
+	return append(out, `<script type="module" src="`+html.EscapeString(assets.URL("/web/"+bridgeEntry))+`"></script>`)
 }
 
 // bootScript is the inline script of every page: where the tab finds the engine and its worker

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/internal/serve"
+)
+
+// TestBridgeModules: every page loads the bridge as ES modules by content-hashed addresses (an
+// import map that maps each module's plain address to its hashed one, a modulepreload of each, the
+// entry as a module script after go-app's loader), the policy allows the import map by its hash,
+// and the service worker keeps every module for offline use.
+func TestBridgeModules(t *testing.T) {
+	srv, assets := testServer(t)
+	resp, body := get(t, srv.URL+"/sandbox", map[string]string{"Accept-Encoding": "gzip"})
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(zr)
+	modules := []string{"bridge/engine.js", "bridge/files.js"}
+	if got := bridgeModules(assets); strings.Join(got, " ") != strings.Join(modules, " ") {
+		t.Fatalf("bridge modules %v, want %v", got, modules)
+	}
+
+	m := regexp.MustCompile(`<script type="importmap">(.*?)</script>`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("the page has no import map")
+	}
+	var im struct {
+		Imports map[string]string `json:"imports"`
+	}
+	if err := json.Unmarshal(m[1], &im); err != nil {
+		t.Fatalf("import map %s: %v", m[1], err)
+	}
+	if len(im.Imports) != len(modules) {
+		t.Errorf("import map %v: want an entry per module of %v", im.Imports, modules)
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, serve.ScriptHash(string(m[1]))) {
+		t.Errorf("the policy %q does not allow the page's import map", csp)
+	}
+
+	_, sw := get(t, srv.URL+"/app-worker.js", nil)
+	for _, n := range modules {
+		hashed := assets.URL("/web/" + n)
+		tests := []struct{ what, want string }{
+			{"import map entry", `"/web/` + n + `":"` + hashed + `"`},
+			{"modulepreload", `<link rel="modulepreload" href="` + hashed + `">`},
+		}
+		for _, tt := range tests {
+			if !bytes.Contains(page, []byte(tt.want)) {
+				t.Errorf("%s: the page has no %s %s", n, tt.what, tt.want)
+			}
+		}
+		if !strings.Contains(hashed, "?v=") {
+			t.Errorf("%s is not addressed by its hash: %s", n, hashed)
+		}
+		if !bytes.Contains(sw, []byte(`"`+hashed+`"`)) {
+			t.Errorf("the service worker does not keep %s for offline use", hashed)
+		}
+	}
+
+	entry := `<script type="module" src="` + assets.URL("/web/bridge.js") + `"></script>`
+	at, loader, imap := bytes.Index(page, []byte(entry)), bytes.Index(page, []byte(`src="/app.js"`)), bytes.Index(page, []byte(`type="importmap"`))
+	if at < 0 {
+		t.Fatalf("the page has no %s", entry)
+	}
+	if loader < 0 || loader > at || imap > at {
+		t.Errorf("the bridge's entry must come after go-app's loader and the import map (at %d, loader %d, import map %d)", at, loader, imap)
+	}
+}

@@ -1,0 +1,242 @@
+// The bridge's engine state machine (web/bridge/engine.js) in Node, with a fake worker and a fake
+// clock: the states it passes through for a start that goes well, a worker or a download that hangs
+// before "ready", a start that keeps failing and its retry, a worker replaced while the tab's kept
+// state is still being read back, and a request whose keeping fails. The browser tests
+// (startup.test.mjs) cross the same paths with real workers and downloads; these pin the
+// transitions themselves, in milliseconds.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createEngine, transitions, tickMs } from "../../web/bridge/engine.js";
+import { Kept } from "../../web/bridge/storage.js";
+
+/** FakeWorker answers as engine-worker.js does: "ready" after init (unless stalled), res, pong. */
+class FakeWorker {
+  constructor(h) {
+    this.h = h;
+    this.got = [];
+    this.ended = false;
+    h.workers.push(this);
+  }
+  postMessage(msg) {
+    this.got.push(msg);
+    const reply = (data) => queueMicrotask(() => !this.ended && this.onmessage && this.onmessage({ data }));
+    switch (msg.type) {
+      case "init":
+        if (!msg.stall && !this.h.silent) reply({ type: "ready", ms: 1 });
+        return;
+      case "ping":
+        reply({ type: "pong", id: msg.id });
+        return;
+      case "req": {
+        const req = JSON.parse(msg.text);
+        reply({ type: "res", id: msg.id, text: JSON.stringify({ v: 1, ok: true, result: { op: req.op, name: "folder" } }), ms: 1 });
+        return;
+      }
+    }
+  }
+  terminate() {
+    this.ended = true;
+  }
+  /** sent lists the engine requests this worker was sent, as their op names. */
+  sent() {
+    return this.got.filter((m) => m.type === "req").map((m) => JSON.parse(m.text).op);
+  }
+}
+
+/** memoryStore is a Kept store in memory: a Web Storage and an IndexedDB that answer at once. */
+function memoryStore() {
+  const session = new Map();
+  const db = new Map();
+  return {
+    session: { getItem: (k) => (session.has(k) ? session.get(k) : null), setItem: (k, v) => session.set(k, String(v)), removeItem: (k) => session.delete(k) },
+    put: async (k, v) => db.set(k, v),
+    get: async (k) => db.get(k),
+    clear: async () => db.clear(),
+  };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+/**
+ * harness starts an engine over fake parts: opts.hooks (apibankTestHooks), opts.compile (replaces
+ * the compile: (download) => promise of a module), opts.kept. It returns the engine with the
+ * workers made, the errors logged, and advance(ms), which moves the fake clock a tick at a time,
+ * running due timers and the watchdog.
+ */
+async function harness(opts = {}) {
+  const h = { workers: [], errors: [], silent: false, t: 0, timers: [] };
+  const log = { error: (...a) => h.errors.push(a.join(" ")), warn() {}, log() {} };
+  const kept = opts.kept || new Kept(memoryStore(), log);
+  h.kept = kept;
+  h.engine = createEngine({
+    engineURL: "/web/engine.wasm",
+    compile: opts.compile || (async () => ({ module: true })),
+    newWorker: () => new FakeWorker(h),
+    kept,
+    hooks: opts.hooks || {},
+    now: () => h.t,
+    later: (fn, ms) => h.timers.push({ at: h.t + ms, fn }),
+    every: () => {},
+    log,
+  });
+  h.advance = async (ms, step = tickMs) => {
+    for (const end = h.t + ms; h.t < end; ) {
+      h.t += step;
+      for (const timer of h.timers.filter((x) => x.at <= h.t)) {
+        h.timers.splice(h.timers.indexOf(timer), 1);
+        timer.fn();
+      }
+      h.engine.tick();
+      await settle();
+    }
+  };
+  h.engine.start();
+  await settle();
+  return h;
+}
+
+const req = (op, extra) => JSON.stringify(Object.assign({ v: 1, op }, extra || {}));
+
+/** allowed checks that every step of a history is a transition the table lists. */
+function allowed(history) {
+  for (let i = 1; i < history.length; i++) assert.ok(transitions[history[i - 1]].includes(history[i]), `${history[i - 1]} -> ${history[i]} is not in the table`);
+}
+
+test("the state machine's transitions, scenario by scenario", async (t) => {
+  const cases = [
+    {
+      name: "a start that goes well",
+      async run() {
+        const h = await harness();
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a worker that never says ready is ended and a new one started",
+      async run() {
+        const h = await harness({ hooks: { stallStarts: 1, startMs: 1000 } });
+        await h.advance(3000);
+        assert.equal(h.workers.length, 2);
+        assert.ok(h.workers[0].ended, "the hung worker was ended");
+        assert.match(h.engine.status().lastError, /did not say ready within 1 s/);
+        assert.equal(h.engine.status().restarts, 1);
+        return { h, states: ["compile", "spawn", "pause", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "in a background tab, whose timers come late, a worker that never says ready is still ended",
+      async run() {
+        const h = await harness({ hooks: { stallStarts: 1, startMs: 1000 } });
+        await h.advance(8000, 1100); // every tick over a second after the last
+        assert.equal(h.workers.length, 2);
+        assert.match(h.engine.status().lastError, /did not say ready within 1 s/);
+        return { h, states: ["compile", "spawn", "pause", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a late tick after a busy page judges nothing: a ready that came meanwhile counts",
+      async run() {
+        const h = await harness({ hooks: { startMs: 1000 } });
+        h.silent = true; // the next worker says nothing until told
+        h.workers[0].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        assert.equal(h.engine.state(), "spawn");
+        h.t += 5000; // the page's thread was busy for 5 s; the worker's "ready" is queued behind the tick
+        h.engine.tick();
+        assert.equal(h.engine.state(), "spawn", "the late tick did not end the worker");
+        h.workers[1].onmessage({ data: { type: "ready", ms: 1 } });
+        await settle();
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a download that never starts is given up and made again",
+      async run() {
+        let calls = 0;
+        const h = await harness({
+          hooks: { stallMs: 1000 },
+          compile: (d) => (++calls === 1 ? new Promise(() => {}) : Promise.resolve({ module: true })),
+        });
+        await h.advance(2500);
+        assert.equal(calls, 2);
+        assert.match(h.engine.status().lastError, /engine\.wasm did not start arriving in 1 s/);
+        return { h, states: ["compile", "pause", "compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a start that keeps failing ends in failed, refuses requests, and retry recovers",
+      async run() {
+        const h = await harness({ hooks: { stallStarts: 2, startMs: 500, restartMs: 500, maxStarts: 2 } });
+        const during = h.engine.request(req("catalog"));
+        await h.advance(3000);
+        assert.equal(h.engine.state(), "failed");
+        const answer = await during;
+        assert.equal(answer.ok, false);
+        assert.match(answer.error, /did not say ready.*\(2 attempts\); press Retry/);
+        assert.equal((await h.engine.request(req("catalog"))).ok, false, "refused at once while failed");
+        assert.equal(h.engine.retry(), true);
+        await settle();
+        assert.equal((await h.engine.request(req("catalog"))).ok, true);
+        assert.equal(h.engine.retry(), false, "no retry while serving");
+        return { h, states: ["compile", "spawn", "pause", "spawn", "failed", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a worker replaced while the kept state is read back leaves the replay to the next one",
+      async run() {
+        const store = memoryStore();
+        const kept = new Kept(store, { warn() {}, log() {} });
+        kept.sandbox = [req("call", { call: "[A()]" }), req("call", { call: "[B()]" })];
+        let readDone;
+        kept.read = new Promise((r) => (readDone = r));
+        const h = await harness({ kept });
+        assert.equal(h.engine.state(), "restore");
+        h.workers[0].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        readDone();
+        await settle();
+        assert.deepEqual(h.workers[0].sent(), [], "the replaced worker got no replay");
+        assert.deepEqual(h.workers[1].sent(), ["call", "call"], "the next worker got the sandbox calls");
+        assert.equal(kept.saved().sandboxCalls, 2, "and they are still kept");
+        return { h, states: ["compile", "spawn", "restore", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a request whose keeping throws is still answered, and a replay does not stay in restore",
+      async run() {
+        const kept = new Kept(memoryStore(), { warn() {}, log() {} });
+        kept.sandbox = [req("call", { call: "[A()]" })];
+        kept.track = () => {
+          throw new Error("storage broke");
+        };
+        const h = await harness({ kept });
+        const r = await h.engine.request(req("call", { call: "[B()]" }));
+        assert.equal(r.ok, true);
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a worker that stops answering its heartbeat is restarted with the tab's state",
+      async run() {
+        const h = await harness();
+        await h.engine.request(req("call", { call: "[A()]" }));
+        h.workers[0].ended = true; // answers nothing more, as a worker closed silently
+        await h.advance(8000);
+        assert.match(h.engine.status().lastError, /stopped answering its heartbeat/);
+        assert.deepEqual(h.workers[1].sent(), ["call"], "the sandbox call was replayed");
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async () => {
+      const { h, states } = await c.run();
+      const history = ["boot", ...h.engine.history()];
+      assert.deepEqual(history.slice(1), states);
+      allowed(history);
+      assert.deepEqual(h.errors, [], "no transition outside the table was logged");
+    });
+  }
+});
