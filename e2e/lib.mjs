@@ -483,12 +483,13 @@ export async function startFakeModel(script, args = []) {
 
 /**
  * traceTasks records, through the DevTools protocol (a Chromium trace), every task the page's main
- * thread runs from now until the returned stop() is called; stop resolves the tasks as
+ * thread (thread "worker": its Web Workers' threads) runs from now until the returned stop() is
+ * called; stop resolves the tasks as
  * {at, wall, cpu} in ms (at from the first task). wall is how long the thread was in the task;
  * cpu how long of that it ran (the trace's thread time; its wall time where a trace has none): on a
  * loaded machine the difference is the time the thread waited for a core.
  */
-export async function traceTasks(page) {
+export async function traceTasks(page, thread = "main") {
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
@@ -501,25 +502,34 @@ export async function traceTasks(page) {
     await cdp.send("Tracing.end");
     await complete;
     await cdp.detach();
-    return mainThreadTasks(events);
+    return threadTasks(events, thread === "worker" ? "DedicatedWorker thread" : "CrRendererMain");
   };
 }
 
-/** mainThreadTasks picks the page's main thread out of a trace's events and lists its tasks. */
-function mainThreadTasks(events) {
+/**
+ * threadTasks picks the threads named name (CrRendererMain: the page's main thread; DedicatedWorker
+ * thread: its Web Workers) of the page's process out of a trace's events and lists their tasks.
+ */
+function threadTasks(events, name) {
   const started = events.filter((e) => e.name === "TracingStartedInBrowser").at(-1);
   const frame = started && (started.args.data.frames || []).find((f) => f.isOutermostMainFrame);
   if (!frame) throw new Error("the trace names no main frame (TracingStartedInBrowser)");
-  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.pid === frame.processId && e.args.name === "CrRendererMain");
-  if (!thread) throw new Error(`the trace has no main thread for the page's process ${frame.processId}`);
+  // A worker's thread may live in another renderer process than its page's frame: workers are
+  // matched by name in any process (the tests close their other pages).
+  const mine = (e) => name !== "CrRendererMain" || e.pid === frame.processId;
+  const threads = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args.name === name && mine(e)).map((e) => `${e.pid}/${e.tid}`));
+  if (!threads.size) throw new Error(`the trace has no ${name} thread for the page (its frame's process ${frame.processId})`);
   const runs = events
-    .filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && e.name === "ThreadControllerImpl::RunTask")
+    // A worker's script runs in the timeline's RunTask events, not all inside the scheduler's
+    // ThreadControllerImpl::RunTask: both count, one nested in the other once.
+    .filter((e) => threads.has(`${e.pid}/${e.tid}`) && e.ph === "X" && (e.name === "ThreadControllerImpl::RunTask" || (name !== "CrRendererMain" && e.name === "RunTask")))
     .sort((a, b) => a.ts - b.ts);
   const tasks = [];
-  let end = -Infinity;
+  const ends = new Map(); // a thread's last task end
   for (const e of runs) {
-    if (e.ts < end) continue; // a task nested in another (a nested run loop) counts in its outer task
-    end = e.ts + e.dur;
+    const thread = `${e.pid}/${e.tid}`;
+    if (e.ts < (ends.get(thread) ?? -Infinity)) continue; // a task nested in another (a nested run loop) counts in its outer task
+    ends.set(thread, e.ts + e.dur);
     tasks.push({ ts: e.ts, wall: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000 });
   }
   const t0 = tasks.length ? tasks[0].ts : 0;

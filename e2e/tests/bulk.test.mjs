@@ -217,20 +217,31 @@ test("a worker that stops answering is detected and restarted with the tab's sta
   await page.close();
 });
 
+// The first score of a tab should not pay for what idle time can do beforehand (the worker's warm-up,
+// the bulk path's warm-up run). Each score's cost is the CPU time the engine's worker thread ran for
+// it, read from a Chromium trace: its wall time on this shared 2-core machine also holds the time the
+// thread waited for a core (a 79 ms score has lasted 255 ms), so wall times are reported, and the
+// ratio is asserted on CPU time.
 test("the engine warms up in idle time: the first score costs at most twice a later one", async () => {
   const { page, w } = await newPage("/score");
   const text = jsonl(await builtinGold(page));
   // The tab's idle work: the worker's warm-up, and the Score page's warm-up run of its bulk path.
   await page.waitForFunction(() => window.apibankEngine.status().warm && window.apibankEngine.status().bulkWarm, null, { timeout: 30000 });
-  const times = [];
+  const walls = [];
+  const cpus = [];
   for (let i = 0; i < 4; i++) {
+    const stop = await traceTasks(page, "worker");
     const r = await page.evaluate((t) => window.apibankEngine.bulk({ text: t }), text);
+    const tasks = await stop();
     assert.ok(r.ok, r.error);
-    times.push(r.ms);
+    assert.ok(tasks.length > 0, "the trace holds the worker's tasks");
+    walls.push(r.ms);
+    cpus.push(tasks.reduce((sum, t) => sum + t.cpu, 0));
   }
-  const later = Math.min(...times.slice(1));
-  console.log(`first score ${times[0].toFixed(0)} ms, later ${times.slice(1).map((t) => t.toFixed(0)).join(", ")} ms (warm-up ${(await page.evaluate(() => window.apibankEngine.status().warmMs)).toFixed(0)} ms)`);
-  assert.ok(times[0] <= 2 * later, `first ${times[0].toFixed(0)} ms, best later ${later.toFixed(0)} ms`);
+  const later = Math.min(...cpus.slice(1));
+  const ms = (xs) => xs.map((t) => t.toFixed(0)).join(", ");
+  console.log(`first score ${cpus[0].toFixed(0)} ms of the worker's CPU, later ${ms(cpus.slice(1))} ms; wall ${ms(walls)} ms (warm-up ${(await page.evaluate(() => window.apibankEngine.status().warmMs)).toFixed(0)} ms)`);
+  assert.ok(cpus[0] <= 2 * later, `first ${cpus[0].toFixed(0)} ms of CPU, best later ${later.toFixed(0)} ms`);
   assert.deepEqual(w.errors, []);
   await page.close();
 });
