@@ -1,13 +1,13 @@
 package synth
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/apibank-playground/apibank/internal/zipfile"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
@@ -38,21 +38,11 @@ func Zip(name string, files map[string]string) ([]byte, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, p := range paths {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name + "/" + p, Method: zip.Deflate, Modified: zipTime})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write([]byte(files[p])); err != nil {
-			return nil, err
-		}
+	zf := make([]zipfile.File, len(paths))
+	for i, p := range paths {
+		zf[i] = zipfile.File{Name: name + "/" + p, Data: []byte(files[p])}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return zipfile.Write(zf, zipTime)
 }
 
 // Training writes the accepted dialogues as chat-format training JSONL, one conversation a line:
