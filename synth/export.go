@@ -31,8 +31,9 @@ func Dataset(ctx context.Context, do protocol.Transport, o *Outcome) (map[string
 // zipTime is every zip entry's time: the same dataset makes the same bytes.
 var zipTime = time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Zip packs a folder (path -> text) under a top folder named name, paths sorted.
-func Zip(name string, files map[string]string) ([]byte, error) {
+// Zip packs a folder (path -> text) under a top folder named name, paths sorted, each file
+// compressed by deflate (raw deflate data: zipfile.Deflate, or the browser's in the tab).
+func Zip(name string, files map[string]string, deflate func([]byte) ([]byte, error)) ([]byte, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -42,7 +43,7 @@ func Zip(name string, files map[string]string) ([]byte, error) {
 	for i, p := range paths {
 		zf[i] = zipfile.File{Name: name + "/" + p, Data: []byte(files[p])}
 	}
-	return zipfile.Write(zf, zipTime)
+	return zipfile.Write(zf, zipTime, deflate)
 }
 
 // Training writes the accepted dialogues as chat-format training JSONL, one conversation a line:

@@ -178,9 +178,26 @@ type File struct {
 	Data []byte
 }
 
-// Write returns an archive of files in the order given, each deflated at flate's best compression
-// and dated modified (a fixed time makes the same files the same bytes).
-func Write(files []File, modified time.Time) ([]byte, error) {
+// Deflate compresses b as raw deflate data at compress/flate's best compression: Write's deflate
+// where linking flate's compressor costs nothing.
+func Deflate(b []byte) ([]byte, error) {
+	var out bytes.Buffer
+	w, err := flate.NewWriter(&out, flate.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// Write returns an archive of files in the order given, each compressed by deflate (raw deflate
+// data, as Deflate makes) and dated modified (a fixed time makes the same files the same bytes).
+func Write(files []File, modified time.Time, deflate func([]byte) ([]byte, error)) ([]byte, error) {
 	var out, dir bytes.Buffer
 	dosTime := uint16(modified.Hour()<<11 | modified.Minute()<<5 | modified.Second()/2)
 	dosDate := uint16((modified.Year()-1980)<<9 | int(modified.Month())<<5 | modified.Day())
@@ -189,11 +206,11 @@ func Write(files []File, modified time.Time) ([]byte, error) {
 		if len(f.Name) > 0xffff {
 			return nil, fmt.Errorf("zip: the name %.40q... is too long", f.Name)
 		}
-		var packed bytes.Buffer
-		w, _ := flate.NewWriter(&packed, flate.BestCompression)
-		_, _ = w.Write(f.Data)
-		_ = w.Close()
-		if uint64(packed.Len()) >= 0xffffffff || uint64(len(f.Data)) >= 0xffffffff || out.Len() >= 0xffffffff {
+		packed, err := deflate(f.Data)
+		if err != nil {
+			return nil, fmt.Errorf("zip: %s: %v", f.Name, err)
+		}
+		if uint64(len(packed)) >= 0xffffffff || uint64(len(f.Data)) >= 0xffffffff || out.Len() >= 0xffffffff {
 			return nil, fmt.Errorf("zip: %s: archives of 4 GB and more are not written", f.Name)
 		}
 		crc := crc32.ChecksumIEEE(f.Data)
@@ -206,7 +223,7 @@ func Write(files []File, modified time.Time) ([]byte, error) {
 		common = le.AppendUint16(common, dosTime)
 		common = le.AppendUint16(common, dosDate)
 		common = le.AppendUint32(common, crc)
-		common = le.AppendUint32(common, uint32(packed.Len()))
+		common = le.AppendUint32(common, uint32(len(packed)))
 		common = le.AppendUint32(common, uint32(len(f.Data)))
 		common = le.AppendUint16(common, uint16(len(f.Name)))
 		common = le.AppendUint16(common, 0)
@@ -214,7 +231,7 @@ func Write(files []File, modified time.Time) ([]byte, error) {
 		out.Write(le.AppendUint32(nil, sigLocal))
 		out.Write(common)
 		out.WriteString(f.Name)
-		out.Write(packed.Bytes())
+		out.Write(packed)
 		dir.Write(le.AppendUint32(nil, sigCentral))
 		dir.Write(le.AppendUint16(nil, 20)) // version made by: 2.0, MS-DOS attributes
 		dir.Write(common)

@@ -75,11 +75,11 @@ func TestReadLimit(t *testing.T) {
 
 func TestWriteIsReadByArchiveZip(t *testing.T) {
 	files := []File{{"synth/level-1/x.jsonl", []byte(strings.Repeat("line\n", 300))}, {"synth/README.md", []byte("# ü")}}
-	b, err := Write(files, modified)
+	b, err := Write(files, modified, Deflate)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := Write(files, modified)
+	again, _ := Write(files, modified, Deflate)
 	if !bytes.Equal(b, again) {
 		t.Error("the same files wrote different bytes")
 	}
