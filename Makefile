@@ -113,11 +113,14 @@ screenshots: deps wasm app e2e/node_modules/.package-lock.json
 bench-class: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node bench-class.mjs
 
-# First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit.
+# First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit;
+# then a first visit in WebKit.
 bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && node bench.mjs
 	@# A first visit on a phone network (390 px, 9 Mbit/s, 60 ms round trips), then a second one.
 	cd e2e && ONLY=phone node bench.mjs
+	@# A first visit in WebKit on loopback (MiniBrowser through WebKitWebDriver under Xvfb).
+	cd e2e && ONLY=webkit node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
 	$(GO) test -count=1 ./...
@@ -184,6 +187,7 @@ bench: wasm app precompressed worker e2e/node_modules/.package-lock.json worker/
 	@$(call bench_section,In the browser (make bench-browser))
 	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
 	cd e2e && ONLY=phone node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	cd e2e && ONLY=webkit node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
 	@$(call bench_end)
 	@$(call bench_section,Module sizes (make sizes))
 	@{ $(SIZES); } | tee -a $(BENCH_DRAFT)
@@ -213,13 +217,14 @@ sizes: wasm app
 	@$(JSENV) $(GO) build -trimpath -o bin/app-names.wasm ./wasm/app
 	@$(GO) run ./cmd/wasmsize -top $(SIZES_TOP) bin/app-names.wasm bin/engine-names.wasm
 
-# The download budgets, each a little above what the modules are now: app.wasm at most 12.5 MB raw
-# and 3.1 MB gzip, engine.wasm at most 5.8 MB raw and 1.8 MB gzip; over either, make test fails. The
-# gzip budgets are what a visitor downloads (see RATIONALE, "app.wasm's size and the first load").
-APP_MAX_RAW     := 12500000
-APP_MAX_GZIP    := 3100000
-ENGINE_MAX_RAW  := 5800000
-ENGINE_MAX_GZIP := 1800000
+# The download budgets, each a little above what the modules are now: app.wasm at most 12.25 MB raw
+# and 2.98 MB gzip, engine.wasm at most 5.7 MB raw and 1.76 MB gzip; over either, make test fails. The
+# gzip budgets are what a visitor downloads (see RATIONALE, "app.wasm's size and the first load");
+# they only move down.
+APP_MAX_RAW     := 12250000
+APP_MAX_GZIP    := 2980000
+ENGINE_MAX_RAW  := 5700000
+ENGINE_MAX_GZIP := 1760000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \
 	  set -- $$f; raw=$$(wc -c < $$1); gz=$$(gzip -9 -c $$1 | wc -c); \

@@ -1,8 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -125,4 +129,24 @@ func warmBulkPath(ctx app.Context, bs BulkScorer) {
 		vr := &virtualRows{total: virtualFrom, rows: rows, preds: []string{"", ""}, live: true, want: -1}
 		_ = batchView(sb, 1, &Compares{}, vr, nil)
 	})
+}
+
+// writeCSVRow appends row to b as one CSV record, exactly as encoding/csv's Writer (comma, LF line
+// ends) writes it: app.wasm links no encoding/csv for two exports (see RATIONALE, "First visit on a
+// phone network: bytes first").
+func writeCSVRow(b *bytes.Buffer, row []string) {
+	for i, f := range row {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		r, _ := utf8.DecodeRuneInString(f)
+		if f == "" || f != `\.` && !strings.ContainsAny(f, ",\"\r\n") && !unicode.IsSpace(r) {
+			b.WriteString(f)
+			continue
+		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(f, `"`, `""`))
+		b.WriteByte('"')
+	}
+	b.WriteByte('\n')
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -209,15 +208,13 @@ func NewClassTable(v wire.ClassView) ClassTable {
 // students typed.
 func ClassCSV(v wire.ClassView) []byte {
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	_ = w.Write([]string{"class", "student", "level", "file", "id", "answer", "verdict", "correct", "at"})
+	writeCSVRow(&b, []string{"class", "student", "level", "file", "id", "answer", "verdict", "correct", "at"})
 	for _, s := range v.Students {
 		for _, a := range s.Answers {
-			_ = w.Write([]string{v.Class, safeCell(s.Student), a.Level, a.File, strconv.Itoa(a.ID), safeCell(a.Answer), a.Verdict,
+			writeCSVRow(&b, []string{v.Class, safeCell(s.Student), a.Level, a.File, strconv.Itoa(a.ID), safeCell(a.Answer), a.Verdict,
 				strconv.FormatBool(a.Correct), a.At.UTC().Format(time.RFC3339)})
 		}
 	}
-	w.Flush()
 	return b.Bytes()
 }
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -15,8 +14,7 @@ import (
 // ResultsCSV writes one row a verdict: what a spreadsheet needs to recount anything.
 func ResultsCSV(sb *SavedBatch) []byte {
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	_ = w.Write([]string{"line", "level", "file", "id", "kind", "category", "correct", "gold_tool", "called", "form", "rouge_l", "special", "error"})
+	writeCSVRow(&b, []string{"line", "level", "file", "id", "kind", "category", "correct", "gold_tool", "called", "form", "rouge_l", "special", "error"})
 	for _, v := range sb.Batch.Results {
 		rouge := ""
 		if r, ok := v.Reply(); ok {
@@ -31,9 +29,8 @@ func ResultsCSV(sb *SavedBatch) []byte {
 		for i := range row {
 			row[i] = csvSafe(row[i])
 		}
-		_ = w.Write(row)
+		writeCSVRow(&b, row)
 	}
-	w.Flush()
 	return b.Bytes()
 }
 

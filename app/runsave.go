@@ -193,17 +193,18 @@ func shareRun(r *SavedRun) *SavedRun {
 }
 
 // ShareFragment is the URL fragment of a share link: the run (see shareRun) as JSON, deflated and
-// base64url-encoded. Nothing of it reaches a server: browsers never send the fragment.
+// base64url-encoded. Nothing of it reaches a server: browsers never send the fragment. In the tab it
+// waits for the browser's compressor (see deflateRaw): call it from a goroutine of its own.
 func ShareFragment(r *SavedRun) (string, error) {
 	raw, err := json.Marshal(shareRun(r))
 	if err != nil {
 		return "", err
 	}
-	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression)
-	_, _ = w.Write(raw)
-	_ = w.Close()
-	frag := "run=" + base64.RawURLEncoding.EncodeToString(b.Bytes())
+	packed, err := deflateRaw(raw)
+	if err != nil {
+		return "", err
+	}
+	frag := "run=" + base64.RawURLEncoding.EncodeToString(packed)
 	if len(frag) > MaxShareLink {
 		return "", fmt.Errorf("%w (%s compressed, the most is %s): export the file instead", ErrShareTooLarge, Size(len(frag)), Size(MaxShareLink))
 	}

@@ -396,15 +396,19 @@ func (p *RunsPage) export(r *SavedRun, kind string) {
 }
 
 func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
-	frag, err := ShareFragment(r)
-	if err != nil {
-		p.err, p.share = err.Error(), ""
-		return
-	}
 	u := *ctx.Page().URL()
 	u.RawQuery, u.Fragment = "", ""
 	u.Path = "/runs"
-	p.share, p.err = u.String()+"#"+frag, ""
+	ctx.Async(func() {
+		frag, err := ShareFragment(r)
+		ctx.Dispatch(func(app.Context) {
+			if err != nil {
+				p.err, p.share = err.Error(), ""
+				return
+			}
+			p.share, p.err = u.String()+"#"+frag, ""
+		})
+	})
 }
 
 func (p *RunsPage) delete(_ app.Context, r *SavedRun) {

@@ -427,7 +427,7 @@ func (p *SynthPage) onZip(ctx app.Context, e app.Event) {
 			return "", err
 		}
 		name := synthName(o)
-		z, err := synth.Zip(name, files)
+		z, err := synth.Zip(name, files, deflateRaw)
 		if err != nil {
 			return "", err
 		}

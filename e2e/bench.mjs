@@ -11,10 +11,13 @@
 // measures the first part alone (the cold first loads). ONLY=phone measures a first visit on a phone
 // network instead (390 px wide, 9 Mbit/s down, 60 ms round trips, cache disabled; Chrome's network
 // emulation): when the UI is mounted and the engine ready, and the bytes transferred, over 3 cold runs
-// (PHONE_RUNS), then a second visit with the service worker warm.
+// (PHONE_RUNS), then a second visit with the service worker warm. ONLY=webkit measures a first visit in
+// WebKit (MiniBrowser through WebKitWebDriver under Xvfb, on loopback: no network emulation there) to
+// the UI mounted and the engine ready, over 3 cold runs (WEBKIT_RUNS), each a new session.
 import { loadavg } from "node:os";
 import { spawn } from "node:child_process";
 import { startServer, launch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, startFakeModel, fillRunForm, traceTasks } from "./lib.mjs";
+import { webDriver, xvfb } from "./webkit.mjs";
 
 const RUNS = Number(process.env.RUNS || 5);
 const ONLY = process.env.ONLY || "";
@@ -103,6 +106,49 @@ if (ONLY === "phone") {
   } finally {
     await server.stop();
     if (base) base.stop();
+  }
+  process.exit(0);
+}
+
+if (ONLY === "webkit") {
+  const server = await startServer();
+  const x = await xvfb();
+  const r = { ui: [], engine: [], load: [] };
+  try {
+    for (let i = 0; i < Number(process.env.WEBKIT_RUNS || 3); i++) {
+      const d = await webDriver(x.display, server.url);
+      try {
+        await d.goto("/");
+        // A first visit: no service worker of an earlier session controls the page.
+        if (await d.js(() => !!navigator.serviceWorker?.controller)) throw new Error("the WebKit session is not a first visit: a service worker controls the page");
+        const t0 = Date.now();
+        for (;;) {
+          const v = await d.js(() => {
+            const e = performance.getEntriesByName("apibank-engine-ready")[0];
+            const ui = window.__uiMounted || (!document.getElementById("app-wasm-loader") && document.querySelector("[data-testid=dataset-select]") ? (window.__uiMounted = performance.now()) : 0);
+            return { ui, engine: e ? e.startTime : 0 };
+          });
+          if (v.ui && v.engine) {
+            r.ui.push(v.ui);
+            r.engine.push(v.engine);
+            break;
+          }
+          if (Date.now() - t0 > 120000) throw new Error("WebKit: no UI or engine in 120 s: " + JSON.stringify(v));
+          await new Promise((res) => setTimeout(res, 20));
+        }
+        r.load.push(loadavg()[0]);
+      } finally {
+        await d.quit();
+      }
+    }
+    const best = (xs) => Math.min(...xs);
+    console.log(
+      `WebKit first visit, loopback (goal: engine ready 2500 ms): UI mounted best ${best(r.ui).toFixed(0)} / median ${median(r.ui).toFixed(0)} ms; ` +
+        `engine ready best ${best(r.engine).toFixed(0)} / median ${median(r.engine).toFixed(0)} ms (n=${r.ui.length}; load average ${r.load.map((x) => x.toFixed(1)).join(", ")})`,
+    );
+  } finally {
+    await x.stop();
+    await server.stop();
   }
   process.exit(0);
 }

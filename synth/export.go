@@ -1,13 +1,13 @@
 package synth
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/apibank-playground/apibank/internal/zipfile"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
@@ -31,28 +31,19 @@ func Dataset(ctx context.Context, do protocol.Transport, o *Outcome) (map[string
 // zipTime is every zip entry's time: the same dataset makes the same bytes.
 var zipTime = time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Zip packs a folder (path -> text) under a top folder named name, paths sorted.
-func Zip(name string, files map[string]string) ([]byte, error) {
+// Zip packs a folder (path -> text) under a top folder named name, paths sorted, each file
+// compressed by deflate (raw deflate data: zipfile.Deflate, or the browser's in the tab).
+func Zip(name string, files map[string]string, deflate func([]byte) ([]byte, error)) ([]byte, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, p := range paths {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name + "/" + p, Method: zip.Deflate, Modified: zipTime})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write([]byte(files[p])); err != nil {
-			return nil, err
-		}
+	zf := make([]zipfile.File, len(paths))
+	for i, p := range paths {
+		zf[i] = zipfile.File{Name: name + "/" + p, Data: []byte(files[p])}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return zipfile.Write(zf, zipTime, deflate)
 }
 
 // Training writes the accepted dialogues as chat-format training JSONL, one conversation a line:

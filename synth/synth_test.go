@@ -12,6 +12,7 @@ import (
 
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/internal/zipfile"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 )
@@ -155,7 +156,7 @@ func checkFunnel(t *testing.T, g *fakemodel.Generator, client *model.Client, sty
 	}
 
 	// The zip holds the same files; the training JSONL a conversation per accepted dialogue.
-	z, err := Zip("synth", files)
+	z, err := Zip("synth", files, zipfile.Deflate)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,14 +4,13 @@
 package importer
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/apibank-playground/apibank/internal/zipfile"
 )
 
 // Entry is one chosen file: its slash-separated path (relative to what was chosen) and content.
@@ -59,25 +58,20 @@ func Collect(entries []Entry) (map[string]string, Summary, error) {
 	add = func(prefix string, e Entry) error {
 		p := strings.TrimPrefix(path.Clean("/"+prefix+e.Path), "/")
 		if strings.HasSuffix(strings.ToLower(p), ".zip") {
-			zr, err := zip.NewReader(bytes.NewReader(e.Data), int64(len(e.Data)))
+			entries, err := zipfile.Read(e.Data)
 			if err != nil {
 				return fmt.Errorf("%s: not a readable zip archive: %v", p, err)
 			}
 			total := 0
-			for _, f := range zr.File {
-				if f.FileInfo().IsDir() {
+			for _, f := range entries {
+				if f.IsDir() {
 					continue
 				}
 				if Kind(f.Name) == "" {
 					sum.Skipped++
 					continue
 				}
-				rc, err := f.Open()
-				if err != nil {
-					return fmt.Errorf("%s: %s: %v", p, f.Name, err)
-				}
-				data, err := io.ReadAll(io.LimitReader(rc, MaxUnzipped-int64(total)+1))
-				rc.Close()
+				data, err := f.Read(MaxUnzipped - int64(total))
 				if err != nil {
 					return fmt.Errorf("%s: %s: %v", p, f.Name, err)
 				}
