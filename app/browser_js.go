@@ -46,9 +46,10 @@ func NewBrowserEngine() (*BrowserEngine, error) {
 }
 
 // waitForBridge returns window.apibankEngine (undefined when bridge.js never defines it). go-app
-// starts this module from its own deferred script, which the page lists before web/bridge.js
-// (deferred too); the module is fetched and compiled while the event loop waits for bridge.js, so on
-// a loaded machine it can run first (issue 9's "Engine starting" that never ends). bridge.js then
+// starts this module from its own deferred script, which the page lists before web/bridge.js (a
+// module script, deferred too); the module is fetched and compiled while the event loop waits for
+// bridge.js, so on a loaded machine it can run first (and then said "Engine starting" for good, had it
+// not waited). bridge.js then
 // fires "apibank-engine"; DOMContentLoaded comes after every deferred script, so it ends the wait
 // when bridge.js failed to load.
 func waitForBridge(limit time.Duration) js.Value {

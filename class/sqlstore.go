@@ -200,8 +200,8 @@ func (s *SQLStore) Close() error { return s.db.Close() }
 // Hit counts an event in one statement (an upsert that adds one only below the limit and returns
 // the new count), so concurrent requests never both take the last place of a window.
 func (s *SQLStore) Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (bool, time.Time, error) {
-	if length <= 0 {
-		return false, time.Time{}, fmt.Errorf("class store: hit %q: a window of %v", name, length)
+	if length < time.Millisecond { // windows are counted in whole milliseconds
+		return false, time.Time{}, fmt.Errorf("class store: hit %q: a window of %v (at least 1ms)", name, length)
 	}
 	l := length.Milliseconds()
 	start := ms(now) - ms(now)%l

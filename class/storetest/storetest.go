@@ -321,8 +321,10 @@ func hits(t *testing.T, s class.Store) {
 			t.Errorf("%s: Hit = %v, ends %v; want %v, ends %v", tt.what, ok, ends, tt.ok, tt.ends)
 		}
 	}
-	if _, _, err := s.Hit(ctx, "x", 0, 1, at(0, 0)); err == nil {
-		t.Error("Hit with a window of 0: no error")
+	for _, length := range []time.Duration{0, -time.Minute, time.Microsecond} {
+		if _, _, err := s.Hit(ctx, "x", length, 1, at(0, 0)); err == nil {
+			t.Errorf("Hit with a window of %v: no error", length)
+		}
 	}
 }
 

@@ -183,7 +183,7 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 	res := &run.Result{Batch: &protocol.Batch{Results: []protocol.Verdict{}}}
 	for _, l := range lines.All(verdicts.Bytes()) {
 		if len(bytes.TrimSpace(l)) == 0 || bytes.HasPrefix(l, []byte(`{"error":`)) {
-			continue // a line error: already reported
+			continue // a blank line, or a line error (already reported)
 		}
 		var v protocol.Verdict
 		if err := json.Unmarshal(l, &v); err != nil {

@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, need := range []string{"app.wasm", "engine.wasm", "bridge.js", "engine-worker.js", "wasi.js"} {
+	for _, need := range []string{"app.wasm", "engine.wasm", "bridge.js", "bridge/engine.js", "engine-worker.js", "wasi.js"} {
 		if assets.Size(need) == 0 {
 			return fmt.Errorf("%s is missing: run `make` first", filepath.Join(*web, need))
 		}

@@ -240,3 +240,15 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
     });
   }
 });
+
+test("a kept state that brought the engine down is forgotten in the tab's session too, so a reload does not replay it", async () => {
+  const store = memoryStore();
+  const kept = new Kept(store, { warn() {}, log() {} });
+  await kept.track(JSON.stringify({ v: 1, op: "call", call: "[GetToday()]" }), JSON.stringify({ ok: true }), false);
+  assert.equal(kept.load().sandbox.length, 1, "the call is in the session");
+  kept.forget();
+  assert.deepEqual(kept.saved(), { imported: false, sandboxCalls: 0, importedName: "" });
+  const after = kept.load();
+  assert.equal(after.sandbox.length, 0, "a reload finds no sandbox call to replay");
+  assert.equal(after.active, "builtin", "a reload starts on the builtin data");
+});

@@ -90,7 +90,7 @@ func WithClasses(c Classes) Option {
 			c.Logger = slog.New(slog.DiscardHandler)
 		}
 		if c.ClientAddr == nil {
-			c.ClientAddr = remoteHost
+			c.ClientAddr = RemoteHost
 		}
 		if c.Now == nil {
 			c.Now = time.Now
@@ -175,13 +175,15 @@ func (c *classes) sweep(ctx context.Context) {
 		c.sweepMu.Unlock()
 		return
 	}
-	c.swept = now
 	c.sweepMu.Unlock()
 	ok, _, err := c.Store.Hit(ctx, limitName("sweep", "", ""), sweepWindow, 1, now)
 	if err != nil {
-		c.Logger.Error("deleting idle classes", "error", err.Error())
-		return
+		c.Logger.Error("counting the hourly sweep of idle classes", "error", err.Error())
+		return // not marked swept: the next request tries again
 	}
+	c.sweepMu.Lock()
+	c.swept = now
+	c.sweepMu.Unlock()
 	if !ok { // another process or request swept this hour
 		return
 	}
@@ -415,8 +417,9 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 	})
 }
 
-// remoteHost is the host of the request's RemoteAddr.
-func remoteHost(r *http.Request) string {
+// RemoteHost is the host of the request's RemoteAddr (all of it when it has no port): the client's
+// address for the per-address limit where no proxy in front names it.
+func RemoteHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

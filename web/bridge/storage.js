@@ -199,10 +199,14 @@ export class Kept {
     return steps;
   }
 
-  /** forget drops the kept state from the next restart on (a replay of it brought the engine down). */
+  /**
+   * forget drops the kept state from the next restart on (a replay of it brought the engine down),
+   * in this tab's session too, so a reload does not replay it again.
+   */
   forget() {
     this.loadText = null;
     this.sandbox = [];
+    this.save();
   }
 
   /** saved reports what a restart would restore and the name of the folder imported in this tab. */
