@@ -41,8 +41,8 @@ self.addEventListener("install", (event) => event.waitUntil(installWorker()));
 `
 
 // offlineWorker is go-app's service worker with pages found in the cache whatever their query,
-// active only once its cache is filled, and only if it was filled (heldCacheFill). ok is false when go-app's template no
-// longer has the lines this changes (a test fails then).
+// active only once its cache is filled, and only if it was filled (heldCacheFill). ok is false
+// when go-app's template no longer has the lines this changes (a test fails then).
 func offlineWorker() (template string, ok bool) {
 	t := goapp.DefaultAppWorkerJS
 	if strings.Count(t, cacheLookup) != 1 || strings.Count(t, cacheFill) != 1 {
