@@ -16,7 +16,7 @@
 // the UI mounted and the engine ready, over 3 cold runs (WEBKIT_RUNS), each a new session.
 import { loadavg } from "node:os";
 import { spawn } from "node:child_process";
-import { startServer, launch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, startFakeModel, fillRunForm, traceTasks } from "./lib.mjs";
+import { startServer, launch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, startFakeModel, fillRunForm, traceTasks, offlineReady } from "./lib.mjs";
 import { webDriver, xvfb } from "./webkit.mjs";
 
 const RUNS = Number(process.env.RUNS || 5);
@@ -88,12 +88,7 @@ if (ONLY === "phone") {
           r.load.push(loadavg()[0]);
           // The second visit starts once the service worker controls the page and holds both modules.
           if (r === first)
-            await page.waitForFunction(async () => {
-              if (!navigator.serviceWorker.controller) return false;
-              const urls = [];
-              for (const k of await caches.keys()) for (const q of await (await caches.open(k)).keys()) urls.push(new URL(q.url).pathname);
-              return ["app.wasm", "engine.wasm"].every((f) => urls.some((u) => u.endsWith(f)));
-            }, null, { timeout: 120000, polling: 250 });
+            await offlineReady(page, [], 120000);
         }
       } finally {
         await b.close();

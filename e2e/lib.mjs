@@ -209,6 +209,35 @@ export async function ready(page) {
   }
 }
 
+/**
+ * offlineReady waits until the site's service worker is activated and controls the page, and its
+ * cache holds every URL the worker precaches (read from the worker's own script) and each of paths.
+ * It polls from here: page.waitForFunction takes a predicate's returned Promise as a truthy answer
+ * and returns at once, so an async predicate there waits for nothing. It throws, saying what is
+ * missing, when that is still not so after timeout ms.
+ */
+export async function offlineReady(page, paths = [], timeout = 60000) {
+  const deadline = Date.now() + timeout;
+  let last = "";
+  for (;;) {
+    last = await page.evaluate(async (extra) => {
+      const sw = navigator.serviceWorker.controller;
+      if (!sw) return "no service worker controls the page";
+      if (sw.state !== "activated") return "the service worker is " + sw.state;
+      const script = await (await fetch(sw.scriptURL, { cache: "no-store" })).text();
+      const m = script.match(/const resourcesToCache = (\[.*?\]);/s);
+      if (!m) return "the service worker's script lists no resourcesToCache";
+      const want = [...JSON.parse(m[1]), ...extra];
+      const missing = [];
+      for (const u of want) if (!(await caches.match(new URL(u, location.href).href))) missing.push(u);
+      return missing.length ? "not cached yet: " + missing.join(" ") : "";
+    }, paths).catch((e) => "the page did not answer: " + e.message);
+    if (last === "") return;
+    if (Date.now() > deadline) throw new Error(`the site is not ready offline after ${timeout} ms: ${last}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** set gives an input a value as a user's edit does (input, then change). */
 export async function set(page, testid, value) {
   await page.$eval(`[data-testid=${testid}]`, (el, v) => {

@@ -31,7 +31,7 @@ func TestHeadersOnEveryRoute(t *testing.T) {
 		{"manifest", "GET", "/manifest.webmanifest", nil, 200, ""},
 		{"engine", "GET", hashed, map[string]string{"Accept-Encoding": "br"}, 200, ""},
 		{"engine, HEAD", "HEAD", hashed, nil, 200, ""},
-		{"icon", "GET", "/web/icon-192.png", nil, 404, ""}, // the test web/ has no icons
+		{"icon", "GET", "/web/icon-192.png", nil, 200, ""},
 		{"missing file", "GET", "/web/nothing.js", nil, 404, ""},
 		{"missing page", "GET", "/nothing", nil, 404, ""},
 		{"run page", "GET", "/run", nil, 200, ""},

@@ -26,19 +26,23 @@ const cacheFill = `async function installWorker() {
 // done. go-app's install handler does not (it awaits the fill without event.waitUntil), so the
 // worker was active, and controlled the tab, while its cache was still being written; that was
 // hidden while the worker started before app.wasm was fetched, and no longer is now that it starts
-// after the app (workerAfterApp). A failed fill is still logged by go-app's handler and still
-// leaves the worker installed, as before.
+// after the app (workerAfterApp). A failed fill (the network dropped, the server went away during
+// the first visit) fails the install: go-app's handler logs it, the worker is discarded, and the
+// loader's next registration, on the next page load, installs it again. Kept installed, as go-app
+// does, it would control every later visit with an empty cache and never fill it (its script, and
+// so its install, is the same until the next release): no offline use, though the page says a
+// first visit gives it.
 const heldCacheFill = `let cacheFilled; // this install's one fill of the cache
 function installWorker() {
   cacheFilled = cacheFilled || caches.open(cacheName).then((cache) => cache.addAll(resourcesToCache));
   return cacheFilled;
 }
-self.addEventListener("install", (event) => event.waitUntil(installWorker().catch(() => {})));
+self.addEventListener("install", (event) => event.waitUntil(installWorker()));
 `
 
 // offlineWorker is go-app's service worker with pages found in the cache whatever their query,
-// active only once its cache is filled (heldCacheFill). ok is false when go-app's template no
-// longer has the lines this changes (a test fails then).
+// active only once its cache is filled, and only if it was filled (heldCacheFill). ok is false
+// when go-app's template no longer has the lines this changes (a test fails then).
 func offlineWorker() (template string, ok bool) {
 	t := goapp.DefaultAppWorkerJS
 	if strings.Count(t, cacheLookup) != 1 || strings.Count(t, cacheFill) != 1 {

@@ -33,6 +33,10 @@ func testWeb(t testing.TB) string {
 		"engine-worker.js": "// worker",
 		"wasi.js":          "// wasi",
 		"style.css":        strings.Repeat("body{}\n", 100),
+		// The icons the handler names (go-app precaches them: one missing fails the worker's install).
+		"icon-192.png": "\x89PNG 192",
+		"icon-512.png": "\x89PNG 512",
+		"icon.svg":     "<svg/>",
 	}
 	if err := os.Mkdir(filepath.Join(dir, "bridge"), 0o755); err != nil {
 		t.Fatal(err)
@@ -191,6 +195,10 @@ func TestPages(t *testing.T) {
 			t.Errorf("the service worker lists %s twice", u)
 		}
 		seen[u] = true
+		// One address that does not answer fails the whole install (heldCacheFill): no offline use.
+		if resp, _ := get(t, srv.URL+u, nil); resp.StatusCode != http.StatusOK {
+			t.Errorf("the service worker precaches %s, which answers %d", u, resp.StatusCode)
+		}
 	}
 }
 

@@ -3,7 +3,7 @@
 // the tab judges its answers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, ready, session } from "../lib.mjs";
+import { watch, open, ready, offlineReady, session } from "../lib.mjs";
 
 const s = session();
 
@@ -11,12 +11,7 @@ test("an assignment link opens just its set, offline", async () => {
   const page = await s.browser.context.newPage();
   const w = watch(page);
   await open(page, s.server.url, "/classroom");
-  await page.waitForFunction(async () => {
-    if (!navigator.serviceWorker.controller) return false;
-    const urls = [];
-    for (const k of await caches.keys()) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url));
-    return urls.some((u) => u.pathname.endsWith("engine.wasm")) && urls.some((u) => u.pathname === "/classroom");
-  }, null, { timeout: 30000 });
+  await offlineReady(page, ["/classroom"]);
   const title = async () => (await page.textContent("main h2")).trim();
   await page.waitForFunction(() => /^Exercise 1 of \d+/.test(document.querySelector("main h2")?.textContent));
   const first = await title();

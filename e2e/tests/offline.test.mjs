@@ -3,7 +3,7 @@
 // with queries: a sample, a dataset filter, a tool — and a paste is scored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+import { watch, open, ready, offlineReady, engineRequest, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
 
 const s = session();
 
@@ -13,13 +13,8 @@ test("after one visit, with the server stopped, every page and every address wit
   await open(page, s.server.url, "/");
   const navPaths = await page.$$eval("nav.nav a[href]", (as) => as.map((a) => a.getAttribute("href")));
   assert.ok(navPaths.length >= 8, "the navigation lists the pages");
-  // Wait until the service worker controls the page and has cached every page and the engine.
-  await page.waitForFunction(async (paths) => {
-    if (!navigator.serviceWorker.controller) return false;
-    const urls = [];
-    for (const k of await caches.keys()) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url));
-    return urls.some((u) => u.pathname.endsWith("engine.wasm")) && paths.every((p) => urls.some((u) => u.pathname === p));
-  }, navPaths, { timeout: 30000 });
+  // The server stops only once the service worker controls the page and has cached all it precaches.
+  await offlineReady(page, navPaths);
   const all = await engineRequest(page, { op: "dialogues" });
   const d = all.find((x) => x.special) || all[0];
   const samples = await engineRequest(page, { op: "samples", level: d.level, file: d.file });

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync, read
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  pagesLoad, root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session,
+  pagesLoad, root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session, offlineReady,
 } from "../lib.mjs";
 
 const s = session();
@@ -366,20 +366,7 @@ test("importing ../shared/apibank and pasting its gold gives exactly the CLI's n
 
 test("after a first visit the playground works offline", async () => {
   const { page, w } = await newPage("/");
-  await page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
-    // Wait until the worker controls the page and its cache holds the engine.
-    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
-    return reg.active.state;
-  });
-  await page.waitForFunction(async () => {
-    const keys = await caches.keys();
-    for (const k of keys) {
-      const c = await caches.open(k);
-      if ((await c.keys()).some((r) => r.url.includes("engine.wasm"))) return true;
-    }
-    return false;
-  }, null, { timeout: 30000 });
+  await offlineReady(page);
   await s.browser.context.setOffline(true);
   try {
     await page.reload();
