@@ -1,8 +1,6 @@
 package value
 
-import (
-	"testing"
-)
+import "testing"
 
 func TestRepr(t *testing.T) {
 	v, _ := DecodeString(`{"name": "it's", "n": [1, 2.5, null, true], "t": "x"}`)
