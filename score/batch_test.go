@@ -148,3 +148,17 @@ func TestIndexConcurrentFirstUses(t *testing.T) {
 		t.Errorf("All: %d samples, want %d", len(got), len(want))
 	}
 }
+
+func TestParsePredictions(t *testing.T) {
+	in := "{\"file\":\"a.jsonl\",\"id\":0,\"pred\":\"x\"}\n\nnot json\n{\"file\":\"a.jsonl\",\"id\":1.5,\"pred\":\"x\"}\n{\"level\":\"level-2-toolsearcher\",\"file\":\"b.jsonl\",\"id\":2,\"pred\":{\"name\":\"GetToday\",\"arguments\":{}}}\n"
+	preds, errs := ParsePredictions("p.jsonl", []byte(in), dataset.Level1)
+	if len(preds) != 2 || len(errs) != 2 {
+		t.Fatalf("preds %v errs %v", preds, errs)
+	}
+	if errs[0].Line != 3 || errs[1].Line != 4 {
+		t.Errorf("error lines %d, %d; want 3, 4", errs[0].Line, errs[1].Line)
+	}
+	if preds[0].Level != dataset.Level1 || preds[1].Level != dataset.Level2 || preds[1].Pred != `{"name":"GetToday","arguments":{}}` {
+		t.Errorf("preds = %+v", preds)
+	}
+}
