@@ -120,3 +120,27 @@ func TestRound4(t *testing.T) {
 		}
 	}
 }
+
+// TestParseMode: the two mode names read as themselves, "" gives the default, any other name (a
+// different case included) is an error that quotes it.
+func TestParseMode(t *testing.T) {
+	tests := []struct {
+		in   string
+		def  Mode
+		want Mode
+		err  string
+	}{
+		{"fresh", Replay, Fresh, ""},
+		{"replay", Fresh, Replay, ""},
+		{"", Replay, Replay, ""},
+		{"", Fresh, Fresh, ""},
+		{"Replay", Fresh, "", `state must be fresh or replay, not "Replay"`},
+		{"live", Fresh, "", `state must be fresh or replay, not "live"`},
+	}
+	for _, tt := range tests {
+		got, err := ParseMode(tt.in, tt.def)
+		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && err.Error() != tt.err) {
+			t.Errorf("ParseMode(%q, %s) = %q, %v; want %q, %q", tt.in, tt.def, got, err, tt.want, tt.err)
+		}
+	}
+}
