@@ -1,10 +1,7 @@
 package run
 
 import (
-	"context"
-	"encoding/json"
 	"math"
-	"reflect"
 	"testing"
 
 	"github.com/apibank-playground/apibank/protocol"
@@ -117,45 +114,5 @@ func TestLevelWords(t *testing.T) {
 		if got := levelWords(in); got != want {
 			t.Errorf("levelWords(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-// TestReplayEpisode: replaying an episode's recorded calls gives the engine's judgement of the
-// episode as it was played live, whatever outcome the record carries; a scene the data lacks is an
-// error.
-func TestReplayEpisode(t *testing.T) {
-	ctx := context.Background()
-	do := native()
-	ss, err := protocol.Call[[]protocol.SampleView](ctx, do, protocol.Request{Op: protocol.OpSamples, Level: Level3})
-	if err != nil || len(ss) == 0 {
-		t.Fatalf("level-3 samples: %v %v", ss, err)
-	}
-	file := ss[0].File
-	started, err := protocol.Call[protocol.EpisodeStarted](ctx, do, protocol.Request{Op: protocol.OpEpisodeStart, File: file})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ep := Episode{Level: Level3, File: file}
-	for _, c := range []string{`{"name":"Calculator","arguments":{"formula":"(2+3)*4"}}`, `{"name":"ToolSearcher","arguments":{"keywords":"meeting"}}`} {
-		got, err := protocol.Call[protocol.EpisodeCall](ctx, do, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: json.RawMessage(c)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ep.Calls = append(ep.Calls, got)
-	}
-	live, err := protocol.Call[protocol.Outcome](ctx, do, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ep.Outcome = &protocol.Outcome{Success: !live.Success, Recall: 1}
-	replayed, err := ReplayEpisode(ctx, native(), ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(replayed, live) {
-		t.Errorf("replayed %+v, live %+v", replayed, live)
-	}
-	if _, err := ReplayEpisode(ctx, do, Episode{File: "no-such-scene.json"}); err == nil {
-		t.Error("a scene the data lacks replayed without an error")
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
-	"github.com/apibank-playground/apibank/value"
 )
 
 // world is a tiny world of our own for these tests.
@@ -93,36 +92,6 @@ func TestRun(t *testing.T) {
 				t.Fatalf("want a %s failure containing %q, got %+v", tt.failCheck, tt.why, r.Failures)
 			}
 		})
-	}
-}
-
-func TestGrounding(t *testing.T) {
-	ev := &evidence{derived: map[string]bool{}}
-	ev.add("Please book it for the 16th of March at 7:30 pm, two rooms, for Ana Lima. Turn the heater on.")
-	tests := []struct {
-		v    any
-		want bool
-	}{
-		{"2023-03-16 19:30:00", true},
-		{"2023-03-16", true},
-		{"2024-03-16", false},
-		{"2023-03-17", false},
-		{"19:30", true},
-		{"07:30:00", false},
-		{int64(2), true},
-		{int64(3), false},
-		{"AnaLima", true},
-		{"ana lima", true},
-		{"Pedro", false},
-		{true, true},
-		{[]any{"Ana Lima"}, true},
-		{value.MapOf("who", "Ana Lima", "n", int64(9)), false},
-		{"", true},
-	}
-	for _, tt := range tests {
-		if got, _ := ev.grounded(tt.v); got != tt.want {
-			t.Errorf("grounded(%v) = %v, want %v", tt.v, got, tt.want)
-		}
 	}
 }
 

@@ -3,13 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/apibank-playground/apibank/app"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
 
@@ -88,3 +94,79 @@ func startLive(t testing.TB, limits serve.Limits, routes ...Route) *liveServer {
 }
 
 func (l *liveServer) url(p string) string { return "http://" + l.addr + p }
+
+// testWeb makes a small web/ folder with every file the server needs.
+func testWeb(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.wasm":         "\x00asm" + strings.Repeat("app", 400),
+		"engine.wasm":      "\x00asm" + strings.Repeat("engine", 400),
+		"bridge.js":        strings.Repeat("// bridge\n", 100),
+		"bridge/engine.js": "// the engine's state machine",
+		"bridge/files.js":  "// files",
+		"engine-worker.js": "// worker",
+		"wasi.js":          "// wasi",
+		"style.css":        strings.Repeat("body{}\n", 100),
+		// The icons the handler names (go-app precaches them: one missing fails the worker's install).
+		"icon-192.png": "\x89PNG 192",
+		"icon-512.png": "\x89PNG 512",
+		"icon.svg":     "<svg/>",
+	}
+	if err := os.Mkdir(filepath.Join(dir, "bridge"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(n)), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// testSite loads a web/ folder made by testWeb and renders the site.
+func testSite(t testing.TB) *Site {
+	t.Helper()
+	assets, err := LoadAssets(testWeb(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	routesOnce.Do(app.Routes)
+	site, err := NewSite(NewHandler(assets), assets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site
+}
+
+// testServer serves a test site on 127.0.0.1 with the whole handler chain (its access log discarded).
+func testServer(t *testing.T) (*httptest.Server, *Assets) {
+	t.Helper()
+	srv, site := testServerSite(t)
+	return srv, site.assets
+}
+
+// testServerSite is testServer that also returns the site it serves.
+func testServerSite(t *testing.T) (*httptest.Server, *Site) {
+	t.Helper()
+	site := testSite(t)
+	srv := httptest.NewServer(site.Handler(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	return srv, site
+}
+
+func get(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	// A bare transport: no automatic gzip, so the test sees what the server sends.
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/internal/serve"
+)
+
+func TestPages(t *testing.T) {
+	srv, assets := testServer(t)
+	for _, p := range app.Pages {
+		if p.Soon {
+			continue
+		}
+		resp, body := get(t, srv.URL+p.Path, map[string]string{"Accept-Encoding": "gzip"})
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d %q", p.Path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		zr, _ := gzip.NewReader(bytes.NewReader(body))
+		html, _ := io.ReadAll(zr)
+		for _, want := range []string{assets.URL("/web/bridge.js"), assets.URL("/web/style.css"), `data-testid="dataset-select"`, "apibankAssets"} {
+			if !bytes.Contains(html, []byte(want)) {
+				t.Errorf("%s lacks %q", p.Path, want)
+			}
+		}
+	}
+	resp, body := get(t, srv.URL+"/app.js", nil)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(assets.URL("/web/app.wasm"))) {
+		t.Fatalf("app.js does not load the hashed app.wasm")
+	}
+	resp, body = get(t, srv.URL+"/app-worker.js", nil)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(assets.URL("/web/engine.wasm"))) || !bytes.Contains(body, []byte(`"/sandbox"`)) {
+		t.Fatalf("the service worker does not cache the engine and the pages for offline use")
+	}
+	// cache.addAll fails on a duplicate, and then nothing is kept for offline use.
+	_, list, _ := strings.Cut(string(body), "const resourcesToCache = ")
+	list, _, _ = strings.Cut(list, ";")
+	var urls []string
+	if err := json.Unmarshal([]byte(list), &urls); err != nil {
+		t.Fatalf("resourcesToCache: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, u := range urls {
+		if seen[u] {
+			t.Errorf("the service worker lists %s twice", u)
+		}
+		seen[u] = true
+		// One address that does not answer fails the whole install (heldCacheFill): no offline use.
+		if resp, _ := get(t, srv.URL+u, nil); resp.StatusCode != http.StatusOK {
+			t.Errorf("the service worker precaches %s, which answers %d", u, resp.StatusCode)
+		}
+	}
+}
+
+func TestStaticExport(t *testing.T) {
+	_, assets := testServer(t)
+	dir := t.TempDir()
+	if err := exportStatic(dir, NewHandler(assets), assets, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"index.html", "sandbox.html", "app.js", "app-worker.js", "web/engine.wasm", "web/app.wasm", "web/bridge.js"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("static site lacks %s", f)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "web", "engine.wasm"))
+	if err != nil || !bytes.Equal(b, assets.files["engine.wasm"].Body()) {
+		t.Errorf("web/engine.wasm of the static site differs from web/'s (%v)", err)
+	}
+	// Beside each compressible file its brotli and gzip forms, decoding to the file's bytes.
+	for _, f := range []string{"engine.wasm", "app.wasm", "bridge.js"} {
+		r := serve.NewResource(assets.files[f].Body(), contentType(f))
+		for coding, suffix := range precompressedSuffix {
+			enc, err := os.ReadFile(filepath.Join(dir, "web", f+suffix))
+			if err != nil {
+				t.Errorf("static site lacks web/%s%s", f, suffix)
+				continue
+			}
+			if err := r.UsePrecompressed(coding, enc); err != nil {
+				t.Errorf("web/%s%s: %v", f, suffix, err)
+			}
+		}
+	}
+	// The static host applies _headers: the same security headers as the server's, on every path.
+	headers, err := os.ReadFile(filepath.Join(dir, "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(headers)), "\n")
+	if lines[0] != "/*" {
+		t.Errorf("_headers starts with %q, want /*", lines[0])
+	}
+	want := serve.SecurityHeaders(policy(assets))
+	got := http.Header{}
+	for _, l := range lines[1:] {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ": ")
+		if !ok || !strings.HasPrefix(l, "  ") {
+			t.Fatalf("_headers line %q is not an indented 'Name: value'", l)
+		}
+		got.Add(k, v)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("_headers gives\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestRunRejectsBadInput(t *testing.T) {
+	web := testWeb(t)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing build outputs", []string{"--web", t.TempDir()}, "app.wasm is missing"},
+		{"missing folder", []string{"--web", filepath.Join(t.TempDir(), "none")}, "reading "},
+		{"bad log format", []string{"--web", web, "--log", "xml"}, `--log "xml": want text or json`},
+		{"no connections", []string{"--web", web, "--max-conns", "0"}, "--max-conns 0: must be at least 1"},
+		{"unknown flag", []string{"--port", "80"}, "flag provided but not defined: -port"},
+		{"bad address", []string{"--web", web, "--addr", "256.0.0.1:0"}, "256.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if !slices.Contains(args, "--addr") {
+				args = append([]string{"--addr", "127.0.0.1:0"}, args...)
+			}
+			err := run(context.Background(), args, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestHelpExitsCleanly(t *testing.T) {
+	var out, errs strings.Builder
+	if err := run(context.Background(), []string{"--help"}, &out, &errs); err != nil {
+		t.Fatalf("--help: %v", err)
+	}
+	if !strings.Contains(out.String(), "-addr") {
+		t.Fatalf("--help printed no usage: %q", out.String())
+	}
+	if err := run(context.Background(), []string{"--nope"}, &out, &errs); err == nil || !strings.Contains(errs.String(), "-addr") {
+		t.Fatalf("an unknown flag: %v, usage %q", err, errs.String())
+	}
+}
