@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"html"
 	"regexp"
 	"strconv"
@@ -19,22 +18,9 @@ import (
 // line the engine judged, not another line's (before the line rule was shared, a CR-only file showed
 // no prediction at all, and a mixed one showed the next line's).
 func TestVerdictsShowTheirOwnPrediction(t *testing.T) {
-	useNative(t)
-	ds, _ := tab.Dialogues()
-	d, err := tab.Dialogue(ds[0].Level, ds[0].File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := tab.Prompt(d.Level, d.File, 0)
-	if err != nil || pr.GoldNative == "" {
-		t.Fatalf("the first sample's gold call: %v", err)
-	}
-	line := func(id int, pred string) string {
-		b, _ := json.Marshal(map[string]any{"level": d.Level, "file": d.File, "id": id, "pred": pred})
-		return string(b)
-	}
-	input := []string{line(0, pr.GoldNative), line(1, "The first reply."), "{broken", line(0, "[NoSuchTool(a='b')]"), line(1, "The second reply.")}
-	want := map[int]string{1: pr.GoldNative, 2: "The first reply.", 4: "[NoSuchTool(a='b')]", 5: "The second reply."}
+	gold, line := firstDialogueLines(t)
+	input := []string{line(0, gold), line(1, "The first reply."), "{broken", line(0, "[NoSuchTool(a='b')]"), line(1, "The second reply.")}
+	want := map[int]string{1: gold, 2: "The first reply.", 4: "[NoSuchTool(a='b')]", 5: "The second reply."}
 	for _, tt := range []struct{ name, text string }{
 		{"LF", strings.Join(input, "\n")},
 		{"CRLF", strings.Join(input, "\r\n") + "\r\n"},

@@ -111,22 +111,9 @@ func TestFilter(t *testing.T) {
 }
 
 func TestBatchViewShowsVerdictsAndLineErrors(t *testing.T) {
-	useNative(t)
-	ds, _ := tab.Dialogues()
-	d, err := tab.Dialogue(ds[0].Level, ds[0].File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := tab.Prompt(d.Level, d.File, 0)
-	if err != nil || pr.GoldNative == "" {
-		t.Fatalf("the first sample's gold call: %v", err)
-	}
-	line := func(id int, pred string) string {
-		b, _ := json.Marshal(map[string]any{"level": d.Level, "file": d.File, "id": id, "pred": pred})
-		return string(b)
-	}
+	gold, line := firstDialogueLines(t)
 	preds := strings.Join([]string{
-		line(0, pr.GoldNative),
+		line(0, gold),
 		"{broken",
 		line(0, "no call here"),
 		line(1, "Done."),
@@ -286,4 +273,24 @@ func hasElem(html, text string, attrs ...string) bool {
 		}
 	}
 	return false
+}
+
+// firstDialogueLines uses the native engine and returns the gold call (native form) of the first
+// sample of the first dialogue, and a maker of prediction lines for that dialogue's samples.
+func firstDialogueLines(t *testing.T) (gold string, line func(id int, pred string) string) {
+	t.Helper()
+	useNative(t)
+	ds, _ := tab.Dialogues()
+	d, err := tab.Dialogue(ds[0].Level, ds[0].File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := tab.Prompt(d.Level, d.File, 0)
+	if err != nil || pr.GoldNative == "" {
+		t.Fatalf("the first sample's gold call: %v", err)
+	}
+	return pr.GoldNative, func(id int, pred string) string {
+		b, _ := json.Marshal(map[string]any{"level": d.Level, "file": d.File, "id": id, "pred": pred})
+		return string(b)
+	}
 }
