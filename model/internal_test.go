@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -47,3 +48,24 @@ type instant struct{}
 
 func (instant) Now() time.Time                                   { return time.Unix(0, 0) }
 func (instant) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// checkCanned has a client with settings s read body, answered once with 200, and checks the
+// response it makes of it (want, one attempt) or its error (one starting with wantErr).
+func checkCanned(t *testing.T, s Settings, body string, want Response, wantErr string) {
+	t.Helper()
+	c := New(s, WithTransport(canned{status: 200, body: body}), WithClock(instant{}))
+	got, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
+	if wantErr != "" {
+		if err == nil || !strings.HasPrefix(err.Error(), wantErr) {
+			t.Fatalf("error %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Attempts = 1
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}

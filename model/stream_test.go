@@ -1,9 +1,6 @@
 package model
 
 import (
-	"context"
-	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -53,22 +50,7 @@ func TestStreamShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := New(Settings{BaseURL: "https://example.test/v1", Model: "m", Stream: true, Retries: 1},
-				WithTransport(canned{status: 200, body: tt.body}), WithClock(instant{}))
-			got, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
-			if tt.err != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.want.Attempts = 1
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
+			checkCanned(t, Settings{BaseURL: "https://example.test/v1", Model: "m", Stream: true, Retries: 1}, tt.body, tt.want, tt.err)
 		})
 	}
 }

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"context"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -43,22 +41,7 @@ func TestPlainShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := New(Settings{BaseURL: "https://example.test/v1", Model: "m"},
-				WithTransport(canned{status: 200, body: tt.body}), WithClock(instant{}))
-			got, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
-			if tt.err != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.want.Attempts = 1
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
-			}
+			checkCanned(t, Settings{BaseURL: "https://example.test/v1", Model: "m"}, tt.body, tt.want, tt.err)
 		})
 	}
 }
