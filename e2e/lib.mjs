@@ -278,6 +278,26 @@ export async function engineRequest(page, req) {
   return resp.result;
 }
 
+/**
+ * fullDialogues fetches the full form (turns included) of each listed dialogue ({level, file}, as the
+ * dialogues op lists them) through the tab's bridge, one request after another in the page, in one
+ * round trip from here (hundreds of page.evaluate calls cost tests tens of seconds).
+ */
+export async function fullDialogues(page, list) {
+  const texts = list.map((d) => JSON.stringify({ v: 1, op: "dialogue", level: d.level, file: d.file }));
+  const rs = await page.evaluate(async (ts) => {
+    const out = [];
+    for (const t of ts) out.push(await window.apibankEngine.request(t));
+    return out;
+  }, texts);
+  return rs.map((r, i) => {
+    if (!r.ok) throw new Error(`${list[i].level}/${list[i].file}: ${r.error}`);
+    const resp = JSON.parse(r.text);
+    if (!resp.ok) throw new Error(`${list[i].level}/${list[i].file}: ${resp.error.message}`);
+    return resp.result;
+  });
+}
+
 /** pyStr renders a JSON value as Python's str() does, for the text form of gold calls. */
 export function pyStr(v) {
   if (typeof v === "string") return v;

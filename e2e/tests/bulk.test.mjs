@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, session, traceTasks } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, cli, pasteAndScore, session, traceTasks } from "../lib.mjs";
 
 // Peak memory of the tab: the renderer processes' resident memory (the page, its worker and both
 // WebAssembly modules run there).
@@ -29,10 +29,7 @@ async function newPage(p) {
 }
 
 async function builtinGold(page) {
-  const list = await engineRequest(page, { op: "dialogues" });
-  const dls = [];
-  for (const d of list) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
-  return goldPredictions(dls);
+  return goldPredictions(await fullDialogues(page, await engineRequest(page, { op: "dialogues" })));
 }
 
 /**

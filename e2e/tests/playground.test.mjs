@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync, read
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  pagesLoad, root, shared, watch, open, ready, engineRequest, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session, offlineReady,
+  pagesLoad, root, shared, watch, open, ready, engineRequest, fullDialogues, goldPredictions, goldText, jsonl, cli, pasteAndScore, verdicts, session, offlineReady,
 } from "../lib.mjs";
 
 const s = session();
@@ -32,10 +32,7 @@ async function newPage(p = "/") {
 
 /** dialoguesOf fetches the loaded dialogues of a level (all with "") with their turns, in the tab. */
 async function dialoguesOf(page, level) {
-  const list = await engineRequest(page, { op: "dialogues", level });
-  const out = [];
-  for (const d of list) out.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
-  return out;
+  return fullDialogues(page, await engineRequest(page, { op: "dialogues", level }));
 }
 
 function write(name, text) {
