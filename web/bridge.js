@@ -40,6 +40,16 @@ const workerURL = assets.worker || "/web/engine-worker.js";
 const kept = new Kept({ session: sessionStorage, put: idbPut, get: idbGet, clear: idbClear });
 kept.read = kept.readBack().catch((err) => console.warn("apibank: the saved state could not be read:", err.message));
 
+/**
+ * whenIdle calls fn once go-app has mounted the UI (its loader, #app-wasm-loader, is gone) and the
+ * page then has an idle moment (requestIdleCallback where the browser has it; Safari has not).
+ */
+function whenIdle(fn) {
+  const idleThen = () => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200));
+  const check = () => (document.getElementById("app-wasm-loader") ? setTimeout(check, 100) : idleThen());
+  check();
+}
+
 const engine = createEngine({
   engineURL,
   compile: (download) => fetchAndCompile(engineURL, download),
@@ -47,6 +57,7 @@ const engine = createEngine({
   kept,
   hooks: window.apibankTestHooks || {},
   mark: () => performance.mark("apibank-engine-ready"),
+  idle: whenIdle,
 });
 
 const held = new Held();

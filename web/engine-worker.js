@@ -8,6 +8,7 @@
 //               {type: "req", id, text}            text: one engine request (JSON text)
 //               {type: "trap", id}                 a test hook: fail as a trapped instance does
 //               {type: "ping", id}                 the page's heartbeat: answered with pong
+//               {type: "warm-up"}                  the page is idle: warm the engine up (once a worker)
 //               {type: "hang"}                     a test hook: stop answering, as a worker closed silently
 //               {type: "bulk", id, blob | text, level, state, name, scratch}
 //                                                  score a prediction text in chunks (see bulk below);
@@ -28,6 +29,7 @@ importScripts(new URL(self.location.href).searchParams.get("wasi") || "wasi.js")
 
 let engine = null;
 let dead = null;
+let warming = false; // the warm-up has been asked for
 const log = [];
 
 function output(fd, line) {
@@ -54,9 +56,17 @@ self.onmessage = async (ev) => {
         return;
       }
       postMessage({ type: "ready", ms: performance.now() - t0 });
-      setTimeout(warmUp, 0);
       return;
     }
+    case "warm-up":
+      // Asked for by the page once its UI is up and idle, not at "ready": a warm-up running while
+      // app.wasm starts takes the cores (and the browser's compiler threads) the UI needs, which
+      // delayed the UI of a first visit by seconds in WebKit.
+      if (engine !== null && !warming) {
+        warming = true;
+        setTimeout(warmUp, 0);
+      }
+      return;
     case "ping":
       postMessage({ type: "pong", id: msg.id });
       return;

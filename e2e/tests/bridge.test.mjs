@@ -61,7 +61,7 @@ const settle = async () => {
 
 /**
  * harness starts an engine over fake parts: opts.hooks (apibankTestHooks), opts.compile (replaces
- * the compile: (download) => promise of a module), opts.kept. It returns the engine with the
+ * the compile: (download) => promise of a module), opts.kept, opts.idle (the page's idle(fn)). It returns the engine with the
  * workers made, the errors logged, and advance(ms), which moves the fake clock a tick at a time,
  * running due timers and the watchdog.
  */
@@ -79,6 +79,7 @@ async function harness(opts = {}) {
     now: () => h.t,
     later: (fn, ms) => h.timers.push({ at: h.t + ms, fn }),
     every: () => {},
+    idle: opts.idle,
     log,
   });
   h.advance = async (ms, step = tickMs) => {
@@ -227,6 +228,28 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
         assert.match(h.engine.status().lastError, /stopped answering its heartbeat/);
         assert.deepEqual(h.workers[1].sent(), ["call"], "the sandbox call was replayed");
         return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "each worker is told to warm up only once the page is idle, and a replaced one never",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn) });
+        const warmUps = (w) => w.got.filter((m) => m.type === "warm-up").length;
+        assert.equal(h.engine.state(), "serve");
+        assert.equal(warmUps(h.workers[0]), 0, "not at ready: the page is still busy starting its UI");
+        idles.shift()();
+        assert.equal(warmUps(h.workers[0]), 1, "once the page is idle");
+        // The next worker's idle moment comes after it was replaced too: only the one serving warms up.
+        h.workers[0].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        const stale = idles.shift();
+        h.workers[1].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        stale();
+        idles.shift()();
+        assert.deepEqual(h.workers.map(warmUps), [1, 0, 1]);
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
       },
     },
   ];

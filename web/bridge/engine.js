@@ -70,6 +70,8 @@ const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
  *   now(), later(fn, ms), every(fn, ms)   the clock and timers (performance.now, setTimeout,
  *                      setInterval by default)
  *   mark()             called at the tab's first "ready" (a performance mark for the benchmark)
+ *   idle(fn)           calls fn once the page is idle (its UI up, nothing urgent running), when
+ *                      each worker is told to warm up; at once by default
  *   log                console by default
  */
 export function createEngine(env) {
@@ -77,6 +79,7 @@ export function createEngine(env) {
   const later = env.later || ((fn, ms) => setTimeout(fn, ms));
   const every = env.every || ((fn, ms) => setInterval(fn, ms));
   const log = env.log || console;
+  const idle = env.idle || ((fn) => later(fn, 0));
   const kept = env.kept;
   const hooks = env.hooks || {};
 
@@ -282,6 +285,11 @@ export function createEngine(env) {
           everReady = true;
           enter("serve", { worker: w, heard: now(), pingAt: 0 }, { engineMs: msg.ms, readyMs: now(), attempt: 1 });
           if (first && env.mark) env.mark();
+          // The warm-up (engine-worker.js) waits for an idle page: run at "ready", it competed with
+          // app.wasm's start for the cores.
+          idle(() => {
+            if (alive(w)) w.postMessage({ type: "warm-up" });
+          });
           while (waiting.length > 0 && state.name === "serve") send(waiting.shift());
         }, (err) => crashed(w, null, "this tab's data could not be replayed: " + err.message));
         return;
