@@ -338,8 +338,26 @@ function builtinDialogues(level) {
   }));
 }
 
-test("the Worker's API answers as cmd/server's (engine under wazero), byte for byte", async () => {
+test("the Worker's API answers as cmd/server's (engine under wazero), byte for byte", async (t) => {
+  // Each step's time, reported (with what wrangler logged meanwhile) when the test is slow: a full
+  // run of this file has at times taken minutes here, and the report says where.
+  const steps = [];
+  let t0 = performance.now();
+  let logFrom = s.worker.output.text.length;
+  const step = (what) => {
+    const now = performance.now();
+    steps.push({ what, ms: now - t0, log: s.worker.output.text.slice(logFrom) });
+    t0 = now;
+    logFrom = s.worker.output.text.length;
+  };
+  const timed = async (what, p) => {
+    const t1 = performance.now();
+    const r = await p;
+    await r.clone().text();
+    return { r, ms: performance.now() - t1, what };
+  };
   const server = await startServer();
+  step("cmd/server started");
   try {
     // The server compiles its engine in the background and answers 503 until then: wait (at most 60 s).
     for (let i = 0; i < 600; i++) {
@@ -348,6 +366,7 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
       if (r.status === 200) break;
       await new Promise((done) => setTimeout(done, 100));
     }
+    step("cmd/server's engine compiled");
     const gold = goldPredictions(builtinDialogues("level-1-given-desc").slice(0, 60));
     const preds = jsonl(gold.map((l, i) => (i % 4 === 1 ? { ...l, pred: l.pred.slice(0, Math.max(1, l.pred.length >> 1)) } : l))) + "{\"id\": 1}\n";
     const pairs = existsSync(path.join(shared, "oracle", "rouge-l.jsonl"))
@@ -369,8 +388,10 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
       ["DELETE", "/api/v1/rouge"],
     ];
     for (const [method, p, body, headers] of requests) {
-      const [a, b] = await Promise.all([s.worker.url, server.url].map((base) => call(p, { method, body, headers }, base)));
+      const [wa, wb] = await Promise.all([s.worker.url, server.url].map((base) => timed(base, call(p, { method, body, headers }, base))));
+      const [a, b] = [wa.r, wb.r];
       const [ta, tb] = await Promise.all([a.text(), b.text()]);
+      step(`${method} ${p}: the Worker ${wa.ms.toFixed(0)} ms, cmd/server ${wb.ms.toFixed(0)} ms`);
       assert.equal(a.status, b.status, `${method} ${p}: the Worker answered ${a.status}, the server ${b.status}: ${ta.slice(0, 200)} | ${tb.slice(0, 200)}`);
       assert.equal(a.headers.get("content-type"), b.headers.get("content-type"), `${method} ${p}`);
       assert.ok(ta.length > 0, `${method} ${p} answers something`);
@@ -378,5 +399,9 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
     }
   } finally {
     await server.stop();
+    const total = steps.reduce((a, x) => a + x.ms, 0);
+    if (total > 30000) {
+      for (const x of steps) t.diagnostic(`${(x.ms / 1000).toFixed(1)} s: ${x.what}` + (x.ms > 10000 && x.log ? `; wrangler meanwhile:\n${x.log.slice(-2000)}` : ""));
+    }
   }
 });
