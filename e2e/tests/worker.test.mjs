@@ -344,6 +344,7 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
   const steps = [];
   let t0 = performance.now();
   let logFrom = s.worker.output.text.length;
+  const earlier = s.worker.output.text.slice(-3000); // what the file's earlier tests left in wrangler's log
   const step = (what) => {
     const now = performance.now();
     steps.push({ what, ms: now - t0, log: s.worker.output.text.slice(logFrom) });
@@ -401,6 +402,7 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
     await server.stop();
     const total = steps.reduce((a, x) => a + x.ms, 0);
     if (total > 30000) {
+      t.diagnostic("wrangler's log before this test:\n" + earlier);
       for (const x of steps) t.diagnostic(`${(x.ms / 1000).toFixed(1)} s: ${x.what}` + (x.ms > 10000 && x.log ? `; wrangler meanwhile:\n${x.log.slice(-2000)}` : ""));
     }
   }
