@@ -4,7 +4,7 @@
 import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +80,77 @@ function cpuTicks(pid) {
     return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15 of stat)
   } catch {
     return -1;
+  }
+}
+
+/**
+ * processTree lists the pids whose command line holds mark (a launch's own profile folder) and every
+ * process below them, read from /proc.
+ */
+function processTree(mark) {
+  const children = new Map(); // ppid -> pids
+  const roots = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+      if (readFileSync(`/proc/${d}/cmdline`, "utf8").includes(mark)) roots.push(Number(d));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out = new Set();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const pid = todo.pop();
+    if (out.has(pid)) continue;
+    out.add(pid);
+    todo.push(...(children.get(pid) || []));
+  }
+  return [...out];
+}
+
+/**
+ * whileBusy awaits launch (a browser's start, whose command line holds mark) for as long as the
+ * browser's processes keep using CPU, as spawnAnnouncing waits for our commands: it rejects when
+ * they have used none for 20 s (a start that hangs) or after 5 min, and then ends them. On this
+ * shared machine a cold start of a browser under load takes tens of seconds while it works; a fixed
+ * bound (puppeteer's 30 s) read such a start as a failure.
+ */
+export async function whileBusy(launch, what, mark) {
+  let timer;
+  const watch = new Promise((_, reject) => {
+    const t0 = Date.now();
+    let busyAt = t0;
+    let ticks = 0;
+    timer = setInterval(() => {
+      const now = Date.now();
+      const t = processTree(mark).reduce((sum, pid) => sum + Math.max(0, cpuTicks(pid)), 0);
+      if (t > ticks) {
+        ticks = t;
+        busyAt = now;
+      }
+      if (now - busyAt > 20000 || now - t0 > 300000) {
+        clearInterval(timer);
+        for (const pid of processTree(mark)) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // gone already
+          }
+        }
+        reject(new Error(`${what} did not start: ${now - busyAt > 20000 ? "its processes used no CPU for 20 s" : "not up after 5 min"}`));
+      }
+    }, 1000);
+  });
+  launch.catch(() => {}); // a launch given up on fails later, as its processes are ended: already said
+  try {
+    return await Promise.race([launch, watch]);
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -15,7 +15,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
-import { startServer, goldPredictions, jsonl } from "../lib.mjs";
+import { startServer, goldPredictions, jsonl, whileBusy } from "../lib.mjs";
 import { MINIBROWSER, WEBDRIVER, XVFB, webDriver, xvfb } from "../webkit.mjs";
 
 const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
@@ -97,7 +97,10 @@ async function until(d, fn, what) {
 test("Firefox ESR: the engine gets ready, a sandbox call answers, a pasted batch is scored, no console error", async () => {
   need(FIREFOX, "firefox-esr");
   const profile = mkdtempSync(path.join(tmpdir(), "apibank-firefox-"));
-  const browser = await puppeteer.launch({
+  // Not bounded by puppeteer's 30 s: a cold start under load takes that long while it works
+  // (whileBusy tells a slow start from a hung one).
+  const browser = await whileBusy(puppeteer.launch({
+    timeout: 0,
     browser: "firefox",
     executablePath: FIREFOX,
     headless: true,
@@ -112,7 +115,7 @@ test("Firefox ESR: the engine gets ready, a sandbox call answers, a pasted batch
       "datareporting.policy.dataSubmissionEnabled": false,
       "toolkit.telemetry.enabled": false,
     },
-  });
+  }), "Firefox ESR", profile);
   try {
     const page = await browser.newPage();
     const errors = [];
