@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -28,7 +29,27 @@ func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 		mux.ServeHTTP(w, r)
 	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
-	return memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes))))
+	return readRest(memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)))))
+}
+
+// restMax bounds how much of a request body readRest reads after the handler: a body over the API's
+// limit by as much again is cut off instead.
+const restMax = 16 << 20
+
+// readRest reads what the handler left of a request body (up to restMax bytes) and closes it, as
+// net/http's server does with a little of it. A 413 stops reading at the limit, and under wrangler
+// dev a body left unread kept the Worker from answering its next requests for minutes (cancelling
+// it, by closing, did not help); read to its end, it costs nothing more. Only a request that says
+// it has a body (Content-Length) is read: reading the stream of one without a body (a DELETE)
+// ended the Go instance before its answer was sent.
+func readRest(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if r.Body != nil && r.ContentLength > 0 {
+			io.Copy(io.Discard, io.LimitReader(r.Body, restMax))
+			r.Body.Close()
+		}
+	})
 }
 
 // The API's paths (internal/api's HealthPath and Prefix).

@@ -101,3 +101,59 @@ func TestHandlerSurvivesPanic(t *testing.T) {
 		t.Errorf("after a panic a page answered %d", rec.Code)
 	}
 }
+
+// countingBody is a request body that counts the bytes read from it and whether it was closed.
+type countingBody struct {
+	r      io.Reader
+	read   int64
+	closed bool
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	return n, err
+}
+
+func (b *countingBody) Close() error {
+	b.closed = true
+	return nil
+}
+
+// TestHandlerReadsTheRest: what a handler leaves of a request body (a 413 stops at the limit) is
+// read to its end, up to restMax, and the body closed.
+func TestHandlerReadsTheRest(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		size, used int64 // the body's size and what the handler reads of it
+		want       int64 // read in all
+	}{
+		{"all read by the handler", 1000, 1000, 1000},
+		{"none read", 5 << 20, 0, 5 << 20},
+		{"stopped at a limit", 9 << 20, 8<<20 + 1, 9 << 20},
+		{"over the bound: cut off", restMax + 3<<20, 1 << 20, 1<<20 + restMax},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHandler(slog.New(slog.NewJSONHandler(io.Discard, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.CopyN(io.Discard, r.Body, c.used)
+				w.WriteHeader(http.StatusRequestEntityTooLarge)
+			}))
+			body := &countingBody{r: io.LimitReader(zeros{}, c.size)}
+			req := httptest.NewRequest("POST", "/api/v1/score", nil)
+			req.Body = body
+			req.ContentLength = c.size
+			h.ServeHTTP(httptest.NewRecorder(), req)
+			if body.read != c.want || !body.closed {
+				t.Errorf("read %d bytes (want %d), closed %v", body.read, c.want, body.closed)
+			}
+		})
+	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
