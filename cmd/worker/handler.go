@@ -32,8 +32,8 @@ func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 	return readRest(memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)))))
 }
 
-// restMax bounds how much of a request body readRest reads after the handler: a body over the API's
-// limit by as much again is cut off instead.
+// restMax bounds how much of a request body readRest reads after the handler (the API's largest
+// body limit, internal/api's default MaxBody); what is over it is cut off by closing the body.
 const restMax = 16 << 20
 
 // readRest reads what the handler left of a request body (up to restMax bytes) and closes it, as
