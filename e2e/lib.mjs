@@ -83,13 +83,9 @@ function cpuTicks(pid) {
   }
 }
 
-/**
- * processTree lists the pids whose command line holds mark (a launch's own profile folder) and every
- * process below them, read from /proc.
- */
-function processTree(mark) {
-  const children = new Map(); // ppid -> pids
-  const roots = [];
+/** childrenByParent reads /proc once: each process's children, by its parent's pid. */
+function childrenByParent() {
+  const children = new Map();
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
     try {
@@ -97,11 +93,29 @@ function processTree(mark) {
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid).push(Number(d));
-      if (readFileSync(`/proc/${d}/cmdline`, "utf8").includes(mark)) roots.push(Number(d));
     } catch {
       // the process ended meanwhile
     }
   }
+  return children;
+}
+
+/** cmdline is a process's command line ("" once it has ended). */
+export function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * processesBelow lists roots and every process under them (their children, theirs, ...), or, with
+ * a string, the processes whose command line holds it and every process under those.
+ */
+export function processesBelow(roots) {
+  const children = childrenByParent();
+  if (typeof roots === "string") roots = [...children.values()].flat().filter((pid) => cmdline(pid).includes(roots));
   const out = new Set();
   const todo = [...roots];
   while (todo.length > 0) {
@@ -128,14 +142,14 @@ export async function whileBusy(launch, what, mark) {
     let ticks = 0;
     timer = setInterval(() => {
       const now = Date.now();
-      const t = processTree(mark).reduce((sum, pid) => sum + Math.max(0, cpuTicks(pid)), 0);
+      const t = processesBelow(mark).reduce((sum, pid) => sum + Math.max(0, cpuTicks(pid)), 0);
       if (t > ticks) {
         ticks = t;
         busyAt = now;
       }
       if (now - busyAt > 20000 || now - t0 > 300000) {
         clearInterval(timer);
-        for (const pid of processTree(mark)) {
+        for (const pid of processesBelow(mark)) {
           try {
             process.kill(pid, "SIGKILL");
           } catch {
@@ -342,10 +356,14 @@ export async function open(page, base, p) {
 
 /** engineRequest sends a protocol request from the page through the tab's bridge. */
 export async function engineRequest(page, req) {
-  const r = await page.evaluate(async (text) => window.apibankEngine.request(text), JSON.stringify(Object.assign({ v: 1 }, req)));
-  if (!r.ok) throw new Error(r.error);
+  return answer(await page.evaluate(async (text) => window.apibankEngine.request(text), JSON.stringify(Object.assign({ v: 1 }, req))));
+}
+
+/** answer is the result of a bridge answer r ({ok, text} or {ok: false, error}); an error throws, prefixed with where. */
+function answer(r, where = "") {
+  if (!r.ok) throw new Error(where + r.error);
   const resp = JSON.parse(r.text);
-  if (!resp.ok) throw new Error(resp.error.message);
+  if (!resp.ok) throw new Error(where + resp.error.message);
   return resp.result;
 }
 
@@ -361,12 +379,7 @@ export async function fullDialogues(page, list) {
     for (const t of ts) out.push(await window.apibankEngine.request(t));
     return out;
   }, texts);
-  return rs.map((r, i) => {
-    if (!r.ok) throw new Error(`${list[i].level}/${list[i].file}: ${r.error}`);
-    const resp = JSON.parse(r.text);
-    if (!resp.ok) throw new Error(`${list[i].level}/${list[i].file}: ${resp.error.message}`);
-    return resp.result;
-  });
+  return rs.map((r, i) => answer(r, `${list[i].level}/${list[i].file}: `));
 }
 
 /** pyStr renders a JSON value as Python's str() does, for the text form of gold calls. */

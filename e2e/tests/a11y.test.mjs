@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { watch, open, engineRequest, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
 
 const s = session();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -39,8 +39,7 @@ async function states(page, base, check) {
   await page.waitForSelector("[data-testid=prompt-text]");
   await check("/sample (a dialogue)");
   await open(page, base, "/score");
-  const dls = [];
-  for (const x of all.slice(0, 3)) dls.push(await engineRequest(page, { op: "dialogue", level: x.level, file: x.file }));
+  const dls = await fullDialogues(page, all.slice(0, 3));
   const lines = goldPredictions(dls);
   lines[0].pred = "no call";
   await pasteAndScore(page, jsonl(lines) + "not json\n");

@@ -4,10 +4,10 @@
 // warm-up; CSV cells neutralised. Expected numbers come from the CLI on the same file.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, cli, pasteAndScore, session, traceTasks } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, processesBelow, cmdline, goldPredictions, jsonl, cli, pasteAndScore, session, traceTasks } from "../lib.mjs";
 
 // Peak memory of the tab: the renderer processes' resident memory (the page, its worker and both
 // WebAssembly modules run there).
@@ -40,26 +40,11 @@ async function builtinGold(page) {
  * first blank page, a spare one; about 350 MB together)}.
  */
 function rendererRSS() {
-  const children = new Map(); // ppid -> pids
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(pid));
-    } catch (err) {
-      // the process ended meanwhile
-    }
-  }
   let total = 0;
   let largest = 0;
-  const todo = [...(children.get(process.pid) || [])];
-  while (todo.length > 0) {
-    const pid = todo.pop();
-    todo.push(...(children.get(pid) || []));
+  for (const pid of processesBelow([process.pid])) {
+    if (!cmdline(pid).includes("--type=renderer")) continue;
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!cmd.includes("--type=renderer")) continue;
       const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
       if (m) {
         total += Number(m[1]) * 1024;

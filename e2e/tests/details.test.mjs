@@ -4,7 +4,7 @@
 // 0.0000 ROUGE-L without replies, a special-case section, bars coloured by verdict).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, ready, engineRequest, goldText, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, ready, engineRequest, fullDialogues, goldText, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
 
 const s = session();
 
@@ -119,8 +119,7 @@ test("duplicated prediction lines are flagged, and Results has no zero rows, no 
   const all = await engineRequest(page, { op: "dialogues", level: "level-1-given-desc" });
   const plain = all.filter((x) => !x.special).slice(0, 3);
   const special = all.find((x) => x.special);
-  const dls = [];
-  for (const x of plain) dls.push(await engineRequest(page, { op: "dialogue", level: x.level, file: x.file }));
+  const dls = await fullDialogues(page, plain);
   const lines = goldPredictions(dls, { replies: false });
   lines[1].pred = "[NoSuchTool(a='1')]";
   const sp = (await engineRequest(page, { op: "samples", level: special.level, file: special.file })).find((x) => x.kind === "special");

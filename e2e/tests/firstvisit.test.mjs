@@ -3,7 +3,7 @@
 // engine's own answers in the tab, never from constants.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
 
 const s = session();
 
@@ -63,8 +63,7 @@ test("re-choosing All levels / any on the Dataset page shows every dialogue agai
 test("Paste & score after re-choosing All levels and the default world scores every line", async () => {
   const { page, w } = await newPage("/score");
   const list = (await engineRequest(page, { op: "dialogues", level: "level-1-given-desc" })).slice(0, 2);
-  const dls = [];
-  for (const d of list) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const dls = await fullDialogues(page, list);
   const lines = goldPredictions(dls);
   await page.getByTestId("level-select").selectOption("level-2-toolsearcher");
   await page.getByTestId("level-select").selectOption({ label: "All levels" });

@@ -3,7 +3,7 @@
 // with queries: a sample, a dataset filter, a tool — and a paste is scored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, ready, offlineReady, engineRequest, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+import { watch, open, ready, offlineReady, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
 
 const s = session();
 
@@ -20,8 +20,7 @@ test("after one visit, with the server stopped, every page and every address wit
   const samples = await engineRequest(page, { op: "samples", level: d.level, file: d.file });
   const last = samples[samples.length - 1].id;
   const lv1 = all.filter((x) => x.level === "level-1-given-desc");
-  const dls = [];
-  for (const x of lv1.slice(0, 2)) dls.push(await engineRequest(page, { op: "dialogue", level: x.level, file: x.file }));
+  const dls = await fullDialogues(page, lv1.slice(0, 2));
   const preds = goldPredictions(dls);
   const base = s.server.url;
 

@@ -3,7 +3,7 @@
 // scroll inside their own box.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
 
 const s = session();
 
@@ -67,8 +67,7 @@ test("at 390 px no page scrolls sideways, in any state", async () => {
 
   // Paste & score with results, a line error and a compare panel open.
   await open(page, s.server.url, "/score");
-  const dls = [];
-  for (const d of all.slice(0, 6)) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const dls = await fullDialogues(page, all.slice(0, 6));
   const lines = goldPredictions(dls);
   lines[0].pred = lines[0].pred.replace(/\)\]$/, ", extra='a very long value that runs past the width of a phone screen by far')]");
   await pasteAndScore(page, jsonl(lines) + "not json at all, a line that is long enough to run past any phone screen's width\n");

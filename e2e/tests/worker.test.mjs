@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync, existsSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  startWorker, launch, watch, open, engineRequest, goldPredictions, jsonl, cli, pasteAndScore, verdicts,
+  startWorker, launch, watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, cli, pasteAndScore, verdicts,
   workerDir, wranglerBin, wranglerEnv, shared, root, startServer, pagesLoad,
 } from "../lib.mjs";
 
@@ -113,8 +113,7 @@ test("scoring in the Worker's page gives the CLI's verdicts and numbers", async 
   const w = watch(page);
   await open(page, s.worker.url, "/score");
   const list = await engineRequest(page, { op: "dialogues", level: "level-1-given-desc" });
-  const dls = [];
-  for (const d of list.slice(0, 40)) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const dls = await fullDialogues(page, list.slice(0, 40));
   const gold = goldPredictions(dls);
   // Every third call wrong in a known way (the tool's name misspelt), so not every verdict is CORRECT.
   const lines = gold.map((l, i) => (l.id % 2 === 0 && i % 3 === 0 ? { ...l, pred: l.pred.replace(l.tool, l.tool + "X") } : l));
@@ -290,8 +289,7 @@ test("/api/v1/score on builtin predictions (JSONL body) equals the CLI's, and ea
   const page = await s.browser.context.newPage();
   await open(page, s.worker.url, "/");
   const list = await engineRequest(page, { op: "dialogues", level: "level-2-toolsearcher" });
-  const dls = [];
-  for (const d of list.slice(0, 30)) dls.push(await engineRequest(page, { op: "dialogue", level: d.level, file: d.file }));
+  const dls = await fullDialogues(page, list.slice(0, 30));
   await page.close();
   const file = path.join(tmp, "l2.jsonl");
   writeFileSync(file, jsonl(goldPredictions(dls)) + "not JSON\n");
@@ -355,11 +353,12 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
     t0 = now;
     logFrom = s.worker.output.text.length;
   };
-  const timed = async (what, p) => {
+  // timed resolves a request's response with its body read, and the time both took.
+  const timed = async (p) => {
     const t1 = performance.now();
     const r = await p;
-    await r.clone().text();
-    return { r, ms: performance.now() - t1, what };
+    const text = await r.text();
+    return { r, text, ms: performance.now() - t1 };
   };
   const server = await startServer();
   step("cmd/server started");
@@ -393,9 +392,8 @@ test("the Worker's API answers as cmd/server's (engine under wazero), byte for b
       ["DELETE", "/api/v1/rouge"],
     ];
     for (const [method, p, body, headers] of requests) {
-      const [wa, wb] = await Promise.all([s.worker.url, server.url].map((base) => timed(base, call(p, { method, body, headers }, base))));
-      const [a, b] = [wa.r, wb.r];
-      const [ta, tb] = await Promise.all([a.text(), b.text()]);
+      const [wa, wb] = await Promise.all([s.worker.url, server.url].map((base) => timed(call(p, { method, body, headers }, base))));
+      const [a, b, ta, tb] = [wa.r, wb.r, wa.text, wb.text];
       step(`${method} ${p}: the Worker ${wa.ms.toFixed(0)} ms, cmd/server ${wb.ms.toFixed(0)} ms`);
       assert.equal(a.status, b.status, `${method} ${p}: the Worker answered ${a.status}, the server ${b.status}: ${ta.slice(0, 200)} | ${tb.slice(0, 200)}`);
       assert.equal(a.headers.get("content-type"), b.headers.get("content-type"), `${method} ${p}`);
