@@ -50,10 +50,32 @@ function whenIdle(fn) {
   check();
 }
 
+// The first worker is made at once, so its scripts arrive while engine.wasm downloads and it starts
+// as soon as the module is compiled; a later one (a restart) when it is needed. One that fails
+// before the engine takes it (its script did not load) is dropped, and the first start makes another
+// and sees that one's error.
+let firstWorker = null;
+try {
+  const early = new Worker(workerURL);
+  early.addEventListener("error", (ev) => {
+    if (firstWorker !== early) return; // the engine's now: its own handler judges
+    ev.preventDefault();
+    early.terminate();
+    firstWorker = null;
+  });
+  firstWorker = early;
+} catch {
+  // made again at the first start, where a failure is reported
+}
+
 const engine = createEngine({
   engineURL,
   compile: (download) => fetchAndCompile(engineURL, download),
-  newWorker: () => new Worker(workerURL),
+  newWorker: () => {
+    const w = firstWorker || new Worker(workerURL);
+    firstWorker = null;
+    return w;
+  },
   kept,
   hooks: window.apibankTestHooks || {},
   mark: () => performance.mark("apibank-engine-ready"),

@@ -181,12 +181,19 @@ func importMap(assets *Assets) string {
 	return string(b)
 }
 
-// moduleHeaders are the head elements that load the bridge: the import map, a modulepreload of
-// every module it imports (fetched at once, in parallel with the entry, rather than one round trip
-// later when the entry has been parsed), and the entry as a module script (deferred: it runs after
-// go-app's scripts, in document order, as a deferred classic script would).
+// moduleHeaders are the head elements that load the two WebAssembly modules and the bridge: a
+// preload of app.wasm and engine.wasm (their downloads start as the head is read, not once go-app's
+// scripts and the bridge have run: RATIONALE.md "Why are the modules preloaded?"), the import map,
+// a modulepreload of every module the bridge imports (fetched at once, in parallel with the entry,
+// rather than one round trip later when the entry has been parsed), and the entry as a module script
+// (deferred: it runs after go-app's scripts, in document order, as a deferred classic script would).
+// A preload is as="fetch" crossorigin because both modules are fetched with fetch(), a CORS request:
+// another mode or address would not match it and the module would be downloaded twice.
 func moduleHeaders(assets *Assets) []string {
 	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
+	for _, n := range []string{"app.wasm", "engine.wasm"} {
+		out = append(out, `<link rel="preload" href="`+html.EscapeString(assets.URL("/web/"+n))+`" as="fetch" crossorigin>`)
+	}
 	for _, n := range bridgeModules(assets) {
 		out = append(out, `<link rel="modulepreload" href="`+html.EscapeString(assets.URL("/web/"+n))+`">`)
 	}

@@ -75,3 +75,33 @@ func TestBridgeModules(t *testing.T) {
 		t.Errorf("the bridge's entry must come after go-app's loader and the import map (at %d, loader %d, import map %d)", at, loader, imap)
 	}
 }
+
+// TestModulePreloads: every page preloads both modules from its head, at the very addresses go-app's
+// loader (app.js) and the bridge (window.apibankAssets.engine) fetch them, in the mode their fetch
+// uses (crossorigin: a fetch() is a CORS request); an address or mode that differed would download
+// the module twice.
+func TestModulePreloads(t *testing.T) {
+	srv, assets := testServer(t)
+	_, page := get(t, srv.URL+"/", nil)
+	_, loader := get(t, srv.URL+"/app.js", nil)
+	tests := []struct {
+		module  string
+		fetcher []byte // where the page's code names the address it fetches
+	}{
+		{"app.wasm", loader},
+		{"engine.wasm", []byte(bootScript(assets))},
+	}
+	for _, tt := range tests {
+		url := assets.URL("/web/" + tt.module)
+		link := `<link rel="preload" href="` + url + `" as="fetch" crossorigin>`
+		if !bytes.Contains(page, []byte(link)) {
+			t.Errorf("%s: the page has no %s", tt.module, link)
+		}
+		if !bytes.Contains(tt.fetcher, []byte(`"`+url+`"`)) {
+			t.Errorf("%s: the preloaded %s is not the address the page fetches", tt.module, url)
+		}
+		if head := bytes.Index(page, []byte("</head>")); bytes.Index(page, []byte(link)) > head {
+			t.Errorf("%s: the preload is not in the head", tt.module)
+		}
+	}
+}

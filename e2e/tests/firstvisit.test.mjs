@@ -3,7 +3,7 @@
 // engine's own answers in the tab, never from constants.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+import { launch, ready, watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
 
 const s = session();
 
@@ -116,4 +116,29 @@ test("a special case opens on the Sample page and scores in the one-sample box, 
   await page.waitForSelector("[data-testid=verdict-row][data-category=PREMATURE_CALL]");
   assert.deepEqual(w.errors, []);
   await page.close();
+});
+
+test("a first visit downloads each module once: the head's preloads are what go-app and the engine use", async () => {
+  const b = await launch(); // a fresh profile: nothing cached, no service worker yet
+  try {
+    const page = await b.context.newPage();
+    const w = watch(page);
+    const fetched = { "app.wasm": 0, "engine.wasm": 0 };
+    page.on("request", (r) => {
+      const m = new URL(r.url()).pathname.match(/^\/web\/(app|engine)\.wasm$/);
+      if (m) fetched[m[1] + ".wasm"]++;
+    });
+    const warnings = [];
+    page.on("console", (m) => {
+      if (/preload/i.test(m.text())) warnings.push(m.type() + ": " + m.text());
+    });
+    await open(page, s.server.url, "/");
+    await ready(page);
+    await page.waitForTimeout(3500); // Chrome warns of a preload left unused a few seconds after load
+    assert.deepEqual(fetched, { "app.wasm": 1, "engine.wasm": 1 }, "each module is fetched by the page once");
+    assert.deepEqual(warnings, [], "the browser says nothing of the preloads");
+    assert.deepEqual(w.errors, []);
+  } finally {
+    await b.close();
+  }
 });

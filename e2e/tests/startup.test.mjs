@@ -1,6 +1,6 @@
 // The tab's engine never stays "starting": a UI that runs before web/bridge.js waits for it; a
 // download of engine.wasm that stops arriving (no answer, or a body that stops halfway), a worker
-// whose script never arrives and a worker that never says "ready" are each given up after their
+// whose script does not arrive in time and a worker that never says "ready" are each given up after their
 // time and tried again with the tab's state, requests made meanwhile are answered; a download that
 // is slow but keeps arriving is not given up; and a start that keeps failing shows its error in
 // words and a Retry button that works. The start-up times are shortened through bridge.js's
@@ -32,13 +32,17 @@ after(async () => {
 /**
  * stallingProxy forwards every request to target, but for a path with a plan (plans[path], a list)
  * it follows that plan, one entry a request ("pass" once the list is used up): "pass" forwards the
- * answer; "hold" never answers; "stall" sends the headers and the first 64 KiB of the body, then
- * nothing more (the connection stays open until the browser gives up); "trickle" sends the body in
- * 40 pieces over about 4 s. No answer is cacheable, so every page load asks again.
- * requests[path] counts the requests of each planned path. Resolves {url, plan(plans), requests, stop}.
+ * answer; "fail" answers 503 at once; "late" answers 503 once release() is called; "stall" sends the
+ * headers and the first 64 KiB of the body, then nothing more (the connection stays open until the
+ * browser gives up); "trickle" sends the body in 40 pieces over about 4 s. No answer is cacheable,
+ * so every page load asks again. requests[path] counts the requests of each planned path. Resolves
+ * {url, plan(plans), requests, release, stop}.
  */
 async function stallingProxy(target) {
-  const p = { plans: {}, requests: {}, open: new Set() };
+  const p = { plans: {}, requests: {}, open: new Set(), late: [] };
+  p.release = () => {
+    for (const res of p.late.splice(0)) res.writeHead(503, { "cache-control": "no-store" }).end();
+  };
   p.plan = (plans) => {
     p.plans = plans;
     p.requests = Object.fromEntries(Object.keys(plans).map((k) => [k, 0]));
@@ -47,7 +51,8 @@ async function stallingProxy(target) {
     const where = new URL(req.url, target).pathname;
     const planned = where in p.plans;
     const mode = planned ? (p.requests[where]++, p.plans[where].shift() || "pass") : "pass";
-    if (mode === "hold") return; // never answered
+    if (mode === "late") return void p.late.push(res);
+    if (mode === "fail") return res.writeHead(503, { "cache-control": "no-store" }).end();
     const up = http.request(target + req.url, { method: req.method, headers: Object.assign({}, req.headers, { host: new URL(target).host }) }, (ur) => {
       // Nothing is cached: a later test's plan must see its path asked for.
       const headers = Object.assign({}, ur.headers, { "cache-control": "no-store" });
@@ -249,11 +254,32 @@ test("a download that always stops halfway ends in the error in words and a Retr
   await page.close();
 });
 
-test("a worker whose script never arrives is ended and started again", async () => {
-  // page.route does not see a dedicated worker's script: the proxy holds the first one back.
-  const { page, w } = await newPage({ startMs: 1500 });
-  s.proxy.plan({ "/web/engine-worker.js": ["hold"] });
+test("a first worker whose script failed to load while engine.wasm downloaded is replaced at its start, not waited for", async () => {
+  // The bridge makes the first worker before the module is compiled; its 503 comes while
+  // engine.wasm still trickles in (about 4 s).
+  const { page, w } = await newPage({ startMs: 20000 });
+  s.proxy.plan({ "/web/engine-worker.js": ["fail"], [WASM]: ["trickle"] });
   await page.goto(s.proxy.url + "/", { waitUntil: "commit" });
+  await ready(page);
+  assert.equal(s.proxy.requests["/web/engine-worker.js"], 2, "the worker's script was asked for once more");
+  const st = await status(page);
+  assert.equal(st.restarts, 0, "the engine started in the worker made at its start: " + st.lastError);
+  assert.equal(st.lastError, "");
+  assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
+  const others = unexpected(w).filter((e) => !/status of 503/.test(e));
+  assert.deepEqual(others, [], "console errors:\n" + others.join("\n"));
+  await page.close();
+});
+
+test("a worker whose script does not arrive in time is ended and started again", async () => {
+  // page.route does not see a dedicated worker's script: the proxy holds the first one back, and
+  // fails it once the watchdog has given up on it (Chromium sends the next request of the same
+  // script only once the first has ended, or after 20 s).
+  const { page, w } = await newPage({ startMs: 1500 });
+  s.proxy.plan({ "/web/engine-worker.js": ["late"] });
+  await page.goto(s.proxy.url + "/", { waitUntil: "commit" });
+  await page.waitForFunction(() => window.apibankEngine && window.apibankEngine.status().restarts > 0, null, { timeout: 120000 });
+  s.proxy.release();
   await ready(page);
   assert.equal(s.proxy.requests["/web/engine-worker.js"], 2, "the worker's script was asked for once more");
   const st = await status(page);

@@ -1,0 +1,30 @@
+import { startServer, launch } from "./lib.mjs";
+const server = await startServer();
+for (let i = 0; i < 2; i++) {
+  const b = await launch();
+  const page = await b.context.newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 });
+  const t0 = Date.now();
+  const reqs = {};
+  cdp.on("Network.requestWillBeSent", (e) => reqs[e.requestId] = { url: e.request.url.replace(server.url, ""), start: e.timestamp });
+  cdp.on("Network.loadingFinished", (e) => { const r = reqs[e.requestId]; if (r) { r.end = e.timestamp; r.bytes = e.encodedDataLength; } });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(server.url + "/");
+  await page.waitForFunction(() => !document.getElementById("app-wasm-loader"), null, { polling: 5, timeout: 120000 });
+  const loaderGone = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => document.querySelector("[data-testid=dataset-select]"), null, { polling: 5, timeout: 120000 });
+  const ui = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => performance.getEntriesByName("apibank-engine-ready").length > 0, null, { polling: 5, timeout: 120000 });
+  const engine = await page.evaluate(() => performance.getEntriesByName("apibank-engine-ready")[0].startTime);
+  await page.waitForTimeout(500);
+  const nav = await page.evaluate(() => ({ origin: performance.timeOrigin, marks: performance.getEntriesByType("mark").map(m => [m.name, Math.round(m.startTime)]) }));
+  const tsBase = Math.min(...Object.values(reqs).map(r => r.start));
+  console.log(`run ${i}: loader gone ${loaderGone.toFixed(0)}, ui ${ui.toFixed(0)}, engine ${engine.toFixed(0)}`, JSON.stringify(nav.marks));
+  for (const r of Object.values(reqs).sort((a, b) => a.start - b.start)) console.log(`  ${((r.start - tsBase) * 1000).toFixed(0).padStart(5)} → ${r.end ? ((r.end - tsBase) * 1000).toFixed(0).padStart(5) : "  ?  "}  ${String(r.bytes || 0).padStart(8)}  ${r.url.slice(0, 90)}`);
+  await b.close();
+}
+await server.stop();
+process.exit(0);
