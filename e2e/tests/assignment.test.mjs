@@ -24,8 +24,11 @@ test("an assignment link opens just its set, offline", async () => {
   await page.waitForFunction(() => document.querySelector("[data-testid=classroom-picked]")?.textContent === "2 in the assignment");
 
   await open(page, s.server.url, "/teach");
+  // The link is there before the set is named; the name's input re-renders it a moment later.
+  await page.waitForFunction(() => document.querySelector("[data-testid=teach-assignment-link]")?.value.includes("/classroom#a="));
+  const unnamed = await page.getByTestId("teach-assignment-link").inputValue();
   await page.getByTestId("teach-assignment-name").fill("Week 1 <i>tokens</i>");
-  await page.waitForFunction(() => document.querySelector("[data-testid=teach-assignment-link]").value.includes("/classroom#a="));
+  await page.waitForFunction((before) => document.querySelector("[data-testid=teach-assignment-link]").value !== before, unnamed);
   const link = await page.getByTestId("teach-assignment-link").inputValue();
   assert.ok(link.startsWith(s.server.url + "/classroom#a="), link);
 
