@@ -1,9 +1,10 @@
 // The tab's engine never stays "starting": a UI that runs before web/bridge.js waits for it; a
 // download of engine.wasm that stops arriving (no answer, or a body that stops halfway), a worker
-// whose script does not arrive in time and a worker that never says "ready" are each given up after their
-// time and tried again with the tab's state, requests made meanwhile are answered; a download that
-// is slow but keeps arriving is not given up; and a start that keeps failing shows its error in
-// words and a Retry button that works. The start-up times are shortened through bridge.js's
+// whose script does not arrive in time and a worker that never says "ready" are each given up
+// after their time and tried again with the tab's state, requests made meanwhile are answered; a
+// first worker whose script failed early is replaced at the start; a download that is slow but
+// keeps arriving is not given up; and a start that keeps failing shows its error in words and a
+// Retry button that works. The start-up times are shortened through bridge.js's
 // documented test hook (window.apibankTestHooks, set before the page's scripts run); the service
 // worker is kept out so page.route sees every request. The half-sent engine.wasm comes from a proxy
 // in front of cmd/server (stallingProxy): page.route can only answer with a whole body.
@@ -40,9 +41,8 @@ after(async () => {
  */
 async function stallingProxy(target) {
   const p = { plans: {}, requests: {}, open: new Set(), late: [] };
-  p.release = () => {
-    for (const res of p.late.splice(0)) res.writeHead(503, { "cache-control": "no-store" }).end();
-  };
+  const refuse = (res) => res.writeHead(503, { "cache-control": "no-store" }).end();
+  p.release = () => p.late.splice(0).forEach(refuse);
   p.plan = (plans) => {
     p.plans = plans;
     p.requests = Object.fromEntries(Object.keys(plans).map((k) => [k, 0]));
@@ -52,7 +52,7 @@ async function stallingProxy(target) {
     const planned = where in p.plans;
     const mode = planned ? (p.requests[where]++, p.plans[where].shift() || "pass") : "pass";
     if (mode === "late") return void p.late.push(res);
-    if (mode === "fail") return res.writeHead(503, { "cache-control": "no-store" }).end();
+    if (mode === "fail") return refuse(res);
     const up = http.request(target + req.url, { method: req.method, headers: Object.assign({}, req.headers, { host: new URL(target).host }) }, (ur) => {
       // Nothing is cached: a later test's plan must see its path asked for.
       const headers = Object.assign({}, ur.headers, { "cache-control": "no-store" });

@@ -1,6 +1,6 @@
 // wasm-opt.mjs: binaryen's wasm-opt at the version this folder pins, run with Node, with its output
 // kept in the user's cache under what it was made from: the input's bytes, the flags and binaryen's
-// version. wasm-opt -Oz takes minutes for the engine module, and the Makefile rebuilds the module
+// version. wasm-opt -Oz takes over a minute for the engine module, and the Makefile rebuilds the module
 // after any change to a Go file, most of which leave the engine's bytes as they were: then the kept
 // output is copied instead. Nothing else can change wasm-opt's output, so a kept one is the one it
 // would make (RATIONALE.md "Why is wasm-opt's output cached?").
@@ -8,12 +8,12 @@
 //   node scripts/binaryen/wasm-opt.mjs IN OUT [wasm-opt flags...]
 //
 // The cache is APIBANK_WASMOPT_CACHE (a folder; "off": none), else apibank-playground/wasm-opt in
-// XDG_CACHE_HOME or ~/.cache; it holds the newest few outputs. A cache that cannot be read or
-// written is passed over with a warning: the build never fails for it. APIBANK_WASMOPT_BIN runs
+// XDG_CACHE_HOME or ~/.cache; it holds the newest few outputs. A kept output that cannot be read
+// is a miss, and one that cannot be written a warning: the build never fails for the cache. APIBANK_WASMOPT_BIN runs
 // another script in wasm-opt's place (the harness's tests count its runs).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,13 +29,13 @@ function cacheDir(env) {
   return path.join(env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "apibank-playground", "wasm-opt");
 }
 
-/** isModule tells whether file holds a WebAssembly module's header (a kept file cut short is not used). */
-function isModule(file) {
+/** readModule is file's bytes if they start as a WebAssembly module does, else null (a kept file cut short is not used). */
+function readModule(file) {
   try {
     const b = readFileSync(file);
-    return b.length > 8 && b.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d]));
+    return b.length > 8 && b.subarray(0, 4).equals(Buffer.from([0, 0x61, 0x73, 0x6d])) ? b : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -62,8 +62,9 @@ function main(argv, env) {
     .digest("hex");
   const dir = cacheDir(env);
   const kept = dir && path.join(dir, key + ".wasm");
-  if (kept && isModule(kept)) {
-    copyFileSync(kept, output);
+  const hit = kept && readModule(kept);
+  if (hit) {
+    writeFileSync(output, hit);
     const now = new Date();
     try {
       utimesSync(kept, now, now); // the newest again, for prune
@@ -81,13 +82,18 @@ function main(argv, env) {
     return 1;
   }
   if (kept) {
+    const part = `${kept}.${process.pid}.part`;
     try {
       mkdirSync(dir, { recursive: true });
-      const part = `${kept}.${process.pid}.part`;
       copyFileSync(tmp, part);
       renameSync(part, kept); // whole or not at all, even with two builds at once
       prune(dir);
     } catch (err) {
+      try {
+        rmSync(part, { force: true });
+      } catch {
+        // the folder itself is not there to hold it
+      }
       console.warn(`wasm-opt: could not keep the output in ${dir}: ${err.message}`);
     }
   }
