@@ -33,7 +33,7 @@ type openStore func(ctx context.Context) (class.Store, error)
 
 // classAPI is apiHandler with the class endpoints (/api/v1/classes...) over the store open gives,
 // with the same handlers as cmd/server and its limits, counted in the store like the server's (so
-// they hold although an isolate's memory lasts one request), each changed by a Worker variable that
+// they hold across the Worker's isolates), each changed by a Worker variable that
 // getenv reads (see limitVars). The store is opened (and its schema brought up to date) on the
 // first request under /api/v1/classes only, so the other endpoints cost no database round trip.
 // With no store configured the API answers as without classes (404); a store that fails to open is

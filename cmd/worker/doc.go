@@ -5,7 +5,8 @@
 // this program, which answers /healthz and /api/v1.
 //
 // It is built for GOOS=js GOARCH=wasm by `make worker` and run locally on workerd by
-// `cd worker && npx wrangler dev`; the README says how to deploy it. On Workers every request runs
-// in a new Go instance (the syumai/workers glue starts one per request), so every request gets a
-// fresh engine session by construction.
+// `cd worker && npx wrangler dev`; the README says how to deploy it. The entry module
+// (worker/src/worker.mjs) starts one Go instance an isolate and hands it every request (bridge);
+// every request still gets a fresh engine session (freshSessions), so no state passes from one
+// request to another but the read-only builtin data.
 package main

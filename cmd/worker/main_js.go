@@ -8,6 +8,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"syscall/js"
 
 	"github.com/apibank-playground/apibank/class"
 	"github.com/syumai/workers"
@@ -19,11 +20,14 @@ import (
 // classes; without it the Worker serves no class endpoints.
 const classBinding = "DB"
 
-// main serves one request (the glue starts a Go instance per request) and returns when its
-// response is sent. Logs go to stdout, which the Workers runtime shows as console output.
+// main starts the Worker's Go program once per isolate: it hands bridge the handler and tells the
+// entry module it is ready, then stays up, serving every request the isolate gets, until the
+// isolate ends (see bridge). Logs go to stdout, which the Workers runtime shows as console output.
 func main() {
 	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	workers.Serve(newHandler(logger, classAPI(logger, openD1, cloudflare.Getenv)))
+	bridge(js.Global().Get("context").Get("binding"), newHandler(logger, classAPI(logger, openD1, cloudflare.Getenv)))
+	workers.Ready()
+	select {}
 }
 
 // openD1 opens the D1 database bound as classBinding through syumai/workers' database/sql

@@ -8,9 +8,9 @@ import (
 )
 
 // freshSessions is the Worker's engine pool: every Acquire starts a new in-process engine session
-// (engine.New, the builtin data loaded), used by one request and then dropped. There is nothing to
-// pool: on Workers each request runs in a new Go instance, and a session is never handed to a
-// second request, so no state can pass from one request to another.
+// (engine.New: the builtin data, parsed once an instance and read-only, with a world of its own),
+// used by one request and then dropped. A session is never handed to a second request, so no state
+// passes from one request to another although the instance serves many.
 type freshSessions struct{}
 
 // Acquire returns a new session's transport and a release that drops it (a dead session is simply

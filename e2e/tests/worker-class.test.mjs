@@ -193,7 +193,7 @@ test("a restarted Worker keeps its classes in D1, and its hourly sweep deletes t
 const clockWindow = (ms) => Math.floor(Date.now() / ms);
 
 test("the Worker's class limits hold across its instances: 429 with Retry-After", async () => {
-  // Every request runs in a new Go instance, so only counts kept in D1 can reach a limit. A run is
+  // The Worker runs as many isolates, so only counts kept in D1 can reach a limit. A run is
   // tried again (up to 3 times) when the clock's minute turned during it.
   const made = await json("POST", "/api/v1/classes", { name: "limits" });
   assert.equal(made.status, 201, JSON.stringify(made.body));

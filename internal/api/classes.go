@@ -39,8 +39,7 @@ type Classes struct {
 }
 
 // ClassLimits bound the class endpoints. Counts are per fixed window (a minute or an hour, aligned
-// to the clock) and kept in the store, so they hold across processes and on the Worker, whose memory
-// lasts one request: a request over one answers 429 with Retry-After, the seconds until its window
+// to the clock) and kept in the store, so they hold across processes and across the Worker's isolates: a request over one answers 429 with Retry-After, the seconds until its window
 // ends.
 type ClassLimits struct {
 	// MaxBody is the largest request body of a class endpoint in bytes (413 above it).
@@ -165,7 +164,7 @@ func (h *handler) serveClasses(w http.ResponseWriter, r *http.Request) {
 
 // sweep deletes the classes idle for class.IdleAfter and the rate counts of ended windows, on a
 // request (the Worker has no timer of its own) and at most once an hour for the whole store: the
-// hour is counted in the store like a limit of one, so a Worker, whose memory lasts one request,
+// hour is counted in the store like a limit of one, so the Worker, whose isolates are many,
 // sweeps once an hour too. This process's own memory of its last sweep spares the server that
 // count on every request.
 func (c *classes) sweep(ctx context.Context) {
