@@ -39,8 +39,8 @@ type Classes struct {
 }
 
 // ClassLimits bound the class endpoints. Counts are per fixed window (a minute or an hour, aligned
-// to the clock) and kept in the store, so they hold across processes and across the Worker's isolates: a request over one answers 429 with Retry-After, the seconds until its window
-// ends.
+// to the clock) and kept in the store, so they hold across processes and across the Worker's
+// isolates: a request over one answers 429 with Retry-After, the seconds until its window ends.
 type ClassLimits struct {
 	// MaxBody is the largest request body of a class endpoint in bytes (413 above it).
 	MaxBody int64
