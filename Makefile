@@ -77,7 +77,9 @@ worker: wasm app
 	rm -rf $(WORKER)
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(WORKER)
 	cp worker/src/worker.mjs $(WORKER)/worker.mjs && rm -f $(WORKER)/runtime.mjs
-	$(JSENV) $(GO) build -trimpath -ldflags="-s -w" -o $(WORKER)/app.wasm ./cmd/worker
+	@# Stamped with the build of engine.wasm (board.Build: its SHA-256's first 16 hex digits), the
+	@# module made from the same source: the Worker's board entries and the server's name one build.
+	$(JSENV) $(GO) build -trimpath -ldflags="-s -w -X main.engineBuild=$$(sha256sum $(ENGINE) | cut -c1-16)" -o $(WORKER)/app.wasm ./cmd/worker
 	$(GO) run ./cmd/server --static $(WORKER)/assets
 	@# The pages link web/ files by content-hashed URLs (?v=), as cmd/server gives them: cached for a year.
 	printf '/web/*\n  Cache-Control: public, max-age=31536000, immutable\n' >> $(WORKER)/assets/_headers

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -120,19 +118,7 @@ func DataHash(levels []string) (string, error) {
 	if tab.Engine == nil {
 		return "", errors.New("the engine is not running")
 	}
-	h := sha256.New()
-	for _, l := range levels {
-		req, err := protocol.Encode(protocol.Request{Op: protocol.OpSamples, Level: l})
-		if err != nil {
-			return "", err
-		}
-		resp, err := tab.Engine.Do(context.Background(), req)
-		if err != nil {
-			return "", err
-		}
-		hashInSteps(h, resp, nextTask)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
+	return run.DataHash(context.Background(), tab.Engine.Do, levels, func(h hash.Hash, b []byte) { hashInSteps(h, b, nextTask) })
 }
 
 // hashStep is how many bytes hashInSteps hashes between two turns of the page: SHA-256 is pure Go

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/url"
 	"sort"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/stats"
 )
 
 // runFormat tags saved and exported runs.
@@ -235,27 +235,11 @@ func ParseShareFragment(frag string) (*SavedRun, error) {
 	return ParseSavedRun(raw)
 }
 
-// Interval is a 95% confidence interval of a proportion.
-type Interval struct{ Low, High float64 }
+// Interval is a 95% confidence interval of a proportion (stats.Interval).
+type Interval = stats.Interval
 
-// Wilson is the 95% Wilson score interval of k successes in n trials: unlike the normal
-// approximation it stays inside [0, 1] and is honest at 0 and n, which small levels need.
-func Wilson(k, n int) Interval {
-	if n <= 0 {
-		return Interval{0, 1}
-	}
-	const z = 1.959963984540054
-	p, nf := float64(k)/float64(n), float64(n)
-	den := 1 + z*z/nf
-	centre := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return Interval{math.Max(0, centre-half), math.Min(1, centre+half)}
-}
-
-// String formats the interval as percentages with one decimal.
-func (i Interval) String() string {
-	return fmt.Sprintf("%.1f–%.1f%%", i.Low*100, i.High*100)
-}
+// Wilson is the 95% Wilson score interval of k successes in n trials (stats.Wilson).
+func Wilson(k, n int) Interval { return stats.Wilson(k, n) }
 
 // EpisodeSummary sums up the run's episodes.
 func (r *SavedRun) EpisodeSummary() run.EpisodeSummary { return run.SumEpisodes(r.Episodes) }

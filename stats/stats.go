@@ -9,6 +9,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -116,4 +117,27 @@ func FlipRate(successes []int, trials int) float64 {
 		sum += float64(k) * float64(trials-k) / pairs
 	}
 	return sum / float64(len(successes))
+}
+
+// Interval is a 95% confidence interval of a proportion.
+type Interval struct{ Low, High float64 }
+
+// Wilson is the 95% Wilson score interval of k successes in n trials: unlike the normal
+// approximation it stays inside [0, 1] and is honest at 0 and n, which small levels need. No trials
+// give the whole of [0, 1].
+func Wilson(k, n int) Interval {
+	if n <= 0 {
+		return Interval{0, 1}
+	}
+	const z = 1.959963984540054
+	p, nf := float64(k)/float64(n), float64(n)
+	den := 1 + z*z/nf
+	centre := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return Interval{math.Max(0, centre-half), math.Min(1, centre+half)}
+}
+
+// String formats the interval as percentages with one decimal.
+func (i Interval) String() string {
+	return fmt.Sprintf("%.1f–%.1f%%", i.Low*100, i.High*100)
 }

@@ -137,45 +137,16 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 		fmt.Fprintln(stderr, protocol.LineError{File: path, Line: line, Message: fmt.Sprintf(format, a...)}.Error())
 		bad++
 	}
-	// The predictions, each episode line (and each line too long to read) left blank so the
-	// scorer's line numbers stay the file's.
-	var preds bytes.Buffer
-	type lineEpisode struct {
-		line int
-		ep   run.Episode
+	out, err := run.ReadOut(data, lineLimit)
+	if err != nil {
+		return nil, bad, fmt.Errorf("%s: %w", path, err)
 	}
-	var eps []lineEpisode
-	lr := lines.NewBytesReader(data, lineLimit)
-	for {
-		raw, n, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if !errors.Is(err, lines.ErrTooLong) {
-				return nil, bad, fmt.Errorf("%s: %w", path, err)
-			}
-			lineErr(n, "%v", err)
-			preds.WriteByte('\n')
-			continue
-		}
-		if isEpisode(raw) {
-			var ep run.Episode
-			if err := json.Unmarshal(raw, &ep); err != nil {
-				lineErr(n, "not a level-3 episode: %v", err)
-			} else if ep.File == "" {
-				lineErr(n, "a level-3 episode without its \"file\"")
-			} else {
-				eps = append(eps, lineEpisode{n, ep})
-			}
-			preds.WriteByte('\n')
-			continue
-		}
-		preds.Write(raw)
-		preds.WriteByte('\n')
+	for _, e := range out.Errors {
+		lineErr(e.Line, "%s", e.Message)
 	}
+	preds := bytes.NewBuffer(out.Preds)
 	var verdicts bytes.Buffer
-	_, nbad, err := scoreReader(r, path, &preds, level, state, &verdicts, stderr)
+	_, nbad, err := scoreReader(r, path, preds, level, state, &verdicts, stderr)
 	if err != nil {
 		return nil, bad, err
 	}
@@ -191,34 +162,16 @@ func readRun(r runner, path, level, state string, stderr io.Writer) (*run.Result
 		}
 		res.Batch.Results = append(res.Batch.Results, v)
 	}
-	for _, le := range eps {
-		o, err := run.ReplayEpisode(context.Background(), r.do, le.ep)
+	for _, le := range out.Episodes {
+		o, err := run.ReplayEpisode(context.Background(), r.do, le.Episode)
 		if err != nil {
-			lineErr(le.line, "level-3 episode %s: %v", le.ep.File, err)
+			lineErr(le.Line, "level-3 episode %s: %v", le.Episode.File, err)
 			continue
 		}
-		le.ep.Outcome = &o
-		res.Episodes = append(res.Episodes, le.ep)
+		le.Episode.Outcome = &o
+		res.Episodes = append(res.Episodes, le.Episode)
 	}
 	return res, bad, nil
-}
-
-// isEpisode says whether a line is a level-3 episode of a run's predictions file (run.EpisodeLine):
-// a JSON object with its "calls" or "transcript" and no "pred".
-func isEpisode(line []byte) bool {
-	if !bytes.Contains(line, []byte(`"calls"`)) && !bytes.Contains(line, []byte(`"transcript"`)) {
-		return false
-	}
-	var probe struct {
-		Pred       *json.RawMessage `json:"pred"`
-		Calls      *json.RawMessage `json:"calls"`
-		Transcript *json.RawMessage `json:"transcript"`
-	}
-	if err := json.Unmarshal(line, &probe); err != nil {
-		// Not JSON: an episode line when it began as one (the decoder says what is wrong).
-		return bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"level":"level-3","scene"`))
-	}
-	return probe.Pred == nil && (probe.Calls != nil || probe.Transcript != nil)
 }
 
 // printComparison writes the comparison as text: per level a row of counts, p, accuracies and the

@@ -106,7 +106,7 @@ func streamScore(r runner, path, level, state string, out io.Writer, stderr io.W
 	var eps []run.Episode
 	bad := 0
 	aside := func(line []byte, n int) bool {
-		if !isEpisode(line) {
+		if !run.IsEpisodeLine(line) {
 			return false
 		}
 		var ep run.Episode

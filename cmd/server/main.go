@@ -33,6 +33,7 @@ import (
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
 	"github.com/apibank-playground/apibank/internal/api"
@@ -63,12 +64,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	precompress := fs.Bool("precompress", false, "write the best brotli and gzip forms (name.br, name.gz) beside every compressible file of --web over 1 MB, and exit")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
-	dbPath := fs.String("db", "", "SQLite file of the classes (/api/v1/classes; made if missing); empty: no classes")
+	dbPath := fs.String("db", "", "SQLite file of the classes and the board (/api/v1/classes, /api/v1/board; made if missing); empty: neither")
 	cd := api.DefaultClassLimits()
 	var classLimits api.ClassLimits
 	fs.IntVar(&classLimits.AnswersPerClass, "class-answers-per-class", cd.AnswersPerClass, "most answers a class takes a minute (429 above)")
 	fs.IntVar(&classLimits.AnswersPerStudent, "class-answers-per-student", cd.AnswersPerStudent, "most answers a student of a class sends a minute (429 above)")
 	fs.IntVar(&classLimits.ClassesPerAddress, "class-classes-per-address", cd.ClassesPerAddress, "most classes a client address makes an hour (429 above)")
+	bd := api.DefaultBoardLimits()
+	var boardLimits api.BoardLimits
+	fs.IntVar(&boardLimits.SubmissionsPerAddress, "board-submissions-per-address", bd.SubmissionsPerAddress, "most board submissions a client address makes a day (429 above)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -134,8 +138,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			defer store.Close()
-			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits}))
-			logger.Info("classes", "db", *dbPath)
+			build, err := engineBuild(filepath.Join(*web, "engine.wasm"))
+			if err != nil {
+				return err
+			}
+			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits}),
+				api.WithBoard(api.Board{Store: store, Engine: build, Logger: logger, Limits: boardLimits}))
+			logger.Info("classes and board", "db", *dbPath, "engine", build)
 		}
 		routes = apiRoutes(api.New(pool, apiCfg.limits, opts...))
 	}
@@ -147,6 +156,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cause
 	}
 	return err
+}
+
+// engineBuild names the build of the engine module at path (board.Build of its bytes).
+func engineBuild(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return board.Build(b), nil
 }
 
 // openClasses opens the class store, keeping wazero's compilation of SQLite in the user's cache.

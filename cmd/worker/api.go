@@ -28,8 +28,16 @@ func apiHandler(opts ...api.Option) http.Handler {
 	return api.New(freshSessions{}, limits, opts...)
 }
 
+// under says whether path is root or below it.
+func under(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+
+// engineBuild names the engine compiled into the Worker: `make worker` stamps it with the build of
+// web/engine.wasm made from the same source (board.Build), so the Worker's board entries and the
+// server's are judged by one build.
+var engineBuild = "unstamped"
+
 // openStore opens the class store, or returns a nil store when the Worker has none configured.
-type openStore func(ctx context.Context) (class.Store, error)
+type openStore func(ctx context.Context) (*class.SQLStore, error)
 
 // classAPI is apiHandler with the class endpoints (/api/v1/classes...) over the store open gives,
 // with the same handlers as cmd/server and its limits, counted in the store like the server's (so
@@ -46,23 +54,24 @@ func classAPI(logger *slog.Logger, open openStore, getenv func(string) string) h
 		err     error
 	)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != api.ClassesPath && !strings.HasPrefix(r.URL.Path, api.ClassesPath+"/") {
+		if !under(r.URL.Path, api.ClassesPath) && !under(r.URL.Path, api.BoardPath) {
 			plain.ServeHTTP(w, r)
 			return
 		}
 		once.Do(func() {
-			var store class.Store
+			var store *class.SQLStore
 			store, err = open(r.Context())
 			switch {
 			case err != nil:
 				logger.Error("opening the class store", "error", err.Error())
 			case store != nil:
-				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits(logger, getenv), ClientAddr: clientAddr}))
+				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits(logger, getenv), ClientAddr: clientAddr}),
+					api.WithBoard(api.Board{Store: store, Engine: engineBuild, Logger: logger, Limits: boardLimits(logger, getenv), ClientAddr: clientAddr}))
 			}
 		})
 		switch {
 		case err != nil:
-			writeJSON(w, http.StatusInternalServerError, errorBody{Error: api.Error{Code: api.CodeInternal, Message: "the class store failed to open"}})
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: api.Error{Code: api.CodeInternal, Message: "the class and board store failed to open"}})
 		case classes == nil:
 			plain.ServeHTTP(w, r)
 		default:
@@ -83,21 +92,40 @@ var limitVars = []struct {
 	{"CLASS_CLASSES_PER_ADDRESS", func(l *api.ClassLimits, n int) { l.ClassesPerAddress = n }},
 }
 
+// boardLimits reads the board's limit from the Worker's variable BOARD_SUBMISSIONS_PER_ADDRESS (as
+// cmd/server's flag of that name); the body limit is the Worker's (maxBody).
+func boardLimits(logger *slog.Logger, getenv func(string) string) api.BoardLimits {
+	l := api.DefaultBoardLimits()
+	l.MaxBody = maxBody
+	if n, ok := wholeVar(logger, getenv, "BOARD_SUBMISSIONS_PER_ADDRESS"); ok {
+		l.SubmissionsPerAddress = n
+	}
+	return l
+}
+
+// wholeVar reads a Worker variable that is a whole number above 0: unset is not ok, and a value
+// that is not such a number is logged, naming the variable, and not ok.
+func wholeVar(logger *slog.Logger, getenv func(string) string, name string) (int, bool) {
+	raw := strings.TrimSpace(getenv(name))
+	if raw == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 {
+		logger.Error("a limit variable is not a whole number above 0; its default is kept", "variable", name, "value", raw)
+		return 0, false
+	}
+	return n, true
+}
+
 // classLimits reads the class limits from the Worker's variables. A value that is not a whole
 // number above 0 is logged, naming the variable, and the default kept.
 func classLimits(logger *slog.Logger, getenv func(string) string) api.ClassLimits {
 	l := api.DefaultClassLimits()
 	for _, v := range limitVars {
-		raw := strings.TrimSpace(getenv(v.name))
-		if raw == "" {
-			continue
+		if n, ok := wholeVar(logger, getenv, v.name); ok {
+			v.set(&l, n)
 		}
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 {
-			logger.Error("a class limit variable is not a whole number above 0; its default is kept", "variable", v.name, "value", raw)
-			continue
-		}
-		v.set(&l, n)
 	}
 	return l
 }

@@ -91,7 +91,7 @@ func TestWorkerClassAPI(t *testing.T) {
 	}
 	t.Run("sqlite store", func(t *testing.T) {
 		opened := 0
-		h := classAPI(logger, func(ctx context.Context) (class.Store, error) {
+		h := classAPI(logger, func(ctx context.Context) (*class.SQLStore, error) {
 			opened++
 			return sqlite.Open(ctx, filepath.Join(t.TempDir(), "classes.db"), "")
 		}, noVars)
@@ -133,13 +133,13 @@ func TestWorkerClassAPI(t *testing.T) {
 		}
 	})
 	t.Run("no store", func(t *testing.T) {
-		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, nil }, noVars)
+		h := classAPI(logger, func(context.Context) (*class.SQLStore, error) { return nil, nil }, noVars)
 		if rec := do(h, "POST", "/api/v1/classes", `{"name":"x"}`); rec.Code != 404 || !strings.Contains(rec.Body.String(), `"code":"not_found"`) {
 			t.Errorf("with no store POST /api/v1/classes answered %d: %s", rec.Code, rec.Body.String())
 		}
 	})
 	t.Run("store fails", func(t *testing.T) {
-		h := classAPI(logger, func(context.Context) (class.Store, error) { return nil, errors.New("no such table") }, noVars)
+		h := classAPI(logger, func(context.Context) (*class.SQLStore, error) { return nil, errors.New("no such table") }, noVars)
 		rec := do(h, "POST", "/api/v1/classes", `{"name":"x"}`)
 		var e errorBody
 		if rec.Code != 500 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error.Code != "internal" {
@@ -190,7 +190,7 @@ func TestWorkerLimitsAcrossInstances(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "classes.db")
 	vars := map[string]string{"CLASS_ANSWERS_PER_STUDENT": "2", "CLASS_CLASSES_PER_ADDRESS": "2"}
 	do := func(path, ip, body string) *httptest.ResponseRecorder {
-		h := classAPI(logger, func(ctx context.Context) (class.Store, error) { return sqlite.Open(ctx, db, "") }, func(n string) string { return vars[n] })
+		h := classAPI(logger, func(ctx context.Context) (*class.SQLStore, error) { return sqlite.Open(ctx, db, "") }, func(n string) string { return vars[n] })
 		req := httptest.NewRequest("POST", path, strings.NewReader(body))
 		req.Header.Set("CF-Connecting-IP", ip)
 		rec := httptest.NewRecorder()

@@ -33,7 +33,7 @@ func main() {
 // openD1 opens the D1 database bound as classBinding through syumai/workers' database/sql
 // connector and builds the same SQL store cmd/server uses over SQLite, applying the schema's
 // missing migrations; no binding is no store (nil, nil).
-func openD1(ctx context.Context) (class.Store, error) {
+func openD1(ctx context.Context) (*class.SQLStore, error) {
 	conn, err := d1.OpenConnector(classBinding)
 	if errors.Is(err, d1.ErrDatabaseNotFound) {
 		return nil, nil
@@ -41,9 +41,5 @@ func openD1(ctx context.Context) (class.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := class.NewSQLStore(ctx, sql.OpenDB(conn))
-	if err != nil {
-		return nil, err // not a nil *SQLStore in a non-nil Store
-	}
-	return store, nil
+	return class.NewSQLStore(ctx, sql.OpenDB(conn))
 }

@@ -92,6 +92,8 @@ type handler struct {
 	routes map[string]map[string]http.HandlerFunc // path -> method -> handler
 	// classes serves ClassesPath and below when a store is given (WithClasses).
 	classes *classes
+	// board serves BoardPath and below when a store is given (WithBoard).
+	board *boardAPI
 }
 
 // New returns the API's handler. It answers Health and every path under Prefix; mount it for both.
@@ -118,6 +120,10 @@ func New(pool Pool, limits Limits, opts ...Option) http.Handler {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.classes != nil && (r.URL.Path == ClassesPath || strings.HasPrefix(r.URL.Path, ClassesPath+"/")) {
 		h.serveClasses(w, r)
+		return
+	}
+	if h.board != nil && (r.URL.Path == BoardPath || strings.HasPrefix(r.URL.Path, BoardPath+"/")) {
+		h.serveBoard(w, r)
 		return
 	}
 	methods, ok := h.routes[r.URL.Path]

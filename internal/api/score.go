@@ -51,14 +51,19 @@ const NDJSON = "application/x-ndjson"
 
 // readBody reads the whole body within MaxBody and the read deadline, or answers 413 or 408.
 func (h *handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.limits.Timeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.limits.MaxBody))
+	return readBody(w, r, h.limits.MaxBody, h.limits.Timeout)
+}
+
+// readBody reads a request body of at most max bytes (413 above it) within timeout (408 past it).
+func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration) ([]byte, bool) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	var tooBig *http.MaxBytesError
 	switch {
 	case err == nil:
 		return body, true
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is over the limit of %d bytes", h.limits.MaxBody), 0)
+		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the request body is over the limit of %d bytes", max), 0)
 	case errors.Is(err, os.ErrDeadlineExceeded) || isTimeout(err):
 		writeError(w, http.StatusRequestTimeout, CodeTimeout, fmt.Sprintf("the request body did not arrive within the time limit (%d bytes read)", len(body)), 0)
 	default:

@@ -1,0 +1,171 @@
+// Package board is the public leaderboard: runs submitted as they were written (a run's predictions
+// file per trial and the settings the run recorded), judged again by the host's own engine, kept
+// with the host's verdicts only, and ranked with statistical ties.
+//
+// What a submission claims is never believed: its report, an episode's outcome and a line's verdict
+// are not read; the host's engine scores the predictions and replays the episodes (Rescore). An
+// entry records the dataset's hash and the engine's build it was judged with, so that entries of
+// other data or another engine are shown apart, never ranked with the current ones (Board). The
+// Store interface is where entries are kept: SQLite on the server, D1 on the Worker, the same SQL
+// store as the classes (class.SQLStore). The HTTP handlers are internal/api's; this package holds
+// no runtime and builds for every GOOS, so the board page ranks a static export in the tab as the
+// server does.
+package board
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apibank-playground/apibank/run"
+)
+
+// Format tags a submission's JSON.
+const Format = "apibank-playground/submission@1"
+
+// Submission is what a client sends to the board: the run's settings as the run recorded them and,
+// per trial, its predictions file as the run wrote it with the requests that failed.
+type Submission struct {
+	Format string  `json:"format"`
+	Run    RunInfo `json:"run"`
+	Trials []Trial `json:"trials"`
+	// Report is whatever report the client sends along; it is never read (the host judges the
+	// predictions itself) and never kept.
+	Report any `json:"report,omitempty"`
+}
+
+// RunInfo is a run's settings and facts, as the run itself recorded them (the CLI's settings file,
+// the tab's saved run): never typed in a form. It holds no key and no full endpoint URL.
+type RunInfo struct {
+	Model string `json:"model"`
+	// Host is the endpoint's host (api.openai.com, localhost:11434).
+	Host        string   `json:"host"`
+	Form        string   `json:"form"`
+	Stream      bool     `json:"stream"`
+	Temperature float64  `json:"temperature"`
+	Levels      []string `json:"levels"`
+	// Limit is the run's --limit (its first N samples a level): such a run is partial.
+	Limit int    `json:"limit,omitempty"`
+	State string `json:"state,omitempty"`
+	Steps int    `json:"steps,omitempty"`
+	// Trials is how many times the run asked every sample.
+	Trials int `json:"trials"`
+	// Started and Ended are RFC 3339 times.
+	Started   string `json:"started"`
+	Ended     string `json:"ended"`
+	TokensIn  int    `json:"tokens_in"`
+	TokensOut int    `json:"tokens_out"`
+	// Encoder is the version of the prompts the run sent (run.EncoderVersion).
+	Encoder int `json:"encoder"`
+	// DataHash is the hash of the samples the run saw (run.DataHash of its levels).
+	DataHash string `json:"data_hash"`
+	// Engine names the engine the run's host judged with (for the record; the board judges again).
+	Engine string `json:"engine,omitempty"`
+	// Source says where the run ran: "cli" or "tab".
+	Source string `json:"source"`
+}
+
+// Trial is one trial of a run: its predictions file (run.OutJSONL: prediction lines and level-3
+// episode lines) and the requests that failed after their retries, which count as wrong.
+type Trial struct {
+	Predictions string        `json:"predictions"`
+	Failures    []run.Failure `json:"failures,omitempty"`
+}
+
+// Entry is one submission as the board keeps it.
+type Entry struct {
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	// KeyHash is the owner key's hash (class.HashKey); the key is shown once and never kept.
+	KeyHash []byte `json:"-"`
+	// Retracted is when the owner retracted the entry (nil while it stands).
+	Retracted *time.Time `json:"retracted,omitempty"`
+	// Data and Engine are the host's dataset hash and engine build the entry was judged with.
+	Data   string `json:"data"`
+	Engine string `json:"engine"`
+	// RunData says whether the run saw the samples the host judged it on: its recorded data hash
+	// is the host's hash of the same levels. A run on other data is shown apart, never ranked.
+	RunData bool    `json:"run_data"`
+	Run     RunInfo `json:"run"`
+	Score   Score   `json:"score"`
+}
+
+// Names of an entry's kept files (Store.Blob): the predictions file of trial i (from 1), and the
+// verdicts of every sample of every trial (SampleVerdict JSON lines).
+const (
+	BlobVerdicts = "verdicts"
+)
+
+// BlobTrial names the predictions file of trial i (from 1).
+func BlobTrial(i int) string { return "trial-" + strconv.Itoa(i) }
+
+// Store keeps the board's entries. Every method is safe for concurrent use.
+type Store interface {
+	// AddEntry keeps an entry and its files (name → bytes).
+	AddEntry(ctx context.Context, e Entry, blobs map[string][]byte) error
+	// Entries returns every entry, newest first.
+	Entries(ctx context.Context) ([]Entry, error)
+	// Entry returns one entry; ErrNotFound when there is none.
+	Entry(ctx context.Context, id string) (Entry, error)
+	// Blob returns a file of an entry; ErrNotFound when there is none.
+	Blob(ctx context.Context, id, name string) ([]byte, error)
+	// Retract marks an entry retracted at t (it stays listed); ErrNotFound when there is none.
+	Retract(ctx context.Context, id string, t time.Time) error
+	// Hit counts an event toward a rate limit, as class.Store.Hit does (the same counts table).
+	Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (ok bool, ends time.Time, err error)
+}
+
+// ErrNotFound is an entry (or an entry's file) the store does not have.
+var ErrNotFound = errors.New("no such board entry")
+
+// NewID returns a new entry's id: 12 random hex digits (an address, not a secret).
+func NewID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ValidID says whether id can be an entry's id.
+func ValidID(id string) bool {
+	if len(id) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(id)
+	return err == nil
+}
+
+// FileName is the name an entry's predictions file of trial downloads under: the model's name
+// (letters, digits, dots and dashes kept), the entry's id and the trial when there are several.
+func FileName(e Entry, trial int) string {
+	var b strings.Builder
+	for _, r := range e.Run.Model {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		name = "run"
+	}
+	name += "-" + e.ID
+	if e.Run.Trials > 1 {
+		name += ".trial-" + strconv.Itoa(trial)
+	}
+	return name + ".jsonl"
+}
+
+// Build names an engine build: the first 16 hex digits of the SHA-256 of its module's bytes
+// (web/engine.wasm). The server hashes the module it runs; the Worker, which compiles the engine
+// in, is stamped at build time with the hash of the module built from the same source.
+func Build(module []byte) string {
+	h := sha256.Sum256(module)
+	return hex.EncodeToString(h[:8])
+}

@@ -1,0 +1,160 @@
+package board
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/apibank-playground/apibank/stats"
+)
+
+// Current is what a host judges with now: its dataset's hash and its engine's build. Entries judged
+// with other ones are legacy.
+type Current struct {
+	Data   string `json:"data"`
+	Engine string `json:"engine"`
+}
+
+// Filter narrows a ranking: a form (text, native; "" both) and a level ("" overall).
+type Filter struct {
+	Form  string `json:"form,omitempty"`
+	Level string `json:"level,omitempty"`
+}
+
+// Sections of the board, in the order the page shows them.
+const (
+	SectionRanked    = "ranked"
+	SectionUnranked  = "unranked"
+	SectionLegacy    = "legacy"
+	SectionRetracted = "retracted"
+)
+
+// Row is an entry's place on the board under a filter.
+type Row struct {
+	Entry   Entry  `json:"entry"`
+	Section string `json:"section"`
+	// Why says why an entry is not ranked (partial, other levels, other data or engine).
+	Why string `json:"why,omitempty"`
+	// Rank is the place among the ranked (from 1); entries statistically tied share the rank of
+	// the first of them. Tied says this entry is tied with the one above, and P is the exact
+	// McNemar test's p between the two on the tasks both judged (0 when they share none).
+	Rank  int        `json:"rank,omitempty"`
+	Tied  bool       `json:"tied,omitempty"`
+	P     float64    `json:"p,omitempty"`
+	Score LevelScore `json:"score"`
+}
+
+// Rank places every entry under f: the ranked ones (standing, complete, judged on the current data
+// and engine, covering the level asked, or every level for the overall ranking) best first by
+// accuracy, each compared with its neighbour above by the paired McNemar test on their first trials;
+// then the unranked, the legacy and the retracted, newest first.
+func Rank(entries []Entry, cur Current, f Filter) []Row {
+	var ranked, unranked, legacy, retracted []Row
+	for _, e := range entries {
+		if f.Form != "" && e.Run.Form != f.Form {
+			continue
+		}
+		r := Row{Entry: e, Score: e.Score.Overall}
+		if f.Level != "" {
+			i := slices.IndexFunc(e.Score.Levels, func(l LevelScore) bool { return l.Level == f.Level })
+			if i < 0 {
+				continue // the entry has nothing of that level to show
+			}
+			r.Score = e.Score.Levels[i]
+		}
+		switch {
+		case e.Retracted != nil:
+			r.Section = SectionRetracted
+			retracted = append(retracted, r)
+		case e.Data != cur.Data || e.Engine != cur.Engine || !e.RunData:
+			r.Section, r.Why = SectionLegacy, legacyWhy(e, cur)
+			legacy = append(legacy, r)
+		case !e.Score.Complete:
+			r.Section = SectionUnranked
+			r.Why = fmt.Sprintf("partial: %d of %d tasks missing", e.Score.Missing, e.Score.Expected*max(1, e.Run.Trials))
+			unranked = append(unranked, r)
+		case f.Level == "" && len(e.Run.Levels) < len(Levels):
+			r.Section = SectionUnranked
+			r.Why = "covers " + strings.Join(e.Run.Levels, ", ") + " only: ranked in its levels"
+			unranked = append(unranked, r)
+		default:
+			r.Section = SectionRanked
+			ranked = append(ranked, r)
+		}
+	}
+	sort.SliceStable(ranked, func(i, j int) bool {
+		a, b := ranked[i].Score, ranked[j].Score
+		if a.Accuracy != b.Accuracy {
+			return a.Accuracy > b.Accuracy
+		}
+		return ranked[i].Entry.Created.Before(ranked[j].Entry.Created) // the earlier holds the place
+	})
+	for i := range ranked {
+		if i == 0 {
+			ranked[i].Rank = 1
+			continue
+		}
+		p, n := pairedP(ranked[i-1].Entry, ranked[i].Entry, f.Level)
+		ranked[i].P = p
+		if n > 0 && p >= stats.Alpha {
+			ranked[i].Tied, ranked[i].Rank = true, ranked[i-1].Rank
+		} else {
+			ranked[i].Rank = i + 1
+		}
+	}
+	for _, rs := range [][]Row{unranked, legacy, retracted} {
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Entry.Created.After(rs[j].Entry.Created) })
+	}
+	return slices.Concat(ranked, unranked, legacy, retracted)
+}
+
+// legacyWhy says how an entry's judging differs from the host's now.
+func legacyWhy(e Entry, cur Current) string {
+	var why []string
+	if !e.RunData {
+		why = append(why, "the run saw other data than the board judged it on")
+	}
+	if e.Data != cur.Data {
+		why = append(why, "judged on data "+e.Data+", now "+cur.Data)
+	}
+	if e.Engine != cur.Engine {
+		why = append(why, "judged by engine "+e.Engine+", now "+cur.Engine)
+	}
+	return strings.Join(why, "; ")
+}
+
+// pairedP is the exact McNemar test between two entries on the tasks both judged in their first
+// trials (the marks of level, or of every level when level is ""), and how many those were.
+func pairedP(a, b Entry, level string) (float64, int) {
+	var p stats.Paired
+	for _, l := range Levels {
+		if level != "" && l != level {
+			continue
+		}
+		ma, mb := a.Score.Marks[l], b.Score.Marks[l]
+		if len(ma) != len(mb) { // not the same tasks: nothing is paired
+			continue
+		}
+		for i := range len(ma) {
+			x, y := ma[i], mb[i]
+			if x == '-' || y == '-' {
+				continue
+			}
+			switch {
+			case x == '1' && y == '1':
+				p.BothRight++
+			case x == '0' && y == '0':
+				p.BothWrong++
+			case x == '1':
+				p.Broken++
+			default:
+				p.Fixed++
+			}
+		}
+	}
+	if p.N() == 0 {
+		return 0, 0
+	}
+	return p.P(), p.N()
+}

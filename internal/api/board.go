@@ -1,0 +1,370 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apibank-playground/apibank/board"
+	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// Board configures the board endpoints (/api/v1/board...): where entries are kept, the engine build
+// the host judges with, and what a client may do how often. The handlers are the same over every
+// Store (SQLite on the server, D1 on the Worker).
+type Board struct {
+	// Store keeps the entries; nil leaves the endpoints out (404).
+	Store board.Store
+	// Engine names the build of the engine the host judges with (the hash of engine.wasm's bytes):
+	// entries judged by another build are shown apart.
+	Engine string
+	// Limits bound the endpoints; a zero field takes its default (DefaultBoardLimits).
+	Limits BoardLimits
+	// Logger gets the store's failures; nil discards them. No owner key is ever logged.
+	Logger *slog.Logger
+	// ClientAddr names the client of a request for the per-address limit; nil takes the host of
+	// RemoteAddr.
+	ClientAddr func(*http.Request) string
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// BoardLimits bound the board endpoints.
+type BoardLimits struct {
+	// MaxBody is the largest submission in bytes (413 above it): a full run of every level is about
+	// 0.5 MB a trial.
+	MaxBody int64
+	// SubmissionsPerAddress is the most submissions one client address makes a day (429 above it,
+	// with Retry-After).
+	SubmissionsPerAddress int
+}
+
+// DefaultBoardLimits are the production limits.
+func DefaultBoardLimits() BoardLimits {
+	return BoardLimits{MaxBody: 16 << 20, SubmissionsPerAddress: 20}
+}
+
+func (l BoardLimits) withDefaults() BoardLimits {
+	d := DefaultBoardLimits()
+	if l.MaxBody <= 0 {
+		l.MaxBody = d.MaxBody
+	}
+	if l.SubmissionsPerAddress <= 0 {
+		l.SubmissionsPerAddress = d.SubmissionsPerAddress
+	}
+	return l
+}
+
+// BoardPath is the board endpoints' root.
+const BoardPath = "/api/v1/board"
+
+// boardWindow is the window of the per-address limit.
+const boardWindow = 24 * time.Hour
+
+// WithBoard serves the board endpoints over b.Store.
+func WithBoard(b Board) Option {
+	return func(h *handler) {
+		if b.Store == nil {
+			return
+		}
+		b.Limits = b.Limits.withDefaults()
+		if b.Logger == nil {
+			b.Logger = slog.New(slog.DiscardHandler)
+		}
+		if b.ClientAddr == nil {
+			b.ClientAddr = RemoteHost
+		}
+		if b.Now == nil {
+			b.Now = time.Now
+		}
+		h.board = &boardAPI{Board: b, hashes: map[string]string{}}
+	}
+}
+
+// boardAPI is the board endpoints' state: the configuration and the data hashes computed so far
+// (the builtin data does not change while a process runs).
+type boardAPI struct {
+	Board
+	mu     sync.Mutex
+	hashes map[string]string // levels joined by "," → run.DataHash
+}
+
+// Submitted is the answer to a submission: the entry as judged, and its owner key, shown once.
+type Submitted struct {
+	Entry board.Entry `json:"entry"`
+	// OwnerKey retracts the entry (DELETE with Authorization: Bearer KEY); only its hash is kept.
+	OwnerKey string `json:"owner_key"`
+}
+
+// BoardView is the board as GET /api/v1/board answers it (and the static export writes it): what
+// the host judges with now, every entry, and the rows of the filter asked for.
+type BoardView struct {
+	Current board.Current `json:"current"`
+	Filter  board.Filter  `json:"filter"`
+	Entries []board.Entry `json:"entries"`
+	Rows    []board.Row   `json:"rows"`
+	// Exported is when a static export was written (RFC 3339; empty from a live board).
+	Exported string `json:"exported,omitempty"`
+}
+
+// EntryView is one entry with every sample's verdict (GET /api/v1/board/{id}).
+type EntryView struct {
+	Entry    board.Entry           `json:"entry"`
+	Verdicts []board.SampleVerdict `json:"verdicts"`
+}
+
+// serveBoard routes the board endpoints.
+func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
+	rest := strings.Trim(strings.TrimPrefix(r.URL.Path, BoardPath), "/")
+	parts := strings.Split(rest, "/")
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	allow := func(methods ...string) bool {
+		for _, m := range methods {
+			if m == method {
+				return true
+			}
+		}
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, strings.Join(methods, ", "), r.Method), 0)
+		return false
+	}
+	switch {
+	case rest == "":
+		if allow(http.MethodGet, http.MethodPost) {
+			if method == http.MethodGet {
+				h.boardView(w, r)
+			} else {
+				h.submit(w, r)
+			}
+		}
+	case !board.ValidID(parts[0]):
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no board entry %q (an entry's id is 12 hex digits)", parts[0]), 0)
+	case len(parts) == 1:
+		if allow(http.MethodGet, http.MethodDelete) {
+			if method == http.MethodGet {
+				h.boardEntry(w, r, parts[0])
+			} else {
+				h.retract(w, r, parts[0])
+			}
+		}
+	case len(parts) == 2 && parts[1] == "predictions":
+		if allow(http.MethodGet) {
+			h.boardPredictions(w, r, parts[0])
+		}
+	default:
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)
+	}
+}
+
+// storeError answers a board store's failure: ErrNotFound as 404, anything else as 500 (logged).
+func (b *boardAPI) storeError(w http.ResponseWriter, id string, err error) {
+	if errors.Is(err, board.ErrNotFound) {
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no board entry %s", id), 0)
+		return
+	}
+	b.Logger.Error("board store", "error", err.Error())
+	writeError(w, http.StatusInternalServerError, CodeInternal, "the board's store failed", 0)
+}
+
+// dataHash is the host's run.DataHash of levels, computed once a process.
+func (b *boardAPI) dataHash(ctx context.Context, s *session, levels []string) (string, error) {
+	key := strings.Join(levels, ",")
+	b.mu.Lock()
+	h, ok := b.hashes[key]
+	b.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h, err := run.DataHash(ctx, s.transport, levels, nil)
+	if err != nil {
+		return "", err
+	}
+	b.mu.Lock()
+	b.hashes[key] = h
+	b.mu.Unlock()
+	return h, nil
+}
+
+// current is what the host judges with now.
+func (b *boardAPI) current(ctx context.Context, s *session) (board.Current, error) {
+	d, err := b.dataHash(ctx, s, board.Levels)
+	return board.Current{Data: d, Engine: b.Engine}, err
+}
+
+func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
+	b := h.board
+	body, ok := readBody(w, r, b.Limits.MaxBody, h.limits.Timeout)
+	if !ok {
+		return
+	}
+	var sub board.Submission
+	if line, err := decodeJSON(body, &sub); err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, "the body is not a board submission {\"format\", \"run\", \"trials\"}: "+err.Error(), line)
+		return
+	}
+	now := b.Now()
+	okHit, ends, err := b.Store.Hit(r.Context(), limitName("board-submissions", "", b.ClientAddr(r)), boardWindow, b.Limits.SubmissionsPerAddress, now)
+	if err != nil {
+		b.storeError(w, "", err)
+		return
+	}
+	if !okHit {
+		tooMany(w, ends.Sub(now), fmt.Sprintf("this address made %d board submissions today, the limit", b.Limits.SubmissionsPerAddress))
+		return
+	}
+	h.work(w, r, true, func(ctx context.Context, s *session) error {
+		judged, err := board.Rescore(ctx, s.transport, sub)
+		var in *board.InputError
+		if errors.As(err, &in) {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, in.Error(), in.Line)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		cur, err := b.current(ctx, s)
+		if err != nil {
+			return err
+		}
+		runData, err := b.dataHash(ctx, s, sub.Run.Levels)
+		if err != nil {
+			return err
+		}
+		key, hash := class.NewKey()
+		e := board.Entry{ID: board.NewID(), Created: now.Truncate(time.Millisecond).UTC(), KeyHash: hash, Data: cur.Data, Engine: cur.Engine,
+			RunData: sub.Run.DataHash == runData, Run: sub.Run, Score: judged.Score}
+		blobs := map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts)}
+		for i, t := range sub.Trials {
+			blobs[board.BlobTrial(i+1)] = []byte(t.Predictions)
+		}
+		if err := b.Store.AddEntry(ctx, e, blobs); err != nil {
+			b.storeError(w, e.ID, err)
+			return nil
+		}
+		writeJSON(w, http.StatusCreated, Submitted{Entry: e, OwnerKey: key})
+		return nil
+	})
+}
+
+func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
+	b := h.board
+	q := r.URL.Query()
+	f := board.Filter{Form: q.Get("form"), Level: q.Get("level")}
+	if f.Form != "" && f.Form != run.Text && f.Form != run.Native {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("form %q: text or native", f.Form), 0)
+		return
+	}
+	if f.Level != "" && !contains(board.Levels, f.Level) {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("level %q: one of %s", f.Level, strings.Join(board.Levels, ", ")), 0)
+		return
+	}
+	entries, err := b.Store.Entries(r.Context())
+	if err != nil {
+		b.storeError(w, "", err)
+		return
+	}
+	h.work(w, r, false, func(ctx context.Context, s *session) error {
+		cur, err := b.current(ctx, s)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, BoardView{Current: cur, Filter: f, Entries: entries, Rows: board.Rank(entries, cur, f)})
+		return nil
+	})
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *handler) boardEntry(w http.ResponseWriter, r *http.Request, id string) {
+	b := h.board
+	e, err := b.Store.Entry(r.Context(), id)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	raw, err := b.Store.Blob(r.Context(), id, board.BlobVerdicts)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	vs, err := board.ReadVerdicts(raw)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, EntryView{Entry: e, Verdicts: vs})
+}
+
+func (h *handler) boardPredictions(w http.ResponseWriter, r *http.Request, id string) {
+	b := h.board
+	trial := 1
+	if t := r.URL.Query().Get("trial"); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 1 {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("trial %q: a number from 1", t), 0)
+			return
+		}
+		trial = n
+	}
+	e, err := b.Store.Entry(r.Context(), id)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	if trial > max(1, e.Run.Trials) {
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("board entry %s has %d trials", id, max(1, e.Run.Trials)), 0)
+		return
+	}
+	raw, err := b.Store.Blob(r.Context(), id, board.BlobTrial(trial))
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", board.FileName(e, trial)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(raw)
+}
+
+func (h *handler) retract(w http.ResponseWriter, r *http.Request, id string) {
+	b := h.board
+	e, err := b.Store.Entry(r.Context(), id)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	scheme, key, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || !class.KeyMatches(strings.TrimSpace(key), e.KeyHash) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="board"`)
+		writeError(w, http.StatusUnauthorized, CodeUnauthorized, fmt.Sprintf("board entry %s is retracted with its owner key: Authorization: Bearer KEY", id), 0)
+		return
+	}
+	if err := b.Store.Retract(r.Context(), id, b.Now()); err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	e, err = b.Store.Entry(r.Context(), id)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, e)
+}

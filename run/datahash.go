@@ -1,0 +1,39 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// EncoderVersion is the version of the prompts a run sends (Request, Body, Tools): raised when a
+// change makes any sample's request body differ, so that a run's record says which prompts its
+// model answered.
+const EncoderVersion = 1
+
+// DataHash is a short hash of the samples of levels as the engine behind do lists them (the samples
+// op's answers, level after level): two runs with the same hash saw the same samples. The tab, the
+// CLI and the board compute it alike. write, when not nil, writes an answer into the hash in its
+// own way (the tab in steps, giving its page a turn between them).
+func DataHash(ctx context.Context, do protocol.Transport, levels []string, write func(h hash.Hash, b []byte)) (string, error) {
+	h := sha256.New()
+	for _, l := range levels {
+		req, err := protocol.Encode(protocol.Request{Op: protocol.OpSamples, Level: l})
+		if err != nil {
+			return "", err
+		}
+		resp, err := do(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		if write != nil {
+			write(h, resp)
+		} else {
+			h.Write(resp)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
