@@ -1,0 +1,201 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apibank-playground/apibank/board"
+	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/internal/boardtest"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// boardTestAPI is the board's API over an SQLite file, with its log kept for reading.
+type boardTestAPI struct {
+	h    http.Handler
+	logs *bytes.Buffer
+	mu   *sync.Mutex
+	db   string
+}
+
+func newBoardAPI(t *testing.T, db string, limits BoardLimits) *boardTestAPI {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	a := &boardTestAPI{logs: &bytes.Buffer{}, mu: &sync.Mutex{}, db: db}
+	logger := slog.New(slog.NewJSONHandler(lockedWriter{a.mu, a.logs}, nil))
+	a.h = New(&nativePool{}, Limits{}, WithBoard(Board{Store: store, Engine: "test-build", Logger: logger, Limits: limits,
+		ClientAddr: func(r *http.Request) string { return r.Header.Get("X-Test-Client") }}))
+	return a
+}
+
+func (a *boardTestAPI) do(method, path string, body []byte, header ...string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	a.h.ServeHTTP(rec, req)
+	return rec
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestBoardLifecycle: a submission is judged and ranked; its verdicts and predictions are served;
+// a worse run ranks below; a wrong key cannot retract it, the owner's can, and it stays listed as
+// retracted; the store keeps everything across a restart; the owner key is in no log line.
+func TestBoardLifecycle(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "board.db")
+	a := newBoardAPI(t, db, BoardLimits{})
+	perfect := boardtest.Run(t, run.Text)
+	rec := a.do("POST", BoardPath, mustJSON(t, perfect))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("submission answered %d: %s", rec.Code, rec.Body.String())
+	}
+	var made Submitted
+	if err := json.Unmarshal(rec.Body.Bytes(), &made); err != nil || made.OwnerKey == "" || !board.ValidID(made.Entry.ID) {
+		t.Fatalf("answer %s (err %v)", rec.Body.String(), err)
+	}
+	if !made.Entry.Score.Complete || made.Entry.Score.Overall.Accuracy != 1 || !made.Entry.RunData || made.Entry.Engine != "test-build" {
+		t.Errorf("the perfect run's entry: %+v", made.Entry)
+	}
+	worse := boardtest.Worse(t, perfect, 5)
+	if rec := a.do("POST", BoardPath, mustJSON(t, worse)); rec.Code != http.StatusCreated {
+		t.Fatalf("second submission answered %d: %s", rec.Code, rec.Body.String())
+	}
+
+	var view BoardView
+	if rec := a.do("GET", BoardPath, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &view) != nil {
+		t.Fatalf("GET %s answered %d: %s", BoardPath, rec.Code, rec.Body.String())
+	}
+	if len(view.Rows) != 2 || view.Rows[0].Entry.ID != made.Entry.ID || view.Rows[0].Rank != 1 || view.Rows[1].Rank != 2 || view.Rows[1].Tied {
+		t.Fatalf("rows %+v, want the perfect run first and the worse one second, not tied", ids(view.Rows))
+	}
+	if view.Current.Engine != "test-build" || view.Current.Data != made.Entry.Data {
+		t.Errorf("current %+v, entry judged on %s", view.Current, made.Entry.Data)
+	}
+
+	var ev EntryView
+	if rec := a.do("GET", BoardPath+"/"+made.Entry.ID, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &ev) != nil {
+		t.Fatalf("GET the entry answered %d: %s", rec.Code, rec.Body.String())
+	}
+	if len(ev.Verdicts) != made.Entry.Score.Expected {
+		t.Errorf("%d verdicts, want %d", len(ev.Verdicts), made.Entry.Score.Expected)
+	}
+	rec = a.do("GET", BoardPath+"/"+made.Entry.ID+"/predictions", nil)
+	if rec.Code != 200 || rec.Body.String() != perfect.Trials[0].Predictions {
+		t.Errorf("the predictions download answered %d, %d bytes, want the %d submitted", rec.Code, rec.Body.Len(), len(perfect.Trials[0].Predictions))
+	}
+	if cd := rec.Header().Get("Content-Disposition"); !strings.Contains(cd, "perfect-"+made.Entry.ID+".jsonl") {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+
+	if rec := a.do("DELETE", BoardPath+"/"+made.Entry.ID, nil, "Authorization", "Bearer wrong"); rec.Code != http.StatusUnauthorized {
+		t.Errorf("retracting with a wrong key answered %d", rec.Code)
+	}
+	if rec := a.do("DELETE", BoardPath+"/"+made.Entry.ID, nil, "Authorization", "Bearer "+made.OwnerKey); rec.Code != 200 {
+		t.Fatalf("retracting with the owner key answered %d: %s", rec.Code, rec.Body.String())
+	}
+
+	// A restart: a new handler over the same file.
+	b := newBoardAPI(t, db, BoardLimits{})
+	if rec := b.do("GET", BoardPath, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &view) != nil {
+		t.Fatalf("GET after a restart answered %d", rec.Code)
+	}
+	if len(view.Rows) != 2 {
+		t.Fatalf("after a restart: %v", ids(view.Rows))
+	}
+	if view.Rows[0].Section != board.SectionRanked || view.Rows[0].Rank != 1 || view.Rows[1].Entry.ID != made.Entry.ID || view.Rows[1].Section != board.SectionRetracted {
+		t.Errorf("after the retraction and a restart: %v, want the worse run ranked first and the retracted one listed", ids(view.Rows))
+	}
+	for _, l := range []*boardTestAPI{a, b} {
+		l.mu.Lock()
+		if strings.Contains(l.logs.String(), made.OwnerKey) {
+			t.Errorf("the owner key is in the log: %s", l.logs.String())
+		}
+		l.mu.Unlock()
+	}
+}
+
+func ids(rows []board.Row) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Entry.ID+"/"+r.Section)
+	}
+	return out
+}
+
+// TestBoardRefuses: bad input is 400 with its line, a body over the limit 413, a client over its
+// daily submissions 429 with Retry-After; none is 5xx, and what was refused is not listed.
+func TestBoardRefuses(t *testing.T) {
+	a := newBoardAPI(t, filepath.Join(t.TempDir(), "board.db"), BoardLimits{MaxBody: 2 << 20, SubmissionsPerAddress: 3})
+	sub := boardtest.Run(t, run.Text, "level-1-given-desc")
+	ls := strings.Split(strings.TrimSuffix(sub.Trials[0].Predictions, "\n"), "\n")
+	garbled := sub
+	garbled.Trials = []board.Trial{{Predictions: strings.Join(append([]string{ls[0], ls[1], "{not json"}, ls[3:]...), "\n") + "\n"}}
+	rec := a.do("POST", BoardPath, mustJSON(t, garbled), "X-Test-Client", "a")
+	var e struct{ Error Error }
+	if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error.Line != 3 || !strings.Contains(e.Error.Message, "trial 1, line 3") {
+		t.Errorf("a garbled line answered %d: %s", rec.Code, rec.Body.String())
+	}
+	if rec := a.do("POST", BoardPath, []byte(`{"format": "apibank-playground/submission@1",`+"\n"+`"run": 7}`), "X-Test-Client", "a"); rec.Code != 400 || !strings.Contains(rec.Body.String(), `"line":2`) {
+		t.Errorf("a body of the wrong shape answered %d: %s", rec.Code, rec.Body.String())
+	}
+	big := sub
+	big.Trials = []board.Trial{{Predictions: strings.Repeat(ls[0]+"\n", 3<<20/len(ls[0]))}}
+	if rec := a.do("POST", BoardPath, mustJSON(t, big), "X-Test-Client", "b"); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over the limit answered %d: %s", rec.Code, rec.Body.String())
+	}
+	// Client "a" has made one submission judged and refused (a body not of a submission's shape
+	// is not counted): two more are taken, the next refused.
+	for i := range 2 {
+		if rec := a.do("POST", BoardPath, mustJSON(t, sub), "X-Test-Client", "a"); rec.Code != 201 {
+			t.Fatalf("submission %d answered %d: %s", i+2, rec.Code, rec.Body.String())
+		}
+	}
+	rec = a.do("POST", BoardPath, mustJSON(t, sub), "X-Test-Client", "a")
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("the fourth submission of one address answered %d (Retry-After %q)", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	if rec := a.do("POST", BoardPath, mustJSON(t, sub), "X-Test-Client", "c"); rec.Code != 201 {
+		t.Errorf("another address answered %d", rec.Code)
+	}
+	for _, tc := range []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", BoardPath + "/nothex", 404},
+		{"GET", BoardPath + "/0123456789ab", 404},
+		{"GET", BoardPath + "/0123456789ab/predictions", 404},
+		{"DELETE", BoardPath + "/0123456789ab", 404},
+		{"PUT", BoardPath, 405},
+		{"GET", BoardPath + "?form=smoke", 400},
+		{"GET", BoardPath + "?level=level-9", 400},
+	} {
+		if rec := a.do(tc.method, tc.path, nil); rec.Code != tc.status {
+			t.Errorf("%s %s answered %d, want %d: %s", tc.method, tc.path, rec.Code, tc.status, rec.Body.String())
+		}
+	}
+	var view BoardView
+	if rec := a.do("GET", BoardPath, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &view) != nil || len(view.Entries) != 3 {
+		t.Errorf("GET answered %d and lists %d entries, want the 3 accepted", rec.Code, len(view.Entries))
+	}
+}
