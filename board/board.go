@@ -39,36 +39,8 @@ type Submission struct {
 	Report any `json:"report,omitempty"`
 }
 
-// RunInfo is a run's settings and facts, as the run itself recorded them (the CLI's settings file,
-// the tab's saved run): never typed in a form. It holds no key and no full endpoint URL.
-type RunInfo struct {
-	Model string `json:"model"`
-	// Host is the endpoint's host (api.openai.com, localhost:11434).
-	Host        string   `json:"host"`
-	Form        string   `json:"form"`
-	Stream      bool     `json:"stream"`
-	Temperature float64  `json:"temperature"`
-	Levels      []string `json:"levels"`
-	// Limit is the run's --limit (its first N samples a level): such a run is partial.
-	Limit int    `json:"limit,omitempty"`
-	State string `json:"state,omitempty"`
-	Steps int    `json:"steps,omitempty"`
-	// Trials is how many times the run asked every sample.
-	Trials int `json:"trials"`
-	// Started and Ended are RFC 3339 times.
-	Started   string `json:"started"`
-	Ended     string `json:"ended"`
-	TokensIn  int    `json:"tokens_in"`
-	TokensOut int    `json:"tokens_out"`
-	// Encoder is the version of the prompts the run sent (run.EncoderVersion).
-	Encoder int `json:"encoder"`
-	// DataHash is the hash of the samples the run saw (run.DataHash of its levels).
-	DataHash string `json:"data_hash"`
-	// Engine names the engine the run's host judged with (for the record; the board judges again).
-	Engine string `json:"engine,omitempty"`
-	// Source says where the run ran: "cli" or "tab".
-	Source string `json:"source"`
-}
+// RunInfo is a run's settings and facts as the run recorded them (run.Info).
+type RunInfo = run.Info
 
 // Trial is one trial of a run: its predictions file (run.OutJSONL: prediction lines and level-3
 // episode lines) and the requests that failed after their retries, which count as wrong.

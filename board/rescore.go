@@ -15,7 +15,7 @@ import (
 )
 
 // Levels are the levels a submission may cover, in order.
-var Levels = []string{"level-1-given-desc", "level-2-toolsearcher", run.Level3}
+var Levels = run.AllLevels
 
 // MaxLine bounds one line of a submitted predictions file (a model's answer is cut at 1 MiB by the
 // run; its JSON escaping may add to that).

@@ -246,12 +246,13 @@ func samplesOf(ctx context.Context, e *serial, level string, yield func()) ([]pr
 	return out, nil
 }
 
-// allLevels are the levels of a config that names none.
-var allLevels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+// AllLevels are every level, in order: the levels of a config that names none.
+var AllLevels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
 
-func levelsOf(cfg Config) []string {
+// LevelsOf are the levels a run of cfg asks, in order.
+func LevelsOf(cfg Config) []string {
 	if len(cfg.Levels) == 0 {
-		return allLevels
+		return AllLevels
 	}
 	return cfg.Levels
 }
@@ -283,7 +284,7 @@ func sampleTasks(ctx context.Context, e *serial, level string, limit int, yield 
 func SampleTasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task, error) {
 	e := &serial{do: do}
 	var out []Task
-	for _, l := range levelsOf(cfg) {
+	for _, l := range LevelsOf(cfg) {
 		ts, err := sampleTasks(ctx, e, l, cfg.Limit, nil)
 		if err != nil {
 			return nil, err
@@ -295,7 +296,7 @@ func SampleTasks(ctx context.Context, do protocol.Transport, cfg Config) ([]Task
 
 func tasks(ctx context.Context, e *serial, cfg Config, yield func()) ([]Task, error) {
 	var out []Task
-	for _, l := range levelsOf(cfg) {
+	for _, l := range LevelsOf(cfg) {
 		if l == Level3 {
 			ds, err := ask[[]protocol.DialogueSummary](ctx, e, protocol.Request{Op: protocol.OpDialogues, Level: Level3})
 			if err != nil {

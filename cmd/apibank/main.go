@@ -34,8 +34,15 @@ commands:
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
            [--timeout D] [--trials N] [--data DIR] [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
-           episodes) to FILE, the report to stdout; the key is read from $OPENAI_API_KEY
-           (or --api-key-env), never from a flag
+           episodes) to FILE, the run's settings and failed requests to FILE's .run.json, the
+           report to stdout; the key is read from $OPENAI_API_KEY (or --api-key-env), never
+           from a flag
+  submit   RUN.jsonl --board URL [--json] [--timeout D]
+           send a run (as run --out wrote it, with its .run.json) to a board, which judges it
+           again with its own engine: the entry's scores, its page and its owner key (printed
+           once) to stdout
+  retract  ID --board URL
+           retract a board entry; the owner key is read from $APIBANK_OWNER_KEY
   synth    --base-url URL --model NAME --style S --count N --out DIR [--tools A,B]
            [--seeds N] [--api-key-env VAR] [--timeout D] [--data DIR] [--json]
            generate verified dialogues with a model: each candidate passes format,
@@ -159,6 +166,10 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 		return cmdPrompts(rest, stdout, stderr)
 	case "compare":
 		return cmdCompare(rest, stdout, stderr)
+	case "submit":
+		return cmdSubmit(rest, stdout, stderr)
+	case "retract":
+		return cmdRetract(rest, stdout, stderr)
 	case "synth":
 		return cmdSynth(rest, stdout, stderr)
 	case "batch":

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -93,6 +95,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	client := model.New(settings)
+	record := run.Record{Format: run.RecordFormat, Run: run.Info{Model: settings.Model, Host: endpointHost(settings.BaseURL), Form: cfg.Form,
+		Stream: settings.Stream, Temperature: settings.Temperature, Levels: run.LevelsOf(cfg), Limit: cfg.Limit, State: cfg.State, Steps: cfg.Steps,
+		Started: time.Now().UTC().Format(time.RFC3339), Encoder: run.EncoderVersion, Engine: r.build, Source: "cli"}}
+	if record.Run.DataHash, err = run.DataHash(ctx, r.do, record.Run.Levels, nil); err != nil {
+		return err
+	}
 	var results []*run.Result
 	failed, cancelled := false, false
 	for i := 1; i <= *trials && !cancelled; i++ {
@@ -113,6 +121,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		results = append(results, res)
 		failed = failed || len(res.Failures) > 0
 		cancelled = res.Cancelled
+		record.Trials = append(record.Trials, run.RecordTrial{File: filepath.Base(path), Failures: append([]run.Failure{}, res.Failures...)})
+		record.Run.Trials = len(record.Trials)
+		record.Run.TokensIn += res.TokensIn
+		record.Run.TokensOut += res.TokensOut
+		record.Run.Ended = time.Now().UTC().Format(time.RFC3339)
+		if err := writeRecord(*out, record); err != nil {
+			return err
+		}
 	}
 	if *trials == 1 {
 		if c.json {
@@ -140,6 +156,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// writeRecord writes the run's record beside its predictions (run.RecordPath), whole or not at all.
+func writeRecord(out string, rec run.Record) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := run.RecordPath(out)
+	tmp := path + ".part"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// endpointHost is the host of an endpoint's base URL (the record keeps no full URL).
+func endpointHost(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // trialPath is where trial i of n writes its predictions: the --out file itself for a single

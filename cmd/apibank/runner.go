@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/host"
 	"github.com/apibank-playground/apibank/internal/memo"
@@ -26,6 +27,8 @@ type runner struct {
 	module string
 	// cache is the user's cache folder ("" when there is none).
 	cache string
+	// build names the engine that judges: board.Build of the module's bytes, or "in-process".
+	build string
 }
 
 // newRunner starts an engine: the module under wazero when one is found (wasmSearch.find), else the
@@ -69,7 +72,7 @@ func newRunner(native bool, wasmPath string, forData bool, stderr io.Writer) (ru
 		rt.Close(ctx)
 		return runner{}, err
 	}
-	r := runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, cache: userCache}
+	r := runner{do: s.Handle, close: func() { rt.Close(context.Background()) }, cache: userCache, build: board.Build(b)}
 	if forData {
 		r.module = memo.Module(b)
 	}
@@ -79,7 +82,7 @@ func newRunner(native bool, wasmPath string, forData bool, stderr io.Writer) (ru
 // inProcess is the engine compiled into the CLI, reached through the same protocol as the module.
 func inProcess() runner {
 	s := engine.New()
-	return runner{do: func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }, close: func() {}}
+	return runner{do: func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }, close: func() {}, build: "in-process"}
 }
 
 // wasmSearch holds the places the engine module may be, in the order they are tried.

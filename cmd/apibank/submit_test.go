@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/internal/api"
+	"github.com/apibank-playground/apibank/internal/boardtest"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// freshPool gives each request a new in-process engine session, as the Worker does.
+type freshPool struct{}
+
+func (freshPool) Acquire(ctx context.Context) (protocol.Transport, func(bool), error) {
+	return boardtest.Engine(), func(bool) {}, nil
+}
+
+// startBoard serves a board over an SQLite file and returns its site's URL.
+func startBoard(t *testing.T) string {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "board.db"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	srv := httptest.NewServer(api.New(freshPool{}, api.Limits{}, api.WithBoard(api.Board{Store: store, Engine: "test-build"})))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestSubmit: `run` records its settings beside its predictions; `submit` sends both to a board,
+// which judges them again, and prints the scores, the entry's page and the owner key once;
+// `retract` takes the key from the environment.
+func TestSubmit(t *testing.T) {
+	srv := startGold(t, false)
+	boardURL := startBoard(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.jsonl")
+	_, stderr, code := runCapture(t, "run", "--native", "--base-url", srv.URL(), "--model", "perfect", "--api-key-env", "NO_SUCH_KEY_VAR",
+		"--level", "level-1-given-desc", "--limit", "6", "--trials", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "run.run.json"))
+	if err != nil {
+		t.Fatalf("run wrote no record: %v", err)
+	}
+	var rec run.Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Run.Model != "perfect" || rec.Run.Trials != 2 || len(rec.Trials) != 2 || rec.Run.Limit != 6 || rec.Run.DataHash == "" ||
+		rec.Run.Encoder != run.EncoderVersion || rec.Run.Source != "cli" || rec.Run.Started == "" || rec.Run.Ended == "" || rec.Run.TokensIn == 0 ||
+		!strings.HasPrefix(srv.URL(), "http://"+rec.Run.Host) || rec.Trials[1].File != "run.trial-2.jsonl" {
+		t.Errorf("the record: %s", raw)
+	}
+	if strings.Contains(string(raw), "NO_SUCH_KEY_VAR") || strings.Contains(string(raw), srv.URL()) {
+		t.Errorf("the record holds more than the endpoint's host: %s", raw)
+	}
+
+	stdout, stderr, code := runCapture(t, "submit", out, "--board", boardURL)
+	if code != 0 {
+		t.Fatalf("submit: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"perfect, text form", "level-1-given-desc", "100.0%", "partial:", boardURL + "/board#", "owner key"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("submit's output lacks %q:\n%s", want, stdout)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	key := lines[len(lines)-1]
+	id := stdout[strings.Index(stdout, "entry ")+6:][:12]
+
+	t.Setenv(ownerKeyEnv, "not-the-key")
+	if _, stderr, code := runCapture(t, "retract", id, "--board", boardURL); code != 1 || !strings.Contains(stderr, "401") {
+		t.Errorf("retract with a wrong key: exit %d, %s", code, stderr)
+	}
+	t.Setenv(ownerKeyEnv, key)
+	if stdout, stderr, code := runCapture(t, "retract", id, "--board", boardURL+"/api/v1/board"); code != 0 || !strings.Contains(stdout, "retracted") {
+		t.Errorf("retract: exit %d, %s%s", code, stdout, stderr)
+	}
+}
+
+// TestSubmitRefused: a run without its record, and a garbled line, named as file:line.
+func TestSubmitRefused(t *testing.T) {
+	boardURL := startBoard(t)
+	dir := t.TempDir()
+	lone := filepath.Join(dir, "lone.jsonl")
+	os.WriteFile(lone, []byte(`{"file":"x","id":0,"pred":""}`+"\n"), 0o644)
+	if _, stderr, code := runCapture(t, "submit", lone, "--board", boardURL); code != 1 || !strings.Contains(stderr, "no run record") {
+		t.Errorf("a run without its record: exit %d, %s", code, stderr)
+	}
+
+	sub := boardtest.Run(t, run.Text, "level-1-given-desc")
+	ls := strings.Split(sub.Trials[0].Predictions, "\n")
+	ls[4] = `{"level": "level-1-given-desc", "file": oops}`
+	out := filepath.Join(dir, "run.jsonl")
+	os.WriteFile(out, []byte(strings.Join(ls, "\n")), 0o644)
+	rec, _ := json.Marshal(run.Record{Format: run.RecordFormat, Run: sub.Run, Trials: []run.RecordTrial{{File: "run.jsonl"}}})
+	os.WriteFile(run.RecordPath(out), rec, 0o644)
+	if _, stderr, code := runCapture(t, "submit", out, "--board", boardURL); code != 1 || !strings.Contains(stderr, out+":5:") || !strings.Contains(stderr, "HTTP 400") {
+		t.Errorf("a garbled line: exit %d, %s", code, stderr)
+	}
+	if _, _, code := runCapture(t, "submit", out, "--board", "ftp://example.com"); code != 2 {
+		t.Errorf("a board URL that is not http(s): exit %d, want 2", code)
+	}
+}
