@@ -37,7 +37,6 @@ type Info struct {
 	Source string `json:"source"`
 }
 
-
 // RecordFormat tags a run's record file.
 const RecordFormat = "apibank-playground/run-record@1"
 

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/board"
+	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/host"
 	"github.com/apibank-playground/apibank/internal/memo"
