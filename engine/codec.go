@@ -93,6 +93,8 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			text(&r.State)
 		case "gold":
 			flag(&r.Gold)
+		case "bare":
+			flag(&r.Bare)
 		case "memo":
 			text(&r.Memo)
 		case "builtin":

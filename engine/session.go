@@ -585,9 +585,12 @@ func (s *Session) episodeStart(r *protocol.Request) (any, *protocol.Error) {
 	s.nextEpisode++
 	s.episodes[s.nextEpisode] = score.NewEpisode(s.data.Base, d)
 	sc := d.Scene
-	return protocol.EpisodeStarted{Episode: s.nextEpisode, Scene: sc.Name, File: sc.File, Utterance: sc.Utterance,
-		KeyInfo: sc.KeyInfo, Catalog: d.ToolCatalog().Name, Prompt: score.BuildPrompt(score.SceneSamples(d)[0]),
-		Tools: score.Schemas(d.ToolCatalog().Tools())}, nil
+	started := protocol.EpisodeStarted{Episode: s.nextEpisode, Scene: sc.Name, File: sc.File, Utterance: sc.Utterance,
+		KeyInfo: sc.KeyInfo, Catalog: d.ToolCatalog().Name}
+	if !r.Bare {
+		started.Prompt, started.Tools = score.BuildPrompt(score.SceneSamples(d)[0]), score.Schemas(d.ToolCatalog().Tools())
+	}
+	return started, nil
 }
 
 func (s *Session) episode(r *protocol.Request) (*score.Episode, *protocol.Error) {

@@ -134,6 +134,9 @@ type Request struct {
 	Episode int `json:"episode,omitempty"`
 	// Gold asks a score request to add each call's gold answer and recorded envelope.
 	Gold bool `json:"gold,omitempty"`
+	// Bare asks episode_start for the episode alone, without the prompt and the tools' schemas: an
+	// episode whose calls are recorded and replayed (a kept run judged again) needs neither.
+	Bare bool `json:"bare,omitempty"`
 	// Stream is the id score_start returned (score_lines, score_finish).
 	Stream int `json:"stream,omitempty"`
 	// Lines is a chunk of whole JSONL lines: predictions (score_lines) or pairs (rouge_lines).

@@ -178,7 +178,7 @@ func OutJSONL(preds []Prediction, episodes []Episode) []byte {
 // behind do, and returns the engine's judgement: how a kept, imported or compared run's episodes are
 // judged by this engine rather than by the outcome they carry.
 func ReplayEpisode(ctx context.Context, do protocol.Transport, ep Episode) (protocol.Outcome, error) {
-	started, err := protocol.Call[protocol.EpisodeStarted](ctx, do, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File})
+	started, err := protocol.Call[protocol.EpisodeStarted](ctx, do, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File, Bare: true})
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
