@@ -19,7 +19,9 @@ import (
 
 	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // nativePool gives each request a new in-process engine session (what the Worker does).
@@ -138,8 +140,11 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 	jsonType := map[string]string{"Content-Type": "application/json"}
 	ndjson := map[string]string{"Accept": NDJSON}
 	pool := &nativePool{}
-	h := New(pool, Limits{MaxLines: 10, MaxBody: 64 << 10}, WithClasses(Classes{Store: tempStore(t), Limits: ClassLimits{ClassesPerAddress: 2, AnswersPerStudent: 3}}))
+	store := tempStore(t)
+	h := New(pool, Limits{MaxLines: 10, MaxBody: 64 << 10}, WithClasses(Classes{Store: store, Limits: ClassLimits{ClassesPerAddress: 2, AnswersPerStudent: 3}}),
+		WithBoard(Board{Store: store, Engine: "doc", Limits: BoardLimits{MaxBody: 1 << 20, SubmissionsPerAddress: 3}}))
 	classTests := documentClassExchanges(t, h)
+	boardTests := documentBoardExchanges(t, h)
 	tests := []exchange{
 		{"health", "GET", "/healthz", nil, "", 200, []string{`"status":"ok"`}},
 		{"health HEAD", "HEAD", "/healthz", nil, "", 200, nil},
@@ -185,6 +190,7 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		tests = append(tests, exchange{"405 " + p, method, p, nil, "", 405, []string{"method_not_allowed"}})
 	}
 	tests = append(tests, classTests...)
+	tests = append(tests, boardTests...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := do(t, h, tt)
@@ -235,6 +241,11 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		ex := exchange{fmt.Sprint(x.status, " class answer"), "POST", ClassesPath + "/" + m.Class + "/answers", nil, answerBody("Ann", file, id, gold, ""), x.status, []string{x.code}}
 		checkExchange(t, v, &cov, ex, do(t, x.h, ex))
 	}
+	// And a board submission, which the engine judges.
+	noneBoard := New(emptyPool{}, Limits{}, WithBoard(Board{Store: tempStore(t)}))
+	sub, _ := json.Marshal(boardtest.Run(t, run.Text, "level-1-given-desc"))
+	ex := exchange{"503 board submission", "POST", BoardPath, nil, string(sub), 503, []string{"busy"}}
+	checkExchange(t, v, &cov, ex, do(t, noneBoard, ex))
 
 	var missing []string
 	for p, item := range v.doc["paths"].(map[string]any) {

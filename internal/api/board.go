@@ -122,6 +122,7 @@ type EntryView struct {
 
 // serveBoard routes the board endpoints.
 func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
+	b := h.board
 	rest := strings.Trim(strings.TrimPrefix(r.URL.Path, BoardPath), "/")
 	parts := strings.Split(rest, "/")
 	method := r.Method
@@ -147,10 +148,8 @@ func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
 				h.submit(w, r)
 			}
 		}
-	case !board.ValidID(parts[0]):
-		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no board entry %q (an entry's id is 12 hex digits)", parts[0]), 0)
 	case len(parts) == 1:
-		if allow(http.MethodGet, http.MethodDelete) {
+		if allow(http.MethodGet, http.MethodDelete) && b.known(w, parts[0]) {
 			if method == http.MethodGet {
 				h.boardEntry(w, r, parts[0])
 			} else {
@@ -158,12 +157,21 @@ func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	case len(parts) == 2 && parts[1] == "predictions":
-		if allow(http.MethodGet) {
+		if allow(http.MethodGet) && b.known(w, parts[0]) {
 			h.boardPredictions(w, r, parts[0])
 		}
 	default:
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)
 	}
+}
+
+// known says whether id can be an entry's id, answering 404 when it cannot.
+func (b *boardAPI) known(w http.ResponseWriter, id string) bool {
+	if !board.ValidID(id) {
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no board entry %q (an entry's id is 12 hex digits)", id), 0)
+		return false
+	}
+	return true
 }
 
 // storeError answers a board store's failure: ErrNotFound as 404, anything else as 500 (logged).

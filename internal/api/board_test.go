@@ -199,3 +199,38 @@ func TestBoardRefuses(t *testing.T) {
 		t.Errorf("GET answered %d and lists %d entries, want the 3 accepted", rec.Code, len(view.Entries))
 	}
 }
+
+// documentBoardExchanges submits a run through h and returns an exchange for every answer of the
+// board endpoints the document lists (checked against it by TestAnswersMatchTheDocument), in an
+// order that works: h's board limits must be a body of 1 MiB and 3 submissions an address.
+func documentBoardExchanges(t *testing.T, h http.Handler) []exchange {
+	t.Helper()
+	sub := boardtest.Run(t, run.Text, "level-1-given-desc")
+	body := string(mustJSON(t, sub))
+	rec := do(t, h, exchange{method: "POST", path: BoardPath, body: body})
+	var made Submitted
+	if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &made) != nil {
+		t.Fatalf("submitting: %d %s", rec.Code, rec.Body)
+	}
+	path := BoardPath + "/" + made.Entry.ID
+	bearer := map[string]string{"Authorization": "Bearer " + made.OwnerKey}
+	wrong := map[string]string{"Authorization": "Bearer " + made.OwnerKey[1:]}
+	garbled := sub
+	garbled.Trials = []board.Trial{{Predictions: "{\"file\": 1\n"}}
+	return []exchange{
+		{"board view", "GET", BoardPath, nil, "", 200, []string{`"rows":[`, made.Entry.ID}},
+		{"board view level", "GET", BoardPath + "?level=level-1-given-desc&form=text", nil, "", 200, []string{`"section":"ranked"`}},
+		{"board view bad form", "GET", BoardPath + "?form=yaml", nil, "", 400, []string{"yaml"}},
+		{"board submit", "POST", BoardPath, nil, body, 201, []string{`"owner_key":"`, `"complete":true`}},
+		{"board submit bad", "POST", BoardPath, nil, string(mustJSON(t, garbled)), 400, []string{`"line":1`, "trial 1, line 1"}},
+		{"board submit too large", "POST", BoardPath, nil, strings.Repeat(" ", 1<<20+1), 413, []string{"too_large"}},
+		{"board submit limit", "POST", BoardPath, nil, body, 429, []string{"too_many_requests"}},
+		{"board entry", "GET", path, nil, "", 200, []string{`"verdicts":[`}},
+		{"board entry unknown", "GET", BoardPath + "/0123456789ab", nil, "", 404, []string{"not_found"}},
+		{"board predictions", "GET", path + "/predictions", nil, "", 200, nil},
+		{"board predictions no trial", "GET", path + "/predictions?trial=2", nil, "", 404, []string{"1 trials"}},
+		{"board retract wrong key", "DELETE", path, wrong, "", 401, []string{"unauthorized"}},
+		{"board retract", "DELETE", path, bearer, "", 200, []string{`"retracted":`}},
+		{"board retract unknown", "DELETE", BoardPath + "/0123456789ab", bearer, "", 404, []string{"not_found"}},
+	}
+}

@@ -374,7 +374,7 @@ func TestClassConcurrentAnswers(t *testing.T) {
 const level1 = "level-1-given-desc"
 
 // tempStore is a class store in a temporary SQLite file, closed with the test.
-func tempStore(t *testing.T) class.Store {
+func tempStore(t *testing.T) *class.SQLStore {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "classes.db"), "")
 	if err != nil {
@@ -395,6 +395,13 @@ func documentPath(p string) string {
 			tail = "/" + tail
 		}
 		return ClassesPath + "/{code}" + tail
+	}
+	if rest, ok := strings.CutPrefix(p, BoardPath+"/"); ok {
+		_, tail, _ := strings.Cut(rest, "/")
+		if tail != "" {
+			tail = "/" + tail
+		}
+		return BoardPath + "/{id}" + tail
 	}
 	return p
 }
