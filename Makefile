@@ -60,10 +60,11 @@ precompressed: $(PRECOMPRESSED)
 $(PRECOMPRESSED) &: $(APP) $(ENGINE)
 	$(GO) run ./cmd/server --precompress --web web
 
-# The same pages as a static site in dist/ (any static host), each web/ file with its .br and .gz.
+# The same pages as a static site in dist/ (any static host), each web/ file with its .br and .gz,
+# and the board of CLASSES_DB (when it exists) as board.json: a read-only board page.
 static: wasm app precompressed
 	rm -rf dist
-	$(GO) run ./cmd/server --static dist
+	$(GO) run ./cmd/server --static dist $(if $(wildcard $(CLASSES_DB)),--db "$(CLASSES_DB)")
 
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund

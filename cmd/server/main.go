@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -36,6 +38,7 @@ import (
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/host"
 	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/serve"
 )
@@ -108,7 +111,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	routesOnce.Do(app.Routes)
 	h := NewHandler(assets)
 	if *static != "" {
-		return exportStatic(*static, h, assets, stdout)
+		if err := exportStatic(*static, h, assets, stdout); err != nil {
+			return err
+		}
+		return exportBoard(ctx, *static, filepath.Join(*web, "engine.wasm"), *dbPath, time.Now(), stdout)
 	}
 	site, err := NewSite(h, assets)
 	if err != nil {
@@ -294,6 +300,81 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "static site written to %s (%d files of web/ copied)\n", dir, len(assets.Names()))
+	return nil
+}
+
+// exportBoard writes the board of the store at dbPath (an empty board when there is none) to dir
+// as board.json, and each entry's verdicts (board-data/ID.json) and predictions files
+// (board-data/ID.trial-N.jsonl), for the read-only board page of a static host. The engine module
+// at enginePath says what the board judges with now.
+func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.Time, stdout io.Writer) error {
+	module, err := os.ReadFile(enginePath)
+	if err != nil {
+		return err
+	}
+	cache := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cache = filepath.Join(dir, "apibank-wazero") // the CLI's compilation cache
+	}
+	rt, err := host.New(ctx, module, host.Config{CacheDir: cache})
+	if err != nil {
+		rt, err = host.New(ctx, module, host.Config{}) // an unusable cache must not stop the export
+	}
+	if err != nil {
+		return err
+	}
+	defer rt.Close(context.Background())
+	s, err := rt.NewSession(ctx)
+	if err != nil {
+		return err
+	}
+	var entries []board.Entry
+	files := map[string][]byte{}
+	if dbPath != "" {
+		store, err := openClasses(ctx, dbPath)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if entries, err = store.Entries(ctx); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			raw, err := store.Blob(ctx, e.ID, board.BlobVerdicts)
+			if err != nil {
+				return err
+			}
+			vs, err := board.ReadVerdicts(raw)
+			if err != nil {
+				return err
+			}
+			if files["board-data/"+e.ID+".json"], err = json.Marshal(api.EntryView{Entry: e, Verdicts: vs}); err != nil {
+				return err
+			}
+			for i := 1; i <= max(1, e.Run.Trials); i++ {
+				if files[fmt.Sprintf("board-data/%s.trial-%d.jsonl", e.ID, i)], err = store.Blob(ctx, e.ID, board.BlobTrial(i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	view, err := api.BoardExport(ctx, entries, s.Handle, board.Build(module), now)
+	if err != nil {
+		return err
+	}
+	if files["board.json"], err = json.Marshal(view); err != nil {
+		return err
+	}
+	for name, b := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "board written to %s (%d entries)\n", filepath.Join(dir, "board.json"), len(entries))
 	return nil
 }
 

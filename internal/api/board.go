@@ -13,6 +13,7 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
 
@@ -375,4 +376,19 @@ func (h *handler) retract(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	writeJSON(w, http.StatusOK, e)
+}
+
+// BoardExport is the board of entries as a static export writes it (board.json): what the engine
+// behind do judges with now (its data; engine names its build), every entry, the overall rows, and
+// when it was exported. The board page of a host without a server reads it.
+func BoardExport(ctx context.Context, entries []board.Entry, do protocol.Transport, engine string, now time.Time) (BoardView, error) {
+	data, err := run.DataHash(ctx, do, board.Levels, nil)
+	if err != nil {
+		return BoardView{}, err
+	}
+	cur := board.Current{Data: data, Engine: engine}
+	if entries == nil {
+		entries = []board.Entry{}
+	}
+	return BoardView{Current: cur, Entries: entries, Rows: board.Rank(entries, cur, board.Filter{}), Exported: now.UTC().Format(time.RFC3339)}, nil
 }

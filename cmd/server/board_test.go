@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/apibank-playground/apibank/board"
+	"github.com/apibank-playground/apibank/class/sqlite"
+	"github.com/apibank-playground/apibank/internal/api"
+	"github.com/apibank-playground/apibank/internal/boardtest"
+	runpkg "github.com/apibank-playground/apibank/run"
+)
+
+// TestExportBoard: the static export writes the board of a store as board.json (ranked as the API
+// ranks it, judged by the module's build) with each entry's verdicts and predictions beside it,
+// and an empty board without a store.
+func TestExportBoard(t *testing.T) {
+	ctx := context.Background()
+	enginePath, err := filepath.Abs(filepath.Join("..", "..", "web", "engine.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := os.ReadFile(enginePath)
+	if err != nil {
+		t.Fatalf("web/engine.wasm is missing: run `make wasm` (make test does) — %v", err)
+	}
+	db := filepath.Join(t.TempDir(), "board.db")
+	store, err := sqlite.Open(ctx, db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := boardtest.Run(t, runpkg.Text, "level-1-given-desc")
+	judged, err := board.Rescore(ctx, boardtest.Engine(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := board.Entry{ID: "0123456789ab", Created: time.Now().UTC().Truncate(time.Millisecond), KeyHash: []byte("h"), Data: "d", Engine: board.Build(module), RunData: true, Run: sub.Run, Score: judged.Score}
+	if err := store.AddEntry(ctx, e, map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts), board.BlobTrial(1): []byte(sub.Trials[0].Predictions)}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	dir := t.TempDir()
+	if err := exportBoard(ctx, dir, enginePath, db, time.Now(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var view api.BoardView
+	raw, err := os.ReadFile(filepath.Join(dir, "board.json"))
+	if err != nil || json.Unmarshal(raw, &view) != nil {
+		t.Fatalf("board.json: %v %s", err, raw)
+	}
+	if view.Exported == "" || view.Current.Engine != board.Build(module) || len(view.Entries) != 1 || len(view.Rows) != 1 {
+		t.Fatalf("board.json: %+v", view)
+	}
+	if r := view.Rows[0]; r.Entry.ID != e.ID || r.Section != board.SectionLegacy { // judged on data "d", not the module's
+		t.Errorf("row %+v, want the entry in the legacy section (other data)", r)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".trial-1.jsonl")); err != nil || string(b) != sub.Trials[0].Predictions {
+		t.Errorf("the entry's predictions file: %v", err)
+	}
+	var ev api.EntryView
+	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".json")); err != nil || json.Unmarshal(b, &ev) != nil || len(ev.Verdicts) != len(judged.Verdicts) {
+		t.Errorf("the entry's verdicts: %v", err)
+	}
+
+	empty := t.TempDir()
+	if err := exportBoard(ctx, empty, enginePath, "", time.Now(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = os.ReadFile(filepath.Join(empty, "board.json"))
+	if json.Unmarshal(raw, &view) != nil || len(view.Entries) != 0 || view.Current.Data == "" || view.Entries == nil {
+		t.Errorf("an export without a store: %s", raw)
+	}
+}
