@@ -7,7 +7,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all precompressed wasm run test tracked-sizes deps lint bench bench-class baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all precompressed wasm run test tracked-sizes deps lint bench bench-class bench-board baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
 
 all: wasm app
 
@@ -120,6 +120,12 @@ screenshots: deps wasm app e2e/node_modules/.package-lock.json
 bench-class: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	cd e2e && node bench-class.mjs
 
+# A whole run of every level submitted to the board and judged again, on cmd/server and on the
+# Worker (workerd, local D1), submissions interleaved (also in make bench).
+bench-board: wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node bench-board.mjs
+
 # First interactive (cold) and in-tab scoring times, in headless Chromium; then a phone's first visit;
 # then a first visit in WebKit.
 bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
@@ -155,8 +161,8 @@ lint: $(STATICCHECK)
 # and streamed), the CLI end to end (per prediction, start-up, 1,000,000 predictions and pairs with
 # peak memory), fresh-world cost, module compile and instantiate times; the score API's load test
 # (20,000 requests on loopback; a missed goal is reported and does not stop the rest); the class
-# answers endpoint with 30 students at once on the server and on the Worker (bench-class); then the
-# module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
+# answers endpoint with 30 students at once on the server and on the Worker (bench-class); a whole
+# run submitted to the board on both (bench-board); then the module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its
 # figures named base-..., and this build's speed-ups over it).
 # Every figure is also written to $(BENCH_REPORT), the benchmark report RATIONALE.md points to, under
 # a header naming the revision, the machine and its load: a step's output is tee'd into a draft that
@@ -190,6 +196,10 @@ bench: wasm app precompressed worker e2e/node_modules/.package-lock.json worker/
 	@$(call bench_end)
 	@$(call bench_section,Class answers: 30 students at once on the server and on the Worker (make bench-class))
 	-cd e2e && node bench-class.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
+	@$(call bench_end)
+	@$(call bench_section,Board submissions judged again on the server and on the Worker (make bench-board))
+	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
+	-cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node bench-board.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)
 	@$(call bench_end)
 	@$(call bench_section,In the browser (make bench-browser))
 	cd e2e && node bench.mjs 2>&1 | tee -a ../$(BENCH_DRAFT)

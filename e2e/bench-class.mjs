@@ -7,8 +7,9 @@
 // the server's. An answer judged other than correct, or refused as bad, fails the run. The class
 // limits are lifted (cmd/server's flags, the Worker's variables): this measures what the endpoint
 // holds, not the limits. Every answer is the gold call of the builtin data's first level-1
-// exercise. `make bench` and `make bench-class` run it; STUDENTS, ROUND_SECONDS (a round's length)
-// and ROUNDS change it.
+// exercise. Before the rounds, one student answers alone (ALONE answers one after the other) on each,
+// for the latency of one answer. `make bench` and `make bench-class` run it; STUDENTS, ROUND_SECONDS
+// (a round's length), ROUNDS and ALONE change it.
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +18,7 @@ import { root, startServer, startWorker } from "./lib.mjs";
 const STUDENTS = Number(process.env.STUDENTS || 30);
 const SECONDS = Number(process.env.ROUND_SECONDS || 15);
 const ROUNDS = Number(process.env.ROUNDS || 2);
+const ALONE = Number(process.env.ALONE || 40);
 const lifted = "1000000000";
 
 /** firstExercise is the first call sample (id 0) of the builtin data's first level-1 dialogue and its gold call in the native form. */
@@ -97,6 +99,15 @@ async function main() {
       const warm = await post(`${t.base}/api/v1/classes/${t.code}/answers`, { student: "warm-up", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold });
       if (warm.status !== 200) throw new Error(`${t.name}: the first answer: ${warm.status} ${warm.body}`);
     }
+    // One answer alone: a student's answers one after the other, nothing else in flight.
+    for (let i = 0; i < ALONE; i++) {
+      for (const t of targets) {
+        const t0 = performance.now();
+        const r = await post(`${t.base}/api/v1/classes/${t.code}/answers`, { student: "alone", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold });
+        (t.alone ||= []).push(performance.now() - t0);
+        if (r.status !== 200) throw new Error(`${t.name}: an answer alone: ${r.status} ${r.body}`);
+      }
+    }
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const got = await round(t.base, t.code, ex);
@@ -114,7 +125,7 @@ async function main() {
       t.rate = t.rates.reduce((a, b) => a + b, 0) / t.rates.length;
       const failed = Object.entries(t.errors).map(([k, e]) => `${e.n} × ${k} (${e.first})`);
       console.log(
-        `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}`,
+        `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}; one answer alone: p50 ${pct(t.alone.sort((a, b) => a - b), 0.5).toFixed(1)} ms`,
       );
     }
     console.log(`  the Worker judges ${((100 * targets[1].rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
