@@ -101,8 +101,9 @@ func (s *SQLStore) Touch(ctx context.Context, code string, t time.Time) error {
 	return nil
 }
 
-// Add keeps an answer. The insert itself checks the class exists (one statement), so an answer
-// never outlives a class deleted at the same time (Delete removes the class first).
+// Add keeps an answer. The insert itself checks the class exists, so an answer never outlives a class
+// deleted at the same time (Delete removes the class first), and a trigger marks the class used
+// (schema/0004_touch.sql): one statement.
 func (s *SQLStore) Add(ctx context.Context, code string, a Answer) error {
 	r, err := s.db.ExecContext(ctx, `INSERT INTO answers (class, student, level, file, sample, answer, verdict, correct, at)
 		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM classes WHERE code = ?)`,
@@ -112,9 +113,6 @@ func (s *SQLStore) Add(ctx context.Context, code string, a Answer) error {
 	}
 	if affected(r) == 0 {
 		return ErrNotFound
-	}
-	if err := s.Touch(ctx, code, a.At); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
 	}
 	return nil
 }

@@ -107,12 +107,44 @@ const CodeUnauthorized = "unauthorized"
 // ClassesPath is the class endpoints' root.
 const ClassesPath = "/api/v1/classes"
 
-// classes is the class endpoints' state: the configuration and when this process last swept.
-// The rate limits' counts are in the store (Store.Hit), not here.
+// classes is the class endpoints' state: the configuration, when this process last swept, and the
+// classes it found lately. The rate limits' counts are in the store (Store.Hit), not here.
 type classes struct {
 	Classes
 	sweepMu sync.Mutex
 	swept   time.Time
+	seenMu  sync.Mutex
+	seen    map[string]time.Time // class code → when it was found to exist
+}
+
+// seenFor is how long a class found to exist is taken to exist without asking the store again, and
+// seenMax the most codes remembered. A class deleted meanwhile costs nothing: the answer's insert
+// checks the class itself (Store.Add) and answers 404.
+const (
+	seenFor = 30 * time.Second
+	seenMax = 4096
+)
+
+// exists says whether the class with code exists (nil), asking the store at most once every seenFor
+// a class: an answer's first check, before its limits are counted, saves a round trip to the store.
+func (c *classes) exists(ctx context.Context, code string) error {
+	now := time.Now() // the real clock: a cache, not a limit
+	c.seenMu.Lock()
+	at, ok := c.seen[code]
+	c.seenMu.Unlock()
+	if ok && now.Sub(at) < seenFor {
+		return nil
+	}
+	if _, err := c.Store.Get(ctx, code); err != nil {
+		return err
+	}
+	c.seenMu.Lock()
+	if c.seen == nil || len(c.seen) >= seenMax {
+		c.seen = map[string]time.Time{}
+	}
+	c.seen[code] = now
+	c.seenMu.Unlock()
+	return nil
 }
 
 // serveClasses routes the class endpoints. Only the answers, which take an engine, count toward
@@ -356,7 +388,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf(`"id" %d: a sample id is not negative`, *req.ID), 0)
 		return
 	}
-	if _, err := c.Store.Get(r.Context(), code); err != nil {
+	if err := c.exists(r.Context(), code); err != nil {
 		c.storeError(w, code, err)
 		return
 	}
