@@ -36,6 +36,13 @@ before(async () => {
   s.persist = path.join(s.dir, "wrangler");
   s.worker = await startWorker({ persist: s.persist, vars: { BOARD_SUBMISSIONS_PER_ADDRESS: String(limit) } });
   s.server = await startServer(["--db", path.join(s.dir, "board.db")]);
+  // The server answers 503 until its engine pool is up (/healthz says when).
+  for (const until = Date.now() + 120000; ; await new Promise((r) => setTimeout(r, 200))) {
+    const h = await fetch(s.server.url + "/healthz", { headers: { Connection: "close" } });
+    await h.text();
+    if (h.status === 200) break;
+    if (Date.now() > until) throw new Error(`the server's /healthz answered ${h.status} for 2 minutes`);
+  }
 });
 
 after(async () => {
