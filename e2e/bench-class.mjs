@@ -38,7 +38,7 @@ function firstExercise() {
 async function post(url, body) {
   const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Connection: "close" }, body: JSON.stringify(body) });
   const text = await res.text();
-  return { status: res.status, body: text };
+  return { status: res.status, body: text, timing: res.headers.get("server-timing") || "" };
 }
 
 /** round runs STUDENTS students answering for SECONDS and resolves the latencies, the answers judged, and the failures by status (with the first message of each). */
@@ -106,6 +106,8 @@ async function main() {
         const r = await post(`${t.base}/api/v1/classes/${t.code}/answers`, { student: "alone", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold });
         (t.alone ||= []).push(performance.now() - t0);
         if (r.status !== 200) throw new Error(`${t.name}: an answer alone: ${r.status} ${r.body}`);
+        const handler = /handler;dur=([\d.]+)/.exec(r.timing); // the Worker's own time in Go
+        if (handler) (t.handler ||= []).push(Number(handler[1]));
       }
     }
     for (let r = 0; r < ROUNDS; r++) {
@@ -125,7 +127,7 @@ async function main() {
       t.rate = t.rates.reduce((a, b) => a + b, 0) / t.rates.length;
       const failed = Object.entries(t.errors).map(([k, e]) => `${e.n} × ${k} (${e.first})`);
       console.log(
-        `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}; one answer alone: p50 ${pct(t.alone.sort((a, b) => a - b), 0.5).toFixed(1)} ms`,
+        `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}; one answer alone: p50 ${pct(t.alone.sort((a, b) => a - b), 0.5).toFixed(1)} ms${t.handler ? ` (of which in the Go handler, p50 ${pct(t.handler.sort((a, b) => a - b), 0.5).toFixed(1)} ms)` : ""}`,
       );
     }
     console.log(`  the Worker judges ${((100 * targets[1].rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);

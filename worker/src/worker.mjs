@@ -85,16 +85,23 @@ function unavailable(message) {
 
 async function fetch(req, env, ctx) {
   let live;
+  const starting = !current;
+  const t0 = performance.now();
   try {
     live = await instance(env, ctx);
   } catch (err) {
     console.error(JSON.stringify({ msg: "the Go program failed to start", error: String(err) }));
     return unavailable("the Worker failed to start; try again");
   }
+  const startMs = performance.now() - t0;
   try {
     const body = await readBody(req, live.binding.maxBody);
     const out = await Promise.race([live.binding.serve(req.method, req.url, [...req.headers], body), live.ended]);
-    return new Response(out.body ?? null, { status: out.status, headers: out.headers });
+    const res = new Response(out.body ?? null, { status: out.status, headers: out.headers });
+    // The request that started the instance says what the start cost (Server-Timing, beside the
+    // handler's own time that the program adds).
+    if (starting) res.headers.append("Server-Timing", `instance;dur=${startMs.toFixed(1)}`);
+    return res;
   } catch (err) {
     console.error(JSON.stringify({ msg: "a request failed in the Go program", error: String(err) }));
     return unavailable("the Worker failed this request; try again");
