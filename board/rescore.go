@@ -120,12 +120,20 @@ type Judged struct {
 // task answered twice in a trial or a malformed file refuses the whole submission (an
 // *InputError naming the trial and line); a missing task only makes it partial.
 func Rescore(ctx context.Context, do protocol.Transport, sub Submission) (Judged, error) {
+	return RescoreTasks(ctx, do, sub, nil)
+}
+
+// RescoreTasks is Rescore with the run's tasks as run.Tasks lists them for the submission's levels,
+// when the caller has them (a host keeps them: they change only with the data); nil lists them.
+func RescoreTasks(ctx context.Context, do protocol.Transport, sub Submission, tasks []run.Task) (Judged, error) {
 	if err := check(sub); err != nil {
 		return Judged{}, err
 	}
-	tasks, err := run.Tasks(ctx, do, run.Config{Levels: sub.Run.Levels, Form: sub.Run.Form})
-	if err != nil {
-		return Judged{}, err
+	if tasks == nil {
+		var err error
+		if tasks, err = run.Tasks(ctx, do, run.Config{Levels: sub.Run.Levels}); err != nil {
+			return Judged{}, err
+		}
 	}
 	index := map[taskKey]int{}
 	for i, t := range tasks {

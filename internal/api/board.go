@@ -85,16 +85,38 @@ func WithBoard(b Board) Option {
 		if b.Now == nil {
 			b.Now = time.Now
 		}
-		h.board = &boardAPI{Board: b, hashes: map[string]string{}}
+		h.board = &boardAPI{Board: b, hashes: map[string]string{}, tasks: map[string][]run.Task{}}
 	}
 }
 
-// boardAPI is the board endpoints' state: the configuration and the data hashes computed so far
-// (the builtin data does not change while a process runs).
+// boardAPI is the board endpoints' state: the configuration, and the data hashes and task lists
+// computed so far (the builtin data does not change while a process runs).
 type boardAPI struct {
 	Board
 	mu     sync.Mutex
-	hashes map[string]string // levels joined by "," → run.DataHash
+	hashes map[string]string     // levels joined by "," → run.DataHash
+	tasks  map[string][]run.Task // levels joined by "," → run.Tasks
+}
+
+// levelTasks are the tasks of levels as run.Tasks lists them, listed once a process.
+func (b *boardAPI) levelTasks(ctx context.Context, s *session, levels []string) ([]run.Task, error) {
+	key := strings.Join(levels, ",")
+	b.mu.Lock()
+	ts, ok := b.tasks[key]
+	b.mu.Unlock()
+	if ok {
+		return ts, nil
+	}
+	ts, err := run.Tasks(ctx, s.transport, run.Config{Levels: levels})
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	if len(b.tasks) < 64 { // the level lists a submission can name are few; keep no more
+		b.tasks[key] = ts
+	}
+	b.mu.Unlock()
+	return ts, nil
 }
 
 // Submitted is the answer to a submission: the entry as judged, and its owner key, shown once.
@@ -232,7 +254,15 @@ func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.work(w, r, true, func(ctx context.Context, s *session) error {
-		judged, err := board.Rescore(ctx, s.transport, sub)
+		var tasks []run.Task // nil for levels Rescore refuses
+		if validLevels(sub.Run.Levels) {
+			ts, err := b.levelTasks(ctx, s, sub.Run.Levels)
+			if err != nil {
+				return err
+			}
+			tasks = ts
+		}
+		judged, err := board.RescoreTasks(ctx, s.transport, sub, tasks)
 		var in *board.InputError
 		if errors.As(err, &in) {
 			writeError(w, http.StatusBadRequest, CodeBadRequest, in.Error(), in.Line)
@@ -290,6 +320,18 @@ func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, BoardView{Current: cur, Filter: f, Entries: entries, Rows: board.Rank(entries, cur, f)})
 		return nil
 	})
+}
+
+// validLevels says whether levels are known levels, each once (Rescore says what is wrong otherwise).
+func validLevels(levels []string) bool {
+	seen := map[string]bool{}
+	for _, l := range levels {
+		if !contains(board.Levels, l) || seen[l] {
+			return false
+		}
+		seen[l] = true
+	}
+	return len(levels) > 0
 }
 
 func contains(xs []string, x string) bool {
