@@ -16,3 +16,6 @@ require (
 	github.com/ncruces/julianday v1.0.0 // indirect
 	golang.org/x/sys v0.44.0 // indirect
 )
+
+// go-app with its wasm build kept free of net/http (third_party/go-app/PATCH.md).
+replace github.com/maxence-charriere/go-app/v10 v10.1.11 => ./third_party/go-app

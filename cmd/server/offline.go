@@ -32,10 +32,18 @@ const cacheFill = `async function installWorker() {
 // does, it would control every later visit with an empty cache and never fill it (its script, and
 // so its install, is the same until the next release): no offline use, though the page says a
 // first visit gives it.
+//
+// The copies of content-hashed files (?v=, the same bytes for good) are taken from the HTTP cache
+// whatever freshness the browser gives its entries (fromHTTPCache): the worker installs once the
+// page has downloaded both modules (workerAfterApp), and a second download of them during the first
+// visit would cost a phone as much again as the first.
 const heldCacheFill = `let cacheFilled; // this install's one fill of the cache
 function installWorker() {
-  cacheFilled = cacheFilled || caches.open(cacheName).then((cache) => cache.addAll(resourcesToCache));
+  cacheFilled = cacheFilled || caches.open(cacheName).then((cache) => cache.addAll(resourcesToCache.map(fromHTTPCache)));
   return cacheFilled;
+}
+function fromHTTPCache(url) {
+  return url.includes("?v=") ? new Request(url, { cache: "force-cache" }) : url;
 }
 self.addEventListener("install", (event) => event.waitUntil(installWorker()));
 `
@@ -59,15 +67,39 @@ const (
 	appStart    = "goappInitWebAssembly();\n"
 )
 
-// laterWorker is what the loader runs instead of appStart: the app first, then the service worker.
-const laterWorker = "goappInitWebAssembly().finally(goappInitServiceWorker);\n"
+// laterWorker is what the loader runs instead of appStart: the app first, then, once the tab's
+// engine has started too (engineSettled), the service worker.
+const laterWorker = "goappInitWebAssembly().then(engineSettled).finally(goappInitServiceWorker);\n"
+
+// engineSettled, added to the loader, resolves once this tab's engine (web/bridge.js) is ready or
+// has given up, or after a bound whatever it does: a page without the bridge, or an engine that
+// never settles, still gets its service worker, and so its offline copies.
+const engineSettled = `
+// engineSettled resolves once this tab's engine is ready or has failed (web/bridge.js), or after
+// 15 s: the service worker's install waits for it so as not to compete with the first load.
+function engineSettled() {
+  return new Promise((resolve) => {
+    setTimeout(resolve, 15000);
+    const settled = (s) => s.state === "ready" || s.state === "failed";
+    const watch = () => {
+      const engine = window.apibankEngine;
+      if (!engine) return false;
+      if (settled(engine.status())) resolve();
+      else engine.onStatus((s) => settled(s) && resolve());
+      return true;
+    };
+    if (!watch()) window.addEventListener("apibank-engine", watch, { once: true });
+  });
+}
+`
 
 // workerAfterApp is go-app's loader with the service worker registered once the app is on screen
-// (go-app has run app.wasm's main and removed its loading screen, or found it cannot run it),
-// instead of before app.wasm is fetched. On a first visit the worker's install copies every page,
-// app.wasm and engine.wasm into its cache, and that work, done at once, competed with compiling
-// and starting the app (see RATIONALE "app.wasm's size and the first load"); offline use is the
-// same, the copies are made a moment later. ok is false when go-app's loader no longer has these
+// (go-app has run app.wasm's main and removed its loading screen, or found it cannot run it) and
+// the engine has started (engineSettled), instead of before app.wasm is fetched. On a first visit
+// the worker's install copies every page, app.wasm and engine.wasm into its cache, and that work,
+// done at once, competed with downloading, compiling and starting the app and the engine (see
+// RATIONALE "app.wasm's size and the first load"); offline use is the same, the copies are made a
+// moment later, from the HTTP cache (heldCacheFill). ok is false when go-app's loader no longer has these
 // lines (a test fails then, and the loader is served as go-app wrote it).
 func workerAfterApp(loader string) (patched string, ok bool) {
 	if strings.Count(loader, workerStart) != 1 || strings.Count(loader, appStart) != 1 ||
@@ -75,5 +107,5 @@ func workerAfterApp(loader string) (patched string, ok bool) {
 		return loader, false
 	}
 	patched = strings.Replace(loader, workerStart, "", 1)
-	return strings.Replace(patched, appStart, laterWorker, 1), true
+	return strings.Replace(patched, appStart, laterWorker, 1) + engineSettled, true
 }

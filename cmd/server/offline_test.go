@@ -42,7 +42,7 @@ func TestWorkerAfterApp(t *testing.T) {
 		ok             bool
 	}{
 		{"go-app's order", before + workerStart + "goappWatchForUpdate();\n" + appStart + app,
-			before + "goappWatchForUpdate();\n" + laterWorker + app, true},
+			before + "goappWatchForUpdate();\n" + laterWorker + app + engineSettled, true},
 		{"no worker line", before + appStart, before + appStart, false},
 		{"no app line", before + workerStart, before + workerStart, false},
 		{"app started first", appStart + workerStart, appStart + workerStart, false},
@@ -74,6 +74,9 @@ func TestLoaderStartsWorkerAfterApp(t *testing.T) {
 	for name, body := range map[string][]byte{"served": served, "static": static} {
 		if !bytes.Contains(body, []byte(laterWorker)) || bytes.Contains(body, []byte("\n"+workerStart)) {
 			t.Errorf("%s app.js does not start the service worker after the app", name)
+		}
+		if !bytes.Contains(body, []byte("function engineSettled()")) {
+			t.Errorf("%s app.js calls engineSettled but does not define it", name)
 		}
 		if !bytes.Contains(body, []byte("async function goappInitServiceWorker()")) {
 			t.Errorf("%s app.js lost go-app's service worker registration", name)

@@ -3,7 +3,7 @@
 // engine's own answers in the tab, never from constants.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, ready, watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
+import { launch, ready, watch, open, offlineReady, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, verdicts, session } from "../lib.mjs";
 
 const s = session();
 
@@ -137,6 +137,39 @@ test("a first visit downloads each module once: the head's preloads are what go-
     await page.waitForTimeout(3500); // Chrome warns of a preload left unused a few seconds after load
     assert.deepEqual(fetched, { "app.wasm": 1, "engine.wasm": 1 }, "each module is fetched by the page once");
     assert.deepEqual(warnings, [], "the browser says nothing of the preloads");
+    assert.deepEqual(w.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("a first visit's service worker starts once the engine is ready, and the server sends each module once to the page and the worker together", async () => {
+  const b = await launch(); // a fresh profile: nothing cached, no service worker yet
+  try {
+    // The first engine worker hangs and is replaced after 3 s (startup.test.mjs's hook): the engine
+    // is then ready well after the app is on screen, when go-app's loader would register the worker.
+    await b.context.addInitScript(() => {
+      window.apibankTestHooks = { stallStarts: 1, startMs: 3000 };
+      const c = navigator.serviceWorker;
+      if (!c) return;
+      const register = c.register.bind(c);
+      c.register = (...args) => {
+        window.swRegisteredAt = performance.now();
+        return register(...args);
+      };
+    });
+    const page = await b.context.newPage();
+    const w = watch(page);
+    const logFrom = s.server.log().length;
+    await open(page, s.server.url, "/");
+    await ready(page);
+    await offlineReady(page, [], 120000);
+    const t = await page.evaluate(() => ({ registered: window.swRegisteredAt, engine: performance.getEntriesByName("apibank-engine-ready")[0]?.startTime }));
+    assert.ok(t.registered !== undefined && t.engine !== undefined, `the service worker was registered (${t.registered}) and the engine marked ready (${t.engine})`);
+    assert.ok(t.registered >= t.engine, `the service worker was registered at ${t.registered.toFixed(0)} ms, before the engine was ready (${t.engine.toFixed(0)} ms)`);
+    const sent = { "app.wasm": 0, "engine.wasm": 0 };
+    for (const m of s.server.log().slice(logFrom).matchAll(/msg=request method=GET path=\/web\/(app|engine)\.wasm status=200 /g)) sent[m[1] + ".wasm"]++;
+    assert.deepEqual(sent, { "app.wasm": 1, "engine.wasm": 1 }, "the server sent each module once (its access log), its service worker's copies included");
     assert.deepEqual(w.errors, []);
   } finally {
     await b.close();
