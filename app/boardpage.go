@@ -11,6 +11,7 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
 
@@ -68,8 +69,9 @@ func (p *BoardPage) load() {
 			case xerr == nil && x.Exported != "":
 				v, err = x, nil
 			case xerr == nil:
-				xerr = errors.New("board.json is not a static export (it has no \"exported\")")
-				fallthrough
+				err = errors.New("this site has no board server, and its board.json is not an export of one (it has no \"exported\")")
+			case isStatus(err, 404) && isStatus(xerr, 404):
+				err = errors.New("this site has no board: no board server (cmd/server runs one with --db; the Worker always does) and no exported board.json")
 			default:
 				err = fmt.Errorf("this site has no board server (%v), and no export of one (%v)", err, xerr)
 			}
@@ -93,6 +95,12 @@ func (p *BoardPage) load() {
 func boardServerFailed(err error) bool {
 	var ce *classError
 	return errors.As(err, &ce) && (ce.Status == 429 || ce.Status >= 500)
+}
+
+// isStatus says whether err is an answer of the site's API with the HTTP status.
+func isStatus(err error, status int) bool {
+	var ce *classError
+	return errors.As(err, &ce) && ce.Status == status
 }
 
 // exported says whether the page shows a static export (read only).
@@ -132,7 +140,7 @@ func (p *BoardPage) Render() app.UI {
 // filters are the form and level selects.
 func (p *BoardPage) filters() app.UI {
 	forms := []string{"", run.Text, run.Native}
-	return app.Div().Class("row").Body(
+	return app.Div().Class("row").DataSet("testid", "board-filters").Body(
 		app.Label().Class("field").Body(
 			app.Span().Text("Form "),
 			app.Select().DataSet("testid", "board-form").OnChange(func(ctx app.Context, e app.Event) { p.form = selectValue(ctx) }).Body(
@@ -241,7 +249,7 @@ func scoreCells(s board.LevelScore) []app.UI {
 	if s.Episodes > 0 {
 		l3 = fmt.Sprintf("%d/%d", s.Successes, s.Episodes)
 	}
-	return []app.UI{acc, app.Td().DataSet("testid", "board-rouge").Text(rouge), app.Td().Text(special), app.Td().Text(l3)}
+	return []app.UI{acc, app.Td().DataSet("testid", "board-rouge").Text(rouge), app.Td().DataSet("testid", "board-special").Text(special), app.Td().Text(l3)}
 }
 
 // RankWords is how the board shows the rank of rows[i] (a ranked row): "1", or "=1" for every entry
@@ -482,7 +490,7 @@ func (p *BoardPage) verdictsView(vs []board.SampleVerdict, trials int) app.UI {
 				}
 				return app.Tr().DataSet("testid", "board-verdict").DataSet("level", v.Level).DataSet("status", v.Status).DataSet("correct", v.Correct).Body(
 					app.Td().Text(v.Trial), app.Td().Text(LevelLabel(v.Level)), app.Td().Body(sample), app.Td().Text(v.Kind),
-					app.Td().Text(VerdictWords(v)), app.Td().Text(map[bool]string{true: "yes", false: "no"}[v.Correct]),
+					app.Td().Text(VerdictWords(v)), app.Td().Text(rightWords(v)),
 				)
 			})),
 		)),
@@ -497,7 +505,8 @@ func verdictsShownWords(matched, more int) string {
 }
 
 // FilterVerdicts keeps the verdicts of level ("" every level), outcome ("" every one; right,
-// wrong — answered and judged wrong —, failed or missing) and trial (0 every trial).
+// wrong — answered and judged wrong; a reply is scored, never right or wrong —, failed or missing)
+// and trial (0 every trial).
 func FilterVerdicts(vs []board.SampleVerdict, level, outcome string, trial int) []board.SampleVerdict {
 	var out []board.SampleVerdict
 	for _, v := range vs {
@@ -509,7 +518,7 @@ func FilterVerdicts(vs []board.SampleVerdict, level, outcome string, trial int) 
 		case "right":
 			ok = v.Status == board.StatusAnswered && v.Correct
 		case "wrong":
-			ok = v.Status == board.StatusAnswered && !v.Correct
+			ok = v.Status == board.StatusAnswered && !v.Correct && v.Kind != protocol.KindReply
 		case board.StatusFailed, board.StatusMissing:
 			ok = v.Status == outcome
 		}
@@ -518,6 +527,18 @@ func FilterVerdicts(vs []board.SampleVerdict, level, outcome string, trial int) 
 		}
 	}
 	return out
+}
+
+// rightWords says whether a task was right: yes, no, or — for a reply (scored by ROUGE-L) and a
+// task not judged.
+func rightWords(v board.SampleVerdict) string {
+	switch {
+	case v.Kind == protocol.KindReply || v.Status == board.StatusMissing:
+		return "—"
+	case v.Correct:
+		return "yes"
+	}
+	return "no"
 }
 
 // VerdictWords is a task's verdict in words: its category, a reply's ROUGE-L, an episode's recall,

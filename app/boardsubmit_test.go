@@ -145,7 +145,7 @@ func TestFilterVerdicts(t *testing.T) {
 		{"", "", 0, []int{0, 1, 2, 3, 4}},
 		{Levels[0], "", 0, []int{0, 1, 3}},
 		{"", "right", 0, []int{0}},
-		{"", "wrong", 0, []int{1, 2}},
+		{"", "wrong", 0, []int{1}}, // a reply is scored, not right or wrong
 		{"", board.StatusFailed, 0, []int{3}},
 		{"", board.StatusMissing, 0, []int{4}},
 		{Levels[0], "", 2, []int{3}},
