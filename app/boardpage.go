@@ -389,8 +389,8 @@ func (p *BoardPage) retractView(e board.Entry) app.UI {
 			}),
 		)
 	}
-	return app.Details().Body(
-		app.Summary().Text("Retract with the owner key"),
+	return app.Div().Body(
+		app.P().Class("small").Text("The owner of this entry retracts it with the owner key shown when it was made:"),
 		app.Div().Class("row").Body(
 			app.Label().Class("field").Body(
 				app.Span().Text("Owner key "),
