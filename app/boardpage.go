@@ -139,20 +139,8 @@ func (p *BoardPage) Render() app.UI {
 
 // filters are the form and level selects.
 func (p *BoardPage) filters() app.UI {
-	forms := []string{"", run.Text, run.Native}
 	return app.Div().Class("row").DataSet("testid", "board-filters").Body(
-		app.Label().Class("field").Body(
-			app.Span().Text("Form "),
-			app.Select().DataSet("testid", "board-form").OnChange(func(ctx app.Context, e app.Event) { p.form = selectValue(ctx) }).Body(
-				app.Range(forms).Slice(func(i int) app.UI {
-					label := forms[i]
-					if label == "" {
-						label = "any form"
-					}
-					return app.Option().Value(optionValue(forms[i])).Selected(forms[i] == p.form).Text(label)
-				}),
-			),
-		),
+		choiceSelect("Form ", "board-form", []string{"", run.Text, run.Native}, "any form", p.form, func(v string) { p.form = v }),
 		levelSelect(p.level, true, func(ctx app.Context, v string) { p.level = v }),
 	)
 }
@@ -436,9 +424,9 @@ const maxVerdictRows = 300
 func (p *BoardPage) verdictsView(vs []board.SampleVerdict, trials int) app.UI {
 	shown := FilterVerdicts(vs, p.vlevel, p.vstatus, p.vtrial)
 	statuses := []string{"", "right", "wrong", board.StatusFailed, board.StatusMissing}
-	trialOpts := []int{0}
+	trialOpts := []string{""}
 	for t := 1; t <= trials; t++ {
-		trialOpts = append(trialOpts, t)
+		trialOpts = append(trialOpts, trialValue(t))
 	}
 	more := len(shown) - maxVerdictRows
 	if more > 0 {
@@ -448,32 +436,9 @@ func (p *BoardPage) verdictsView(vs []board.SampleVerdict, trials int) app.UI {
 		app.H3().Text(fmt.Sprintf("Verdicts (%d tasks)", len(vs))),
 		app.Div().Class("row").Body(
 			levelSelect(p.vlevel, true, func(ctx app.Context, v string) { p.vlevel = v }),
-			app.Label().Class("field").Body(
-				app.Span().Text("Outcome "),
-				app.Select().DataSet("testid", "board-verdict-status").OnChange(func(ctx app.Context, e app.Event) { p.vstatus = selectValue(ctx) }).Body(
-					app.Range(statuses).Slice(func(i int) app.UI {
-						label := statuses[i]
-						if label == "" {
-							label = "every outcome"
-						}
-						return app.Option().Value(optionValue(statuses[i])).Selected(statuses[i] == p.vstatus).Text(label)
-					}),
-				),
-			),
+			choiceSelect("Outcome ", "board-verdict-status", statuses, "every outcome", p.vstatus, func(v string) { p.vstatus = v }),
 			app.If(trials > 1, func() app.UI {
-				return app.Label().Class("field").Body(
-					app.Span().Text("Trial "),
-					app.Select().DataSet("testid", "board-verdict-trial").OnChange(func(ctx app.Context, e app.Event) {
-						p.vtrial, _ = strconv.Atoi(selectValue(ctx))
-					}).Body(app.Range(trialOpts).Slice(func(i int) app.UI {
-						label, value := "every trial", ""
-						if trialOpts[i] > 0 {
-							label = strconv.Itoa(trialOpts[i])
-							value = label
-						}
-						return app.Option().Value(optionValue(value)).Selected(trialOpts[i] == p.vtrial).Text(label)
-					})),
-				)
+				return choiceSelect("Trial ", "board-verdict-trial", trialOpts, "every trial", trialValue(p.vtrial), func(v string) { p.vtrial, _ = strconv.Atoi(v) })
 			}),
 		),
 		app.P().Class("small").DataSet("testid", "board-verdicts-shown").Text(verdictsShownWords(len(shown)+max(0, more), more)),
@@ -494,6 +459,31 @@ func (p *BoardPage) verdictsView(vs []board.SampleVerdict, trials int) app.UI {
 				)
 			})),
 		)),
+	)
+}
+
+// trialValue is trial t as a select's choice ("" for every trial).
+func trialValue(t int) string {
+	if t == 0 {
+		return ""
+	}
+	return strconv.Itoa(t)
+}
+
+// choiceSelect is a labelled select of values (the value "" is shown as none, meaning no choice),
+// value chosen; set takes a new choice.
+func choiceSelect(label, testid string, values []string, none, value string, set func(string)) app.UI {
+	return app.Label().Class("field").Body(
+		app.Span().Text(label),
+		app.Select().DataSet("testid", testid).OnChange(func(ctx app.Context, e app.Event) { set(selectValue(ctx)) }).Body(
+			app.Range(values).Slice(func(i int) app.UI {
+				text := values[i]
+				if text == "" {
+					text = none
+				}
+				return app.Option().Value(optionValue(values[i])).Selected(values[i] == value).Text(text)
+			}),
+		),
 	)
 }
 
