@@ -5,12 +5,13 @@
 // verdicts open and filter, its predictions download as the run wrote them and score in another tab
 // to the numbers the board shows; it is retracted with the key this browser kept, the partial one,
 // its key no longer kept, with a pasted key (a wrong key first); the page fits 390 px and axe finds
-// nothing serious. The model's name is markup, shown as text. Expected numbers come from the
+// nothing serious. The model's name is markup, shown as text. Where the site has no board server, the
+// page shows a static export's board.json, read only. Expected numbers come from the
 // board's own answers and the Score page, never from constants.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { watch, open, session, startFakeModel, fillRunForm, fits, axe, pasteAndScore } from "../lib.mjs";
+import { watch, open, session, startFakeModel, fillRunForm, launch, fits, axe, pasteAndScore } from "../lib.mjs";
 
 const s = session({ db: true });
 let fake;
@@ -185,4 +186,31 @@ test("runs submitted from the Runs page: ranked, verdicts, predictions re-scored
   await page.waitForSelector(`[data-testid=board-row][data-id="${partial.entry}"][data-section=retracted]`);
   assert.deepEqual(w.errors.filter((e) => !/status of 401/.test(e)), [], "no error but the wrong key's 401");
   await page.close();
+});
+
+test("on a static host (no board server) the page shows the exported board.json, read only", async () => {
+  const live = await (await fetch(s.server.url + "/api/v1/board")).json();
+  assert.ok(live.entries.length > 0, "the test above left entries on the board");
+  const exported = { ...live, exported: "2026-01-02T03:04:05Z" };
+  // The site's service worker would answer the requests out of page.route's sight: kept out here.
+  const b = await launch({ serviceWorkers: "block" });
+  try {
+    const page = await b.context.newPage();
+    const w = watch(page);
+    await page.route("**/api/v1/board**", (r) => r.fulfill({ status: 404, contentType: "text/plain", body: "404 page not found" }));
+    await page.route("**/board.json", (r) => r.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(exported) }));
+    const id = live.entries[0].id;
+    await open(page, s.server.url, "/board?entry=" + id);
+    await page.waitForSelector("[data-testid=board-exported]");
+    assert.match(await page.getByTestId("board-exported").textContent(), /read-only export of the board, written 2026-01-02T03:04:05Z/);
+    assert.equal(await page.locator("[data-testid=board-row]").count(), live.entries.length, "every exported entry is listed");
+    await page.waitForSelector(`[data-testid=board-entry][data-id="${id}"] [data-testid=board-levels]`);
+    for (const control of ["board-predictions", "board-retract", "board-paste-key", "board-verdicts"]) {
+      assert.equal(await page.getByTestId(control).count(), 0, control + " is not offered on an export");
+    }
+    // The 404 of the missing board server, and go-app's report of the service worker kept out, are expected.
+    assert.deepEqual(w.errors.filter((e) => !/status of 404|goapp service worker registration failed/.test(e)), []);
+  } finally {
+    await b.close();
+  }
 });
