@@ -37,10 +37,12 @@ type PendingAnswer struct {
 	Correct bool   `json:"correct"`
 }
 
-// classError is a refusal of the class API: its status, its message and how long to wait (429, 503).
+// classError is a refusal of the site's API (classes, board): its status, its message, the line of
+// the body it blames (0: none) and how long to wait (429, 503).
 type classError struct {
 	Status     int
 	Message    string
+	Line       int
 	RetryAfter time.Duration
 }
 
@@ -77,11 +79,12 @@ func classCall(ctx context.Context, t model.Transport, method, path, key string,
 		var e struct {
 			Error struct {
 				Message string `json:"message"`
+				Line    int    `json:"line"`
 			} `json:"error"`
 		}
 		ce := &classError{Status: resp.Status, Message: strings.TrimSpace(string(b))}
 		if json.Unmarshal(b, &e) == nil && e.Error.Message != "" {
-			ce.Message = e.Error.Message
+			ce.Message, ce.Line = e.Error.Message, e.Error.Line
 		}
 		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
 			ce.RetryAfter = time.Duration(secs) * time.Second

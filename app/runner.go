@@ -89,7 +89,7 @@ func newRunID(t time.Time) string { return "run-" + t.UTC().Format("20060102T150
 func NewSavedRun(s RunSettings, data string, dataHash string) *SavedRun {
 	now := time.Now()
 	r := &SavedRun{Format: runFormat, ID: newRunID(now), Host: endpointHost(s.BaseURL), Settings: s, Status: runRunning,
-		Started: now.UTC().Format(time.RFC3339), Engine: EngineIdentity(), Data: data, DataHash: dataHash,
+		Started: now.UTC().Format(time.RFC3339), Engine: EngineIdentity(), Data: data, DataHash: dataHash, Encoder: run.EncoderVersion,
 		Predictions: []run.Prediction{}, Episodes: []run.Episode{}, Failures: []run.Failure{}}
 	if s.Trials > 1 {
 		r.Group, r.Trial = r.ID, 1

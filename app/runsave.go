@@ -106,6 +106,10 @@ type SavedRun struct {
 	Failures    []run.Failure             `json:"failures"`
 	Batch       *protocol.Batch           `json:"batch,omitempty"`
 
+	// Encoder is the version of the prompts the run sent (run.EncoderVersion when it started; 0 in
+	// runs kept before runs recorded it): the board's record says which prompts ran.
+	Encoder int `json:"encoder,omitempty"`
+
 	// Source says how the answers came: "" from the endpoint, live, or "batch" from a provider's
 	// batch output file (the run's level 3 is then its step samples, not episodes).
 	Source string `json:"source,omitempty"`

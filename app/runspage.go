@@ -27,6 +27,8 @@ type RunsPage struct {
 	agree   *Agreement
 	err     string
 	msg     string
+	// board is the state of a submission to the board (submitBoard).
+	board boardSubmit
 	// mc is the page's own context (see RunPage.mc).
 	mc app.Context
 }
@@ -190,7 +192,7 @@ func (p *RunsPage) leaderboard() app.UI {
 				app.Td().Text(l3),
 				app.Td().Text(fmt.Sprintf("%d / %d", r.TokensIn, r.TokensOut)),
 				app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-open").Text("open").
-					OnClick(func(ctx app.Context, e app.Event) { p.open, p.share = r.ID, "" })),
+					OnClick(func(ctx app.Context, e app.Event) { p.open, p.share, p.board = r.ID, "", boardSubmit{} })),
 			)
 		})),
 	)
@@ -344,6 +346,7 @@ func (p *RunsPage) runView(r *SavedRun) app.UI {
 				return app.Button().DataSet("testid", "run-keep").Text("Keep in this browser").OnClick(func(ctx app.Context, e app.Event) { p.keep(ctx, r) })
 			}),
 		),
+		p.board.view(r, p.allRuns(), func() { p.submitBoard(r) }),
 		app.If(p.share != "", func() app.UI {
 			return app.P().Body(app.Text("Share link (the run is in the part after #, which browsers never send to a server): "),
 				app.A().DataSet("testid", "share-link").Href(p.share).Text(truncate(p.share, 80)))

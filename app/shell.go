@@ -36,6 +36,7 @@ var Pages = []page{
 	{Path: "/score", Label: "Paste & score", Group: GroupEvaluate},
 	{Path: "/runs", Label: "Runs", Group: GroupEvaluate},
 	{Path: "/results", Label: "Results", Group: GroupEvaluate},
+	{Path: "/board", Label: "Board", Group: GroupEvaluate},
 	{Path: "/classroom", Label: "Classroom", Group: GroupLearn},
 	{Path: "/teach", Label: "Teach", Group: GroupLearn},
 	{Path: "/play", Label: "Play a scene", Group: GroupLearn},
@@ -99,6 +100,7 @@ func Routes() {
 	app.Route("/import", func() app.Composer { return &ImportPage{} })
 	app.Route("/run", func() app.Composer { return &RunPage{} })
 	app.Route("/runs", func() app.Composer { return &RunsPage{} })
+	app.Route("/board", func() app.Composer { return &BoardPage{} })
 	app.Route("/synth", func() app.Composer { return &SynthPage{} })
 	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
 	app.Route("/play", func() app.Composer { return &PlayPage{} })

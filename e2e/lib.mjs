@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync, readdirSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -485,17 +486,25 @@ export async function verdicts(page) {
 /**
  * session starts the server and Chromium before a test file's tests and stops both after them. With
  * APIBANK_E2E_TARGET=worker in the environment the server is the Worker on workerd (startWorker), so
- * a test file runs unchanged against the public demo.
+ * a test file runs unchanged against the public demo. opts.db gives the server a SQLite file of its
+ * own (--db, in a temporary folder removed after): the classes and the board are served, as the
+ * Worker always serves them.
  */
-export function session() {
-  const s = { server: null, browser: null };
+export function session(opts = {}) {
+  const s = { server: null, browser: null, dir: null };
   before(async () => {
-    s.server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer();
+    let extra = [];
+    if (opts.db && process.env.APIBANK_E2E_TARGET !== "worker") {
+      s.dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-db-"));
+      extra = ["--db", path.join(s.dir, "site.db")];
+    }
+    s.server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer(extra);
     s.browser = await launch();
   });
   after(async () => {
     if (s.browser) await s.browser.close();
     if (s.server) await s.server.stop();
+    if (s.dir) rmSync(s.dir, { recursive: true, force: true });
   });
   return s;
 }
@@ -689,4 +698,52 @@ export async function fillRunForm(page, { baseURL, key, model, form = "text", le
   await set(page, "run-trials", trials);
   const streamBox = page.getByTestId("run-stream");
   if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+}
+
+/** overflow says whether the page scrolls sideways, and which elements stick out past the viewport. */
+export async function overflow(page) {
+  return page.evaluate(() => {
+    const vw = window.innerWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= vw + 0.5) continue;
+      // An element inside a box that scrolls on its own is fine: the box is what must fit.
+      let p = el.parentElement, clipped = false;
+      while (p && p !== document.body) {
+        const ox = getComputedStyle(p).overflowX;
+        if (ox === "auto" || ox === "scroll" || ox === "hidden") { clipped = p.getBoundingClientRect().right <= vw + 0.5; break; }
+        p = p.parentElement;
+      }
+      if (!clipped) wide.push(`${el.tagName.toLowerCase()}.${el.className || ""}[${el.dataset.testid || ""}] right=${Math.round(r.right)}`);
+    }
+    // Text runs past its box where a word (a URL, a file name) cannot break.
+    const tw = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n; (n = tw.nextNode());) {
+      const rg = document.createRange();
+      rg.selectNodeContents(n);
+      const r = rg.getBoundingClientRect();
+      if (r.width > 0 && r.right > vw + 0.5) wide.push(`text in ${n.parentElement.tagName.toLowerCase()}.${n.parentElement.className} ${JSON.stringify(n.textContent.slice(0, 30))} right=${Math.round(r.right)}`);
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, wide: wide.slice(0, 6) };
+  });
+}
+
+/** fits fails unless the page, at its viewport's width, does not scroll sideways (where says which state). */
+export async function fits(page, where) {
+  await page.waitForTimeout(100);
+  const o = await overflow(page);
+  assert.ok(o.scrollWidth <= o.innerWidth, `${where}: the page is ${o.scrollWidth} px wide at ${o.innerWidth} px: ${o.wide.join(", ")}`);
+}
+
+let axeSource = "";
+
+/** axe runs axe-core in the page (evaluated, so the site's script policy does not apply) and returns the serious and critical violations. */
+export async function axe(page) {
+  axeSource ||= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(axeSource);
+  const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((x) => x.impact === "serious" || x.impact === "critical")
+    .map((x) => `${x.id} (${x.impact}): ${x.help} — ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`));
+  return v;
 }

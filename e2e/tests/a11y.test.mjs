@@ -3,21 +3,11 @@
 // the skip link moves the focus to the content.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, axe } from "../lib.mjs";
 
-const s = session();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe runs axe-core in the page (evaluated, so the site's script policy does not apply) and returns the serious and critical violations. */
-async function axe(page) {
-  await page.evaluate(axeSource);
-  const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
-    .filter((x) => x.impact === "serious" || x.impact === "critical")
-    .map((x) => `${x.id} (${x.impact}): ${x.help} — ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`));
-  return v;
-}
+// With a board and classes served (--db): the Board page loads one, as on the Worker, rather than
+// asking a server that has none (whose 404 the browser logs as a console error).
+const s = session({ db: true });
 
 async function clean(page, where) {
   const v = await axe(page);

@@ -3,44 +3,11 @@
 // scroll inside their own box.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session } from "../lib.mjs";
+import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, fits } from "../lib.mjs";
 
-const s = session();
-
-/** overflow says whether the page scrolls sideways, and which elements stick out past the viewport. */
-async function overflow(page) {
-  return page.evaluate(() => {
-    const vw = window.innerWidth;
-    const wide = [];
-    for (const el of document.querySelectorAll("body *")) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= vw + 0.5) continue;
-      // An element inside a box that scrolls on its own is fine: the box is what must fit.
-      let p = el.parentElement, clipped = false;
-      while (p && p !== document.body) {
-        const ox = getComputedStyle(p).overflowX;
-        if (ox === "auto" || ox === "scroll" || ox === "hidden") { clipped = p.getBoundingClientRect().right <= vw + 0.5; break; }
-        p = p.parentElement;
-      }
-      if (!clipped) wide.push(`${el.tagName.toLowerCase()}.${el.className || ""}[${el.dataset.testid || ""}] right=${Math.round(r.right)}`);
-    }
-    // Text runs past its box where a word (a URL, a file name) cannot break.
-    const tw = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n; (n = tw.nextNode());) {
-      const rg = document.createRange();
-      rg.selectNodeContents(n);
-      const r = rg.getBoundingClientRect();
-      if (r.width > 0 && r.right > vw + 0.5) wide.push(`text in ${n.parentElement.tagName.toLowerCase()}.${n.parentElement.className} ${JSON.stringify(n.textContent.slice(0, 30))} right=${Math.round(r.right)}`);
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, wide: wide.slice(0, 6) };
-  });
-}
-
-async function fits(page, where) {
-  await page.waitForTimeout(100);
-  const o = await overflow(page);
-  assert.ok(o.scrollWidth <= o.innerWidth, `${where}: the page is ${o.scrollWidth} px wide at ${o.innerWidth} px: ${o.wide.join(", ")}`);
-}
+// With a board and classes served (--db): the Board page loads one, as on the Worker, rather than
+// asking a server that has none (whose 404 the browser logs as a console error).
+const s = session({ db: true });
 
 test("at 390 px no page scrolls sideways, in any state", async () => {
   const page = await s.browser.context.newPage();
