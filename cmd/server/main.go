@@ -69,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&classLimits.AnswersPerClass, "class-answers-per-class", cd.AnswersPerClass, "most answers a class takes a minute (429 above)")
 	fs.IntVar(&classLimits.AnswersPerStudent, "class-answers-per-student", cd.AnswersPerStudent, "most answers a student of a class sends a minute (429 above)")
 	fs.IntVar(&classLimits.ClassesPerAddress, "class-classes-per-address", cd.ClassesPerAddress, "most classes a client address makes an hour (429 above)")
+	var allow endpointsFlag
+	fs.Var(&allow, "allow-endpoint", "a model endpoint the pages may also reach, such as an Ollama on the LAN over plain HTTP (http://192.168.1.20:11434/v1); repeatable (https anywhere and http on loopback are always allowed)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -109,6 +111,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	site, err := NewSite(h, assets)
 	if err != nil {
 		return err
+	}
+	if len(allow) > 0 {
+		site.Headers.Set("Content-Security-Policy", policy(assets, allow...))
+		logger.Info("model endpoints allowed", "origins", strings.Join(allow, " "))
 	}
 	// The compressors' buffers (hundreds of MB for the wasm modules) are garbage now: give them back
 	// rather than keep them in the resident set for the process's life.
@@ -276,6 +282,20 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "static site written to %s (%d files of web/ copied)\n", dir, len(assets.Names()))
+	return nil
+}
+
+// endpointsFlag collects --allow-endpoint: each URL's origin, as a connect-src source.
+type endpointsFlag []string
+
+func (e *endpointsFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *endpointsFlag) Set(v string) error {
+	origin, err := serve.EndpointOrigin(v)
+	if err != nil {
+		return err
+	}
+	*e = append(*e, origin)
 	return nil
 }
 
