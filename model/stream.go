@@ -178,4 +178,3 @@ func (a *assembler) response() Response {
 	}
 	return r
 }
-
