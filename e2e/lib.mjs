@@ -671,9 +671,10 @@ function threadTasks(events, name) {
 
 /**
  * fillRunForm fills the Run page's form as a user does: a custom endpoint (baseURL, key, model),
- * the form (text or native), the levels ticked, and the run's settings.
+ * the form (text or native), the levels ticked, and the run's settings (timeout in seconds, "" for the
+ * default).
  */
-export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
+export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1, timeout = "" }) {
   await page.getByTestId("run-preset").selectOption("custom");
   await set(page, "run-base-url", baseURL);
   await set(page, "run-api-key", key);
@@ -687,6 +688,69 @@ export async function fillRunForm(page, { baseURL, key, model, form = "text", le
   await set(page, "run-concurrency", concurrency);
   await set(page, "run-retries", retries);
   await set(page, "run-trials", trials);
+  await set(page, "run-timeout", timeout);
   const streamBox = page.getByTestId("run-stream");
   if ((await streamBox.isChecked()) !== stream) await streamBox.click();
+}
+
+/**
+ * tabMemory measures a tab's memory through the DevTools protocol: the page's and each of its
+ * dedicated workers' (the engine's) JS heap in use (Runtime.getHeapUsage) plus their WebAssembly
+ * memories (every WebAssembly.Memory in their heaps, found with Runtime.queryObjects: app.wasm's on
+ * the page, engine.wasm's in its worker), which the JS heap does not count. It returns
+ * sample(), which resolves to { total, parts: [{ type, url, heap, wasm }] } in bytes, and stop().
+ */
+export async function tabMemory(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map(); // sessionId -> targetInfo
+  const pending = new Map();
+  let next = 0;
+  cdp.on("Target.attachedToTarget", (e) => {
+    if (e.targetInfo.type === "worker") workers.set(e.sessionId, e.targetInfo);
+  });
+  cdp.on("Target.detachedFromTarget", (e) => workers.delete(e.sessionId));
+  cdp.on("Target.receivedMessageFromTarget", (e) => {
+    const m = JSON.parse(e.message);
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.error) p.reject(new Error(`${m.error.message} (${JSON.stringify(m.error)})`));
+    else p.resolve(m.result);
+  });
+  // Workers are reached through the page's session: Playwright has no session of a worker's own.
+  await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  const inWorker = (sessionId) => (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+    });
+  const onPage = (method, params = {}) => cdp.send(method, params);
+  async function measure(send) {
+    const heap = (await send("Runtime.getHeapUsage")).usedSize;
+    const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
+    const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+    const sum = await send("Runtime.callFunctionOn", {
+      objectId: found.objects.objectId,
+      functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
+      returnByValue: true,
+    });
+    await send("Runtime.releaseObject", { objectId: found.objects.objectId });
+    await send("Runtime.releaseObject", { objectId: proto.result.objectId });
+    return { heap, wasm: sum.result.value };
+  }
+  return {
+    sample: async () => {
+      const parts = [{ type: "page", url: page.url(), ...(await measure(onPage)) }];
+      for (const [sessionId, info] of workers) {
+        try {
+          parts.push({ type: "worker", url: info.url, ...(await measure(inWorker(sessionId))) });
+        } catch (err) {
+          if (workers.has(sessionId)) throw err; // a worker that ended meanwhile is not measured
+        }
+      }
+      return { total: parts.reduce((n, p) => n + p.heap + p.wasm, 0), parts };
+    },
+    stop: () => cdp.detach(),
+  };
 }
