@@ -754,3 +754,20 @@ export async function tabMemory(page) {
     stop: () => cdp.detach(),
   };
 }
+
+/** savedRun reads a model run as the tab keeps it in IndexedDB (the runs store, by ID). */
+export async function savedRun(page, id) {
+  return page.evaluate(async (id) => {
+    const db = await new Promise((resolve, reject) => {
+      const req = indexedDB.open("apibank-runs", 1);
+      req.onerror = () => reject(req.error);
+      req.onsuccess = () => resolve(req.result);
+    });
+    const v = await new Promise((resolve, reject) => {
+      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    return JSON.parse(typeof v === "string" ? v : await v.text());
+  }, id);
+}

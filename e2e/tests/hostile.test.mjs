@@ -8,7 +8,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { networkInterfaces } from "node:os";
-import { watch, open, session, startServer, startFakeModel, fillRunForm, set, tabMemory } from "../lib.mjs";
+import { watch, open, session, startServer, startFakeModel, fillRunForm, tabMemory, savedRun } from "../lib.mjs";
 
 const s = session();
 const ALL = ["level-1-given-desc", "level-2-toolsearcher", "level-3"];
@@ -23,23 +23,6 @@ async function hostile(behaviours, args = []) {
   const f = await startFakeModel(null, ["--gold", "builtin", "--hostile", behaviours, ...args]);
   fakes.push(f);
   return f;
-}
-
-/** savedRun reads a run as the tab keeps it in IndexedDB. */
-async function savedRun(page, id) {
-  return page.evaluate(async (id) => {
-    const db = await new Promise((resolve, reject) => {
-      const req = indexedDB.open("apibank-runs", 1);
-      req.onerror = () => reject(req.error);
-      req.onsuccess = () => resolve(req.result);
-    });
-    const v = await new Promise((resolve, reject) => {
-      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    return JSON.parse(typeof v === "string" ? v : await v.text());
-  }, id);
 }
 
 /** runToEnd starts the run the form holds, calls during() while it goes (if given), and returns its progress once it ended. */
@@ -59,9 +42,11 @@ async function runToEnd(page, during) {
 function checkRun(run, p, what) {
   assert.equal(p.state, "done", what);
   assert.equal(p.done, p.total, `${what}: every task finished`);
-  const judged = run.batch ? run.batch.results.length : 0;
+  const judged = run.batch ? run.batch.results.length + (run.batch.errors || []).length : 0;
   const failed = (run.failures || []).filter((f) => f.level !== "level-3").length;
-  assert.equal(judged + failed + run.episodes.length + (run.failures || []).filter((f) => f.level === "level-3").length, p.total, `${what}: each sample judged or failed, each scene played or failed`);
+  // A scene whose request failed is kept as an episode (stopped "failed") and listed as a failure.
+  const scenes = new Set([...run.episodes.map((e) => e.file), ...(run.failures || []).filter((f) => f.level === "level-3").map((f) => f.file)]).size;
+  assert.equal(judged + failed + scenes, p.total, `${what}: each sample judged or failed, each scene played or failed: ${JSON.stringify({ judged, failed, scenes, errors: run.batch && run.batch.errors, failures: run.failures })}`);
   for (const pr of run.predictions) {
     if (pr.cut) assert.equal(pr.pred, "", `${what}: a cut answer is judged as nothing`);
   }
