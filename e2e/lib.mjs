@@ -698,7 +698,9 @@ export async function fillRunForm(page, { baseURL, key, model, form = "text", le
  * dedicated workers' (the engine's) JS heap in use (Runtime.getHeapUsage) plus their WebAssembly
  * memories (every WebAssembly.Memory in their heaps, found with Runtime.queryObjects: app.wasm's on
  * the page, engine.wasm's in its worker), which the JS heap does not count. It returns
- * sample(), which resolves to { total, parts: [{ type, url, heap, wasm }] } in bytes, and stop().
+ * sample({ wasm }), which resolves to { total, parts: [{ type, url, heap, wasm }] } in bytes, and
+ * stop(). Finding the memories walks the heap, which crashed a renderer busy with a run: sample with
+ * wasm false while it runs (a WebAssembly memory never shrinks, so its size at the end is its peak).
  */
 export async function tabMemory(page) {
   const cdp = await page.context().newCDPSession(page);
@@ -719,15 +721,27 @@ export async function tabMemory(page) {
   });
   // Workers are reached through the page's session: Playwright has no session of a worker's own.
   await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  // A worker that ends (the tab replaces its engine worker at times) answers nothing more: its
+  // calls give up after 5 s, and it is left out of the sample.
   const inWorker = (sessionId) => (method, params = {}) =>
     new Promise((resolve, reject) => {
       const id = ++next;
-      pending.set(id, { resolve, reject });
-      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        workers.delete(sessionId);
+        reject(new Error(`worker ${sessionId}: no answer to ${method}`));
+      }, 5000);
+      const done = (f) => (v) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      pending.set(id, { resolve: done(resolve), reject: done(reject) });
+      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(done(reject));
     });
   const onPage = (method, params = {}) => cdp.send(method, params);
-  async function measure(send) {
+  async function measure(send, withWasm) {
     const heap = (await send("Runtime.getHeapUsage")).usedSize;
+    if (!withWasm) return { heap, wasm: 0 };
     const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
     const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
     const sum = await send("Runtime.callFunctionOn", {
@@ -740,11 +754,11 @@ export async function tabMemory(page) {
     return { heap, wasm: sum.result.value };
   }
   return {
-    sample: async () => {
-      const parts = [{ type: "page", url: page.url(), ...(await measure(onPage)) }];
+    sample: async ({ wasm = true } = {}) => {
+      const parts = [{ type: "page", url: page.url(), ...(await measure(onPage, wasm)) }];
       for (const [sessionId, info] of workers) {
         try {
-          parts.push({ type: "worker", url: info.url, ...(await measure(inWorker(sessionId))) });
+          parts.push({ type: "worker", url: info.url, ...(await measure(inWorker(sessionId), wasm)) });
         } catch (err) {
           if (workers.has(sessionId)) throw err; // a worker that ended meanwhile is not measured
         }
