@@ -159,7 +159,8 @@ lint: $(STATICCHECK)
 
 # Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op
 # and streamed), the CLI end to end (per prediction, start-up, 1,000,000 predictions and pairs with
-# peak memory), fresh-world cost, module compile and instantiate times; the score API's load test
+# peak memory; a full `apibank run` against the hostile fake model with its peak RSS), fresh-world
+# cost, module compile and instantiate times; the score API's load test
 # (20,000 requests on loopback; a missed goal is reported and does not stop the rest); the class
 # answers endpoint with 30 students at once on the server and on the Worker (bench-class); a whole
 # run submitted to the board on both (bench-board); then the module's size. BASELINE=<git revision> also measures that revision's CLI in the same run (its

@@ -225,6 +225,9 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 			),
 		),
 		app.If(presetNote != "", func() app.UI { return app.P().Class("small").DataSet("testid", "run-preset-note").Text(presetNote) }),
+		app.If(LANEndpointNote(p.s.BaseURL) != "", func() app.UI {
+			return app.P().Class("note").DataSet("testid", "run-lan-note").Text(LANEndpointNote(p.s.BaseURL))
+		}),
 		app.Div().Class("row").Body(
 			app.Label().Class("field grow").Body(
 				app.Span().Text("API key "),
@@ -389,6 +392,8 @@ func TestConnection(ctx context.Context, c *model.Client, name string) (lines []
 		} else {
 			lines = append(lines, fmt.Sprintf("The model %q is not among the %d models GET /models lists: check its name.", name, len(ids)))
 		}
+	case errors.As(err, &me) && me.Status == 0 && LANEndpointNote(c.BaseURL()) != "":
+		return append(lines, "No answer from "+me.Host+". "+LANEndpointNote(c.BaseURL())), true
 	case errors.As(err, &me) && me.Status == 0:
 		return append(lines, "No answer from "+me.Host+": the server is down, the URL is wrong, or it does not allow requests from this page (CORS; the browser does not say which). "+
 			"Check the preset's note; the command line (apibank run) needs no CORS."), true
@@ -526,6 +531,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 			app.Div().Class("number").Body(app.Span().Text(fmt.Sprintf("rate %s · time left %s · tokens %d in, %d out · %d requests failed", rate, eta, pr.TokensIn, pr.TokensOut, failed))),
 		),
 		app.If(st.Err != "", func() app.UI { return errorBox(st.Err) }),
+		app.If(!st.Running && r.Cut.Size+r.Cut.Timeout > 0, func() app.UI {
+			return app.P().Class("note").DataSet("testid", "run-cut").DataSet("size", r.Cut.Size).DataSet("timeout", r.Cut.Timeout).Text(CutNote(r.Cut))
+		}),
 		app.If(!st.Running, func() app.UI {
 			return app.P().Body(app.Text("The run is saved in this browser: "), app.A().Href("/runs").Text("see it with the other runs"), app.Text("."))
 		}),
@@ -533,10 +541,31 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 	)
 }
 
+// CutNote says how many answers went over a limit of the run, and the limits: each is judged wrong.
+func CutNote(c run.CutCount) string {
+	var parts []string
+	if c.Size > 0 {
+		parts = append(parts, fmt.Sprintf("%d over the size limit (%s)", c.Size, c.SizeLimit))
+	}
+	if c.Timeout > 0 {
+		parts = append(parts, fmt.Sprintf("%d still coming at the time limit (%s)", c.Timeout, c.TimeLimit))
+	}
+	return "Answers over a limit, cut and judged wrong: " + strings.Join(parts, ", ") + ". Only the first " + strconv.Itoa(run.KeptHead) + " bytes of each are kept."
+}
+
+// noAnswer says whether some failed request got no answer at all (status 0): what a refused
+// endpoint gives.
+func noAnswer(fs []run.Failure) bool {
+	return slices.ContainsFunc(fs, func(f run.Failure) bool { return f.Status == 0 })
+}
+
 func (p *RunPage) renderFailures(r *SavedRun) app.UI {
 	batch := r.Source == runSourceBatch
 	return app.Div().Body(
 		app.H3().Text(fmt.Sprintf("%d requests failed", len(r.Failures))),
+		app.If(!batch && noAnswer(r.Failures) && LANEndpointNote(r.Settings.BaseURL) != "", func() app.UI {
+			return app.P().Class("error").DataSet("testid", "run-failed-lan-note").Text(LANEndpointNote(r.Settings.BaseURL))
+		}),
 		app.P().Class("small").Text("A failed request is not a model error: it is left out of the predictions and of the accuracy until it is retried."),
 		app.If(batch, func() app.UI {
 			return app.P().Class("small").Text("These requests failed at the provider or have no line in its output file: run them in a new batch to have them answered.")

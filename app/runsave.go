@@ -105,6 +105,8 @@ type SavedRun struct {
 	Episodes    []run.Episode             `json:"episodes"`
 	Failures    []run.Failure             `json:"failures"`
 	Batch       *protocol.Batch           `json:"batch,omitempty"`
+	// Cut counts the answers that went over a limit of the run (judged wrong), with the limits.
+	Cut run.CutCount `json:"cut"`
 
 	// Encoder is the version of the prompts the run sent (run.EncoderVersion when it started; 0 in
 	// runs kept before runs recorded it): the board's record says which prompts ran.
@@ -135,6 +137,7 @@ func (r *SavedRun) Label() string {
 // Apply takes a finished (or cancelled) result into the saved run.
 func (r *SavedRun) Apply(res *run.Result) {
 	r.Predictions, r.Responses, r.Episodes, r.Failures, r.Batch = res.Predictions, res.Responses, res.Episodes, res.Failures, res.Batch
+	r.Cut = res.Cut
 	r.TokensIn += res.TokensIn
 	r.TokensOut += res.TokensOut
 	r.Status = runDone

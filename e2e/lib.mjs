@@ -680,9 +680,10 @@ function threadTasks(events, name) {
 
 /**
  * fillRunForm fills the Run page's form as a user does: a custom endpoint (baseURL, key, model),
- * the form (text or native), the levels ticked, and the run's settings.
+ * the form (text or native), the levels ticked, and the run's settings (timeout in seconds, "" for the
+ * default).
  */
-export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1 }) {
+export async function fillRunForm(page, { baseURL, key, model, form = "text", levels = ["level-1-given-desc"], limit = "", concurrency = 4, stream = false, retries = 0, trials = 1, timeout = "" }) {
   await page.getByTestId("run-preset").selectOption("custom");
   await set(page, "run-base-url", baseURL);
   await set(page, "run-api-key", key);
@@ -696,6 +697,7 @@ export async function fillRunForm(page, { baseURL, key, model, form = "text", le
   await set(page, "run-concurrency", concurrency);
   await set(page, "run-retries", retries);
   await set(page, "run-trials", trials);
+  await set(page, "run-timeout", timeout);
   const streamBox = page.getByTestId("run-stream");
   if ((await streamBox.isChecked()) !== stream) await streamBox.click();
 }
@@ -746,4 +748,97 @@ export async function axe(page) {
     .filter((x) => x.impact === "serious" || x.impact === "critical")
     .map((x) => `${x.id} (${x.impact}): ${x.help} — ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`));
   return v;
+}
+
+/**
+ * tabMemory measures a tab's memory through the DevTools protocol: the page's and each of its
+ * dedicated workers' (the engine's) JS heap in use (Runtime.getHeapUsage) plus their WebAssembly
+ * memories (every WebAssembly.Memory in their heaps, found with Runtime.queryObjects: app.wasm's on
+ * the page, engine.wasm's in its worker), which the JS heap does not count. It returns
+ * sample({ wasm }), which resolves to { total, parts: [{ type, url, heap, wasm }] } in bytes, and
+ * stop(). Finding the memories walks the heap, which crashed a renderer busy with a run: sample with
+ * wasm false while it runs (a WebAssembly memory never shrinks, so its size at the end is its peak).
+ */
+export async function tabMemory(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map(); // sessionId -> targetInfo
+  const pending = new Map();
+  let next = 0;
+  cdp.on("Target.attachedToTarget", (e) => {
+    if (e.targetInfo.type === "worker") workers.set(e.sessionId, e.targetInfo);
+  });
+  cdp.on("Target.detachedFromTarget", (e) => workers.delete(e.sessionId));
+  cdp.on("Target.receivedMessageFromTarget", (e) => {
+    const m = JSON.parse(e.message);
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.error) p.reject(new Error(`${m.error.message} (${JSON.stringify(m.error)})`));
+    else p.resolve(m.result);
+  });
+  // Workers are reached through the page's session: Playwright has no session of a worker's own.
+  await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  // A worker that ends (the tab replaces its engine worker at times) answers nothing more: its
+  // calls give up after 5 s, and it is left out of the sample.
+  const inWorker = (sessionId) => (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        workers.delete(sessionId);
+        reject(new Error(`worker ${sessionId}: no answer to ${method}`));
+      }, 5000);
+      const done = (f) => (v) => {
+        clearTimeout(timer);
+        f(v);
+      };
+      pending.set(id, { resolve: done(resolve), reject: done(reject) });
+      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(done(reject));
+    });
+  const onPage = (method, params = {}) => cdp.send(method, params);
+  async function measure(send, withWasm) {
+    const heap = (await send("Runtime.getHeapUsage")).usedSize;
+    if (!withWasm) return { heap, wasm: 0 };
+    const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
+    const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+    const sum = await send("Runtime.callFunctionOn", {
+      objectId: found.objects.objectId,
+      functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
+      returnByValue: true,
+    });
+    await send("Runtime.releaseObject", { objectId: found.objects.objectId });
+    await send("Runtime.releaseObject", { objectId: proto.result.objectId });
+    return { heap, wasm: sum.result.value };
+  }
+  return {
+    sample: async ({ wasm = true } = {}) => {
+      const parts = [{ type: "page", url: page.url(), ...(await measure(onPage, wasm)) }];
+      for (const [sessionId, info] of workers) {
+        try {
+          parts.push({ type: "worker", url: info.url, ...(await measure(inWorker(sessionId), wasm)) });
+        } catch (err) {
+          if (workers.has(sessionId)) throw err; // a worker that ended meanwhile is not measured
+        }
+      }
+      return { total: parts.reduce((n, p) => n + p.heap + p.wasm, 0), parts };
+    },
+    stop: () => cdp.detach(),
+  };
+}
+
+/** savedRun reads a model run as the tab keeps it in IndexedDB (the runs store, by ID). */
+export async function savedRun(page, id) {
+  return page.evaluate(async (id) => {
+    const db = await new Promise((resolve, reject) => {
+      const req = indexedDB.open("apibank-runs", 1);
+      req.onerror = () => reject(req.error);
+      req.onsuccess = () => resolve(req.result);
+    });
+    const v = await new Promise((resolve, reject) => {
+      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    return JSON.parse(typeof v === "string" ? v : await v.text());
+  }, id);
 }

@@ -79,7 +79,8 @@ type Usage struct {
 const (
 	// CutSize: the answer's body reached Settings.MaxResponseBytes.
 	CutSize = "size"
-	// CutTimeout: a stream was still running at Settings.Timeout.
+	// CutTimeout: the answer had begun (its status came) and was still coming at Settings.Timeout,
+	// streamed or not: a trickle costs one attempt's time, never a retry.
 	CutTimeout = "timeout"
 )
 
@@ -101,6 +102,9 @@ type Response struct {
 	Truncated bool `json:"truncated,omitempty"`
 	// TruncatedBy is CutSize or CutTimeout when Truncated.
 	TruncatedBy string `json:"truncated_by,omitempty"`
+	// Limit states the limit that cut the answer when Truncated: "1048576 bytes" or a duration
+	// ("2m0s"), for a report to say.
+	Limit string `json:"limit,omitempty"`
 	// Streamed says the answer came as server-sent events.
 	Streamed bool `json:"streamed,omitempty"`
 	// Attempts is how many requests this answer took (1 without retries).

@@ -69,6 +69,9 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+// BaseURL is the endpoint's root the client sends to, as its settings gave it.
+func (c *Client) BaseURL() string { return c.s.BaseURL }
+
 // endpointRoot trims what users paste after the root: spaces, a trailing slash, the chat path.
 func endpointRoot(base string) string {
 	base = strings.TrimRight(strings.TrimSpace(base), "/")
@@ -308,20 +311,36 @@ func startsJSON(br *bufio.Reader) bool {
 // readJSON reads a plain (not streamed) answer.
 func (c *Client) readJSON(ctx context.Context, br *bufio.Reader, cr *capReader) (Response, *failure) {
 	data, err := io.ReadAll(br)
-	if err != nil {
+	switch {
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return c.cutJSON(data, CutTimeout), nil // begun, still coming at the timeout: a trickle
+	case err != nil:
 		return Response{}, c.noAnswer(ctx, err)
-	}
-	if cr.hit {
-		var w wireResponse
-		resp := Response{Truncated: true, TruncatedBy: CutSize}
-		if json.Unmarshal(closeJSON(data), &w) == nil && w.Error == nil {
-			cut := fromWire(w)
-			cut.Truncated, cut.TruncatedBy = true, CutSize
-			resp = cut
-		}
-		return resp, nil
+	case cr.hit:
+		return c.cutJSON(data, CutSize), nil
 	}
 	return decodeAnswer(data)
+}
+
+// cutJSON is the answer of a plain body cut by why: what of it can be read, marked as cut.
+func (c *Client) cutJSON(data []byte, why string) Response {
+	var w wireResponse
+	resp := Response{}
+	if json.Unmarshal(closeJSON(data), &w) == nil && w.Error == nil {
+		resp = fromWire(w)
+	}
+	return c.markCut(resp, why)
+}
+
+// markCut marks an answer as cut by why, with the limit that cut it.
+func (c *Client) markCut(r Response, why string) Response {
+	r.Truncated, r.TruncatedBy = true, why
+	if why == CutSize {
+		r.Limit = strconv.Itoa(c.s.MaxResponseBytes) + " bytes"
+	} else {
+		r.Limit = c.s.Timeout.String()
+	}
+	return r
 }
 
 // decodeAnswer reads a whole plain answer body: the answer, or the failure its body reports (an

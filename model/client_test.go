@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -268,6 +269,16 @@ func TestFaults(t *testing.T) {
 		{name: "endless slow stream, cut at the timeout", fault: fakemodel.Fault{Kind: fakemodel.FaultEndless, DelayMS: 10}, stream: true,
 			settings: func(s *model.Settings) { s.Timeout = 300 * time.Millisecond }, attempts: 1,
 			prefix: "0 1 2 ", truncated: model.CutTimeout, minContent: 6},
+		// A trickle (a byte every 20 ms here) costs one attempt's time, never a retry, streamed or
+		// not, even with no whole event by then.
+		{name: "trickling answer, cut at the timeout", fault: fakemodel.Fault{Kind: fakemodel.FaultTrickle, DelayMS: 20},
+			settings: func(s *model.Settings) { s.Timeout = 300 * time.Millisecond }, attempts: 1, truncated: model.CutTimeout},
+		{name: "trickling stream, cut at the timeout", fault: fakemodel.Fault{Kind: fakemodel.FaultTrickle, DelayMS: 20}, stream: true,
+			settings: func(s *model.Settings) { s.Timeout = 300 * time.Millisecond }, attempts: 1, truncated: model.CutTimeout},
+		{name: "answer cut half-way", fault: fakemodel.Fault{Kind: fakemodel.FaultCut}, wantErr: true, status: 200, attempts: 1},
+		{name: "stream cut half-way", fault: fakemodel.Fault{Kind: fakemodel.FaultCut}, stream: true, attempts: 1},
+		{name: "JSON nested 5,000 deep", fault: fakemodel.Fault{Kind: fakemodel.FaultDeep}, attempts: 1, prefix: "[Tool(a=[[[[", minContent: 10000},
+		{name: "stream nested 5,000 deep", fault: fakemodel.Fault{Kind: fakemodel.FaultDeep}, stream: true, attempts: 1, prefix: "[Tool(a=[[[[", minContent: 10000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -311,6 +322,10 @@ func TestFaults(t *testing.T) {
 			}
 			if resp.Truncated != (tt.truncated != "") || resp.TruncatedBy != tt.truncated {
 				t.Errorf("truncated %v by %q, want %q", resp.Truncated, resp.TruncatedBy, tt.truncated)
+			}
+			if want := map[string]string{model.CutSize: strconv.Itoa(set.MaxResponseBytes) + " bytes", model.CutTimeout: set.Timeout.String()}[tt.truncated]; tt.truncated != "" && want != "" &&
+				(set.MaxResponseBytes > 0 || tt.truncated == model.CutTimeout) && resp.Limit != want {
+				t.Errorf("limit %q, want %q", resp.Limit, want)
 			}
 			if resp.Attempts != tt.attempts {
 				t.Errorf("attempts %d, want %d", resp.Attempts, tt.attempts)

@@ -13,7 +13,7 @@ import (
 
 // readStream reads a server-sent event stream of answer chunks and assembles the answer. It ends
 // at "data: [DONE]", at the end of the body, at the size cap (the answer so far, marked cut), or
-// at the attempt's timeout (the answer so far, marked cut, when something came; else a failure).
+// at the attempt's timeout (the answer so far, marked cut).
 func (c *Client) readStream(ctx context.Context, br *bufio.Reader, cr *capReader) (Response, *failure) {
 	var a assembler
 	for {
@@ -32,11 +32,13 @@ func (c *Client) readStream(ctx context.Context, br *bufio.Reader, cr *capReader
 		case err == nil:
 			continue
 		case cr.hit:
-			return a.cut(CutSize), nil
+			return c.markCut(a.response(), CutSize), nil
 		case errors.Is(err, io.EOF):
 			return a.response(), nil
-		case errors.Is(ctx.Err(), context.DeadlineExceeded) && a.events > 0:
-			return a.cut(CutTimeout), nil
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			// Begun and still coming at the timeout (an endless or trickling stream): cut, not
+			// retried, whether or not a whole event came.
+			return c.markCut(a.response(), CutTimeout), nil
 		default:
 			return Response{}, c.noAnswer(ctx, err)
 		}
@@ -174,12 +176,5 @@ func (a *assembler) response() Response {
 		call.ID = callID(call.ID, n)
 		r.ToolCalls = append(r.ToolCalls, call)
 	}
-	return r
-}
-
-// cut is the answer so far, marked as cut by why.
-func (a *assembler) cut(why string) Response {
-	r := a.response()
-	r.Truncated, r.TruncatedBy = true, why
 	return r
 }

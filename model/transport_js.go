@@ -118,11 +118,16 @@ func (b *fetchBody) Close() error {
 	b.stop()
 	if !b.done {
 		b.done = true
-		b.reader.Call("cancel")
+		// cancel's promise rejects when the fetch was aborted (a timeout): handled here, or the
+		// page would report an unhandled rejection.
+		b.reader.Call("cancel").Call("catch", ignoreRejection)
 	}
 	b.chunk = nil
 	return nil
 }
+
+// ignoreRejection handles a promise's rejection that means nothing more (it lives as long as the page).
+var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })
 
 // await waits for a JavaScript promise: its value, or its rejection as an error. It must not be
 // called from a JavaScript callback (it would block the event loop that settles the promise); the

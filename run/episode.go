@@ -54,6 +54,13 @@ func playEpisode(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) 
 			ep.Stopped, fail = "failed", failure(t, err)
 			break
 		}
+		if resp.Truncated {
+			// Over a limit: the episode ends there, judged on the world as it stands; the cut
+			// answer is kept as its head only.
+			ep.Transcript = append(ep.Transcript, Kept(resp).Message())
+			ep.Stopped, ep.Cut = "cut", CutOf(resp)
+			break
+		}
 		msg := resp.Message()
 		req.Messages = append(req.Messages, msg)
 		ep.Transcript = append(ep.Transcript, msg)

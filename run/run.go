@@ -12,9 +12,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
@@ -97,6 +100,82 @@ type Prediction struct {
 	File  string `json:"file"`
 	ID    int    `json:"id"`
 	Pred  string `json:"pred"`
+	// Cut, when set, says the model's answer went over a limit of the run: Pred is then empty,
+	// which the engine judges wrong (the scorer reads no other member of the line).
+	Cut *Cut `json:"cut,omitempty"`
+}
+
+// Cut says which limit a model's answer went over: the run judges such an answer wrong rather
+// than whatever part of it came, and keeps only its head (KeptHead bytes).
+type Cut struct {
+	// By is model.CutSize (the answer's bytes) or model.CutTimeout (still coming at the time limit).
+	By string `json:"by"`
+	// Limit states the limit: "1048576 bytes", or a duration such as "2m0s".
+	Limit string `json:"limit"`
+}
+
+// CutOf is the mark of a cut answer (nil when the answer is whole).
+func CutOf(r model.Response) *Cut {
+	if !r.Truncated {
+		return nil
+	}
+	return &Cut{By: r.TruncatedBy, Limit: r.Limit}
+}
+
+// KeptHead is how much of a cut answer's text (and of each call's arguments) a run keeps, to show.
+const KeptHead = 1 << 10
+
+// Kept is the response a run keeps of an answer: the answer itself when whole, else its head only
+// (KeptHead bytes of its text and of each call's arguments), so that a run's memory does not grow
+// with what a model sends past a limit.
+func Kept(r model.Response) model.Response {
+	if !r.Truncated {
+		return r
+	}
+	r.Content = head(r.Content)
+	if len(r.ToolCalls) > 0 {
+		calls := make([]model.ToolCall, len(r.ToolCalls))
+		for i, c := range r.ToolCalls {
+			c.Name, c.Arguments = head(c.Name), head(c.Arguments)
+			calls[i] = c
+		}
+		r.ToolCalls = calls
+	}
+	return r
+}
+
+// head is s cut to KeptHead bytes at a rune's start, copied so that the rest can be freed.
+func head(s string) string {
+	if len(s) <= KeptHead {
+		return s
+	}
+	end := KeptHead
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return strings.Clone(s[:end])
+}
+
+// CutCount counts a run's answers that went over a limit (each judged wrong), with the limits.
+type CutCount struct {
+	// Size counts the answers over SizeLimit; Timeout those still coming at TimeLimit.
+	Size      int    `json:"size"`
+	SizeLimit string `json:"size_limit,omitempty"`
+	Timeout   int    `json:"timeout"`
+	TimeLimit string `json:"time_limit,omitempty"`
+}
+
+// Add counts one cut answer (nil: none).
+func (c *CutCount) Add(cut *Cut) {
+	switch {
+	case cut == nil:
+	case cut.By == model.CutSize:
+		c.Size++
+		c.SizeLimit = cut.Limit
+	default:
+		c.Timeout++
+		c.TimeLimit = cut.Limit
+	}
 }
 
 // Failure is a model request that failed after its retries: not a model error, so it is not
@@ -119,8 +198,11 @@ type Episode struct {
 	Calls      []protocol.EpisodeCall `json:"calls"`
 	Transcript []model.Message        `json:"transcript"`
 	// Stopped says why the episode ended: "reply" (the model answered without a call), "steps"
-	// (the step limit), "failed" (a request failed) or "cancelled".
+	// (the step limit), "cut" (an answer went over a limit, see Cut), "failed" (a request failed)
+	// or "cancelled".
 	Stopped string `json:"stopped"`
+	// Cut is the limit an answer went over when Stopped is "cut".
+	Cut *Cut `json:"cut,omitempty"`
 }
 
 // Progress is the state of a running run, handed to Options.Progress after every finished task,
@@ -150,6 +232,8 @@ type Result struct {
 	TokensIn  int             `json:"tokens_in"`
 	TokensOut int             `json:"tokens_out"`
 	Cancelled bool            `json:"cancelled,omitempty"`
+	// Cut counts the answers that went over a limit (judged wrong), and states the limits.
+	Cut CutCount `json:"cut"`
 }
 
 // Options are the hooks of a run.
@@ -172,6 +256,12 @@ type Options struct {
 	// EpisodeLanded, when set, is told each level-3 episode played to its end (not failed, not
 	// cancelled), so a host can persist it.
 	EpisodeLanded func(key string, ep Episode)
+	// Out, when set, receives the run's output file (OutJSONL's bytes: the predictions, then the
+	// level-3 episodes) as the run goes, in the run's order, and the run keeps none of it:
+	// Result.Predictions and Responses stay empty, Episodes keep their outcome without calls or
+	// transcript, and the predictions are judged as they are written. A host writing a file uses it
+	// so that its memory grows with the concurrency, not with the number of samples.
+	Out io.Writer
 }
 
 // Key names a task in Result.Responses and the resume hooks.
@@ -435,8 +525,15 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 	start := time.Now()
 	var mu sync.Mutex
 	prog := Progress{Total: len(ts)}
-	preds := make([]*Prediction, len(ts))
-	episodes := make([]*Episode, len(ts))
+	out := newInOrder(len(ts))
+	if opt.Out != nil {
+		sc, err := startScoring(context.WithoutCancel(ctx), e.call, cfg.State, "run")
+		if err != nil {
+			return nil, err
+		}
+		defer sc.close()
+		out.w, out.sc = opt.Out, sc
+	}
 	report := func(resp model.Response, f *Failure, judged, correct bool) {
 		if f != nil && ctx.Err() != nil {
 			// Stopped by Cancel, not failed: the task is simply not done.
@@ -474,44 +571,53 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 				if t.Level == Level3 {
 					if opt.DoneEpisode != nil {
 						if ep, ok := opt.DoneEpisode(key); ok {
-							mu.Lock()
-							episodes[i] = &ep
-							mu.Unlock()
+							out.put(i, nil, &ep)
 							report(model.Response{}, nil, false, false)
 							continue
 						}
 					}
 					ep, resp, f := playEpisode(ctx, e, chat, cfg, t)
-					mu.Lock()
-					episodes[i] = ep
-					mu.Unlock()
 					if opt.EpisodeLanded != nil && f == nil && ep.Outcome != nil && ep.Stopped != "cancelled" {
 						opt.EpisodeLanded(key, *ep)
 					}
+					mu.Lock()
+					res.Cut.Add(ep.Cut)
+					mu.Unlock()
+					out.put(i, nil, ep)
 					report(resp, f, false, false) // an episode is not a call: the report counts it apart
 					continue
 				}
 				if opt.Done != nil {
 					if p, r, ok := opt.Done(key); ok {
 						mu.Lock()
-						preds[i], res.Responses[key] = &p, r
+						res.Cut.Add(p.Cut)
+						if opt.Out == nil {
+							res.Responses[key] = r
+						}
 						mu.Unlock()
+						out.put(i, &p, nil)
 						report(model.Response{}, nil, false, false)
 						continue
 					}
 				}
 				p, resp, f := askSample(ctx, e, chat, cfg, t)
 				if p == nil {
+					out.put(i, nil, nil)
 					report(resp, f, false, false)
 					continue
 				}
+				resp = Kept(resp)
 				mu.Lock()
-				preds[i], res.Responses[key] = p, resp
+				res.Cut.Add(p.Cut)
+				if opt.Out == nil {
+					res.Responses[key] = resp
+				}
 				mu.Unlock()
 				if opt.Landed != nil {
 					opt.Landed(key, *p, resp)
 				}
 				judged, correct := quickVerdict(ctx, e, cfg, *p, t)
+				out.put(i, p, nil)
 				report(resp, nil, judged, correct)
 			}
 		}()
@@ -527,25 +633,40 @@ feed:
 	close(work)
 	wg.Wait()
 	res.Cancelled = ctx.Err() != nil
-	for i := range ts {
-		if preds[i] != nil {
-			res.Predictions = append(res.Predictions, *preds[i])
-		}
-		if episodes[i] != nil {
-			res.Episodes = append(res.Episodes, *episodes[i])
-		}
-	}
 	sort.SliceStable(res.Failures, func(i, j int) bool { return taskLess(ts, res.Failures[i].Task, res.Failures[j].Task) })
 	res.TokensIn, res.TokensOut = prog.TokensIn, prog.TokensOut
-	if len(res.Predictions) > 0 {
-		b, err := ScoreInSteps(context.WithoutCancel(ctx), e.call, PredictionsJSONL(res.Predictions), cfg.State, "run", opt.Yield)
-		if err != nil {
+	if opt.Out != nil {
+		// What a cancel left unasked is skipped; the rest is written and judged.
+		if err := out.flush(); err != nil {
 			return res, err
 		}
-		res.Batch = &b
-		if b.Report != nil {
-			prog.Correct, prog.Judged = b.Report.Overall.Correct, b.Report.Overall.Calls
+		res.Episodes = out.episodes
+		if out.judged > 0 {
+			b, err := out.sc.finish()
+			if err != nil {
+				return res, err
+			}
+			res.Batch = &b
 		}
+	} else {
+		for i := range ts {
+			if out.preds[i] != nil {
+				res.Predictions = append(res.Predictions, *out.preds[i])
+			}
+			if out.eps[i] != nil {
+				res.Episodes = append(res.Episodes, *out.eps[i])
+			}
+		}
+		if len(res.Predictions) > 0 {
+			b, err := ScoreInSteps(context.WithoutCancel(ctx), e.call, PredictionsJSONL(res.Predictions), cfg.State, "run", opt.Yield)
+			if err != nil {
+				return res, err
+			}
+			res.Batch = &b
+		}
+	}
+	if res.Batch != nil && res.Batch.Report != nil {
+		prog.Correct, prog.Judged = res.Batch.Report.Overall.Correct, res.Batch.Report.Overall.Calls
 	}
 	prog.Scored = true
 	prog.Elapsed = time.Since(start)
@@ -553,6 +674,99 @@ feed:
 		opt.Progress(prog)
 	}
 	return res, nil
+}
+
+// inOrder holds a run's finished tasks until those before them are finished too, and with a
+// writer, writes them in the run's order as soon as they can be (keeping none of them), judging the
+// predictions as they go through the scoring stream sc.
+type inOrder struct {
+	mu    sync.Mutex
+	preds []*Prediction
+	eps   []*Episode
+	done  []bool
+	next  int
+
+	w        io.Writer
+	sc       *scoring
+	chunk    bytes.Buffer // prediction lines written but not judged yet
+	lines    int
+	judged   int
+	episodes []Episode
+	err      error
+}
+
+func newInOrder(n int) *inOrder {
+	return &inOrder{preds: make([]*Prediction, n), eps: make([]*Episode, n), done: make([]bool, n)}
+}
+
+// put records task i's prediction or episode (both nil: the task failed, or was not asked), and
+// with a writer, writes what is now in order.
+func (o *inOrder) put(i int, p *Prediction, ep *Episode) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.preds[i], o.eps[i], o.done[i] = p, ep, true
+	if o.w == nil {
+		return
+	}
+	for o.next < len(o.done) && o.done[o.next] {
+		o.emit(o.next)
+		o.next++
+	}
+}
+
+// emit writes task i's line and forgets it; prediction lines are judged ScoreStep at a time.
+func (o *inOrder) emit(i int) {
+	p, ep := o.preds[i], o.eps[i]
+	o.preds[i], o.eps[i] = nil, nil
+	switch {
+	case p != nil:
+		line := PredictionsJSONL([]Prediction{*p})
+		o.write(line)
+		o.chunk.Write(line)
+		o.lines++
+		if o.lines >= ScoreStep {
+			o.judge()
+		}
+	case ep != nil:
+		o.judge() // the predictions come first in the file: those before are judged now
+		o.write(append(EpisodeLine(*ep), '\n'))
+		slim := *ep
+		slim.Calls, slim.Transcript = nil, nil
+		o.episodes = append(o.episodes, slim)
+	}
+}
+
+func (o *inOrder) write(b []byte) {
+	if o.err == nil {
+		_, o.err = o.w.Write(b)
+	}
+}
+
+// judge sends the prediction lines not judged yet to the scoring stream.
+func (o *inOrder) judge() {
+	if o.lines == 0 {
+		return
+	}
+	if err := o.sc.lines(o.chunk.Bytes(), o.lines); err != nil && o.err == nil {
+		o.err = err
+	}
+	o.judged += o.lines
+	o.chunk.Reset()
+	o.lines = 0
+}
+
+// flush writes and judges what is left once every worker is done (tasks a cancel left unasked are
+// skipped), and returns the first error met.
+func (o *inOrder) flush() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for ; o.next < len(o.done); o.next++ {
+		if o.done[o.next] {
+			o.emit(o.next)
+		}
+	}
+	o.judge()
+	return o.err
 }
 
 // taskLess orders failures as their tasks are ordered in the run.
@@ -607,7 +821,11 @@ func askSample(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) (*
 
 // PredictionOf is the prediction line of a sample's answer: how a run, a retry of one sample and
 // a scored batch file all turn a model's answer into what the engine judges.
+// An answer cut at a limit is an empty prediction marked with the limit (see Cut): judged wrong.
 func PredictionOf(t Task, resp model.Response) Prediction {
+	if cut := CutOf(resp); cut != nil {
+		return Prediction{Level: t.Level, File: t.File, ID: t.ID, Cut: cut}
+	}
 	return Prediction{Level: t.Level, File: t.File, ID: t.ID, Pred: Pred(resp)}
 }
 

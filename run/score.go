@@ -22,18 +22,11 @@ func ScoreInSteps(ctx context.Context, do protocol.Transport, preds []byte, stat
 	if yield == nil {
 		yield = func() {}
 	}
-	st, err := protocol.Call[protocol.ScoreStarted](ctx, do, protocol.Request{Op: protocol.OpScoreStart, State: state, Name: name})
+	sc, err := startScoring(ctx, do, state, name)
 	if err != nil {
 		return protocol.Batch{}, err
 	}
-	finished := false
-	defer func() {
-		if !finished { // close the stream: the engine keeps only a few open
-			_, _ = protocol.Call[protocol.Report](context.WithoutCancel(ctx), do, protocol.Request{Op: protocol.OpScoreFinish, Stream: st.Stream})
-		}
-	}()
-	b := protocol.Batch{Results: []protocol.Verdict{}, Errors: []protocol.LineError{}}
-	line := 1
+	defer sc.close()
 	for len(preds) > 0 {
 		cut, n := 0, 0
 		for cut < len(preds) && n < ScoreStep {
@@ -48,29 +41,70 @@ func ScoreInSteps(ctx context.Context, do protocol.Transport, preds []byte, stat
 		chunk := preds[:cut]
 		preds = preds[cut:]
 		yield()
-		la, body, err := protocol.CallLines[protocol.LinesAnswer](ctx, do, protocol.Request{Op: protocol.OpScoreLines, Stream: st.Stream, Lines: string(chunk), Line: line})
-		if err != nil {
+		if err := sc.lines(chunk, n); err != nil {
 			return protocol.Batch{}, err
 		}
-		for l := range bytes.Lines(body) {
-			if bytes.HasPrefix(l, []byte(`{"error":`)) {
-				continue // a line error: la.Errors has it
-			}
-			var v protocol.Verdict
-			if err := json.Unmarshal(l, &v); err != nil {
-				return protocol.Batch{}, fmt.Errorf("the engine's verdict for line %d: %w", line, err)
-			}
-			b.Results = append(b.Results, v)
-		}
-		b.Errors = append(b.Errors, la.Errors...)
-		line += n
 	}
 	yield()
-	rep, err := protocol.Call[protocol.Report](ctx, do, protocol.Request{Op: protocol.OpScoreFinish, Stream: st.Stream})
-	finished = true
+	return sc.finish()
+}
+
+// scoring is an open scoring stream of the engine, fed a chunk of prediction lines at a time (in
+// the order of their file), whose verdicts it keeps.
+type scoring struct {
+	ctx      context.Context
+	do       protocol.Transport
+	stream   int
+	line     int
+	batch    protocol.Batch
+	finished bool
+}
+
+// startScoring opens a scoring stream; close (or finish) must follow.
+func startScoring(ctx context.Context, do protocol.Transport, state, name string) (*scoring, error) {
+	st, err := protocol.Call[protocol.ScoreStarted](ctx, do, protocol.Request{Op: protocol.OpScoreStart, State: state, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	return &scoring{ctx: ctx, do: do, stream: st.Stream, line: 1, batch: protocol.Batch{Results: []protocol.Verdict{}, Errors: []protocol.LineError{}}}, nil
+}
+
+// lines judges the next n lines of the file (chunk holds them) and keeps their verdicts.
+func (sc *scoring) lines(chunk []byte, n int) error {
+	la, body, err := protocol.CallLines[protocol.LinesAnswer](sc.ctx, sc.do, protocol.Request{Op: protocol.OpScoreLines, Stream: sc.stream, Lines: string(chunk), Line: sc.line})
+	if err != nil {
+		return err
+	}
+	for l := range bytes.Lines(body) {
+		if bytes.HasPrefix(l, []byte(`{"error":`)) {
+			continue // a line error: la.Errors has it
+		}
+		var v protocol.Verdict
+		if err := json.Unmarshal(l, &v); err != nil {
+			return fmt.Errorf("the engine's verdict for line %d: %w", sc.line, err)
+		}
+		sc.batch.Results = append(sc.batch.Results, v)
+	}
+	sc.batch.Errors = append(sc.batch.Errors, la.Errors...)
+	sc.line += n
+	return nil
+}
+
+// finish closes the stream and returns the verdicts kept with the engine's report.
+func (sc *scoring) finish() (protocol.Batch, error) {
+	rep, err := protocol.Call[protocol.Report](sc.ctx, sc.do, protocol.Request{Op: protocol.OpScoreFinish, Stream: sc.stream})
+	sc.finished = true
 	if err != nil {
 		return protocol.Batch{}, err
 	}
-	b.Report = &rep
-	return b, nil
+	sc.batch.Report = &rep
+	return sc.batch, nil
+}
+
+// close closes a stream not finished (the engine keeps only a few open).
+func (sc *scoring) close() {
+	if !sc.finished {
+		sc.finished = true
+		_, _ = protocol.Call[protocol.Report](context.WithoutCancel(sc.ctx), sc.do, protocol.Request{Op: protocol.OpScoreFinish, Stream: sc.stream})
+	}
 }

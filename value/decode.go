@@ -290,8 +290,10 @@ func closeOf(open byte) byte {
 // DecodeString is Decode for a string.
 func DecodeString(s string) (any, error) { return Decode([]byte(s)) }
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
-const maxDepth = 10000
+// maxDepth bounds nesting so hostile input cannot exhaust the stack: a browser worker's stack
+// (V8's, which Go's wasm calls use) held a call's arguments nested 2,000 deep through decoding and
+// judging, and not 5,000, which a hostile model sends; no tool's arguments nest past a few levels.
+const maxDepth = 1000
 
 type decoder struct {
 	data []byte

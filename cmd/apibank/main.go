@@ -32,11 +32,12 @@ commands:
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
-           [--timeout D] [--trials N] [--data DIR] [--state fresh|replay] [--json]
+           [--timeout D] [--max-answer-bytes N] [--trials N] [--data DIR] [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
-           episodes) to FILE, the run's settings and failed requests to FILE's .run.json, the
-           report to stdout; the key is read from $OPENAI_API_KEY (or --api-key-env), never
-           from a flag
+           episodes) to FILE as they come, the run's settings and failed requests to FILE's
+           .run.json, the report to stdout; an answer over --max-answer-bytes (1 MiB) or still
+           coming at --timeout is cut and judged wrong; the key is read from $OPENAI_API_KEY
+           (or --api-key-env), never from a flag
   submit   RUN.jsonl --board URL [--json] [--timeout D]
            send a run (as run --out wrote it, with its .run.json) to a board, which judges it
            again with its own engine: the entry's scores, its page and its owner key (printed

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -29,13 +30,15 @@ func (l *levelsFlag) Set(v string) error { *l = append(*l, v); return nil }
 type endpointFlags struct {
 	baseURL, name, keyEnv *string
 	timeout               *time.Duration
+	maxAnswer             *int
 }
 
 func (e *endpointFlags) register(fs *flag.FlagSet) {
 	e.baseURL = fs.String("base-url", "", "the endpoint's OpenAI-compatible root, e.g. https://api.openai.com/v1")
 	e.name = fs.String("model", "", "the model's name at the endpoint")
 	e.keyEnv = fs.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (the key is never a flag)")
-	e.timeout = fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request")
+	e.timeout = fs.Duration("timeout", model.DefaultTimeout, "time limit of one model request (an answer still coming then is cut and judged wrong)")
+	e.maxAnswer = fs.Int("max-answer-bytes", model.DefaultMaxResponseBytes, "size limit of one answer (an answer over it is cut and judged wrong)")
 }
 
 // given says whether both the base URL and the model are named.
@@ -43,7 +46,7 @@ func (e *endpointFlags) given() bool { return *e.baseURL != "" && *e.name != "" 
 
 // settings are the model settings the flags say, the key read from the environment variable.
 func (e *endpointFlags) settings() model.Settings {
-	return model.Settings{BaseURL: *e.baseURL, Model: *e.name, APIKey: os.Getenv(*e.keyEnv), Timeout: *e.timeout}
+	return model.Settings{BaseURL: *e.baseURL, Model: *e.name, APIKey: os.Getenv(*e.keyEnv), Timeout: *e.timeout, MaxResponseBytes: *e.maxAnswer}
 }
 
 // cmdRun evaluates a model at an OpenAI-compatible endpoint with the same loop the tab runs.
@@ -104,15 +107,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var results []*run.Result
 	failed, cancelled := false, false
 	for i := 1; i <= *trials && !cancelled; i++ {
+		// The predictions go to the file as they come, in the run's order, and are not kept: the
+		// run's memory grows with --concurrency, not with the samples.
+		path := trialPath(*out, i, *trials)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 64<<10)
+		opt.Out = w
 		res, err := run.Run(ctx, r.do, client, cfg, opt)
 		if opt.Progress != nil {
 			fmt.Fprintln(stderr)
 		}
-		if err != nil {
-			return err
+		if err == nil {
+			err = w.Flush()
 		}
-		path := trialPath(*out, i, *trials)
-		if err := os.WriteFile(path, run.OutJSONL(res.Predictions, res.Episodes), 0o644); err != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return err
 		}
 		for _, f := range res.Failures {
@@ -231,6 +245,8 @@ type runSummary struct {
 	TokensIn  int              `json:"tokens_in"`
 	TokensOut int              `json:"tokens_out"`
 	Cancelled bool             `json:"cancelled,omitempty"`
+	// Cut counts the answers over a limit (judged wrong) and states the limits.
+	Cut run.CutCount `json:"cut_answers"`
 }
 
 type episodeSummary struct {
@@ -241,7 +257,7 @@ type episodeSummary struct {
 
 // Summary is a run's result as `run --json` prints it.
 func Summary(res *run.Result) runSummary {
-	s := runSummary{Failed: len(res.Failures), TokensIn: res.TokensIn, TokensOut: res.TokensOut, Cancelled: res.Cancelled, Episodes: []episodeSummary{}}
+	s := runSummary{Failed: len(res.Failures), TokensIn: res.TokensIn, TokensOut: res.TokensOut, Cancelled: res.Cancelled, Episodes: []episodeSummary{}, Cut: res.Cut}
 	if res.Batch != nil {
 		s.Report = res.Batch.Report
 	}
@@ -263,10 +279,26 @@ func printRun(w io.Writer, res *run.Result) {
 		printReport(w, res.Batch.Report)
 	}
 	printEpisodes(w, res.Episodes)
+	printCut(w, res.Cut)
 	fmt.Fprintf(w, "%d requests failed; tokens %d in, %d out\n", len(res.Failures), res.TokensIn, res.TokensOut)
 	if res.Cancelled {
 		fmt.Fprintln(w, "cancelled: the finished samples are kept")
 	}
+}
+
+// printCut writes the line that counts the answers cut at a limit (nothing when none was).
+func printCut(w io.Writer, c run.CutCount) {
+	if c.Size == 0 && c.Timeout == 0 {
+		return
+	}
+	fmt.Fprintf(w, "answers over a limit, cut and judged wrong: %d over %s, %d still coming at the %s time limit\n", c.Size, orLimit(c.SizeLimit, "the size limit"), c.Timeout, orLimit(c.TimeLimit, "request's"))
+}
+
+func orLimit(limit, none string) string {
+	if limit == "" {
+		return none
+	}
+	return limit
 }
 
 // cmdPrompts writes every single-request sample's request body as JSONL, so any model anywhere

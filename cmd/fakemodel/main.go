@@ -1,11 +1,13 @@
 // Command fakemodel serves a scripted OpenAI-compatible endpoint (internal/fakemodel) for the
 // browser suite and for trying the CLI without a real model.
 //
-//	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial]]
+//	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial | --hostile all|B,B...]]
 //
 // With --gold it is the perfect model of a dataset (internal/goldmodel): it recognises each request a
 // run makes of the data's samples (DATA: builtin, or a folder as apibank --data reads it) and answers
-// the sample's gold; with --adversarial, one bad behaviour per sample instead. The script's rules
+// the sample's gold; with --adversarial, one bad behaviour per sample instead; with --hostile, one of
+// goldmodel.Hostile's (all of them in turn, or those named: garbage, huge, cut, drop, deep, endless,
+// trickle), the endpoint a run's memory and time bounds are measured against. The script's rules
 // answer what it does not recognise, and their faults come first.
 //
 // Its first line on stdout is the base URL it serves (http://127.0.0.1:PORT/v1), so that a harness
@@ -20,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/apibank-playground/apibank/internal/fakemodel"
@@ -40,6 +43,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	scriptPath := fs.String("script", "", "script file (JSON); none: every request gets a no-rule error until a script is posted")
 	gold := fs.String("gold", "", "answer every sample of this data with its gold (builtin, or a folder)")
 	adversarial := fs.Bool("adversarial", false, "with --gold: answer each sample with one of goldmodel.Behaviours instead")
+	hostile := fs.String("hostile", "", "with --gold: answer each sample with one of these behaviours in turn (all: "+strings.Join(goldmodel.Hostile, ",")+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,11 +62,23 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *adversarial && *gold == "" {
-		return fmt.Errorf("--adversarial needs --gold")
+	if (*adversarial || *hostile != "") && *gold == "" {
+		return fmt.Errorf("--adversarial and --hostile need --gold")
+	}
+	if *adversarial && *hostile != "" {
+		return fmt.Errorf("--adversarial and --hostile: give one")
 	}
 	if *gold != "" {
-		m, err := goldmodel.Load(*gold, *adversarial)
+		var behaviours []string
+		switch {
+		case *adversarial:
+			behaviours = goldmodel.Behaviours
+		case *hostile == "all":
+			behaviours = goldmodel.Hostile
+		case *hostile != "":
+			behaviours = strings.Split(*hostile, ",")
+		}
+		m, err := goldmodel.LoadWith(*gold, behaviours)
 		if err != nil {
 			return err
 		}

@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bd := api.DefaultBoardLimits()
 	var boardLimits api.BoardLimits
 	fs.IntVar(&boardLimits.SubmissionsPerAddress, "board-submissions-per-address", bd.SubmissionsPerAddress, "most board submissions a client address makes a day (429 above)")
+	var allow endpointsFlag
+	fs.Var(&allow, "allow-endpoint", "a model endpoint the pages may also reach, such as an Ollama on the LAN over plain HTTP (http://192.168.1.20:11434/v1); repeatable (https anywhere and http on loopback are always allowed)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -119,6 +121,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	site, err := NewSite(h, assets)
 	if err != nil {
 		return err
+	}
+	if len(allow) > 0 {
+		site.Headers.Set("Content-Security-Policy", policy(assets, allow...))
+		logger.Info("model endpoints allowed", "origins", strings.Join(allow, " "))
 	}
 	// The compressors' buffers (hundreds of MB for the wasm modules) are garbage now: give them back
 	// rather than keep them in the resident set for the process's life.
@@ -375,6 +381,20 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 		}
 	}
 	fmt.Fprintf(stdout, "board written to %s (%d entries)\n", filepath.Join(dir, "board.json"), len(entries))
+	return nil
+}
+
+// endpointsFlag collects --allow-endpoint: each URL's origin, as a connect-src source.
+type endpointsFlag []string
+
+func (e *endpointsFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *endpointsFlag) Set(v string) error {
+	origin, err := serve.EndpointOrigin(v)
+	if err != nil {
+		return err
+	}
+	*e = append(*e, origin)
 	return nil
 }
 

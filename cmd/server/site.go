@@ -146,8 +146,9 @@ func (s *Site) Handler(logger *slog.Logger, routes ...Route) http.Handler {
 
 // policy is the Content-Security-Policy of the site: the pages' inline scripts (bootScript and the
 // import map) are allowed by their hashes.
-func policy(assets *Assets) string {
-	return serve.ContentSecurityPolicy(serve.ScriptHash(bootScript(assets)), serve.ScriptHash(importMap(assets)))
+// endpoints are connect-src sources added for model endpoints the operator named (--allow-endpoint).
+func policy(assets *Assets, endpoints ...string) string {
+	return serve.ContentSecurityPolicyAllowing(endpoints, serve.ScriptHash(bootScript(assets)), serve.ScriptHash(importMap(assets)))
 }
 
 // bridgeEntry is the bridge's entry module (web/bridge.js); bridgeDir holds the modules it imports.

@@ -4,12 +4,12 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"time"
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"syscall/js"
+	"time"
 
 	"github.com/apibank-playground/apibank/internal/api"
 )

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, fillRunForm } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, fillRunForm, savedRun } from "../lib.mjs";
 
 const s = session();
 let fake;
@@ -56,22 +56,6 @@ function checkCeiling(report, episodes, name) {
   for (const ep of episodes) {
     assert.ok(ep.outcome && ep.outcome.success && ep.outcome.recall === 1, `${name} ${ep.file}: ${JSON.stringify(ep.outcome)}`);
   }
-}
-
-async function savedRun(page, id) {
-  return page.evaluate(async (id) => {
-    const db = await new Promise((resolve, reject) => {
-      const req = indexedDB.open("apibank-runs", 1);
-      req.onerror = () => reject(req.error);
-      req.onsuccess = () => resolve(req.result);
-    });
-    const v = await new Promise((resolve, reject) => {
-      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    return JSON.parse(typeof v === "string" ? v : await v.text());
-  }, id);
 }
 
 for (const { form, stream } of [{ form: "text", stream: false }, { form: "native", stream: true }]) {

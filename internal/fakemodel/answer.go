@@ -19,6 +19,8 @@ type answer struct {
 	req   *ChatRequest
 	reply Reply
 	chunk int
+	// nest, when set, is sent as every answer's and event's "nest" member (FaultDeep).
+	nest json.RawMessage
 }
 
 // Limits of an endless answer, so that no test can leave one running for ever.
@@ -66,6 +68,8 @@ type wireAnswer struct {
 	Model   string       `json:"model"`
 	Choices []wireChoice `json:"choices"`
 	Usage   *wireUsage   `json:"usage,omitempty"`
+	// Nest is FaultDeep's extra member: lists nested deep, which a client must read past.
+	Nest json.RawMessage `json:"nest,omitempty"`
 }
 
 // args is a call's arguments as sent: a JSON string verbatim, anything else as its compact text.
@@ -123,7 +127,7 @@ func (a *answer) envelope(object string) wireAnswer {
 	if model == "" {
 		model = "fake-model"
 	}
-	return wireAnswer{ID: "chatcmpl-fake", Object: object, Created: fixedCreated, Model: model}
+	return wireAnswer{ID: "chatcmpl-fake", Object: object, Created: fixedCreated, Model: model, Nest: a.nest}
 }
 
 // whole is the plain answer.
@@ -278,6 +282,20 @@ func (a *answer) fault(f *Fault, auth string) {
 		a.drop()
 	case FaultEndless:
 		a.endless(time.Duration(f.DelayMS) * time.Millisecond)
+	case FaultCut:
+		a.cut()
+	case FaultTrickle:
+		pause := time.Duration(f.DelayMS) * time.Millisecond
+		if pause <= 0 {
+			pause = time.Second
+		}
+		a.trickle(pause)
+	case FaultDeep:
+		depth := f.Size
+		if depth <= 0 {
+			depth = 5000
+		}
+		a.deep(depth)
 	}
 }
 
@@ -353,4 +371,78 @@ func (a *answer) endless(pause time.Duration) {
 		sent += len(b) + 8
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// text is the whole answer as it goes on the wire: the plain body, or every line of the stream.
+func (a *answer) text() []byte {
+	if !a.req.Stream {
+		b, _ := json.Marshal(a.whole())
+		return b
+	}
+	var b bytes.Buffer
+	b.WriteString(": fakemodel\n\n")
+	for _, ev := range a.events() {
+		e, _ := json.Marshal(ev)
+		b.WriteString("data: ")
+		b.Write(e)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("data: [DONE]\n\n")
+	return b.Bytes()
+}
+
+// head writes the status and content type of the answer the request asked for.
+func (a *answer) head() {
+	if a.req.Stream {
+		a.w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		a.w.Header().Set("Content-Type", "application/json")
+	}
+	a.w.WriteHeader(http.StatusOK)
+}
+
+// cut sends the first half of the answer and ends it cleanly (no error, no [DONE]).
+func (a *answer) cut() {
+	if !a.req.Stream {
+		body := a.text()
+		a.head()
+		a.raw(string(body[:len(body)/2]))
+		return
+	}
+	a.startStream()
+	evs := a.events()
+	for _, ev := range evs[:len(evs)/2] {
+		if !a.event(ev) {
+			return
+		}
+	}
+}
+
+// trickle sends the answer a byte at a time, pause apart, for at most a minute.
+func (a *answer) trickle(pause time.Duration) {
+	body := a.text()
+	a.head()
+	deadline := time.Now().Add(endlessTime)
+	for i := 0; i < len(body) && time.Now().Before(deadline); i++ {
+		if !a.raw(string(body[i:i+1])) || !sleep(a.ctx, pause) {
+			return
+		}
+	}
+}
+
+// deep answers with JSON nested depth deep: in the body (an extra member) and in the reply (its
+// text, or its first call's arguments).
+func (a *answer) deep(depth int) {
+	nest := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	a.nest = json.RawMessage(nest)
+	if len(a.reply.ToolCalls) > 0 {
+		c := a.reply.ToolCalls[0]
+		args, _ := json.Marshal(strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth))
+		c.Arguments = args
+		a.reply.ToolCalls = []Call{c}
+	} else {
+		a.reply.Content = "[Tool(a=" + nest + ")]"
+	}
+	a.chunk = 4096
+	a.send()
 }

@@ -105,6 +105,16 @@ const (
 	// FaultEndless never finishes the answer: text keeps coming (Fault.DelayMS apart) until the
 	// client goes away, 64 MiB or a minute.
 	FaultEndless = "endless"
+	// FaultCut starts the answer and ends it cleanly half-way: a plain body whose JSON stops in the
+	// middle, or a stream without its second half and without "data: [DONE]".
+	FaultCut = "cut"
+	// FaultTrickle sends the answer one byte every Fault.DelayMS (default a second), until it is all
+	// sent, the client goes away or a minute has passed.
+	FaultTrickle = "trickle"
+	// FaultDeep answers with JSON nested Fault.Size deep (default 5,000): the answer's body carries
+	// an extra member of nested lists, and the reply itself (its text, or its call's arguments) is
+	// nested as deep.
+	FaultDeep = "deep"
 	// FaultLeakKey answers 401 with the Authorization header it got inside the message, as a
 	// careless proxy might: a client must not pass the key on.
 	FaultLeakKey = "leak_key"
@@ -121,15 +131,17 @@ type Fault struct {
 	Message string `json:"message,omitempty"`
 	// RetryAfter is sent as the Retry-After header (seconds or an HTTP date) with an error status.
 	RetryAfter string `json:"retry_after,omitempty"`
-	// DelayMS is FaultSlow's wait, and FaultEndless's pause between pieces.
+	// DelayMS is FaultSlow's wait, FaultEndless's pause between pieces and FaultTrickle's between
+	// bytes.
 	DelayMS int `json:"delay_ms,omitempty"`
-	// Size is FaultOversize's text length in bytes.
+	// Size is FaultOversize's text length in bytes, and FaultDeep's depth.
 	Size int `json:"size,omitempty"`
 }
 
 var faultKinds = map[string]bool{
 	FaultRateLimit: true, FaultServerError: true, FaultStatus: true, FaultSlow: true,
 	FaultMalformed: true, FaultOversize: true, FaultDrop: true, FaultEndless: true, FaultLeakKey: true,
+	FaultCut: true, FaultTrickle: true, FaultDeep: true,
 }
 
 // Validate says what in the script cannot be served, naming the rule.

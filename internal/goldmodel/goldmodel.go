@@ -48,7 +48,13 @@ var Behaviours = []string{
 	Huge,
 }
 
-// Names of the adversarial behaviours (see Behaviours).
+// Hostile are the behaviours of a model that answers every kind of bad a client must survive with
+// its memory and time bounded: text that means nothing, answers of several MiB, answers cut off
+// half-way, connections dropped, JSON nested 5,000 deep, answers that never end, and answers that
+// trickle in a byte a second.
+var Hostile = []string{Garbage, Huge, Cut, Drop, Deep, Endless, Trickle}
+
+// Names of the adversarial behaviours (see Behaviours and Hostile).
 const (
 	Garbage        = "garbage"
 	Nothing        = "nothing"
@@ -57,11 +63,32 @@ const (
 	CallsInContent = "calls-in-content"
 	Endless        = "endless"
 	Huge           = "huge"
+	// Cut is an answer that ends cleanly half-way (the fake endpoint's cut fault).
+	Cut = "cut"
+	// Drop is an answer whose connection is broken off half-way (the drop fault).
+	Drop = "drop"
+	// Deep is JSON nested 5,000 deep in the answer's body and its call (the deep fault).
+	Deep = "deep"
+	// Trickle is an answer sent a byte a second (the trickle fault).
+	Trickle = "trickle"
 )
+
+// Known says whether name is a behaviour of Behaviours or Hostile.
+func Known(name string) bool {
+	for _, b := range append(append([]string(nil), Behaviours...), Hostile...) {
+		if b == name {
+			return true
+		}
+	}
+	return false
+}
 
 // hugeBytes is the size of a Huge answer: more than a client reads of one answer (1 MiB by default)
 // and more than a call prediction may have (4 MiB).
 const hugeBytes = 5 << 20
+
+// deepLevels is how deep a Deep answer's JSON is nested.
+const deepLevels = 5000
 
 // Done is the perfect model's closing message of a level-3 episode, once every gold call is made.
 const Done = "All done: every step of your request has been carried out."
@@ -72,8 +99,9 @@ type gold struct {
 	text   string
 	native []fakemodel.Call
 	reply  bool
-	// behaviour is the adversarial answer given to this sample.
-	behaviour string
+	// behaviour is the position of the sample's adversarial answer in the model's behaviours
+	// (modulo their number).
+	behaviour int
 }
 
 // scene is a level-3 scene's episode: the gold of each step in order.
@@ -91,12 +119,29 @@ type Model struct {
 	scenes map[[sha256.Size]byte]*scene
 	// adversarial makes every answer the sample's behaviour instead of its gold.
 	adversarial bool
+	// behaviours are the bad answers given in turn (Behaviours unless NewWith was given others).
+	behaviours []string
 }
 
 // New builds the perfect model of data: every sample's prompt in both forms, and every level-3
 // scene's opening. With adversarial set, it answers badly instead (see Behaviours).
 func New(data *dataset.Data, adversarial bool) (*Model, error) {
-	m := &Model{exact: map[[sha256.Size]byte]*gold{}, scenes: map[[sha256.Size]byte]*scene{}, adversarial: adversarial}
+	if !adversarial {
+		return NewWith(data, nil)
+	}
+	return NewWith(data, Behaviours)
+}
+
+// NewWith builds the model of data that answers badly with behaviours in turn (one per sample, in
+// the data's order; a level-3 episode's step k gets the one k places after its first); none: the
+// perfect model.
+func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
+	for _, b := range behaviours {
+		if !Known(b) {
+			return nil, fmt.Errorf("unknown behaviour %q", b)
+		}
+	}
+	m := &Model{exact: map[[sha256.Size]byte]*gold{}, scenes: map[[sha256.Size]byte]*scene{}, adversarial: len(behaviours) > 0, behaviours: behaviours}
 	ix := score.NewIndex(data)
 	n := 0
 	add := func(sm score.Sample) error {
@@ -108,7 +153,7 @@ func New(data *dataset.Data, adversarial bool) (*Model, error) {
 		if err != nil {
 			return fmt.Errorf("%s %s #%d: %w", sm.Dialogue.Level, sm.Dialogue.File, sm.ID, err)
 		}
-		g.behaviour = Behaviours[n%len(Behaviours)]
+		g.behaviour = n
 		n++
 		keys, err := promptKeys(p)
 		if err != nil {
@@ -129,7 +174,7 @@ func New(data *dataset.Data, adversarial bool) (*Model, error) {
 		if len(samples) == 0 {
 			continue
 		}
-		sc := &scene{behaviour: n % len(Behaviours)}
+		sc := &scene{behaviour: n}
 		for _, sm := range samples {
 			// The step samples themselves are among ix.All's, added above.
 			g, err := goldOf(score.BuildPrompt(sm))
@@ -252,7 +297,7 @@ func canonical(s string) []byte {
 func (m *Model) Answer(req *fakemodel.ChatRequest) (fakemodel.Reply, *fakemodel.Fault, string, bool) {
 	native := hasTools(req.Tools)
 	if g, ok := m.exact[key(req.Messages)]; ok {
-		return m.answer(g, g.behaviour, native)
+		return m.answer(g, m.behaviourAt(g.behaviour), native)
 	}
 	// An episode: the longest opening of a known scene, then one assistant message per step made.
 	h := sha256.New()
@@ -275,7 +320,7 @@ func (m *Model) Answer(req *fakemodel.ChatRequest) (fakemodel.Reply, *fakemodel.
 			step++
 		}
 	}
-	behaviour := Behaviours[(found.behaviour+step)%len(Behaviours)]
+	behaviour := m.behaviourAt(found.behaviour + step)
 	if step >= len(found.steps) {
 		if m.adversarial {
 			return m.answer(&gold{text: Done, reply: true}, behaviour, native)
@@ -283,6 +328,14 @@ func (m *Model) Answer(req *fakemodel.ChatRequest) (fakemodel.Reply, *fakemodel.
 		return fakemodel.Reply{Content: Done}, nil, "gold", true
 	}
 	return m.answer(&found.steps[step], behaviour, native)
+}
+
+// behaviourAt is the n-th bad answer, in turn ("" for the perfect model).
+func (m *Model) behaviourAt(n int) string {
+	if len(m.behaviours) == 0 {
+		return ""
+	}
+	return m.behaviours[n%len(m.behaviours)]
 }
 
 // answer is g's answer in a form, or with the model adversarial, the behaviour's.
@@ -319,6 +372,14 @@ func (m *Model) answer(g *gold, behaviour string, native bool) (fakemodel.Reply,
 		return right, &fakemodel.Fault{Kind: fakemodel.FaultEndless}, behaviour, true
 	case Huge:
 		return right, &fakemodel.Fault{Kind: fakemodel.FaultOversize, Size: hugeBytes}, behaviour, true
+	case Cut:
+		return right, &fakemodel.Fault{Kind: fakemodel.FaultCut}, behaviour, true
+	case Drop:
+		return right, &fakemodel.Fault{Kind: fakemodel.FaultDrop}, behaviour, true
+	case Deep:
+		return right, &fakemodel.Fault{Kind: fakemodel.FaultDeep, Size: deepLevels}, behaviour, true
+	case Trickle:
+		return right, &fakemodel.Fault{Kind: fakemodel.FaultTrickle, DelayMS: 1000}, behaviour, true
 	}
 	return r, nil, behaviour, true
 }
@@ -354,6 +415,14 @@ func hasTools(raw json.RawMessage) bool {
 // Load builds the perfect model of the data a run would load: "" or "builtin" for the builtin dataset,
 // else a folder in the original's layout (or any folder `apibank --data` reads).
 func Load(data string, adversarial bool) (*Model, error) {
+	if !adversarial {
+		return LoadWith(data, nil)
+	}
+	return LoadWith(data, Behaviours)
+}
+
+// LoadWith is Load with the bad answers named (see NewWith).
+func LoadWith(data string, behaviours []string) (*Model, error) {
 	var d *dataset.Data
 	if data == "" || data == "builtin" {
 		b, err := dataset.Builtin()
@@ -370,5 +439,5 @@ func Load(data string, adversarial bool) (*Model, error) {
 			return nil, fmt.Errorf("%s: %w", data, err)
 		}
 	}
-	return New(d, adversarial)
+	return NewWith(d, behaviours)
 }

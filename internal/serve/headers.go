@@ -3,7 +3,9 @@ package serve
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -23,8 +25,15 @@ var ModelEndpoints = []string{"https:", "http://localhost:*", "http://127.0.0.1:
 // know (UnderstoodDirectives): the web app manifest is allowed by default-src 'self', not by
 // manifest-src, which WebKit does not know and reports on every page.
 func ContentSecurityPolicy(scriptHashes ...string) string {
+	return ContentSecurityPolicyAllowing(nil, scriptHashes...)
+}
+
+// ContentSecurityPolicyAllowing is ContentSecurityPolicy whose connect-src also allows the origins
+// in endpoints (EndpointOrigin's sources): the model endpoints a server's operator named, such as a
+// plain-HTTP server on the LAN that ModelEndpoints leaves out.
+func ContentSecurityPolicyAllowing(endpoints []string, scriptHashes ...string) string {
 	script := append([]string{"'self'", "'wasm-unsafe-eval'"}, scriptHashes...)
-	connect := append([]string{"'self'"}, ModelEndpoints...)
+	connect := append(append([]string{"'self'"}, ModelEndpoints...), endpoints...)
 	return strings.Join([]string{
 		"default-src 'self'",
 		"script-src " + strings.Join(script, " "),
@@ -40,6 +49,22 @@ func ContentSecurityPolicy(scriptHashes ...string) string {
 		"form-action 'self'",
 		"frame-ancestors 'none'",
 	}, "; ")
+}
+
+// EndpointOrigin is the connect-src source that allows a model endpoint's URL: its scheme, host
+// and port (the path is left out: the client adds /chat/completions and /models to it). It says
+// what is wrong with a URL that is not an absolute http or https URL.
+func EndpointOrigin(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%q is not a URL: %v", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", fmt.Errorf("%q: an endpoint's URL starts with http:// or https://", raw)
+	case u.Host == "" || strings.ContainsAny(u.Host, " ;,'*"):
+		return "", fmt.Errorf("%q: an endpoint's URL names its host (and port), such as http://192.168.1.20:11434/v1", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }
 
 // UnderstoodDirectives are the CSP directives that Chromium, Firefox and WebKit (Safari, WebKitGTK)
