@@ -21,14 +21,14 @@ import (
 // predictions files, and one whose owner key this browser holds (or the user pastes) is retracted.
 type BoardPage struct {
 	app.Compo
-	view     *BoardView
+	view     *board.View
 	loaded   bool
 	err, msg string
 	// form and level filter the ranking ("" any form, every level).
 	form, level string
 	// open is the entry shown in full, entry its verdicts as loaded.
 	open    string
-	entry   *BoardEntryView
+	entry   *board.EntryView
 	openErr string
 	// vlevel, vstatus and vtrial filter the open entry's verdicts.
 	vlevel, vstatus string
@@ -60,10 +60,10 @@ func (p *BoardPage) OnMount(ctx app.Context) {
 func (p *BoardPage) load() {
 	ctx := p.page
 	ctx.Async(func() {
-		var v BoardView
+		var v board.View
 		err := classCall(context.Background(), model.DefaultTransport(), "GET", BoardAPI, "", nil, &v)
 		if err != nil && !boardServerFailed(err) {
-			var x BoardView
+			var x board.View
 			xerr := classCall(context.Background(), model.DefaultTransport(), "GET", BoardExport, "", nil, &x)
 			switch {
 			case xerr == nil && x.Exported != "":
@@ -264,7 +264,7 @@ func (p *BoardPage) openEntry(id string) {
 	}
 	ctx := p.page
 	ctx.Async(func() {
-		var v BoardEntryView
+		var v board.EntryView
 		err := classCall(context.Background(), model.DefaultTransport(), "GET", boardPath(id, ""), "", nil, &v)
 		ctx.Dispatch(func(app.Context) {
 			if p.open != id {

@@ -22,29 +22,6 @@ const BoardAPI = "/api/v1/board"
 // the site has no board server.
 const BoardExport = "/board.json"
 
-// BoardView is the board as GET /api/v1/board answers it and board.json holds it (the JSON of the
-// server's api.BoardView, which the tab does not import: it would bring the server's handlers).
-type BoardView struct {
-	Current board.Current `json:"current"`
-	Filter  board.Filter  `json:"filter"`
-	Entries []board.Entry `json:"entries"`
-	Rows    []board.Row   `json:"rows"`
-	// Exported is when a static export was written (empty from a live board).
-	Exported string `json:"exported,omitempty"`
-}
-
-// BoardEntryView is one entry with every task's verdict (GET /api/v1/board/{id}).
-type BoardEntryView struct {
-	Entry    board.Entry           `json:"entry"`
-	Verdicts []board.SampleVerdict `json:"verdicts"`
-}
-
-// BoardSubmitted is the board's answer to a submission: the entry and its owner key, shown once.
-type BoardSubmitted struct {
-	Entry    board.Entry `json:"entry"`
-	OwnerKey string      `json:"owner_key"`
-}
-
 // boardKeysKey is where the tab keeps the owner keys of the entries it submitted (entry id → key),
 // in the tab's store as it keeps a teacher's class keys: a secret the user owns, kept in this
 // browser only and sent to the site only in the Authorization header of a retraction.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/model"
 )
 
@@ -14,7 +15,7 @@ type boardSubmit struct {
 	run  string // the run submitted
 	busy bool
 	err  string
-	done *BoardSubmitted
+	done *board.Submitted
 }
 
 // view draws the submit button of run r (disabled, with the reason, when r cannot be submitted)
@@ -75,7 +76,7 @@ func (p *RunsPage) submitBoard(r *SavedRun) {
 	p.board.busy = true
 	ctx := p.mc
 	ctx.Async(func() {
-		var got BoardSubmitted
+		var got board.Submitted
 		err := classCall(context.Background(), model.DefaultTransport(), "POST", BoardAPI, "", sub, &got)
 		ctx.Dispatch(func(app.Context) {
 			if p.board.run != r.ID {

@@ -64,10 +64,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, boardRefusal(resp, answer, files))
 		return errBadInput
 	}
-	var made struct {
-		Entry    board.Entry `json:"entry"`
-		OwnerKey string      `json:"owner_key"`
-	}
+	var made board.Submitted
 	if err := json.Unmarshal(answer, &made); err != nil {
 		return fmt.Errorf("submit: the board's answer: %w", err)
 	}

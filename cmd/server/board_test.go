@@ -11,7 +11,6 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class/sqlite"
-	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/internal/boardtest"
 	runpkg "github.com/apibank-playground/apibank/run"
 )
@@ -49,7 +48,7 @@ func TestExportBoard(t *testing.T) {
 	if err := exportBoard(ctx, dir, enginePath, db, time.Now(), io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	var view api.BoardView
+	var view board.View
 	raw, err := os.ReadFile(filepath.Join(dir, "board.json"))
 	if err != nil || json.Unmarshal(raw, &view) != nil {
 		t.Fatalf("board.json: %v %s", err, raw)
@@ -63,7 +62,7 @@ func TestExportBoard(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".trial-1.jsonl")); err != nil || string(b) != sub.Trials[0].Predictions {
 		t.Errorf("the entry's predictions file: %v", err)
 	}
-	var ev api.EntryView
+	var ev board.EntryView
 	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".json")); err != nil || json.Unmarshal(b, &ev) != nil || len(ev.Verdicts) != len(judged.Verdicts) {
 		t.Errorf("the entry's verdicts: %v", err)
 	}

@@ -354,7 +354,7 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 			if err != nil {
 				return err
 			}
-			if files["board-data/"+e.ID+".json"], err = json.Marshal(api.EntryView{Entry: e, Verdicts: vs}); err != nil {
+			if files["board-data/"+e.ID+".json"], err = json.Marshal(board.EntryView{Entry: e, Verdicts: vs}); err != nil {
 				return err
 			}
 			for i := 1; i <= max(1, e.Run.Trials); i++ {

@@ -119,30 +119,6 @@ func (b *boardAPI) levelTasks(ctx context.Context, s *session, levels []string) 
 	return ts, nil
 }
 
-// Submitted is the answer to a submission: the entry as judged, and its owner key, shown once.
-type Submitted struct {
-	Entry board.Entry `json:"entry"`
-	// OwnerKey retracts the entry (DELETE with Authorization: Bearer KEY); only its hash is kept.
-	OwnerKey string `json:"owner_key"`
-}
-
-// BoardView is the board as GET /api/v1/board answers it (and the static export writes it): what
-// the host judges with now, every entry, and the rows of the filter asked for.
-type BoardView struct {
-	Current board.Current `json:"current"`
-	Filter  board.Filter  `json:"filter"`
-	Entries []board.Entry `json:"entries"`
-	Rows    []board.Row   `json:"rows"`
-	// Exported is when a static export was written (RFC 3339; empty from a live board).
-	Exported string `json:"exported,omitempty"`
-}
-
-// EntryView is one entry with every sample's verdict (GET /api/v1/board/{id}).
-type EntryView struct {
-	Entry    board.Entry           `json:"entry"`
-	Verdicts []board.SampleVerdict `json:"verdicts"`
-}
-
 // serveBoard routes the board endpoints.
 func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
 	b := h.board
@@ -152,16 +128,7 @@ func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	allow := func(methods ...string) bool {
-		for _, m := range methods {
-			if m == method {
-				return true
-			}
-		}
-		w.Header().Set("Allow", strings.Join(methods, ", "))
-		writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, strings.Join(methods, ", "), r.Method), 0)
-		return false
-	}
+	allow := func(methods ...string) bool { return allowMethod(w, r, method, methods) }
 	switch {
 	case rest == "":
 		if allow(http.MethodGet, http.MethodPost) {
@@ -207,13 +174,17 @@ func (b *boardAPI) storeError(w http.ResponseWriter, id string, err error) {
 	writeError(w, http.StatusInternalServerError, CodeInternal, "the board's store failed", 0)
 }
 
+// knownHash is the data hash of levels when this process has computed it.
+func (b *boardAPI) knownHash(levels []string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h, ok := b.hashes[strings.Join(levels, ",")]
+	return h, ok
+}
+
 // dataHash is the host's run.DataHash of levels, computed once a process.
 func (b *boardAPI) dataHash(ctx context.Context, s *session, levels []string) (string, error) {
-	key := strings.Join(levels, ",")
-	b.mu.Lock()
-	h, ok := b.hashes[key]
-	b.mu.Unlock()
-	if ok {
+	if h, ok := b.knownHash(levels); ok {
 		return h, nil
 	}
 	h, err := run.DataHash(ctx, s.transport, levels, nil)
@@ -221,7 +192,7 @@ func (b *boardAPI) dataHash(ctx context.Context, s *session, levels []string) (s
 		return "", err
 	}
 	b.mu.Lock()
-	b.hashes[key] = h
+	b.hashes[strings.Join(levels, ",")] = h
 	b.mu.Unlock()
 	return h, nil
 }
@@ -290,7 +261,7 @@ func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
 			b.storeError(w, e.ID, err)
 			return nil
 		}
-		writeJSON(w, http.StatusCreated, Submitted{Entry: e, OwnerKey: key})
+		writeJSON(w, http.StatusCreated, board.Submitted{Entry: e, OwnerKey: key})
 		return nil
 	})
 }
@@ -312,12 +283,19 @@ func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
 		b.storeError(w, "", err)
 		return
 	}
+	answer := func(cur board.Current) {
+		writeJSON(w, http.StatusOK, board.View{Current: cur, Filter: f, Entries: entries, Rows: board.Rank(entries, cur, f)})
+	}
+	if data, ok := b.knownHash(board.Levels); ok { // an engine is needed only for the first view
+		answer(board.Current{Data: data, Engine: b.Engine})
+		return
+	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
 		cur, err := b.current(ctx, s)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, BoardView{Current: cur, Filter: f, Entries: entries, Rows: board.Rank(entries, cur, f)})
+		answer(cur)
 		return nil
 	})
 }
@@ -360,7 +338,7 @@ func (h *handler) boardEntry(w http.ResponseWriter, r *http.Request, id string) 
 		b.storeError(w, id, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, EntryView{Entry: e, Verdicts: vs})
+	writeJSON(w, http.StatusOK, board.EntryView{Entry: e, Verdicts: vs})
 }
 
 func (h *handler) boardPredictions(w http.ResponseWriter, r *http.Request, id string) {
@@ -423,14 +401,14 @@ func (h *handler) retract(w http.ResponseWriter, r *http.Request, id string) {
 // BoardExport is the board of entries as a static export writes it (board.json): what the engine
 // behind do judges with now (its data; engine names its build), every entry, the overall rows, and
 // when it was exported. The board page of a host without a server reads it.
-func BoardExport(ctx context.Context, entries []board.Entry, do protocol.Transport, engine string, now time.Time) (BoardView, error) {
+func BoardExport(ctx context.Context, entries []board.Entry, do protocol.Transport, engine string, now time.Time) (board.View, error) {
 	data, err := run.DataHash(ctx, do, board.Levels, nil)
 	if err != nil {
-		return BoardView{}, err
+		return board.View{}, err
 	}
 	cur := board.Current{Data: data, Engine: engine}
 	if entries == nil {
 		entries = []board.Entry{}
 	}
-	return BoardView{Current: cur, Entries: entries, Rows: board.Rank(entries, cur, board.Filter{}), Exported: now.UTC().Format(time.RFC3339)}, nil
+	return board.View{Current: cur, Entries: entries, Rows: board.Rank(entries, cur, board.Filter{}), Exported: now.UTC().Format(time.RFC3339)}, nil
 }

@@ -70,7 +70,7 @@ func TestBoardLifecycle(t *testing.T) {
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("submission answered %d: %s", rec.Code, rec.Body.String())
 	}
-	var made Submitted
+	var made board.Submitted
 	if err := json.Unmarshal(rec.Body.Bytes(), &made); err != nil || made.OwnerKey == "" || !board.ValidID(made.Entry.ID) {
 		t.Fatalf("answer %s (err %v)", rec.Body.String(), err)
 	}
@@ -82,7 +82,7 @@ func TestBoardLifecycle(t *testing.T) {
 		t.Fatalf("second submission answered %d: %s", rec.Code, rec.Body.String())
 	}
 
-	var view BoardView
+	var view board.View
 	if rec := a.do("GET", BoardPath, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &view) != nil {
 		t.Fatalf("GET %s answered %d: %s", BoardPath, rec.Code, rec.Body.String())
 	}
@@ -93,7 +93,7 @@ func TestBoardLifecycle(t *testing.T) {
 		t.Errorf("current %+v, entry judged on %s", view.Current, made.Entry.Data)
 	}
 
-	var ev EntryView
+	var ev board.EntryView
 	if rec := a.do("GET", BoardPath+"/"+made.Entry.ID, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &ev) != nil {
 		t.Fatalf("GET the entry answered %d: %s", rec.Code, rec.Body.String())
 	}
@@ -194,7 +194,7 @@ func TestBoardRefuses(t *testing.T) {
 			t.Errorf("%s %s answered %d, want %d: %s", tc.method, tc.path, rec.Code, tc.status, rec.Body.String())
 		}
 	}
-	var view BoardView
+	var view board.View
 	if rec := a.do("GET", BoardPath, nil); rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &view) != nil || len(view.Entries) != 3 {
 		t.Errorf("GET answered %d and lists %d entries, want the 3 accepted", rec.Code, len(view.Entries))
 	}
@@ -208,7 +208,7 @@ func documentBoardExchanges(t *testing.T, h http.Handler) []exchange {
 	sub := boardtest.Run(t, run.Text, "level-1-given-desc")
 	body := string(mustJSON(t, sub))
 	rec := do(t, h, exchange{method: "POST", path: BoardPath, body: body})
-	var made Submitted
+	var made board.Submitted
 	if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &made) != nil {
 		t.Fatalf("submitting: %d %s", rec.Code, rec.Body)
 	}

@@ -157,16 +157,7 @@ func (h *handler) serveClasses(w http.ResponseWriter, r *http.Request) {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	allow := func(methods ...string) bool {
-		for _, m := range methods {
-			if m == method {
-				return true
-			}
-		}
-		w.Header().Set("Allow", strings.Join(methods, ", "))
-		writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, strings.Join(methods, ", "), r.Method), 0)
-		return false
-	}
+	allow := func(methods ...string) bool { return allowMethod(w, r, method, methods) }
 	c.sweep(r.Context())
 	switch {
 	case rest == "":
@@ -192,6 +183,19 @@ func (h *handler) serveClasses(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)
 	}
+}
+
+// allowMethod says whether method (a request's, HEAD read as GET) is one of methods, answering 405
+// with Allow when it is not: the class and board endpoints route several methods a path.
+func allowMethod(w http.ResponseWriter, r *http.Request, method string, methods []string) bool {
+	for _, m := range methods {
+		if m == method {
+			return true
+		}
+	}
+	w.Header().Set("Allow", strings.Join(methods, ", "))
+	writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", r.URL.Path, strings.Join(methods, ", "), r.Method), 0)
+	return false
 }
 
 // sweep deletes the classes idle for class.IdleAfter and the rate counts of ended windows, on a
