@@ -68,10 +68,39 @@ type Store interface {
 	// counter: kept in the store, so every process of the server and every isolate of the Worker
 	// count together. One name is counted in windows of one length; a limit under 1 counts nothing.
 	Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (ok bool, ends time.Time, err error)
+	// Take keeps answer a of the class with code, counting it toward both of q's limits in the
+	// window that holds a.At, unless one of them is reached there: ErrNotFound when there is no
+	// such class, a *LimitError when a limit is reached (then nothing is counted or kept). It is
+	// Add and two Hits in one step, so that an answer costs one round trip to the store (D1's are
+	// the Worker's slowest part of an answer), and a refused answer counts toward neither limit.
+	Take(ctx context.Context, code string, a Answer, q Quota) error
 	// PruneHits deletes the counts of the windows that ended at or before now, and says how many.
 	PruneHits(ctx context.Context, now time.Time) (int, error)
 	// Close releases the store.
 	Close() error
+}
+
+// Quota is what Take counts an answer toward: the student's and the class's counts (kept under
+// the names Student and Class, as Hit keeps its names) in fixed windows of Window, and their limits.
+type Quota struct {
+	Student, Class       string
+	Window               time.Duration
+	PerStudent, PerClass int
+}
+
+// LimitError is an answer Take refused because a limit is reached: the student's (Student true) or
+// the class's, in the window that Ends then.
+type LimitError struct {
+	Student bool
+	Ends    time.Time
+}
+
+func (e *LimitError) Error() string {
+	who := "the class's"
+	if e.Student {
+		who = "the student's"
+	}
+	return fmt.Sprintf("%s limit of answers is reached until %s", who, e.Ends.Format(time.RFC3339))
 }
 
 // Errors of a Store.

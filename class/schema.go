@@ -53,7 +53,8 @@ func Migrations() ([]Migration, error) {
 }
 
 // Statements splits a migration's SQL into its statements at semicolons that end a line, dropping
-// comment lines (D1 runs one statement a call; the schema's files keep to that form).
+// comment lines (D1 runs one statement a call; the schema's files keep to that form). A CREATE
+// TRIGGER statement holds statements of its own: it ends at a line that ends with "END;".
 func Statements(sql string) []string {
 	var out []string
 	var cur strings.Builder
@@ -64,7 +65,8 @@ func Statements(sql string) []string {
 		}
 		cur.WriteString(line)
 		cur.WriteByte('\n')
-		if strings.HasSuffix(t, ";") {
+		trigger := strings.HasPrefix(strings.ToUpper(strings.TrimSpace(cur.String())), "CREATE TRIGGER")
+		if strings.HasSuffix(t, ";") && (!trigger || strings.HasSuffix(strings.ToUpper(t), "END;")) {
 			out = append(out, strings.TrimSpace(cur.String()))
 			cur.Reset()
 		}

@@ -1,7 +1,7 @@
 package class
 
 import (
-	"strings"
+	"slices"
 	"testing"
 )
 
@@ -15,8 +15,23 @@ func TestMigrations(t *testing.T) {
 			t.Errorf("migration %d: %+v", i, m)
 		}
 	}
-	got := Statements("-- a comment\nCREATE TABLE a (x INTEGER);\n\nCREATE INDEX b\n  ON a (x);\n")
-	if len(got) != 2 || got[0] != "CREATE TABLE a (x INTEGER);" || !strings.HasPrefix(got[1], "CREATE INDEX b") {
-		t.Errorf("Statements = %q", got)
+	for _, tt := range []struct {
+		what, sql string
+		want      []string
+	}{
+		{"comments dropped, one statement a semicolon at a line's end",
+			"-- a comment\nCREATE TABLE a (x INTEGER);\n\nCREATE INDEX b\n  ON a (x);\n",
+			[]string{"CREATE TABLE a (x INTEGER);", "CREATE INDEX b\n  ON a (x);"}},
+		{"a trigger on one line",
+			"CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 1; END;\nCREATE TABLE c (y);\n",
+			[]string{"CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 1; END;", "CREATE TABLE c (y);"}},
+		{"a trigger's own statements stay in it",
+			"create trigger t instead of insert on v begin\n  insert into a values (1);\n  insert into a values (2);\nend;\nCREATE TABLE c (y);\n",
+			[]string{"create trigger t instead of insert on v begin\n  insert into a values (1);\n  insert into a values (2);\nend;", "CREATE TABLE c (y);"}},
+		{"a last statement without its semicolon", "CREATE TABLE a (x)", []string{"CREATE TABLE a (x)"}},
+	} {
+		if got := Statements(tt.sql); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Statements = %q, want %q", tt.what, got, tt.want)
+		}
 	}
 }

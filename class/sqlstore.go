@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -198,22 +199,18 @@ func (s *SQLStore) Close() error { return s.db.Close() }
 // Hit counts an event in one statement (an upsert that adds one only below the limit and returns
 // the new count), so concurrent requests never both take the last place of a window.
 func (s *SQLStore) Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (bool, time.Time, error) {
-	if length < time.Millisecond { // windows are counted in whole milliseconds
-		return false, time.Time{}, fmt.Errorf("class store: hit %q: a window of %v (at least 1ms)", name, length)
+	start, end, err := window(now, length)
+	if err != nil {
+		return false, time.Time{}, fmt.Errorf("class store: hit %q: %w", name, err)
 	}
-	l := length.Milliseconds()
-	start := ms(now) - ms(now)%l
-	if ms(now) < 0 && ms(now)%l != 0 {
-		start -= l
-	}
-	ends := fromMS(start + l)
+	ends := fromMS(end)
 	if limit < 1 {
 		return false, ends, nil
 	}
 	var n int64
-	err := s.db.QueryRowContext(ctx, `INSERT INTO hits (name, start, ends, n) VALUES (?, ?, ?, 1)
+	err = s.db.QueryRowContext(ctx, `INSERT INTO hits (name, start, ends, n) VALUES (?, ?, ?, 1)
 		ON CONFLICT (name, start) DO UPDATE SET n = n + 1 WHERE n < ? RETURNING n`,
-		name, start, start+l, int64(limit)).Scan(&n)
+		name, start, end, int64(limit)).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) { // the window is full: nothing was counted
 		return false, ends, nil
 	}
@@ -221,6 +218,54 @@ func (s *SQLStore) Hit(ctx context.Context, name string, length time.Duration, l
 		return false, ends, wrap("hit", err)
 	}
 	return true, ends, nil
+}
+
+// window returns the fixed window of length that holds now, as Unix milliseconds: windows start at
+// whole multiples of length since the epoch (also before it), and are counted in whole milliseconds.
+func window(now time.Time, length time.Duration) (start, end int64, err error) {
+	if length < time.Millisecond {
+		return 0, 0, fmt.Errorf("a window of %v (at least 1ms)", length)
+	}
+	l, t := length.Milliseconds(), ms(now)
+	start = t - t%l
+	if t < 0 && t%l != 0 {
+		start -= l
+	}
+	return start, start + l, nil
+}
+
+// The messages with which answer_take (schema/0005_take.sql) refuses an answer; the store
+// recognises them in the error the database returns (SQLite's, or D1's, which wraps it).
+const (
+	refusedNoClass = "take refused: no class"
+	refusedStudent = "take refused: student limit"
+	refusedClass   = "take refused: class limit"
+)
+
+// Take is one statement: an insert into the view answer_takes, whose trigger checks the class and
+// both limits, then counts and keeps the answer (schema/0005_take.sql); a refusal aborts the
+// statement, so nothing of it stays.
+func (s *SQLStore) Take(ctx context.Context, code string, a Answer, q Quota) error {
+	start, end, err := window(a.At, q.Window)
+	if err != nil {
+		return fmt.Errorf("class store: take: %w", err)
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO answer_takes (class, student, level, file, sample, answer, verdict, correct, at,
+		student_hits, class_hits, start, ends, student_limit, class_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		code, a.Student, a.Level, a.File, a.ID, a.Answer, a.Verdict, boolInt(a.Correct), ms(a.At),
+		q.Student, q.Class, start, end, int64(q.PerStudent), int64(q.PerClass))
+	if err == nil {
+		return nil
+	}
+	switch msg := err.Error(); {
+	case strings.Contains(msg, refusedNoClass):
+		return ErrNotFound
+	case strings.Contains(msg, refusedStudent):
+		return &LimitError{Student: true, Ends: fromMS(end)}
+	case strings.Contains(msg, refusedClass):
+		return &LimitError{Ends: fromMS(end)}
+	}
+	return wrap("take", err)
 }
 
 // PruneHits deletes the counts of ended windows.

@@ -33,6 +33,8 @@ func Run(t *testing.T, open func(t *testing.T) class.Store) {
 		{"Hits", hits},
 		{"HitsAtOnce", hitsAtOnce},
 		{"PruneHits", pruneHits},
+		{"Take", take},
+		{"TakeAtOnce", takeAtOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -379,5 +381,117 @@ func pruneHits(t *testing.T, s class.Store) {
 		if ok, _ := hit(t, s, "minute", time.Minute, 5, at(0, 1)); !ok {
 			t.Fatalf("hit %d of a pruned window refused", i+1)
 		}
+	}
+}
+
+// take: each step one Take in a window of a minute from 09:00:00, a student's limit of 2 and a
+// class's of 3; a refused answer is neither counted nor kept.
+func take(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	quota := func(student string) class.Quota {
+		return class.Quota{Student: "student " + student, Class: "class ACDEFG", Window: time.Minute, PerStudent: 2, PerClass: 3}
+	}
+	var kept []string
+	for _, tt := range []struct {
+		what    string
+		code    string
+		student string
+		at      time.Time
+		q       func(string) class.Quota
+		want    error // nil, class.ErrNotFound or a *class.LimitError
+	}{
+		{"the first answer", "ACDEFG", "A", at(0, 10), quota, nil},
+		{"the student's second", "ACDEFG", "A", at(0, 20), quota, nil},
+		{"the student's third: over the student's limit", "ACDEFG", "A", at(0, 30), quota, &class.LimitError{Student: true, Ends: at(0, 60_000)}},
+		{"another student", "ACDEFG", "B", at(0, 40), quota, nil},
+		{"a fourth of the class: over the class's limit", "ACDEFG", "C", at(0, 50), quota, &class.LimitError{Ends: at(0, 60_000)}},
+		{"the refused ones were not counted: B's second is the class's limit again", "ACDEFG", "B", at(0, 59_999), quota, &class.LimitError{Ends: at(0, 60_000)}},
+		{"the next window counts afresh", "ACDEFG", "A", at(0, 60_000), quota, nil},
+		{"no such class", "QRTWXY", "A", at(0, 60_001), func(string) class.Quota {
+			return class.Quota{Student: "student A", Class: "class QRTWXY", Window: time.Minute, PerStudent: 2, PerClass: 3}
+		}, class.ErrNotFound},
+		{"a limit of 0 takes nothing", "ACDEFG", "D", at(0, 60_002), func(who string) class.Quota {
+			q := quota(who)
+			q.PerStudent = 0
+			return q
+		}, &class.LimitError{Student: true, Ends: at(0, 120_000)}},
+	} {
+		a := class.Answer{Student: tt.student, Level: "level-1", File: "f", ID: len(kept), Answer: tt.what, Verdict: "CORRECT", Correct: true, At: tt.at}
+		err := s.Take(ctx, tt.code, a, tt.q(tt.student))
+		var limit *class.LimitError
+		switch want := tt.want.(type) {
+		case nil:
+			if err != nil {
+				t.Errorf("%s: Take = %v, want it kept", tt.what, err)
+			}
+			kept = append(kept, tt.what)
+		case *class.LimitError:
+			if !errors.As(err, &limit) || *limit != *want {
+				t.Errorf("%s: Take = %v, want %+v", tt.what, err, want)
+			}
+		default:
+			if !errors.Is(err, want) {
+				t.Errorf("%s: Take = %v, want %v", tt.what, err, want)
+			}
+		}
+	}
+	got, err := s.Answers(ctx, "ACDEFG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, a := range got {
+		texts = append(texts, a.Answer)
+	}
+	if fmt.Sprint(texts) != fmt.Sprint(kept) {
+		t.Errorf("answers kept %q, want %q", texts, kept)
+	}
+	if c, err := s.Get(ctx, "ACDEFG"); err != nil || !c.Active.Equal(at(0, 60_000)) {
+		t.Errorf("after the answers the class was active at %v (%v), want the last kept answer's %v", c.Active, err, at(0, 60_000))
+	}
+	// Take's counts are Hit's: in the first window the class counted 3 and student A 2.
+	if ok, _ := hit(t, s, "class ACDEFG", time.Minute, 4, at(0, 1)); !ok {
+		t.Errorf("the class's count of the first window is over 3")
+	}
+	if ok, _ := hit(t, s, "class ACDEFG", time.Minute, 4, at(0, 2)); ok {
+		t.Errorf("the class's count of the first window is under 3")
+	}
+	if ok, _ := hit(t, s, "student A", time.Minute, 2, at(0, 3)); ok {
+		t.Errorf("student A's count of the first window is under 2")
+	}
+	if err := s.Take(ctx, "ACDEFG", class.Answer{Student: "A", At: at(0, 0)}, class.Quota{Student: "x", Class: "y", PerStudent: 1, PerClass: 1}); err == nil {
+		t.Errorf("Take with no window: no error")
+	}
+}
+
+// takeAtOnce: answers racing for the last places of a class's window get exactly its limit.
+func takeAtOnce(t *testing.T, s class.Store) {
+	newClass(t, s, "ACDEFG", "c", at(0, 0))
+	const tries, limit = 40, 25
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	taken := 0
+	for i := range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			who := fmt.Sprintf("student %02d", i)
+			err := s.Take(ctx, "ACDEFG", class.Answer{Student: who, Level: "level-1", File: "f", Answer: "x", Verdict: "CORRECT", At: at(0, i)},
+				class.Quota{Student: who, Class: "class ACDEFG", Window: time.Minute, PerStudent: 5, PerClass: limit})
+			var limitErr *class.LimitError
+			switch {
+			case err == nil:
+				mu.Lock()
+				taken++
+				mu.Unlock()
+			case !errors.As(err, &limitErr) || limitErr.Student:
+				t.Errorf("Take at once: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	got, err := s.Answers(ctx, "ACDEFG")
+	if taken != limit || err != nil || len(got) != limit {
+		t.Errorf("%d answers at once under a class's limit of %d: %d taken, %d kept (%v)", tries, limit, taken, len(got), err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // newHandler routes /healthz and /api/ to apiRoutes (which answers its own 404s and 405s there), a GET of
 // anything else (that the static assets did not answer) to a JSON 404 and other methods there to
 // 405; under the security headers of every response and a panic guard, with an access log to logger
-// (one line a request: no header, no body, no query) and a line of the memory the instance holds.
+// (one line a request: no header, no body, no query) that also says the memory the instance holds.
 func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /", notFound)
@@ -29,7 +29,7 @@ func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 		mux.ServeHTTP(w, r)
 	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
-	return readRest(memoryLog(logger, serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)))))
+	return readRest(serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)), memory))
 }
 
 // restMax bounds how much of a request body readRest reads after the handler (the API's largest
@@ -80,15 +80,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(append(b, '\n'))
 }
 
-// memoryLog logs, after each request, how much memory the Go runtime holds (on Workers: about the
-// instance's linear memory, which counts against the isolate's 128 MB) and the peak heap, so a
-// request that comes near the limit shows in the logs before it fails.
-func memoryLog(logger *slog.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r)
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		logger.LogAttrs(r.Context(), slog.LevelInfo, "memory", slog.String("path", r.URL.Path),
-			slog.Uint64("sys_bytes", m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc))
-	})
+// memory is what the access log says, after each request, of the memory the Go runtime holds (on
+// Workers: about the instance's linear memory, which counts against the isolate's 128 MB) and of
+// all the heap it allocated, so a request that comes near the limit shows in the logs before it
+// fails.
+func memory() []slog.Attr {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return []slog.Attr{slog.Uint64("sys_bytes", m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc)}
 }

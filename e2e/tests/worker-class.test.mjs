@@ -16,7 +16,7 @@ import path from "node:path";
 import { startWorker, launch, watch, open, engineRequest, goldText, textCarries, wranglerBin, wranglerEnv, workerDir } from "../lib.mjs";
 
 /** limits are the Worker variables of the class limits for this file (the defaults are far larger). */
-const limits = { CLASS_ANSWERS_PER_STUDENT: "4", CLASS_CLASSES_PER_ADDRESS: "5" };
+const limits = { CLASS_ANSWERS_PER_STUDENT: "4", CLASS_ANSWERS_PER_CLASS: "6", CLASS_CLASSES_PER_ADDRESS: "6" };
 
 const s = { worker: null, browser: null, persist: mkdtempSync(path.join(tmpdir(), "apibank-worker-class-")), sample: null };
 
@@ -212,6 +212,23 @@ test("the Worker's class limits hold across its instances: 429 with Retry-After"
     break;
   }
 
+  // Answers per class a minute: the class's students together, each under the student's limit.
+  const perClass = Number(limits.CLASS_ANSWERS_PER_CLASS);
+  const busy = await json("POST", "/api/v1/classes", { name: "class limit" });
+  assert.equal(busy.status, 201, JSON.stringify(busy.body));
+  for (let attempt = 1; ; attempt++) {
+    const minute = clockWindow(60000);
+    const got = [];
+    for (let i = 0; i <= perClass; i++) got.push(await json("POST", `/api/v1/classes/${busy.body.class}/answers`, answerOf(`Dee ${attempt} ${i}`, "[NoSuchTool()]")));
+    if (clockWindow(60000) !== minute && attempt < 3) continue;
+    got.slice(0, perClass).forEach((r, i) => assert.equal(r.status, 200, `the class's answer ${i + 1} of ${perClass}: ${JSON.stringify(r.body)}`));
+    const over = got[perClass];
+    assert.equal(over.status, 429, `the class's answer ${perClass + 1} in a minute: ${JSON.stringify(over.body)}`);
+    assert.match(over.body.error.message, new RegExp(`class ${busy.body.class} took ${perClass} answers this minute`));
+    assert.ok(Number(over.headers.get("retry-after")) >= 1, `Retry-After ${over.headers.get("retry-after")}`);
+    break;
+  }
+
   // Classes per address an hour: this file made some already; the limit is reached within it.
   const hour = clockWindow(3600000);
   const per2 = Number(limits.CLASS_CLASSES_PER_ADDRESS);
@@ -224,9 +241,9 @@ test("the Worker's class limits hold across its instances: 429 with Retry-After"
     if (r.status === 201) made2++;
   }
   assert.ok(over, `${per2 + 1} classes from one address in an hour, none refused`);
-  // The classes the earlier tests made (4, before and after a restart) count too, unless the hour
-  // turned since.
-  if (hour === s.hour && clockWindow(3600000) === hour) assert.ok(made2 < per2, `${made2} classes made here before the 429, after the file's 4`);
+  // The classes the earlier tests made (6, before and after a restart, and above) count too, unless
+  // the hour turned since.
+  if (hour === s.hour && clockWindow(3600000) === hour) assert.ok(made2 < per2, `${made2} classes made here before the 429, after the file's 6`);
   assert.equal(over.body.error.code, "too_many_requests");
   const wait = Number(over.headers.get("retry-after"));
   assert.ok(wait >= 1 && wait <= 3600, `Retry-After ${over.headers.get("retry-after")}: the seconds left of the hour`);

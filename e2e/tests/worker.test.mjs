@@ -238,9 +238,9 @@ function originalData() {
   return { name: path.basename(shared), files };
 }
 
-/** memoryLines are the Worker's "memory" log lines (the Go runtime's Sys after each request) since mark. */
+/** memoryLines are the Worker's access log lines since mark: each says the Go runtime's memory (sys_bytes) after its request. */
 function memoryLines(mark) {
-  return s.worker.output.text.slice(mark).split("\n").filter((l) => l.includes('"msg":"memory"')).map((l) => JSON.parse(l.slice(l.indexOf("{"))));
+  return s.worker.output.text.slice(mark).split("\n").filter((l) => l.includes('"msg":"request"') && l.includes('"sys_bytes"')).map((l) => JSON.parse(l.slice(l.indexOf("{"))));
 }
 
 test("/api/v1/score on the oracle predictions equals `apibank score --out` byte for byte", async (t) => {
@@ -270,7 +270,7 @@ test("/api/v1/score on the oracle predictions equals `apibank score --out` byte 
   assert.equal(want.split("\n").filter(Boolean).length, lines.length, "one verdict line per prediction");
   const tail = JSON.parse(text.slice(last + 1));
   assert.deepEqual(tail.report, cliReport, "the report is the CLI's --json report");
-  // The memory line follows the response: wait for it (at most 5 s).
+  // The log line follows the response: wait for it (at most 5 s).
   for (let i = 0; i < 50 && !memoryLines(mark).some((m) => m.path === "/api/v1/score"); i++) await new Promise((r) => setTimeout(r, 100));
   const mem = memoryLines(mark).filter((m) => m.path === "/api/v1/score");
   assert.ok(mem.length > 0, "the Worker logged its memory");

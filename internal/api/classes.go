@@ -396,14 +396,6 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		c.storeError(w, code, err)
 		return
 	}
-	if !c.take(w, r, limitName("answers-per-student", code, req.Student), answerWindow, c.Limits.AnswersPerStudent,
-		fmt.Sprintf("this student sent %d answers this minute, the limit", c.Limits.AnswersPerStudent)) {
-		return
-	}
-	if !c.take(w, r, limitName("answers-per-class", code, ""), answerWindow, c.Limits.AnswersPerClass,
-		fmt.Sprintf("class %s took %d answers this minute, the limit", code, c.Limits.AnswersPerClass)) {
-		return
-	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
 		line, err := json.Marshal(map[string]any{"level": req.Level, "file": req.File, "id": *req.ID, "pred": req.Answer})
 		if err != nil {
@@ -435,7 +427,18 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		cv := v.Call()
 		out := wire.AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
 		a := class.Answer{Student: req.Student, Level: req.Level, File: req.File, ID: *req.ID, Answer: req.Answer, Verdict: cv.Category, Correct: cv.Correct, At: c.Now()}
-		if err := c.Store.Add(r.Context(), code, a); err != nil {
+		quota := class.Quota{Student: limitName("answers-per-student", code, req.Student), Class: limitName("answers-per-class", code, ""),
+			Window: answerWindow, PerStudent: c.Limits.AnswersPerStudent, PerClass: c.Limits.AnswersPerClass}
+		err = c.Store.Take(r.Context(), code, a, quota)
+		var limit *class.LimitError
+		switch {
+		case errors.As(err, &limit) && limit.Student:
+			tooMany(w, limit.Ends.Sub(a.At), fmt.Sprintf("this student sent %d answers this minute, the limit", c.Limits.AnswersPerStudent))
+			return nil
+		case errors.As(err, &limit):
+			tooMany(w, limit.Ends.Sub(a.At), fmt.Sprintf("class %s took %d answers this minute, the limit", code, c.Limits.AnswersPerClass))
+			return nil
+		case err != nil:
 			c.storeError(w, code, err)
 			return nil
 		}

@@ -270,20 +270,28 @@ func TestClassLimits(t *testing.T) {
 			t.Fatalf("answer %d: %d %s", i+1, w.Code, w.Body)
 		}
 	}
-	tooMany(send("Ann"), "Ann's 4th answer in a minute")
+	w := send("Ann")
+	tooMany(w, "Ann's 4th answer in a minute")
+	if !strings.Contains(w.Body.String(), "this student sent 3 answers this minute") {
+		t.Errorf("Ann's 4th answer: %s, want the student's limit named", w.Body)
+	}
 	for i := range 2 {
 		if w := send("Bo"); w.Code != 200 {
 			t.Fatalf("Bo's answer %d: %d %s", i+1, w.Code, w.Body)
 		}
 	}
-	tooMany(send("Cy"), "the class's 6th answer in a minute")
+	w = send("Cy")
+	tooMany(w, "the class's 6th answer in a minute")
+	if !strings.Contains(w.Body.String(), "took 5 answers this minute") {
+		t.Errorf("the class's 6th answer: %s, want the class's limit named", w.Body)
+	}
 	a.clock.Advance(61 * time.Second)
 	if w := send("Ann"); w.Code != 200 {
 		t.Errorf("a minute later: %d %s", w.Code, w.Body)
 	}
 
 	a.create(t, "second") // this address's 2nd class this hour (limits made the first)
-	w := a.req(t, "POST", ClassesPath, "", `{"name":"third"}`)
+	w = a.req(t, "POST", ClassesPath, "", `{"name":"third"}`)
 	tooMany(w, "a 3rd class in an hour")
 	if ra := w.Header().Get("Retry-After"); ra != "3539" {
 		t.Errorf("Retry-After %q, want the 3539 s left of the hour", ra)

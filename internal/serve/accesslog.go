@@ -11,8 +11,10 @@ import (
 // AccessLog logs one line per request to logger, after the response: method, path, status, bytes
 // written, duration, remote address, and the content coding sent. The path is logged without its
 // query (which may carry a token or a key), and no header and no body is ever logged: a user's API
-// key travels in Authorization, and it must never reach a log.
-func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
+// key travels in Authorization, and it must never reach a log. Each of extra adds attributes to the
+// line, read after the response (the Worker's memory figures): one line a request, as a log line
+// is not free (under wrangler dev each costs about as much as a small request).
+func AccessLog(logger *slog.Logger, next http.Handler, extra ...func() []slog.Attr) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusWriter{ResponseWriter: w}
@@ -31,6 +33,9 @@ func AccessLog(logger *slog.Logger, next http.Handler) http.Handler {
 			}
 			if enc := w.Header().Get("Content-Encoding"); enc != "" {
 				attrs = append(attrs, slog.String("encoding", enc))
+			}
+			for _, f := range extra {
+				attrs = append(attrs, f()...)
 			}
 			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 		}()

@@ -168,3 +168,22 @@ func TestRecoverAfterWrite(t *testing.T) {
 	Recover(logger, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic(http.ErrAbortHandler) })).
 		ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 }
+
+// Extra attributes join the request's one line, read after the handler has answered.
+func TestAccessLogExtra(t *testing.T) {
+	var logs bytes.Buffer
+	served := 0
+	h := AccessLog(slog.New(slog.NewJSONHandler(&logs, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served++
+		w.WriteHeader(http.StatusTeapot)
+	}), func() []slog.Attr { return []slog.Attr{slog.Int("served", served)} })
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x", nil))
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	var rec struct {
+		Msg            string
+		Status, Served int
+	}
+	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &rec) != nil || rec.Msg != "request" || rec.Status != http.StatusTeapot || rec.Served != 1 {
+		t.Errorf("log = %q, want one request line with status 418 and served 1", logs.String())
+	}
+}
