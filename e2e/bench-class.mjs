@@ -1,7 +1,7 @@
 // The class answers endpoint under a class of 30 students answering at once (each sends its next
 // answer as soon as the last is judged), on cmd/server (SQLite, the engine under wazero) and on the
-// Worker (workerd through `wrangler dev`, the local D1, a Go instance a request), measured by the
-// same client in the same run, rounds interleaved: answers judged a second, latency percentiles,
+// Worker (workerd through `wrangler dev`, the local D1), and the same workerd at its own socket
+// (without wrangler dev's proxy), measured by the same client in the same run, rounds interleaved: answers judged a second, latency percentiles,
 // the requests that failed, by status (on workerd a 503 "Your worker restarted mid-request": a
 // student's tab queues such an answer and sends it again), and the Worker's rate as a fraction of
 // the server's. An answer judged other than correct, or refused as bad, fails the run. The class
@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { root, startServer, startWorker } from "./lib.mjs";
+import { root, startServer, startWorker, workerdDirect, workerdPids, cpuMillis } from "./lib.mjs";
 
 const STUDENTS = Number(process.env.STUDENTS || 30);
 const SECONDS = Number(process.env.ROUND_SECONDS || 15);
@@ -84,7 +84,12 @@ async function main() {
     const server = await startServer(["--db", path.join(dbDir, "classes.db"), "--class-answers-per-class", lifted, "--class-answers-per-student", lifted]);
     targets.push({ name: "server (SQLite, wazero)", base: server.url, stop: server.stop, rates: [], lat: [], errors: {} });
     const worker = await startWorker({ vars: { CLASS_ANSWERS_PER_CLASS: lifted, CLASS_ANSWERS_PER_STUDENT: lifted } });
-    targets.push({ name: "Worker (workerd, local D1)", base: worker.url, stop: worker.stop, rates: [], lat: [], errors: {} });
+    targets.push({ name: "Worker (wrangler dev: its proxy, then workerd; local D1)", base: worker.url, stop: worker.stop, rates: [], lat: [], errors: {} });
+    // The same workerd at its own socket, as a deployed Worker is reached: without the proxy that
+    // wrangler dev puts in front of it (a second workerd, for reloads).
+    const direct = await workerdDirect(worker);
+    if (direct) targets.push({ name: "Worker (workerd alone, the same instance; local D1)", base: direct, stop: async () => {}, rates: [], lat: [], errors: {} });
+    else console.log("  (workerd's own socket was not found: the Worker is measured through wrangler dev's proxy only)");
     for (const t of targets) {
       // The server answers 503 until its engine pool is up (/healthz says when).
       for (const until = Date.now() + 120000; ; await new Promise((r) => setTimeout(r, 200))) {
@@ -110,6 +115,29 @@ async function main() {
         if (handler) (t.handler ||= []).push(Number(handler[1]));
       }
     }
+    // Where an answer's time goes on workerd: the CPU the Worker's runtime spends (all its threads,
+    // from /proc) on a request of each kind, one after the other, at its own socket.
+    const costs = [];
+    if (direct) {
+      const t = targets.at(-1);
+      const pids = workerdPids(worker.pid);
+      const answers = `${t.base}/api/v1/classes/${t.code}/answers`;
+      const kinds = [
+        ["a static asset (no Go)", () => fetch(t.base + "/", { headers: { Connection: "close" } })],
+        ["/api/v1/openapi.json (Go, no engine, no D1)", () => fetch(t.base + "/api/v1/openapi.json", { headers: { Connection: "close" } })],
+        ["an answer the engine refuses (400: Go and the engine, no D1)", () => post(answers, { student: "cost", level: ex.level, file: ex.file, id: 99999, answer: ex.gold })],
+        ["an answer judged and kept (Go, the engine, one D1 statement)", () => post(answers, { student: "cost", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold })],
+      ];
+      for (const [what, send] of kinds) {
+        const c0 = cpuMillis(pids);
+        const t0 = performance.now();
+        for (let i = 0; i < ALONE; i++) {
+          const r = await send();
+          if (r.text) await r.text();
+        }
+        costs.push(`    ${what}: ${((cpuMillis(pids) - c0) / ALONE).toFixed(1)} ms of workerd CPU, ${((performance.now() - t0) / ALONE).toFixed(1)} ms wall`);
+      }
+    }
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const got = await round(t.base, t.code, ex);
@@ -130,7 +158,8 @@ async function main() {
         `  ${t.name}: ${t.rate.toFixed(1)} answers judged a second (rounds ${t.rates.map((x) => x.toFixed(1)).join(", ")}), ${t.lat.length} requests, latency p50 ${pct(t.lat, 0.5).toFixed(0)} ms, p99 ${pct(t.lat, 0.99).toFixed(0)} ms; failed: ${failed.length ? failed.join("; ") : "none"}; one answer alone: p50 ${pct(t.alone.sort((a, b) => a - b), 0.5).toFixed(1)} ms${t.handler ? ` (of which in the Go handler, p50 ${pct(t.handler.sort((a, b) => a - b), 0.5).toFixed(1)} ms)` : ""}`,
       );
     }
-    console.log(`  the Worker judges ${((100 * targets[1].rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
+    if (costs.length) console.log(`  a request's cost on workerd alone, ${ALONE} of each one after the other:\n${costs.join("\n")}`);
+    for (const t of targets.slice(1)) console.log(`  ${t.name}: ${((100 * t.rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
     // A refusal is reported, not fatal: a student's tab queues a 5xx-refused answer and sends it again.
     if (targets.some((t) => t.errors["200 not correct"] || t.errors["400"])) process.exitCode = 1;
   } finally {

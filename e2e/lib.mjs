@@ -4,7 +4,7 @@
 import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, cpSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -586,6 +586,96 @@ export async function startWorker(opts = {}) {
         }
       }),
   };
+}
+
+/** workerdPids lists the workerd processes under wrangler's (the runtime that runs the Worker). */
+export function workerdPids(root) {
+  const parent = new Map();
+  const name = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      name.set(Number(d), stat.slice(stat.indexOf("(") + 1, close));
+      parent.set(Number(d), Number(stat.slice(close + 2).split(" ")[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const under = (pid) => {
+    for (let p = pid; p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...name].filter(([pid, n]) => n === "workerd" && under(pid)).map(([pid]) => pid);
+}
+
+/** cpuMillis is the CPU time (user + system) the processes have used so far, in ms. */
+export function cpuMillis(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+  }
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** listeningPorts are the TCP ports on which the processes pids listen (Linux: /proc/PID/fd and /proc/net/tcp). */
+function listeningPorts(pids) {
+  const inodes = new Set();
+  for (const pid of pids) {
+    let fds = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // the process ended while we looked
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {
+        // the descriptor closed while we looked
+      }
+    }
+  }
+  const ports = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === "0A" && inodes.has(f[9])) ports.push(parseInt(f[1].split(":")[1], 16));
+    }
+  }
+  return ports;
+}
+
+/**
+ * workerdDirect finds the address at which the workerd that runs the Worker under `wrangler dev`
+ * (startWorker's) answers by itself: wrangler dev puts a proxy of its own (a second workerd, for
+ * reloads) in front of it, which a deployed Worker does not have. It is the one of that runtime's
+ * sockets, other than the proxy's, where /healthz answers in the API's JSON; undefined when none
+ * does (not on Linux, or wrangler changed).
+ */
+export async function workerdDirect(worker) {
+  const proxy = Number(new URL(worker.url).port);
+  for (const port of listeningPorts(workerdPids(worker.pid))) {
+    if (port === proxy) continue;
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5000), headers: { Connection: "close" } });
+      const body = await r.text();
+      if ((r.headers.get("content-type") || "").startsWith("application/json") && /"status"|"error"/.test(body)) return `http://127.0.0.1:${port}`;
+    } catch {
+      // not an HTTP socket (the inspector's, a debug port)
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   startWorker, launch, watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, cli, pasteAndScore, verdicts,
-  workerDir, wranglerBin, wranglerEnv, shared, root, startServer, pagesLoad,
+  workerDir, wranglerBin, wranglerEnv, shared, root, startServer, pagesLoad, workerdPids, cpuMillis,
 } from "../lib.mjs";
 
 const s = { worker: null, browser: null };
@@ -132,39 +132,6 @@ test("scoring in the Worker's page gives the CLI's verdicts and numbers", async 
   assert.deepEqual(w.errors, []);
   await page.close();
 });
-
-/** workerdPids lists the workerd processes under wrangler's (the runtime that runs the Worker). */
-function workerdPids(root) {
-  const parent = new Map();
-  const name = new Map();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      name.set(Number(d), stat.slice(stat.indexOf("(") + 1, close));
-      parent.set(Number(d), Number(stat.slice(close + 2).split(" ")[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const under = (pid) => {
-    for (let p = pid; p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  return [...name].filter(([pid, n]) => n === "workerd" && under(pid)).map(([pid]) => pid);
-}
-
-/** cpuMillis is the CPU time (user + system) the processes have used so far, in ms. */
-function cpuMillis(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
-  }
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-}
 
 /** measured runs fn n times and returns the mean wall and workerd CPU time of one run, in ms. */
 async function measured(n, fn) {
