@@ -103,10 +103,17 @@ deps:
 # Firefox ESR and WebKit (e2e/tests/engines.test.mjs).
 # The commands the tests start (server, apibank, fakemodel) are built once, in bin/e2e, not once per
 # test file.
+# Two test files run at once, each with its own server and browser, except those that hold the
+# machine to a budget (a task's CPU time, a wall time, memory) or start wrangler dev: they run alone,
+# after the others.
 E2E_BIN := $(CURDIR)/bin/e2e
+E2E_ALONE := bulk startup run hostile worker worker-class worker-board
+E2E_ALONE_FILES := $(E2E_ALONE:%=tests/%.test.mjs)
+E2E_SHARED_FILES = $(filter-out $(E2E_ALONE_FILES),$(patsubst e2e/%,%,$(sort $(wildcard e2e/tests/*.test.mjs))))
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
-	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 tests/
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_SHARED_FILES)
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_ALONE_FILES)
 	@# The playground's and the class's browser tests again, against the Worker on workerd (wrangler
 	@# dev; the classes in its local D1).
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs tests/class.test.mjs
