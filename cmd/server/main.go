@@ -113,7 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	routesOnce.Do(app.Routes)
 	h := NewHandler(assets)
 	if *static != "" {
-		if err := exportStatic(*static, h, assets, stdout); err != nil {
+		if err := exportStatic(*static, h, assets, stdout, allow...); err != nil {
 			return err
 		}
 		return exportBoard(ctx, *static, filepath.Join(*web, "engine.wasm"), *dbPath, time.Now(), stdout)
@@ -263,8 +263,8 @@ const largeAsset = 1 << 20
 
 // exportStatic writes the pages with go-app's GenerateStaticWebsite, copies web/ beside them, and
 // writes _headers: the security headers of every response in the format static hosts that read one
-// (Cloudflare Pages, Netlify) apply.
-func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer) error {
+// (Cloudflare Pages, Netlify) apply, the endpoints --allow-endpoint named in their policy as when served.
+func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer, endpoints ...string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("static site: %s/index.html was not written", dir)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "_headers"), staticHeaders(serve.SecurityHeaders(policy(assets))), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), staticHeaders(serve.SecurityHeaders(policy(assets, endpoints...))), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "static site written to %s (%d files of web/ copied)\n", dir, len(assets.Names()))

@@ -114,6 +114,15 @@ func TestStaticExport(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("_headers gives\n%v\nwant\n%v", got, want)
 	}
+	// An endpoint --allow-endpoint names is in the exported policy, as in the served one.
+	lan := t.TempDir()
+	if err := exportStatic(lan, NewHandler(assets), assets, io.Discard, "http://192.168.1.20:11434"); err != nil {
+		t.Fatal(err)
+	}
+	b, err = os.ReadFile(filepath.Join(lan, "_headers"))
+	if err != nil || !strings.Contains(string(b), "Content-Security-Policy: "+policy(assets, "http://192.168.1.20:11434")) || policy(assets) == policy(assets, "http://192.168.1.20:11434") {
+		t.Errorf("the export with an allowed endpoint has no policy naming it (%v):\n%s", err, b)
+	}
 }
 
 func TestRunRejectsBadInput(t *testing.T) {
