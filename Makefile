@@ -81,7 +81,7 @@ worker: wasm app
 	@# Stamped with the build of engine.wasm (board.Build: its SHA-256's first 16 hex digits), the
 	@# module made from the same source: the Worker's board entries and the server's name one build.
 	$(JSENV) $(GO) build -trimpath -ldflags="-s -w -X main.engineBuild=$$(sha256sum $(ENGINE) | cut -c1-16)" -o $(WORKER)/app.wasm ./cmd/worker
-	$(GO) run ./cmd/server --static $(WORKER)/assets
+	$(GO) run ./cmd/server --static $(WORKER)/assets --static-api
 	@# The pages link web/ files by content-hashed URLs (?v=), as cmd/server gives them: cached for a year.
 	printf '/web/*\n  Cache-Control: public, max-age=31536000, immutable\n' >> $(WORKER)/assets/_headers
 	@printf 'worker module raw %d bytes, gzip %d bytes (Workers: 3 MB compressed free, 10 MB paid)\n' $$(wc -c < $(WORKER)/app.wasm) $$(gzip -9 -c $(WORKER)/app.wasm | wc -c)

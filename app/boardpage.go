@@ -56,12 +56,17 @@ func (p *BoardPage) OnMount(ctx app.Context) {
 	p.load()
 }
 
-// load reads the live board, or the static export where the site has none.
+// load reads the live board, or the static export where the site has none (a site exported for a
+// static host says so: then the live board is not asked for, which would only answer 404).
 func (p *BoardPage) load() {
 	ctx := p.page
+	static := app.Getenv(SiteEnv) == StaticSite
 	ctx.Async(func() {
 		var v board.View
-		err := classCall(context.Background(), model.DefaultTransport(), "GET", BoardAPI, "", nil, &v)
+		err := errNoBoardServer
+		if !static {
+			err = classCall(context.Background(), model.DefaultTransport(), "GET", BoardAPI, "", nil, &v)
+		}
 		if err != nil && !boardServerFailed(err) {
 			var x board.View
 			xerr := classCall(context.Background(), model.DefaultTransport(), "GET", BoardExport, "", nil, &x)
@@ -70,7 +75,7 @@ func (p *BoardPage) load() {
 				v, err = x, nil
 			case xerr == nil:
 				err = errors.New("this site has no board server, and its board.json is not an export of one (it has no \"exported\")")
-			case isStatus(err, 404) && isStatus(xerr, 404):
+			case (err == errNoBoardServer || isStatus(err, 404)) && isStatus(xerr, 404):
 				err = errors.New("this site has no board: no board server (cmd/server runs one with --db; the Worker always does) and no exported board.json")
 			default:
 				err = fmt.Errorf("this site has no board server (%v), and no export of one (%v)", err, xerr)
@@ -89,6 +94,16 @@ func (p *BoardPage) load() {
 		})
 	})
 }
+
+// SiteEnv is the go-app environment variable (app.Getenv) that says what serves the pages: StaticSite
+// for a plain static host (cmd/server --static without --static-api), which has no API beside them.
+const (
+	SiteEnv    = "APIBANK_SITE"
+	StaticSite = "static"
+)
+
+// errNoBoardServer stands for the live board's answer on a static host, which is not asked.
+var errNoBoardServer = errors.New("a static host has no board server")
 
 // boardServerFailed says whether a failed read of the live board is the server's trouble (busy,
 // failing), not the absence of a board: then the export is not read in its place.

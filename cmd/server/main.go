@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", ":8080", "address to listen on (host:port; port 0 picks a free one)")
 	web := fs.String("web", "web", "folder of the static files (app.wasm, engine.wasm, scripts, styles)")
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
+	staticAPI := fs.Bool("static-api", false, "with --static: the pages will be served beside this API (as the Worker serves them), so they ask it for the live board rather than read board.json")
 	precompress := fs.Bool("precompress", false, "write the best brotli and gzip forms (name.br, name.gz) beside every compressible file of --web over 1 MB, and exit")
 	maxConns := fs.Int("max-conns", 4096, "most connections open at once (lowered to fit the file descriptor limit)")
 	logFormat := fs.String("log", "text", "access log format on stderr: text or json")
@@ -113,6 +114,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	routesOnce.Do(app.Routes)
 	h := NewHandler(assets)
 	if *static != "" {
+		if !*staticAPI {
+			// The pages of a plain static host read the exported board.json and ask no API for it.
+			h.Env = map[string]string{app.SiteEnv: app.StaticSite}
+		}
 		if err := exportStatic(*static, h, assets, stdout, allow...); err != nil {
 			return err
 		}

@@ -165,3 +165,36 @@ func TestHelpExitsCleanly(t *testing.T) {
 		t.Fatalf("an unknown flag: %v, usage %q", err, errs.String())
 	}
 }
+
+// A site exported for a plain static host tells its pages so (they read board.json and ask no API
+// for the live board); one exported to be served beside the API (the Worker's, --static-api) does not.
+func TestStaticSiteEnv(t *testing.T) {
+	engine, err := os.ReadFile(filepath.Join("..", "..", "web", "engine.wasm")) // the board's export judges with it
+	if err != nil {
+		t.Fatalf("web/engine.wasm is missing: run `make wasm` (make test does): %v", err)
+	}
+	web := testWeb(t)
+	if err := os.WriteFile(filepath.Join(web, "engine.wasm"), engine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args   []string
+		static bool
+	}{
+		{nil, true},
+		{[]string{"--static-api"}, false},
+	} {
+		dir := t.TempDir()
+		if err := run(context.Background(), append([]string{"--web", web, "--static", dir}, tt.args...), io.Discard, io.Discard); err != nil {
+			t.Fatalf("run --static %v: %v", tt.args, err)
+		}
+		js, err := os.ReadFile(filepath.Join(dir, "app.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		says := strings.Contains(string(js), `"`+app.SiteEnv+`":"`+app.StaticSite+`"`)
+		if says != tt.static {
+			t.Errorf("--static %v: app.js names the site static: %v, want %v", tt.args, says, tt.static)
+		}
+	}
+}
