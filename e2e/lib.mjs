@@ -826,19 +826,70 @@ export async function tabMemory(page) {
   };
 }
 
-/** savedRun reads a model run as the tab keeps it in IndexedDB (the runs store, by ID). */
-export async function savedRun(page, id) {
-  return page.evaluate(async (id) => {
+/**
+ * readRunStore reads the tab's run store (IndexedDB "apibank-runs") as the tab keeps it: each run's
+ * summary in "runs" (or the run whole, as runs were kept before), its records in "landed" (by run
+ * ID, NUL, task key), its full verdicts in "verdicts". It returns every run put back together whole
+ * (runs: the run's export), what "runs" keeps (kept), the records by key (records, and their keys:
+ * landed), and every stored value's text (raw).
+ */
+export async function readRunStore(page) {
+  return page.evaluate(async () => {
     const db = await new Promise((resolve, reject) => {
-      const req = indexedDB.open("apibank-runs", 1);
+      const req = indexedDB.open("apibank-runs");
       req.onerror = () => reject(req.error);
       req.onsuccess = () => resolve(req.result);
     });
-    const v = await new Promise((resolve, reject) => {
-      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
+    const names = ["runs", "landed", "verdicts"].filter((n) => db.objectStoreNames.contains(n));
+    const got = names.length === 0 ? {} : await new Promise((resolve, reject) => {
+      const tx = db.transaction(names, "readonly");
+      const reqs = names.map((n) => [n, tx.objectStore(n).getAllKeys(), tx.objectStore(n).getAll()]);
+      tx.oncomplete = () => resolve(Object.fromEntries(reqs.map(([n, k, v]) => [n, { keys: k.result, values: v.result }])));
+      tx.onerror = () => reject(tx.error);
     });
-    return JSON.parse(typeof v === "string" ? v : await v.text());
-  }, id);
+    db.close();
+    const table = async (n) => {
+      const m = new Map();
+      const t = got[n] || { keys: [], values: [] };
+      for (let i = 0; i < t.keys.length; i++) m.set(t.keys[i], typeof t.values[i] === "string" ? t.values[i] : await t.values[i].text());
+      return m;
+    };
+    const [runs, landed, verdicts] = [await table("runs"), await table("landed"), await table("verdicts")];
+    const whole = [];
+    for (const [id, text] of runs) {
+      const kept = JSON.parse(text);
+      if (!kept.summary) {
+        whole.push(kept);
+        continue;
+      }
+      const r = kept.run;
+      r.predictions = [];
+      r.responses = {};
+      r.episodes = [];
+      for (const k of kept.order || []) {
+        const l = JSON.parse(landed.get(id + "\u0000" + k));
+        if (l.episode) r.episodes.push(l.episode);
+        else {
+          r.predictions.push(l.pred);
+          if (!l.no_response) r.responses[k] = l.response;
+        }
+      }
+      if (verdicts.has(id)) r.batch = JSON.parse(verdicts.get(id));
+      whole.push(r);
+    }
+    return {
+      runs: whole,
+      kept: [...runs.values()].map((t) => JSON.parse(t)),
+      landed: [...landed.keys()],
+      records: Object.fromEntries([...landed].map(([k, t]) => [k, JSON.parse(t)])),
+      raw: [...runs.values(), ...landed.values(), ...verdicts.values()].join("\n"),
+    };
+  });
+}
+
+/** savedRun reads a model run whole as the tab keeps it in IndexedDB (readRunStore), by ID. */
+export async function savedRun(page, id) {
+  const run = (await readRunStore(page)).runs.find((r) => r.id === id);
+  if (!run) throw new Error(`run ${id} is not in IndexedDB`);
+  return run;
 }
