@@ -105,12 +105,19 @@ test("every hostile behaviour in one run: the tab's memory (page and engine work
   });
   const last = await mem.sample();
   await mem.stop();
+  // What the page holds once the run ended: its JS heap after a garbage collection, and its
+  // WebAssembly memory (the app's Go heap at its peak: Go never gives memory back to the page).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  const held = { heap: (await cdp.send("Runtime.getHeapUsage")).usedSize, wasm: last.parts.find((x) => x.type === "page").wasm };
+  await cdp.detach();
   // The WebAssembly memories at the end are their peaks (they never shrink); the heaps' peak is
   // the largest sampled while the run went, or at its end.
   const wasm = last.parts.reduce((n, x) => n + x.wasm, 0);
   const peak = { total: Math.max(heaps, last.total - wasm) + wasm };
   const mb = (n) => (n / 1e6).toFixed(1);
   t.diagnostic(`tab memory: ${mb(first.total)} MB before the run, peak ${mb(peak.total)} MB (JS heaps at most ${mb(Math.max(heaps, last.total - wasm))}; at the end ${last.parts.map((x) => `${x.type} heap ${mb(x.heap)} + wasm ${mb(x.wasm)}`).join(", ")}); slowest page round trip ${slowest} ms`);
+  t.diagnostic(`the page holds after the run: JS heap ${mb(held.heap)} MB after a GC, WebAssembly memory ${mb(held.wasm)} MB`);
   const run = await savedRun(page, p.id);
   checkRun(run, p, "all");
   const served = new Set((await fake.requests()).map((r) => r.generated));
