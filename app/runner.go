@@ -28,7 +28,7 @@ type KeyVault interface {
 
 var (
 	runStore = NewMemoryRunStore()
-	vault             = NewKeyVault()
+	vault    = NewKeyVault()
 )
 
 // UseRuns sets where runs are kept (IndexedDB in the tab) and where the key is kept.
@@ -141,7 +141,9 @@ func hashInSteps(h hash.Hash, b []byte, yield func()) {
 
 // Start runs saved in the background with the key (which stays in memory, in the model client).
 // A run among repeated trials starts the next trial when it is done.
-func (r *Runner) Start(saved *SavedRun, key string) error { return r.start(saved, key, false, false, true) }
+func (r *Runner) Start(saved *SavedRun, key string) error {
+	return r.start(saved, key, false, false, true)
+}
 
 // start is Start. resume says the records the store keeps of saved are tasks already finished (a
 // resumed run, or a retry of failed requests alone), not asked again; keepEpisodes keeps saved's
@@ -336,7 +338,9 @@ func (r *Runner) setErr(msg string) {
 }
 
 // Resume goes on with a run a reload interrupted: the samples it kept are not asked again.
-func (r *Runner) Resume(saved *SavedRun, key string) error { return r.start(saved, key, true, false, true) }
+func (r *Runner) Resume(saved *SavedRun, key string) error {
+	return r.start(saved, key, true, false, true)
+}
 
 // RetryFailed asks again every request that failed; the rest of the run is kept as it is (level 3
 // is played again only when an episode failed).

@@ -2,7 +2,7 @@ package app
 
 import (
 	"encoding/json"
-		"fmt"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -89,7 +89,9 @@ func recordsOf(id string) string { return id + "\x00" }
 func episodeKey(file string) string { return run.Key(run.Task{Level: run.Level3, File: file, ID: -1}) }
 
 // predKey is the task key of a prediction.
-func predKey(p run.Prediction) string { return run.Key(run.Task{Level: p.Level, File: p.File, ID: p.ID}) }
+func predKey(p run.Prediction) string {
+	return run.Key(run.Task{Level: p.Level, File: p.File, ID: p.ID})
+}
 
 // Put keeps a whole run (one opened from a file, scored from a batch file, or kept whole before):
 // its records, its full verdicts and its summary, replacing what was kept under its ID. It returns

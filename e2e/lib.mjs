@@ -759,6 +759,36 @@ export async function axe(page) {
  * stop(). Finding the memories walks the heap, which crashed a renderer busy with a run: sample with
  * wasm false while it runs (a WebAssembly memory never shrinks, so its size at the end is its peak).
  */
+/** measure reads a JS realm's heap in use and (withWasm) the bytes of its WebAssembly memories, through the DevTools protocol (send). */
+async function measure(send, withWasm) {
+  const heap = (await send("Runtime.getHeapUsage")).usedSize;
+  if (!withWasm) return { heap, wasm: 0 };
+  const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
+  const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+  const sum = await send("Runtime.callFunctionOn", {
+    objectId: found.objects.objectId,
+    functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
+    returnByValue: true,
+  });
+  await send("Runtime.releaseObject", { objectId: found.objects.objectId });
+  await send("Runtime.releaseObject", { objectId: proto.result.objectId });
+  return { heap, wasm: sum.result.value };
+}
+
+/**
+ * pageHolds is what a page holds: its JS heap after a garbage collection, and its WebAssembly
+ * memory (app.wasm's Go heap at its peak: Go never gives memory back to the page).
+ */
+export async function pageHolds(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("HeapProfiler.collectGarbage");
+    return await measure((method, params = {}) => cdp.send(method, params), true);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 export async function tabMemory(page) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map(); // sessionId -> targetInfo
@@ -796,20 +826,6 @@ export async function tabMemory(page) {
       cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(done(reject));
     });
   const onPage = (method, params = {}) => cdp.send(method, params);
-  async function measure(send, withWasm) {
-    const heap = (await send("Runtime.getHeapUsage")).usedSize;
-    if (!withWasm) return { heap, wasm: 0 };
-    const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
-    const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
-    const sum = await send("Runtime.callFunctionOn", {
-      objectId: found.objects.objectId,
-      functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
-      returnByValue: true,
-    });
-    await send("Runtime.releaseObject", { objectId: found.objects.objectId });
-    await send("Runtime.releaseObject", { objectId: proto.result.objectId });
-    return { heap, wasm: sum.result.value };
-  }
   return {
     sample: async ({ wasm = true } = {}) => {
       const parts = [{ type: "page", url: page.url(), ...(await measure(onPage, wasm)) }];

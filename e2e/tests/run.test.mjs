@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, launch, traceTasks, fillRunForm, readRunStore } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, launch, traceTasks, fillRunForm, readRunStore, pageHolds } from "../lib.mjs";
 
 const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
 const s = session();
@@ -747,6 +747,8 @@ test("a full level-1 run, first in a fresh browser and then again: wall time, an
       const byCPU = tasks.reduce((a, b) => (b.cpu > a.cpu ? b : a), { cpu: 0, wall: 0, at: 0 });
       const byWall = tasks.reduce((a, b) => (b.wall > a.wall ? b : a), { cpu: 0, wall: 0, at: 0 });
       const load = loadavg()[0].toFixed(1);
+      const held = await pageHolds(page);
+      t.diagnostic(`the page holds after the run: JS heap ${(held.heap / 1e6).toFixed(1)} MB after a GC, WebAssembly memory ${(held.wasm / 1e6).toFixed(1)} MB`);
       assert.equal(p.state, "done");
       assert.equal(p.done, p.total);
       assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
