@@ -27,7 +27,7 @@ type KeyVault interface {
 }
 
 var (
-	runStore = NewMemoryRunStore()
+	runStore = defaultRunStore()
 	vault    = NewKeyVault()
 )
 

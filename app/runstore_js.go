@@ -28,6 +28,9 @@ const (
 // IndexedDB is unavailable (a private window of some browsers) every method says so.
 func NewIndexedDBRunStore() *RunStore { return &RunStore{kv: &idbKV{}} }
 
+// defaultRunStore is where the tab keeps runs: IndexedDB.
+func defaultRunStore() *RunStore { return NewIndexedDBRunStore() }
+
 // openDB opens the database (once; it blocks, as every method does), creating the stores it lacks.
 func (s *idbKV) openDB() {
 	factory := js.Global().Get("indexedDB")
