@@ -361,9 +361,11 @@ func Disagreements(a, b *SavedRun) []Disagreement {
 // listed only.
 func DisagreementsWithAnswers(a, b *SavedRun) ([]Disagreement, error) {
 	diffs := Disagreements(a, b)
-	answer := func(r *SavedRun, d Disagreement, in string) (string, error) {
-		if !r.summary || in == "—" {
-			return "", nil
+	// answer is r's answer to d's sample: the one Disagreements found (had) in a whole run, else
+	// its record's.
+	answer := func(r *SavedRun, d Disagreement, verdict, had string) (string, error) {
+		if !r.summary || verdict == "—" {
+			return had, nil
 		}
 		l, ok, err := runStore.Record(r.ID, sampleKey(d.Level, d.File, d.ID)) // an episode's ID is -1, as its task's
 		switch {
@@ -375,19 +377,12 @@ func DisagreementsWithAnswers(a, b *SavedRun) ([]Disagreement, error) {
 		return l.Pred.Pred, nil
 	}
 	for i, d := range diffs {
-		pa, err := answer(a, d, d.A)
-		if err != nil {
+		var err error
+		if diffs[i].PredA, err = answer(a, d, d.A, d.PredA); err != nil {
 			return diffs, err
 		}
-		pb, err := answer(b, d, d.B)
-		if err != nil {
+		if diffs[i].PredB, err = answer(b, d, d.B, d.PredB); err != nil {
 			return diffs, err
-		}
-		if a.summary {
-			diffs[i].PredA = pa
-		}
-		if b.summary {
-			diffs[i].PredB = pb
 		}
 	}
 	return diffs, nil
