@@ -115,8 +115,9 @@ func (p *RunsPage) Render() app.UI {
 		app.If(len(p.runs) > 0 || p.foreign != nil, func() app.UI { return p.leaderboard() }),
 		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
-		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
-			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns(), p.diffs, p.diffsOf == p.a+"\x00"+p.b)
+		// The comparison shows once the samples judged differently are read (see compare).
+		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil && p.diffsOf == p.a+"\x00"+p.b, func() app.UI {
+			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns(), p.diffs)
 		}),
 		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
 	)
@@ -229,8 +230,8 @@ func (p *RunsPage) comparePicker() app.UI {
 
 // compareRuns draws two runs side by side: per level, the paired test of the difference (with the
 // flip rate between the trials among runs), per category and tool, then the samples they judge
-// differently (diffs, once read: ready), each opening both answers.
-func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement, ready bool) app.UI {
+// differently (diffs), each opening both answers.
+func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement) app.UI {
 	ra, rb := reportOf(a), reportOf(b)
 	levels := unionNames(func(r *protocol.Report) []string {
 		var out []string
@@ -269,10 +270,6 @@ func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement, ready b
 		}
 		return 0
 	}
-	diffsTitle := fmt.Sprintf("%d samples judged differently", len(diffs))
-	if !ready {
-		diffsTitle = "Samples judged differently: reading their answers…"
-	}
 	warn := ""
 	if a.DataHash != b.DataHash || a.Data != b.Data {
 		warn = "The two runs saw different data (" + a.Data + " " + a.DataHash + " and " + b.Data + " " + b.DataHash + "): compare with care."
@@ -296,7 +293,7 @@ func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement, ready b
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(tools).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(tools[i]), accuracyCell(tallyOf(ra.Tools, tools[i])), accuracyCell(tallyOf(rb.Tools, tools[i])))
 		}))),
-		app.H3().Text(diffsTitle),
+		app.H3().Text(fmt.Sprintf("%d samples judged differently", len(diffs))),
 		app.Ul().Class("diffs").Body(app.Range(diffs).Slice(func(i int) app.UI {
 			d := diffs[i]
 			name := fmt.Sprintf("%s #%d", d.File, d.ID)
