@@ -470,7 +470,7 @@ test("a reload resumes level 3 too: the episodes that ended are kept and not pla
 test("a run's records are in IndexedDB while it goes, its summary holds no answer, and after a reload the Runs page lists it and exports the same files", async () => {
   await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 300 } }]));
   const { page, w } = await newPage();
-  await configure(page, { form: "text", levels: ["level-1-given-desc"], limit: 12, concurrency: 2 });
+  await configure(page, { form: "text", levels: ["level-1-given-desc"], limit: 20, concurrency: 2 });
   const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
   await page.getByTestId("run-start").click();
   await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 4, null, { timeout: 30000 });
@@ -478,7 +478,7 @@ test("a run's records are in IndexedDB while it goes, its summary holds no answe
   const going = await readRunStore(page);
   assert.equal((await progress(page)).state, "running", "the store was read while the run went");
   const mine = going.landed.filter((k) => k.startsWith(id + "\u0000"));
-  assert.ok(mine.length >= 4 && mine.length < 12, `${mine.length} records kept while the run goes`);
+  assert.ok(mine.length >= 4 && mine.length < 20, `${mine.length} records kept while the run goes`);
   for (const k of mine) {
     const l = going.records[k];
     assert.equal(l.key, k.slice(id.length + 1));
@@ -495,13 +495,13 @@ test("a run's records are in IndexedDB while it goes, its summary holds no answe
   assert.equal(p.id, id);
   assert.equal(p.state, "done");
   const ended = (await readRunStore(page)).kept.find((k) => k.run && k.run.id === id);
-  assert.equal(ended.order.length, 12, "the ended run's summary orders its 12 records");
+  assert.equal(ended.order.length, 20, "the ended run's summary orders its 20 records");
   assert.ok(!JSON.stringify(ended).includes("Calculator(formula"), "the summary holds no answer");
   await openRun(page, id);
   const jsonl = await download(page, "run-export-jsonl");
   const json = await download(page, "run-export-json");
-  assert.equal(jsonl.trim().split("\n").length, 12);
-  assert.equal(JSON.parse(json).predictions.length, 12);
+  assert.equal(jsonl.trim().split("\n").length, 20);
+  assert.equal(JSON.parse(json).predictions.length, 20);
   await page.reload();
   await openRun(page, id);
   assert.equal(await download(page, "run-export-jsonl"), jsonl, "the predictions export after a reload is the one before, byte for byte");
@@ -548,7 +548,7 @@ test("a run's records are in IndexedDB while it goes, its summary holds no answe
     }
     const moved = await readRunStore(op);
     for (const oid of ids) assert.equal(moved.kept.find((k) => k.run && k.run.id === oid)?.summary, 1, `${oid} is kept as a summary now`);
-    assert.equal(moved.landed.filter((k) => k.startsWith(ids[0] + "\u0000")).length, 12, "with its 12 records");
+    assert.equal(moved.landed.filter((k) => k.startsWith(ids[0] + "\u0000")).length, 20, "with its 20 records");
     assert.deepEqual(ow.errors, []);
   } finally {
     await old.close();
