@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/apibank-playground/apibank/board"
-	"github.com/apibank-playground/apibank/run"
 )
 
 // The board's client side: what the tab sends to the site's board (/api/v1/board, served by
@@ -90,7 +89,7 @@ func BoardTrials(r *SavedRun, all []*SavedRun) ([]*SavedRun, error) {
 // BoardSubmission is the board submission of a run (or of its group of trials, see BoardTrials),
 // built from the saved runs themselves: the settings and facts they recorded and, per trial, its
 // predictions file (run.OutJSONL, the bytes the Runs page exports) with its failed requests. A
-// cancelled run is sent as it is: the board judges it partial.
+// cancelled run is sent as it is: the board judges it partial. It may block (see RunStore).
 func BoardSubmission(r *SavedRun, all []*SavedRun) (board.Submission, error) {
 	trials, err := BoardTrials(r, all)
 	if err != nil {
@@ -105,7 +104,11 @@ func BoardSubmission(r *SavedRun, all []*SavedRun) (board.Submission, error) {
 	for _, t := range trials {
 		info.TokensIn += t.TokensIn
 		info.TokensOut += t.TokensOut
-		sub.Trials = append(sub.Trials, board.Trial{Predictions: string(run.OutJSONL(t.Predictions, t.Episodes)), Failures: t.Failures})
+		w, err := wholeRun(t) // a kept run's predictions are read back from the store, one trial at a time
+		if err != nil {
+			return board.Submission{}, err
+		}
+		sub.Trials = append(sub.Trials, board.Trial{Predictions: string(w.PredictionsJSONL()), Failures: t.Failures})
 	}
 	sub.Run = info
 	return sub, nil

@@ -67,23 +67,25 @@ func (b *boardSubmit) taken() app.UI {
 
 // submitBoard sends the run r (or its group of trials) to the board.
 func (p *RunsPage) submitBoard(r *SavedRun) {
-	sub, err := BoardSubmission(r, p.allRuns())
-	p.board = boardSubmit{run: r.ID}
-	if err != nil {
-		p.board.err = err.Error()
-		return
-	}
-	p.board.busy = true
-	ctx := p.mc
+	p.board = boardSubmit{run: r.ID, busy: true}
+	ctx, all := p.mc, p.allRuns()
 	ctx.Async(func() {
 		var got board.Submitted
-		err := classCall(context.Background(), model.DefaultTransport(), "POST", BoardAPI, "", sub, &got)
+		sub, err := BoardSubmission(r, all)
+		refused := err != nil
+		if err == nil {
+			err = classCall(context.Background(), model.DefaultTransport(), "POST", BoardAPI, "", sub, &got)
+		}
 		ctx.Dispatch(func(app.Context) {
 			if p.board.run != r.ID {
 				return
 			}
 			p.board.busy = false
-			if err != nil {
+			switch {
+			case refused:
+				p.board.err = err.Error()
+				return
+			case err != nil:
 				p.board.err = boardErrorWords(err)
 				return
 			}

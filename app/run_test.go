@@ -19,7 +19,7 @@ import (
 const testKey = "sk-app-test-key"
 
 // fakeRun runs the builtin data's first samples against the fake model in a form, as the Run page
-// does, and returns the saved run.
+// does, and returns the saved run (its summary, as the runner holds it).
 func fakeRun(t *testing.T, srv *fakemodel.Server, form string, levels []string) *SavedRun {
 	t.Helper()
 	s := RunSettings{Preset: "custom", BaseURL: srv.URL(), Model: "fake-model", Form: form, Levels: levels, Concurrency: 2, Limit: 3, Retries: 1}
@@ -32,7 +32,7 @@ func fakeRun(t *testing.T, srv *fakemodel.Server, form string, levels []string) 
 		t.Fatal(err)
 	}
 	saved := NewSavedRun(s, data, hash)
-	if err := runner.Start(saved, testKey, nil, false); err != nil {
+	if err := runner.Start(saved, testKey); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(60 * time.Second)
@@ -73,11 +73,27 @@ func TestRunsPageRendersTwoRunsAndTheirComparison(t *testing.T) {
 	a := fakeRun(t, srv, run.Text, levels)
 	b := fakeRun(t, srv, run.Native, levels)
 	for _, r := range []*SavedRun{a, b} {
-		if r.Status != runDone || len(r.Predictions) != 3 || len(r.Episodes) != 3 || r.Batch == nil {
-			t.Fatalf("%s run: status %s, %d predictions, %d episodes", r.Settings.Form, r.Status, len(r.Predictions), len(r.Episodes))
+		w, err := runStore.Whole(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Status != runDone || len(w.Predictions) != 3 || len(w.Episodes) != 3 || w.Batch == nil {
+			t.Fatalf("%s run: status %s, %d predictions, %d episodes", w.Settings.Form, w.Status, len(w.Predictions), len(w.Episodes))
 		}
 	}
-	diffs := Disagreements(a, b)
+	diffs, err := DisagreementsWithAnswers(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := 0
+	for _, d := range diffs {
+		if d.PredA != "" && d.PredB != "" {
+			answered++
+		}
+	}
+	if answered == 0 {
+		t.Fatal("no sample judged differently shows both answers")
+	}
 	if len(diffs) == 0 {
 		t.Fatal("the text and native runs answer differently, yet no sample differs")
 	}
@@ -103,8 +119,12 @@ func TestRunsPageRendersTwoRunsAndTheirComparison(t *testing.T) {
 	if strings.Contains(html, testKey) {
 		t.Fatal("the key is on the Runs page")
 	}
-	saved, _ := json.Marshal(a)
-	if strings.Contains(string(saved), testKey) || strings.Contains(string(a.PredictionsJSONL()), testKey) {
+	whole, err := runStore.Whole(a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := json.Marshal(whole)
+	if strings.Contains(string(saved), testKey) || strings.Contains(string(whole.PredictionsJSONL()), testKey) {
 		t.Fatal("the key is in a saved run")
 	}
 }

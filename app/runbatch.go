@@ -169,7 +169,7 @@ func (p *RunPage) onBatchScore(_ app.Context, e app.Event) {
 				p.err, p.batchMsg = "Batch: "+err.Error(), ""
 				return
 			}
-			p.batchMsg = fmt.Sprintf("Scored %d answers (%d requests failed); kept as a run.", len(saved.Predictions), len(saved.Failures))
+			p.batchMsg = fmt.Sprintf("Scored %d answers (%d requests failed); kept as a run.", len(saved.order), len(saved.Failures))
 			runner.showEnded(saved)
 			p.state = runner.State()
 		})
@@ -200,10 +200,11 @@ func scoreBatch(s RunSettings, out, errs run.BatchFile) (*SavedRun, []run.LineEr
 	saved.Apply(res)
 	saved.Total = len(res.Predictions) + len(res.Failures)
 	saved.Ended = time.Now().UTC().Format(time.RFC3339)
-	if err := runStore.Put(saved); err != nil {
+	sum, err := runStore.Put(saved)
+	if err != nil {
 		return saved, bad, fmt.Errorf("the scored batch could not be kept: %w", err)
 	}
-	return saved, bad, nil
+	return sum, bad, nil
 }
 
 // showEnded makes saved the run that ended last in this tab, with the progress of its end (every

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -26,12 +27,12 @@ type KeyVault interface {
 }
 
 var (
-	runStore RunStore = NewMemoryRunStore()
-	vault             = NewKeyVault()
+	runStore = defaultRunStore()
+	vault    = NewKeyVault()
 )
 
 // UseRuns sets where runs are kept (IndexedDB in the tab) and where the key is kept.
-func UseRuns(s RunStore, v KeyVault) { runStore, vault = s, v }
+func UseRuns(s *RunStore, v KeyVault) { runStore, vault = s, v }
 
 // ClearRuns forgets every saved run and the remembered key ("Clear my data").
 func ClearRuns() {
@@ -139,16 +140,21 @@ func hashInSteps(h hash.Hash, b []byte, yield func()) {
 }
 
 // Start runs saved in the background with the key (which stays in memory, in the model client).
-// done holds samples already finished (a resumed run, or a retry of failed requests alone);
-// keepEpisodes, when set, keeps saved's episodes (and their failures) instead of playing level 3.
 // A run among repeated trials starts the next trial when it is done.
-func (r *Runner) Start(saved *SavedRun, key string, done map[string]Landed, keepEpisodes bool) error {
-	return r.start(saved, key, done, keepEpisodes, true)
+func (r *Runner) Start(saved *SavedRun, key string) error {
+	return r.start(saved, key, false, false, true)
 }
 
-// start is Start; chain says whether a trial's end starts the next trial (not after a retry of
-// failed requests: the trials after it exist already).
-func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keepEpisodes, chain bool) error {
+// start is Start. resume says the records the store keeps of saved are tasks already finished (a
+// resumed run, or a retry of failed requests alone), not asked again; keepEpisodes keeps saved's
+// episodes (and their failures) instead of playing level 3; chain says whether a trial's end
+// starts the next trial (not after a retry of failed requests: the trials after it exist already).
+//
+// The run keeps none of its answers: each record lands in the store as it comes (run.Options
+// Landed and EpisodeLanded), run.Run writes its predictions file to recordLines (which notes the
+// order of the records and lands the episodes not landed yet) and judges it as it goes, and the
+// saved run is a summary (see RunStore).
+func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain bool) error {
 	if tab.Engine == nil {
 		return errors.New("the engine is not running")
 	}
@@ -171,51 +177,56 @@ func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keep
 	r.cur, r.cancel, r.err, r.prog, r.started = saved, cancel, "", run.Progress{}, time.Now()
 	r.mu.Unlock()
 
-	oldEpisodes, oldFailures := saved.Episodes, saved.Failures
+	kept := keptEpisodes{episodes: saved.Episodes, failures: saved.Failures, order: saved.order}
 	go func() {
 		defer cancel()
 		warmBeforeRun()
-		saved.Status = runRunning
-		if err := runStore.Put(saved); err != nil {
+		saved.Status, saved.summary = runRunning, true
+		if err := runStore.PutSummary(saved, nil); err != nil {
 			r.setErr("the run is not kept across reloads: " + err.Error())
 		}
 		client := model.New(saved.Settings.Endpoint(key))
+		lines := &recordLines{id: saved.ID, setErr: r.setErr}
 		opt := run.Options{
 			Progress: func(p run.Progress) {
 				r.mu.Lock()
 				r.prog = p
 				r.mu.Unlock()
 			},
-			Done: func(k string) (run.Prediction, model.Response, bool) {
-				l, ok := done[k]
-				return l.Pred, l.Response, ok && l.Episode == nil
-			},
 			Yield: nextTask,
 			Landed: func(k string, p run.Prediction, resp model.Response) {
 				if err := runStore.Land(saved.ID, Landed{Key: k, Pred: p, Response: resp}); err != nil {
-					r.setErr("a sample is not kept across reloads: " + err.Error())
+					r.setErr("a sample is not kept: " + err.Error())
 				}
-			},
-			DoneEpisode: func(k string) (run.Episode, bool) {
-				if l, ok := done[k]; ok && l.Episode != nil {
-					return *l.Episode, true
-				}
-				return run.Episode{}, false
 			},
 			EpisodeLanded: func(k string, ep run.Episode) {
 				if err := runStore.Land(saved.ID, Landed{Key: k, Episode: &ep}); err != nil {
-					r.setErr("an episode is not kept across reloads: " + err.Error())
+					r.setErr("an episode is not kept: " + err.Error())
 				}
 			},
+			Out: lines,
+		}
+		if resume {
+			opt.Done = func(k string) (run.Prediction, model.Response, bool) {
+				l, ok, err := runStore.Record(saved.ID, k)
+				return l.Pred, l.Response, err == nil && ok && l.Episode == nil
+			}
+			opt.DoneEpisode = func(k string) (run.Episode, bool) {
+				l, ok, err := runStore.Record(saved.ID, k)
+				if err != nil || !ok || l.Episode == nil || !episodeEnded(*l.Episode) {
+					return run.Episode{}, false
+				}
+				return *l.Episode, true
+			}
 		}
 		res, err := run.Run(ctx, tab.Engine.Do, client, cfg, opt)
-		r.finish(saved, res, err, keepEpisodes, oldEpisodes, oldFailures)
+		r.finish(saved, res, err, lines.order, keepEpisodes, kept)
 		// Repeated trials: the next one starts when this one is done, with the same key.
 		if !chain {
 			return
 		}
 		if next := nextTrial(saved); next != nil {
-			if err := r.Start(next, key, nil, false); err != nil {
+			if err := r.Start(next, key); err != nil {
 				r.setErr("the next trial did not start: " + err.Error())
 			}
 		}
@@ -223,38 +234,96 @@ func (r *Runner) start(saved *SavedRun, key string, done map[string]Landed, keep
 	return nil
 }
 
-// finish takes a run's result into its saved run and keeps it.
-func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, keepEpisodes bool, oldEpisodes []run.Episode, oldFailures []run.Failure) {
+// episodeEnded says whether an episode was played to its judgement (what EpisodeLanded is told):
+// a resume plays the others again.
+func episodeEnded(ep run.Episode) bool {
+	return ep.Outcome != nil && ep.Stopped != "failed" && ep.Stopped != "cancelled"
+}
+
+// recordLines is the Out of a tab's run: it reads the run's predictions file as run.Run writes it
+// (one line a call, in the run's order) without keeping it, noting the task key of each line
+// (the order of the run's records) and landing the episodes EpisodeLanded was not told (failed,
+// cancelled), so that the run is read back whole from its records.
+type recordLines struct {
+	id     string
+	order  []string
+	setErr func(string)
+}
+
+func (w *recordLines) Write(line []byte) (int, error) {
+	var head struct {
+		Level   string  `json:"level"`
+		File    string  `json:"file"`
+		ID      int     `json:"id"`
+		Stopped *string `json:"stopped"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		w.setErr("a line of the run's predictions could not be read: " + err.Error())
+		return len(line), nil
+	}
+	if head.Stopped == nil {
+		w.order = append(w.order, run.Key(run.Task{Level: head.Level, File: head.File, ID: head.ID}))
+		return len(line), nil
+	}
+	k := episodeKey(head.File)
+	w.order = append(w.order, k)
+	var ep run.Episode
+	if err := json.Unmarshal(line, &ep); err != nil || episodeEnded(ep) {
+		return len(line), nil // landed by EpisodeLanded (or not an episode run.Run writes)
+	}
+	if err := runStore.Land(w.id, Landed{Key: k, Episode: &ep}); err != nil {
+		w.setErr("an episode is not kept: " + err.Error())
+	}
+	return len(line), nil
+}
+
+// keptEpisodes are a run's episodes (in short), their failures and its records' order before a
+// retry that keeps them.
+type keptEpisodes struct {
+	episodes []run.Episode
+	failures []run.Failure
+	order    []string
+}
+
+// finish takes a run's result into its saved run, its summary, and keeps it with its verdicts.
+func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, order []string, keepEpisodes bool, kept keptEpisodes) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
 		r.err = "the run stopped: " + err.Error()
 	}
+	var verdicts *protocol.Batch
 	if res != nil {
 		if keepEpisodes {
-			res.Episodes = oldEpisodes
-			for _, f := range oldFailures {
+			res.Episodes = kept.episodes
+			for _, f := range kept.failures {
 				if f.Level == run.Level3 {
 					res.Failures = append(res.Failures, f)
 				}
 			}
+			for _, k := range kept.order {
+				if strings.HasPrefix(k, run.Level3+"/") {
+					order = append(order, k)
+				}
+			}
 		}
+		verdicts = res.Batch
 		saved.Apply(res)
+		saved.Responses, saved.Batch, saved.order = nil, shortBatch(res.Batch), order
+		for i, ep := range saved.Episodes {
+			saved.Episodes[i] = shortEpisode(ep)
+		}
 		saved.Total = r.prog.Total
 		if keepEpisodes {
-			saved.Total += len(oldEpisodes)
+			saved.Total += len(kept.episodes)
 		}
 	} else {
 		saved.Status = runCancelled
 	}
 	saved.Ended = time.Now().UTC().Format(time.RFC3339)
 	r.mu.Unlock()
-	// Saved without the lock held: the save takes several of the page's tasks (encodeRun), and
-	// the page reads the runner's state meanwhile.
-	var saveErr error
-	if err := runStore.Delete(saved.ID); err == nil {
-		saveErr = runStore.Put(saved)
-	}
+	// Kept without the lock held: the page reads the runner's state meanwhile.
+	saveErr := runStore.PutSummary(saved, verdicts)
 	r.mu.Lock()
 	if saveErr != nil {
 		r.err = "the finished run could not be kept: " + saveErr.Error()
@@ -270,11 +339,7 @@ func (r *Runner) setErr(msg string) {
 
 // Resume goes on with a run a reload interrupted: the samples it kept are not asked again.
 func (r *Runner) Resume(saved *SavedRun, key string) error {
-	done, err := runStore.LandedOf(saved.ID)
-	if err != nil {
-		return err
-	}
-	return r.Start(saved, key, done, false)
+	return r.start(saved, key, true, false, true)
 }
 
 // RetryFailed asks again every request that failed; the rest of the run is kept as it is (level 3
@@ -283,16 +348,11 @@ func (r *Runner) RetryFailed(saved *SavedRun, key string) error {
 	if len(saved.Failures) == 0 {
 		return errors.New("this run has no failed requests")
 	}
-	done := map[string]Landed{}
-	for _, p := range saved.Predictions {
-		k := run.Key(run.Task{Level: p.Level, File: p.File, ID: p.ID})
-		done[k] = Landed{Key: k, Pred: p, Response: saved.Responses[k]}
-	}
 	episodesFailed := false
 	for _, f := range saved.Failures {
 		episodesFailed = episodesFailed || f.Level == run.Level3
 	}
-	return r.start(saved, key, done, !episodesFailed, false)
+	return r.start(saved, key, true, !episodesFailed, false)
 }
 
 // RetryOne asks one failed sample again, alone, with the prompt and the translation the run loop
@@ -311,14 +371,14 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 	r.mu.Unlock()
 	go func() {
 		defer cancel()
-		err := retryOne(ctx, saved, key, f)
+		verdicts, err := retryOne(ctx, saved, key, f)
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if err != nil {
 			r.err = "the retry failed: " + err.Error()
 		}
 		r.prog.Done = 1
-		if err := runStore.Put(saved); err != nil {
+		if err := runStore.PutSummary(saved, verdicts); err != nil {
 			r.err = "the run could not be kept: " + err.Error()
 		}
 		r.cur, r.cancel, r.last = nil, nil, saved
@@ -326,15 +386,16 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 	return nil
 }
 
-func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) error {
-	id := f.ID
-	p, err := tab.Prompt(f.Level, f.File, id)
+// retryOne asks f's sample again and, when it is answered, lands its record and judges the run's
+// predictions (read back from the store) again: it returns the new verdicts.
+func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) (*protocol.Batch, error) {
+	p, err := tab.Prompt(f.Level, f.File, f.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req, err := run.Request(p, saved.Settings.Form)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	resp, err := model.New(saved.Settings.Endpoint(key)).Chat(ctx, req)
 	saved.TokensIn += resp.Usage.PromptTokens
@@ -349,32 +410,40 @@ func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) e
 				}
 			}
 		}
-		return err
+		return nil, err
 	}
 	pred := run.PredictionOf(f.Task, resp)
+	whole, err := runStore.Whole(saved.ID)
+	if err != nil {
+		return nil, err
+	}
 	order, err := run.Tasks(ctx, tab.Engine.Do, saved.Settings.Config())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pos := map[string]int{}
 	for i, t := range order {
 		pos[run.Key(t)] = i
 	}
-	k := run.Key(f.Task)
-	preds := append(slices.Clone(saved.Predictions), pred)
-	slices.SortStableFunc(preds, func(a, b run.Prediction) int {
-		return pos[run.Key(run.Task{Level: a.Level, File: a.File, ID: a.ID})] - pos[run.Key(run.Task{Level: b.Level, File: b.File, ID: b.ID})]
-	})
+	preds := append(whole.Predictions, pred)
+	slices.SortStableFunc(preds, func(a, b run.Prediction) int { return pos[predKey(a)] - pos[predKey(b)] })
 	b, err := run.ScoreInSteps(ctx, tab.Engine.Do, run.PredictionsJSONL(preds), saved.Settings.State, "run", nextTask)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if saved.Responses == nil {
-		saved.Responses = map[string]model.Response{}
+	if err := runStore.Land(saved.ID, Landed{Key: run.Key(f.Task), Pred: pred, Response: run.Kept(resp)}); err != nil {
+		return nil, err
 	}
-	saved.Predictions, saved.Responses[k], saved.Batch = preds, resp, &b
+	keys := make([]string, 0, len(preds)+len(whole.Episodes))
+	for _, p := range preds {
+		keys = append(keys, predKey(p))
+	}
+	for _, ep := range whole.Episodes {
+		keys = append(keys, episodeKey(ep.File))
+	}
+	saved.order, saved.Batch = keys, shortBatch(&b)
 	saved.Failures = slices.DeleteFunc(saved.Failures, func(x run.Failure) bool { return x.Task == f.Task })
-	return nil
+	return &b, nil
 }
 
 // RunRate formats progress as the page shows it: rate and time left.

@@ -83,8 +83,8 @@ func (p *RunPage) findUnfinished(ctx app.Context) {
 		var out []*SavedRun
 		for _, r := range rs {
 			if r.Status == runRunning && (cur.Run == nil || cur.Run.ID != r.ID) {
-				if l, err := runStore.LandedOf(r.ID); err == nil {
-					r.Total = len(l) // what was kept, shown until the resume knows the total
+				if n, err := runStore.Count(r.ID); err == nil {
+					r.Total = n // what was kept, shown until the resume knows the total
 				}
 				out = append(out, r)
 			}
@@ -437,7 +437,7 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 			hash, err = DataHash(s.Levels)
 		}
 		if err == nil {
-			err = runner.Start(NewSavedRun(s, data, hash), key, nil, false)
+			err = runner.Start(NewSavedRun(s, data, hash), key)
 		}
 		ctx.Dispatch(func(ctx app.Context) { p.started(ctx, err) })
 	})

@@ -78,8 +78,9 @@ func DefaultRunSettings() RunSettings {
 		Concurrency: run.DefaultConcurrency, Retries: model.DefaultRetries, TimeoutSec: 120, Steps: run.DefaultSteps}
 }
 
-// SavedRun is a model run as the tab keeps it (IndexedDB) and exports it: what ran, against which
-// engine and data, every prediction and response, and the report. It never holds the API key.
+// SavedRun is a model run as the tab exports it: what ran, against which engine and data, every
+// prediction and response, and the report; or its summary, as pages hold a kept run (see
+// RunStore). It never holds the API key.
 type SavedRun struct {
 	Format string `json:"format"`
 	// ID names the run in this browser.
@@ -120,6 +121,12 @@ type SavedRun struct {
 	// trial's ID, Trial the run's place from 1. Both are empty for a single run.
 	Group string `json:"group,omitempty"`
 	Trial int    `json:"trial,omitempty"`
+
+	// summary says the run is what the store hands pages (see RunStore): no predictions or
+	// responses, its episodes and verdicts in short; wholeRun reads it back whole. order is the
+	// task keys of its records in the run's order.
+	summary bool
+	order   []string
 }
 
 // Label names a run in lists: model, form and when (and its trial, when it is one of several).
@@ -347,6 +354,38 @@ func Disagreements(a, b *SavedRun) []Disagreement {
 		}
 	}
 	return out
+}
+
+// DisagreementsWithAnswers is Disagreements with both answers of each sample: a kept run's
+// answers (which its summary does not hold) are read back from the store, those of the samples
+// listed only.
+func DisagreementsWithAnswers(a, b *SavedRun) ([]Disagreement, error) {
+	diffs := Disagreements(a, b)
+	// answer is r's answer to d's sample: the one Disagreements found (had) in a whole run, else
+	// its record's.
+	answer := func(r *SavedRun, d Disagreement, verdict, had string) (string, error) {
+		if !r.summary || verdict == "—" {
+			return had, nil
+		}
+		l, ok, err := runStore.Record(r.ID, sampleKey(d.Level, d.File, d.ID)) // an episode's ID is -1, as its task's
+		switch {
+		case err != nil || !ok:
+			return "", err
+		case l.Episode != nil:
+			return episodeCalls(*l.Episode), nil
+		}
+		return l.Pred.Pred, nil
+	}
+	for i, d := range diffs {
+		var err error
+		if diffs[i].PredA, err = answer(a, d, d.A, d.PredA); err != nil {
+			return diffs, err
+		}
+		if diffs[i].PredB, err = answer(b, d, d.B, d.PredB); err != nil {
+			return diffs, err
+		}
+	}
+	return diffs, nil
 }
 
 func episodeWords(ep run.Episode, ok bool) string {

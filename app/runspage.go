@@ -24,6 +24,12 @@ type RunsPage struct {
 	open    string // the run shown in full
 	share   string // the share link made
 	foreign *SavedRun
+	// episodes are the opened run's episodes whole (read back from the store when it opens).
+	episodes []run.Episode
+	// diffs are the samples the compared runs judge differently, with both answers read back
+	// from the store; diffsOf names the pair they are of ("" until they are read).
+	diffs   []Disagreement
+	diffsOf string
 	agree   *Agreement
 	err     string
 	msg     string
@@ -40,7 +46,9 @@ func (p *RunsPage) OnPreRender(ctx app.Context) { p.OnMount(ctx) }
 func (p *RunsPage) OnMount(ctx app.Context) {
 	p.mc = ctx
 	p.load(ctx)
-	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.runs, p.a, p.b, p.open = nil, "", "", "" })
+	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) {
+		p.runs, p.a, p.b, p.open, p.episodes, p.diffs, p.diffsOf = nil, "", "", "", nil, nil, ""
+	})
 	if frag := ctx.Page().URL().Fragment; strings.HasPrefix(frag, "run=") {
 		r, err := ParseShareFragment(frag)
 		if err != nil {
@@ -69,6 +77,7 @@ func (p *RunsPage) load(ctx app.Context) {
 			if p.a == "" && len(rs) > 1 {
 				p.a, p.b = rs[1].ID, rs[0].ID
 			}
+			p.compare()
 		})
 	})
 }
@@ -106,8 +115,9 @@ func (p *RunsPage) Render() app.UI {
 		app.If(len(p.runs) > 0 || p.foreign != nil, func() app.UI { return p.leaderboard() }),
 		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
-		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil, func() app.UI {
-			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns())
+		// The comparison shows once the samples judged differently are read (see compare).
+		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil && p.diffsOf == p.a+"\x00"+p.b, func() app.UI {
+			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns(), p.diffs)
 		}),
 		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
 	)
@@ -192,7 +202,7 @@ func (p *RunsPage) leaderboard() app.UI {
 				app.Td().Text(l3),
 				app.Td().Text(fmt.Sprintf("%d / %d", r.TokensIn, r.TokensOut)),
 				app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-open").Text("open").
-					OnClick(func(ctx app.Context, e app.Event) { p.open, p.share, p.board = r.ID, "", boardSubmit{} })),
+					OnClick(func(ctx app.Context, e app.Event) { p.openRun(r) })),
 			)
 		})),
 	)
@@ -213,15 +223,15 @@ func (p *RunsPage) comparePicker() app.UI {
 	}
 	return app.Section().Class("row").Body(
 		app.Strong().Text("Compare "),
-		pick("A ", "compare-a", p.a, func(v string) { p.a = v }),
-		pick("B ", "compare-b", p.b, func(v string) { p.b = v }),
+		pick("A ", "compare-a", p.a, func(v string) { p.a = v; p.compare() }),
+		pick("B ", "compare-b", p.b, func(v string) { p.b = v; p.compare() }),
 	)
 }
 
 // compareRuns draws two runs side by side: per level, the paired test of the difference (with the
 // flip rate between the trials among runs), per category and tool, then the samples they judge
-// differently, each opening both answers.
-func compareRuns(a, b *SavedRun, runs []*SavedRun) app.UI {
+// differently (diffs), each opening both answers.
+func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement) app.UI {
 	ra, rb := reportOf(a), reportOf(b)
 	levels := unionNames(func(r *protocol.Report) []string {
 		var out []string
@@ -260,7 +270,6 @@ func compareRuns(a, b *SavedRun, runs []*SavedRun) app.UI {
 		}
 		return 0
 	}
-	diffs := Disagreements(a, b)
 	warn := ""
 	if a.DataHash != b.DataHash || a.Data != b.Data {
 		warn = "The two runs saw different data (" + a.Data + " " + a.DataHash + " and " + b.Data + " " + b.DataHash + "): compare with care."
@@ -358,8 +367,52 @@ func (p *RunsPage) runView(r *SavedRun) app.UI {
 		app.If(len(r.Failures) > 0, func() app.UI {
 			return app.P().Body(app.Text(fmt.Sprintf("%d requests failed (not in the accuracy); ", len(r.Failures))), app.A().Href("/run").Text("retry them on the Run page"), app.Text(" when it shows this run."))
 		}),
-		app.If(len(r.Episodes) > 0, func() app.UI { return episodesView(r.Episodes) }),
+		app.If(len(p.episodes) > 0, func() app.UI { return episodesView(p.episodes) }),
 	)
+}
+
+// openRun shows a run in full, its episodes read back whole from the store.
+func (p *RunsPage) openRun(r *SavedRun) {
+	p.open, p.share, p.board, p.episodes = r.ID, "", boardSubmit{}, nil
+	if len(r.Episodes) == 0 {
+		return
+	}
+	ctx := p.mc
+	ctx.Async(func() {
+		w, err := wholeRun(r)
+		ctx.Dispatch(func(app.Context) {
+			if p.open != r.ID {
+				return
+			}
+			if err != nil {
+				p.err = "The run's episodes could not be read: " + err.Error()
+				return
+			}
+			p.episodes = w.Episodes
+		})
+	})
+}
+
+// compare reads the samples the compared runs judge differently, with both answers.
+func (p *RunsPage) compare() {
+	a, b := p.byID(p.a), p.byID(p.b)
+	p.diffs, p.diffsOf = nil, ""
+	if a == nil || b == nil || a == b {
+		return
+	}
+	pair, ctx := p.a+"\x00"+p.b, p.mc
+	ctx.Async(func() {
+		diffs, err := DisagreementsWithAnswers(a, b)
+		ctx.Dispatch(func(app.Context) {
+			if p.a+"\x00"+p.b != pair {
+				return
+			}
+			if err != nil {
+				p.err = "The compared runs' answers could not be read: " + err.Error()
+			}
+			p.diffs, p.diffsOf = diffs, pair
+		})
+	})
 }
 
 // episodesView lists level-3 episodes with their outcome and transcript (model output as text).
@@ -383,19 +436,36 @@ func episodesView(eps []run.Episode) app.UI {
 	)
 }
 
+// export saves a run as a file, read back whole from the store: its JSON, or its predictions file.
 func (p *RunsPage) export(r *SavedRun, kind string) {
-	var body []byte
-	name := "apibank-run-" + r.ID
-	mime := "application/json"
+	ctx := p.mc
+	ctx.Async(func() {
+		name, mime, body, err := exportRun(r, kind)
+		ctx.Dispatch(func(app.Context) {
+			if err != nil {
+				p.err = "The run could not be read back: " + err.Error()
+				return
+			}
+			if download(name, mime, body) {
+				p.msg = "Saved " + name + " (" + Size(len(body)) + ")."
+			}
+		})
+	})
+}
+
+// exportRun is a run's export file, read back whole: its JSON (kind "json") or its predictions
+// file (kind "jsonl", the bytes `apibank run --out` writes).
+func exportRun(r *SavedRun, kind string) (name, mime string, body []byte, err error) {
+	w, err := wholeRun(r)
+	if err != nil {
+		return "", "", nil, err
+	}
+	name = "apibank-run-" + r.ID
 	if kind == "jsonl" {
-		body, name, mime = r.PredictionsJSONL(), name+".jsonl", "application/x-ndjson"
-	} else {
-		body, _ = json.MarshalIndent(r, "", " ")
-		name += ".json"
+		return name + ".jsonl", "application/x-ndjson", w.PredictionsJSONL(), nil
 	}
-	if download(name, mime, body) {
-		p.msg = "Saved " + name + " (" + Size(len(body)) + ")."
-	}
+	body, err = json.MarshalIndent(w, "", " ")
+	return name + ".json", "application/json", body, err
 }
 
 func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
@@ -403,7 +473,11 @@ func (p *RunsPage) makeShare(ctx app.Context, r *SavedRun) {
 	u.RawQuery, u.Fragment = "", ""
 	u.Path = "/runs"
 	ctx.Async(func() {
-		frag, err := ShareFragment(r)
+		w, err := wholeRun(r)
+		frag := ""
+		if err == nil {
+			frag, err = ShareFragment(w)
+		}
 		ctx.Dispatch(func(app.Context) {
 			if err != nil {
 				p.err, p.share = err.Error(), ""
@@ -432,7 +506,7 @@ func (p *RunsPage) delete(_ app.Context, r *SavedRun) {
 func (p *RunsPage) keep(_ app.Context, r *SavedRun) {
 	ctx := p.mc
 	ctx.Async(func() {
-		err := runStore.Put(r)
+		_, err := runStore.Put(r)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				p.err = err.Error()
@@ -497,7 +571,9 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 			p.err, p.msg = from+": "+err.Error(), ""
 			return
 		}
-		p.foreign, p.open, p.agree = r, r.ID, &ag
+		p.foreign, p.agree = r, &ag
+		p.openRun(r)
+		p.compare()
 		p.msg = "Opened " + from + ", re-scored with this tab's engine."
 	})
 }

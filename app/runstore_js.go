@@ -3,43 +3,46 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"sync"
 	"syscall/js"
 )
 
-// idbRuns is the RunStore of the tab: IndexedDB database "apibank-runs" with two object stores,
-// "runs" (a saved run's JSON text by ID) and "landed" (a landed sample's JSON text by run ID and
-// task key). Values are strings, so what is kept is exactly the JSON a file export writes.
-type idbRuns struct {
+// idbKV is the tab's run storage: IndexedDB database "apibank-runs" with three object stores,
+// "runs" (a run's summary by ID, or a run kept whole as runs were kept before), "landed" (a
+// record by run ID and task key) and "verdicts" (a run's full verdicts by ID). Values are JSON
+// text: strings, and Blobs for verdicts (see put).
+type idbKV struct {
 	once sync.Once
 	db   js.Value
 	err  error
 }
 
 const (
-	idbName   = "apibank-runs"
-	idbRunsOS = "runs"
-	idbLanded = "landed"
+	idbName = "apibank-runs"
+	// idbVersion 2 added the "verdicts" store, when a run's summary was parted from its records.
+	idbVersion = 2
 )
 
 // NewIndexedDBRunStore returns the tab's run store; the database opens at its first use. When
 // IndexedDB is unavailable (a private window of some browsers) every method says so.
-func NewIndexedDBRunStore() RunStore { return &idbRuns{} }
+func NewIndexedDBRunStore() *RunStore { return &RunStore{kv: &idbKV{}} }
 
-// openDB opens the database (once; it blocks, as every method does).
-func (s *idbRuns) openDB() {
+// defaultRunStore is where the tab keeps runs: IndexedDB.
+func defaultRunStore() *RunStore { return NewIndexedDBRunStore() }
+
+// openDB opens the database (once; it blocks, as every method does), creating the stores it lacks.
+func (s *idbKV) openDB() {
 	factory := js.Global().Get("indexedDB")
 	if !factory.Truthy() {
 		s.err = errors.New("this browser offers no IndexedDB: runs cannot be kept across reloads")
 		return
 	}
-	req := factory.Call("open", idbName, 1)
+	req := factory.Call("open", idbName, idbVersion)
 	up := js.FuncOf(func(js.Value, []js.Value) any {
 		db := req.Get("result")
 		names := db.Get("objectStoreNames")
-		for _, n := range []string{idbRunsOS, idbLanded} {
+		for _, n := range runTables {
 			if !names.Call("contains", n).Bool() {
 				db.Call("createObjectStore", n)
 			}
@@ -80,51 +83,99 @@ func idbWait(req js.Value) (js.Value, error) {
 	return o.v, o.err
 }
 
-// store opens one object store in a transaction of its own.
-func (s *idbRuns) store(name, mode string) (st js.Value, err error) {
+// do runs one request on a store, in a transaction of its own, and waits for its result; a thrown
+// error (the quota, a closed database) is returned.
+func (s *idbKV) do(name, mode string, f func(js.Value) js.Value) (v js.Value, err error) {
 	s.once.Do(s.openDB)
 	if s.err != nil {
 		return js.Value{}, s.err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = errors.New("IndexedDB: the run store cannot be used now")
-		}
-	}()
-	return s.db.Call("transaction", name, mode).Call("objectStore", name), nil
-}
-
-// do runs one request on a store and waits for its result; a thrown error (the quota) is returned.
-func (s *idbRuns) do(name, mode string, f func(js.Value) js.Value) (v js.Value, err error) {
-	st, err := s.store(name, mode)
-	if err != nil {
-		return js.Value{}, err
-	}
-	defer func() {
-		if r := recover(); r != nil {
 			err = errors.New("IndexedDB refused the request (is the disk full?)")
 		}
 	}()
-	return idbWait(f(st))
+	return idbWait(f(s.db.Call("transaction", name, mode).Call("objectStore", name)))
 }
 
-func (s *idbRuns) Put(r *SavedRun) error {
-	b, err := encodeRun(r, nextTask) // a finished run is megabytes: encoded in steps
-	if err != nil {
-		return err
+// prefixRange is the key range of the keys that start with prefix.
+func prefixRange(prefix string) js.Value {
+	return js.Global().Get("IDBKeyRange").Call("bound", prefix, prefix+"\uffff")
+}
+
+func (s *idbKV) put(table, key string, value []byte) error {
+	var v any = string(value)
+	if table == tableVerdicts {
+		// A run's verdicts are hundreds of KB: kept as a Blob, which IndexedDB stores by
+		// reference, where a string that long is serialised on the page's thread.
+		u8 := js.Global().Get("Uint8Array").New(len(value))
+		js.CopyBytesToJS(u8, value)
+		v = js.Global().Get("Blob").New([]any{u8}, map[string]any{"type": "application/json"})
 	}
-	// Kept as a Blob: IndexedDB stores its bytes by reference, where a string of megabytes is
-	// serialised on the page's thread (a task of 100-200 ms measured at the end of a level-1 run).
-	u8 := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(u8, b)
-	blob := js.Global().Get("Blob").New([]any{u8}, map[string]any{"type": "application/json"})
-	_, err = s.do(idbRunsOS, "readwrite", func(st js.Value) js.Value { return st.Call("put", blob, r.ID) })
+	_, err := s.do(table, "readwrite", func(st js.Value) js.Value { return st.Call("put", v, key) })
 	return err
 }
 
-// runText is a stored run's JSON: a Blob (how Put keeps runs), or a string (how runs were kept
-// before).
-func runText(v js.Value) ([]byte, error) {
+func (s *idbKV) get(table, key string) ([]byte, bool, error) {
+	v, err := s.do(table, "readonly", func(st js.Value) js.Value { return st.Call("get", key) })
+	if err != nil || v.IsUndefined() {
+		return nil, false, err
+	}
+	b, err := storedText(v)
+	return b, err == nil, err
+}
+
+func (s *idbKV) all(table string) ([][]byte, error) {
+	return s.values(table, func(st js.Value) js.Value { return st.Call("getAll") })
+}
+
+func (s *idbKV) under(table, prefix string) ([][]byte, error) {
+	return s.values(table, func(st js.Value) js.Value { return st.Call("getAll", prefixRange(prefix)) })
+}
+
+// values reads the values a getAll request answers.
+func (s *idbKV) values(table string, f func(js.Value) js.Value) ([][]byte, error) {
+	all, err := s.do(table, "readonly", f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, 0, all.Length())
+	for i := 0; i < all.Length(); i++ {
+		b, err := storedText(all.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (s *idbKV) count(table, prefix string) (int, error) {
+	n, err := s.do(table, "readonly", func(st js.Value) js.Value { return st.Call("count", prefixRange(prefix)) })
+	if err != nil {
+		return 0, err
+	}
+	return n.Int(), nil
+}
+
+func (s *idbKV) drop(table, key string) error {
+	_, err := s.do(table, "readwrite", func(st js.Value) js.Value { return st.Call("delete", key) })
+	return err
+}
+
+func (s *idbKV) dropUnder(table, prefix string) error {
+	_, err := s.do(table, "readwrite", func(st js.Value) js.Value { return st.Call("delete", prefixRange(prefix)) })
+	return err
+}
+
+func (s *idbKV) clear(table string) error {
+	_, err := s.do(table, "readwrite", func(st js.Value) js.Value { return st.Call("clear") })
+	return err
+}
+
+// storedText is a stored value's JSON: a string, or a Blob (how verdicts are kept, and how whole
+// runs were kept before).
+func storedText(v js.Value) ([]byte, error) {
 	if v.Type() == js.TypeString {
 		return []byte(v.String()), nil
 	}
@@ -146,71 +197,6 @@ func runText(v js.Value) ([]byte, error) {
 	out := make([]byte, u8.Length())
 	js.CopyBytesToGo(out, u8)
 	return out, nil
-}
-
-func (s *idbRuns) Runs() ([]*SavedRun, error) {
-	all, err := s.do(idbRunsOS, "readonly", func(st js.Value) js.Value { return st.Call("getAll") })
-	if err != nil {
-		return nil, err
-	}
-	var out []*SavedRun
-	for i := 0; i < all.Length(); i++ {
-		text, err := runText(all.Index(i))
-		if err != nil {
-			return nil, err
-		}
-		var r SavedRun
-		if json.Unmarshal(text, &r) == nil && r.Format == runFormat {
-			out = append(out, &r)
-		}
-	}
-	return out, nil
-}
-
-// landedRange is the key range of one run's landed samples.
-func landedRange(id string) js.Value {
-	return js.Global().Get("IDBKeyRange").Call("bound", id+"\x00", id+"\x01")
-}
-
-func (s *idbRuns) Delete(id string) error {
-	if _, err := s.do(idbRunsOS, "readwrite", func(st js.Value) js.Value { return st.Call("delete", id) }); err != nil {
-		return err
-	}
-	_, err := s.do(idbLanded, "readwrite", func(st js.Value) js.Value { return st.Call("delete", landedRange(id)) })
-	return err
-}
-
-func (s *idbRuns) Land(id string, l Landed) error {
-	b, err := json.Marshal(l)
-	if err != nil {
-		return err
-	}
-	_, err = s.do(idbLanded, "readwrite", func(st js.Value) js.Value { return st.Call("put", string(b), landedKey(id, l.Key)) })
-	return err
-}
-
-func (s *idbRuns) LandedOf(id string) (map[string]Landed, error) {
-	all, err := s.do(idbLanded, "readonly", func(st js.Value) js.Value { return st.Call("getAll", landedRange(id)) })
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]Landed{}
-	for i := 0; i < all.Length(); i++ {
-		var l Landed
-		if json.Unmarshal([]byte(all.Index(i).String()), &l) == nil {
-			out[l.Key] = l
-		}
-	}
-	return out, nil
-}
-
-func (s *idbRuns) Clear() error {
-	for _, n := range []string{idbRunsOS, idbLanded} {
-		if _, err := s.do(n, "readwrite", func(st js.Value) js.Value { return st.Call("clear") }); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // keyVault is where the tab keeps the API key: sessionStorage (this tab, until it closes), and

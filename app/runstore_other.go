@@ -2,6 +2,9 @@
 
 package app
 
+// defaultRunStore is where runs are kept until UseRuns says otherwise: memory.
+func defaultRunStore() *RunStore { return NewMemoryRunStore() }
+
 // memVault keeps the key in memory (tests and the server's pre-render).
 type memVault struct {
 	key      string

@@ -849,6 +849,36 @@ export async function axe(page) {
  * stop(). Finding the memories walks the heap, which crashed a renderer busy with a run: sample with
  * wasm false while it runs (a WebAssembly memory never shrinks, so its size at the end is its peak).
  */
+/** measure reads a JS realm's heap in use and (withWasm) the bytes of its WebAssembly memories, through the DevTools protocol (send). */
+async function measure(send, withWasm) {
+  const heap = (await send("Runtime.getHeapUsage")).usedSize;
+  if (!withWasm) return { heap, wasm: 0 };
+  const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
+  const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+  const sum = await send("Runtime.callFunctionOn", {
+    objectId: found.objects.objectId,
+    functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
+    returnByValue: true,
+  });
+  await send("Runtime.releaseObject", { objectId: found.objects.objectId });
+  await send("Runtime.releaseObject", { objectId: proto.result.objectId });
+  return { heap, wasm: sum.result.value };
+}
+
+/**
+ * pageHolds is what a page holds: its JS heap after a garbage collection, and its WebAssembly
+ * memory (app.wasm's Go heap at its peak: Go never gives memory back to the page).
+ */
+export async function pageHolds(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("HeapProfiler.collectGarbage");
+    return await measure((method, params = {}) => cdp.send(method, params), true);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 export async function tabMemory(page) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map(); // sessionId -> targetInfo
@@ -886,20 +916,6 @@ export async function tabMemory(page) {
       cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(done(reject));
     });
   const onPage = (method, params = {}) => cdp.send(method, params);
-  async function measure(send, withWasm) {
-    const heap = (await send("Runtime.getHeapUsage")).usedSize;
-    if (!withWasm) return { heap, wasm: 0 };
-    const proto = await send("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype" });
-    const found = await send("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
-    const sum = await send("Runtime.callFunctionOn", {
-      objectId: found.objects.objectId,
-      functionDeclaration: "function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }",
-      returnByValue: true,
-    });
-    await send("Runtime.releaseObject", { objectId: found.objects.objectId });
-    await send("Runtime.releaseObject", { objectId: proto.result.objectId });
-    return { heap, wasm: sum.result.value };
-  }
   return {
     sample: async ({ wasm = true } = {}) => {
       const parts = [{ type: "page", url: page.url(), ...(await measure(onPage, wasm)) }];
@@ -916,19 +932,70 @@ export async function tabMemory(page) {
   };
 }
 
-/** savedRun reads a model run as the tab keeps it in IndexedDB (the runs store, by ID). */
-export async function savedRun(page, id) {
-  return page.evaluate(async (id) => {
+/**
+ * readRunStore reads the tab's run store (IndexedDB "apibank-runs") as the tab keeps it: each run's
+ * summary in "runs" (or the run whole, as runs were kept before), its records in "landed" (by run
+ * ID, NUL, task key), its full verdicts in "verdicts". It returns every run put back together whole
+ * (runs: the run's export), what "runs" keeps (kept), the records by key (records, and their keys:
+ * landed), and every stored value's text (raw).
+ */
+export async function readRunStore(page) {
+  return page.evaluate(async () => {
     const db = await new Promise((resolve, reject) => {
-      const req = indexedDB.open("apibank-runs", 1);
+      const req = indexedDB.open("apibank-runs");
       req.onerror = () => reject(req.error);
       req.onsuccess = () => resolve(req.result);
     });
-    const v = await new Promise((resolve, reject) => {
-      const r = db.transaction("runs", "readonly").objectStore("runs").get(id);
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
+    const names = ["runs", "landed", "verdicts"].filter((n) => db.objectStoreNames.contains(n));
+    const got = names.length === 0 ? {} : await new Promise((resolve, reject) => {
+      const tx = db.transaction(names, "readonly");
+      const reqs = names.map((n) => [n, tx.objectStore(n).getAllKeys(), tx.objectStore(n).getAll()]);
+      tx.oncomplete = () => resolve(Object.fromEntries(reqs.map(([n, k, v]) => [n, { keys: k.result, values: v.result }])));
+      tx.onerror = () => reject(tx.error);
     });
-    return JSON.parse(typeof v === "string" ? v : await v.text());
-  }, id);
+    db.close();
+    const table = async (n) => {
+      const m = new Map();
+      const t = got[n] || { keys: [], values: [] };
+      for (let i = 0; i < t.keys.length; i++) m.set(t.keys[i], typeof t.values[i] === "string" ? t.values[i] : await t.values[i].text());
+      return m;
+    };
+    const [runs, landed, verdicts] = [await table("runs"), await table("landed"), await table("verdicts")];
+    const whole = [];
+    for (const [id, text] of runs) {
+      const kept = JSON.parse(text);
+      if (!kept.summary) {
+        whole.push(kept);
+        continue;
+      }
+      const r = kept.run;
+      r.predictions = [];
+      r.responses = {};
+      r.episodes = [];
+      for (const k of kept.order || []) {
+        const l = JSON.parse(landed.get(id + "\u0000" + k));
+        if (l.episode) r.episodes.push(l.episode);
+        else {
+          r.predictions.push(l.pred);
+          if (!l.no_response) r.responses[k] = l.response;
+        }
+      }
+      if (verdicts.has(id)) r.batch = JSON.parse(verdicts.get(id));
+      whole.push(r);
+    }
+    return {
+      runs: whole,
+      kept: [...runs.values()].map((t) => JSON.parse(t)),
+      landed: [...landed.keys()],
+      records: Object.fromEntries([...landed].map(([k, t]) => [k, JSON.parse(t)])),
+      raw: [...runs.values(), ...landed.values(), ...verdicts.values()].join("\n"),
+    };
+  });
+}
+
+/** savedRun reads a model run whole as the tab keeps it in IndexedDB (readRunStore), by ID. */
+export async function savedRun(page, id) {
+  const run = (await readRunStore(page)).runs.find((r) => r.id === id);
+  if (!run) throw new Error(`run ${id} is not in IndexedDB`);
+  return run;
 }

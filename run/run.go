@@ -714,7 +714,8 @@ func (o *inOrder) put(i int, p *Prediction, ep *Episode) {
 	}
 }
 
-// emit writes task i's line and forgets it; prediction lines are judged ScoreStep at a time.
+// emit writes task i's line and forgets it; prediction lines are judged ScoreStep at a time (or
+// ScoreStepBytes).
 func (o *inOrder) emit(i int) {
 	p, ep := o.preds[i], o.eps[i]
 	o.preds[i], o.eps[i] = nil, nil
@@ -724,7 +725,7 @@ func (o *inOrder) emit(i int) {
 		o.write(line)
 		o.chunk.Write(line)
 		o.lines++
-		if o.lines >= ScoreStep {
+		if o.lines >= ScoreStep || o.chunk.Len() >= ScoreStepBytes {
 			o.judge()
 		}
 	case ep != nil:

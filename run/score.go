@@ -14,8 +14,12 @@ import (
 // run (about 900) at once made a task of 100-250 ms, while a step's hundred decode in a few ms.
 const ScoreStep = 100
 
+// ScoreStepBytes also ends a step once its lines reach it: a run of long answers sends a megabyte
+// at a time, not a hundred answers of near the size limit each.
+const ScoreStepBytes = 1 << 20
+
 // ScoreInSteps judges prediction JSONL as the score op does (the same verdicts, line errors and
-// report), through the engine's scoring stream in steps of ScoreStep lines, each step's verdicts
+// report), through the engine's scoring stream in steps of ScoreStep lines (or ScoreStepBytes), each step's verdicts
 // decoded apart. yield, when not nil, is called before each step: the tab gives its page a turn
 // there. A run scores its predictions with it at its end, in both hosts.
 func ScoreInSteps(ctx context.Context, do protocol.Transport, preds []byte, state, name string, yield func()) (protocol.Batch, error) {
@@ -29,7 +33,7 @@ func ScoreInSteps(ctx context.Context, do protocol.Transport, preds []byte, stat
 	defer sc.close()
 	for len(preds) > 0 {
 		cut, n := 0, 0
-		for cut < len(preds) && n < ScoreStep {
+		for cut < len(preds) && n < ScoreStep && cut < ScoreStepBytes {
 			i := bytes.IndexByte(preds[cut:], '\n')
 			if i < 0 {
 				cut = len(preds)

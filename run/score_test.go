@@ -36,6 +36,12 @@ func TestScoreInStepsGivesTheScoreOpsAnswer(t *testing.T) {
 		}
 		return []byte(b.String())
 	}
+	var long []byte // 9 lines of 300 kB: 3 steps by their bytes, where their count makes one
+	for i := 0; i < 9; i++ {
+		s := samples[i%len(samples)]
+		line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": strings.Repeat("x", 300<<10)})
+		long = append(append(long, line...), '\n')
+	}
 	cases := []struct {
 		name  string
 		preds []byte
@@ -46,6 +52,7 @@ func TestScoreInStepsGivesTheScoreOpsAnswer(t *testing.T) {
 		{"several steps and a partial one", lines(2*ScoreStep+37, 0), "replay"},
 		{"bad lines among good ones", lines(ScoreStep+10, 7), ""},
 		{"no final line end", []byte(strings.TrimSuffix(string(lines(3, 0)), "\n")), ""},
+		{"long lines, a megabyte a step", long, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -58,7 +65,8 @@ func TestScoreInStepsGivesTheScoreOpsAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if wantSteps := (bytes.Count(c.preds, []byte("\n")) + ScoreStep) / ScoreStep; steps < wantSteps {
+			wantSteps := max((bytes.Count(c.preds, []byte("\n"))+ScoreStep)/ScoreStep, len(c.preds)/ScoreStepBytes+1)
+			if steps < wantSteps {
 				t.Errorf("yielded %d times, want at least %d (one a step)", steps, wantSteps)
 			}
 			if len(got.Results) == 0 && len(want.Results) > 0 {

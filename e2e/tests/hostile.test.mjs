@@ -8,7 +8,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { networkInterfaces } from "node:os";
-import { watch, open, session, startServer, startFakeModel, fillRunForm, tabMemory, savedRun } from "../lib.mjs";
+import { watch, open, session, startServer, startFakeModel, fillRunForm, tabMemory, pageHolds, savedRun } from "../lib.mjs";
 
 const s = session();
 const ALL = ["level-1-given-desc", "level-2-toolsearcher", "level-3"];
@@ -105,12 +105,14 @@ test("every hostile behaviour in one run: the tab's memory (page and engine work
   });
   const last = await mem.sample();
   await mem.stop();
+  const held = await pageHolds(page); // what the page holds once the run ended
   // The WebAssembly memories at the end are their peaks (they never shrink); the heaps' peak is
   // the largest sampled while the run went, or at its end.
   const wasm = last.parts.reduce((n, x) => n + x.wasm, 0);
   const peak = { total: Math.max(heaps, last.total - wasm) + wasm };
   const mb = (n) => (n / 1e6).toFixed(1);
   t.diagnostic(`tab memory: ${mb(first.total)} MB before the run, peak ${mb(peak.total)} MB (JS heaps at most ${mb(Math.max(heaps, last.total - wasm))}; at the end ${last.parts.map((x) => `${x.type} heap ${mb(x.heap)} + wasm ${mb(x.wasm)}`).join(", ")}); slowest page round trip ${slowest} ms`);
+  t.diagnostic(`the page holds after the run: JS heap ${mb(held.heap)} MB after a GC, WebAssembly memory ${mb(held.wasm)} MB`);
   const run = await savedRun(page, p.id);
   checkRun(run, p, "all");
   const served = new Set((await fake.requests()).map((r) => r.generated));
@@ -122,6 +124,34 @@ test("every hostile behaviour in one run: the tab's memory (page and engine work
   await page.getByTestId("sandbox-run").click();
   await page.waitForFunction(() => /\d{4}-\d{2}-\d{2}/.test(document.querySelector("[data-testid=sandbox-output]")?.textContent || ""), null, { timeout: 30000 });
   assert.deepEqual(w.errors.filter((e) => !/status of|Failed to load|net::ERR/.test(e)), []);
+  await page.close();
+});
+
+test("long answers under the size limit: the page holds none of them once they are kept, and reads them back for the export", async (t) => {
+  // 80 answers of 600 kB each (48 MB in all), each under the 1 MiB limit: a page that held its
+  // run's answers would hold them all at the end, where one that keeps them as they come holds the
+  // answers in flight.
+  const N = 80;
+  const answer = "[Calculator(formula='1+2')] " + "x".repeat(600000);
+  const fake = await startFakeModel({ models: ["fake-model"], rules: [{ reply: { content: answer } }] });
+  fakes.push(fake);
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  await fillRunForm(page, { baseURL: fake.url, key: "sk-long", model: "fake-model", limit: N, concurrency: 2 });
+  const before = await pageHolds(page);
+  const p = await runToEnd(page);
+  assert.equal(p.state, "done");
+  assert.equal(p.done, N);
+  const after = await pageHolds(page);
+  const grew = after.wasm - before.wasm;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  t.diagnostic(`${N} answers of 600 kB (${mb(N * answer.length)} MB): the page's WebAssembly memory ${mb(before.wasm)} MB before the run, ${mb(after.wasm)} MB after (its peak), JS heap ${mb(after.heap)} MB after a GC`);
+  assert.ok(grew < N * answer.length / 2, `the page's memory grew by ${mb(grew)} MB over a run of ${mb(N * answer.length)} MB of answers`);
+  const run = await savedRun(page, p.id);
+  assert.equal(run.predictions.length, N);
+  assert.ok(run.predictions.every((x) => x.pred === answer), "every answer is kept whole in IndexedDB");
+  assert.deepEqual(w.errors, []);
   await page.close();
 });
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, loadavg } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, launch, traceTasks, fillRunForm } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, launch, traceTasks, fillRunForm, readRunStore, pageHolds } from "../lib.mjs";
 
 const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
 const s = session();
@@ -100,25 +100,10 @@ async function runFromTab(page, opts) {
   return finished(page, before);
 }
 
-/** idb reads the run store: every saved run's JSON text (runs are kept as Blobs), and the landed samples' keys. */
+/** idb reads the run store (readRunStore): every kept run whole as JSON text, the records' keys, and every stored value's text. */
 async function idb(page) {
-  return page.evaluate(async () => {
-    const got = await new Promise((resolve, reject) => {
-    const req = indexedDB.open("apibank-runs", 1);
-    req.onerror = () => reject(req.error);
-    req.onsuccess = () => {
-      const db = req.result;
-      const tx = db.transaction(["runs", "landed"], "readonly");
-      const runs = tx.objectStore("runs").getAll();
-      const landed = tx.objectStore("landed").getAllKeys();
-      tx.oncomplete = () => resolve({ runs: runs.result, landed: landed.result });
-      tx.onerror = () => reject(tx.error);
-    };
-    });
-    const runs = [];
-    for (const v of got.runs) runs.push(typeof v === "string" ? v : await v.text());
-    return { runs, landed: got.landed };
-  });
+  const st = await readRunStore(page);
+  return { runs: st.runs.map((r) => JSON.stringify(r)), landed: st.landed, raw: st.raw };
 }
 
 async function savedRun(page, id) {
@@ -482,6 +467,94 @@ test("a reload resumes level 3 too: the episodes that ended are kept and not pla
   await page.close();
 });
 
+test("a run's records are in IndexedDB while it goes, its summary holds no answer, and after a reload the Runs page lists it and exports the same files", async () => {
+  await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 300 } }]));
+  const { page, w } = await newPage();
+  await configure(page, { form: "text", levels: ["level-1-given-desc"], limit: 20, concurrency: 2 });
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-start").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 4, null, { timeout: 30000 });
+  const id = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id);
+  const going = await readRunStore(page);
+  assert.equal((await progress(page)).state, "running", "the store was read while the run went");
+  const mine = going.landed.filter((k) => k.startsWith(id + "\u0000"));
+  assert.ok(mine.length >= 4 && mine.length < 20, `${mine.length} records kept while the run goes`);
+  for (const k of mine) {
+    const l = going.records[k];
+    assert.equal(l.key, k.slice(id.length + 1));
+    assert.equal(l.pred.pred, "[Calculator(formula='1+2')]", "a record holds its prediction");
+    assert.equal(l.response.content, "[Calculator(formula='1+2')]", "and its response");
+  }
+  const summary = going.kept.find((k) => k.run && k.run.id === id);
+  assert.ok(summary, "the run's summary is kept while it goes");
+  assert.equal(summary.run.status, "running");
+  assert.deepEqual(summary.run.predictions, [], "the summary holds no prediction");
+  assert.equal(summary.run.responses, undefined, "nor any response");
+
+  const p = await finished(page, before, 60000);
+  assert.equal(p.id, id);
+  assert.equal(p.state, "done");
+  const ended = (await readRunStore(page)).kept.find((k) => k.run && k.run.id === id);
+  assert.equal(ended.order.length, 20, "the ended run's summary orders its 20 records");
+  assert.ok(!JSON.stringify(ended).includes("Calculator(formula"), "the summary holds no answer");
+  await openRun(page, id);
+  const jsonl = await download(page, "run-export-jsonl");
+  const json = await download(page, "run-export-json");
+  assert.equal(jsonl.trim().split("\n").length, 20);
+  assert.equal(JSON.parse(json).predictions.length, 20);
+  await page.reload();
+  await openRun(page, id);
+  assert.equal(await download(page, "run-export-jsonl"), jsonl, "the predictions export after a reload is the one before, byte for byte");
+  assert.equal(await download(page, "run-export-json"), json, "the JSON export too");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+
+  // A browser that kept runs whole, in the store's first version (a string, and a Blob): its runs
+  // are listed, opened and exported as they were, and moved to records.
+  const old = await launch();
+  try {
+    const op = await old.context.newPage();
+    const ow = watch(op);
+    await open(op, s.server.url, "/"); // the home page: it opens no run store
+    const whole = JSON.parse(json);
+    const ids = [id + "-string", id + "-blob"];
+    await op.evaluate(async ({ text, ids }) => {
+      const db = await new Promise((resolve, reject) => {
+        const req = indexedDB.open("apibank-runs", 1);
+        req.onupgradeneeded = () => {
+          req.result.createObjectStore("runs");
+          req.result.createObjectStore("landed");
+        };
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => resolve(req.result);
+      });
+      const r = JSON.parse(text);
+      const tx = db.transaction("runs", "readwrite");
+      tx.objectStore("runs").put(JSON.stringify({ ...r, id: ids[0] }), ids[0]);
+      tx.objectStore("runs").put(new Blob([JSON.stringify({ ...r, id: ids[1] })], { type: "application/json" }), ids[1]);
+      await new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, { text: json, ids });
+    for (const oid of ids) {
+      await open(op, s.server.url, "/runs");
+      await op.waitForSelector(`[data-testid=run-row][data-id="${oid}"]`);
+      await op.click(`[data-testid=run-row][data-id="${oid}"] [data-testid=run-open]`);
+      await op.waitForSelector("[data-testid=run-view]");
+      assert.equal(await download(op, "run-export-jsonl"), jsonl, `${oid}: the predictions export of a run kept whole before`);
+      assert.deepEqual(JSON.parse(await download(op, "run-export-json")), { ...whole, id: oid }, `${oid}: its JSON export`);
+    }
+    const moved = await readRunStore(op);
+    for (const oid of ids) assert.equal(moved.kept.find((k) => k.run && k.run.id === oid)?.summary, 1, `${oid} is kept as a summary now`);
+    assert.equal(moved.landed.filter((k) => k.startsWith(ids[0] + "\u0000")).length, 20, "with its 20 records");
+    assert.deepEqual(ow.errors, []);
+  } finally {
+    await old.close();
+  }
+});
+
 test("Test connection reports in words", async () => {
   await fake.script(script());
   const { page, w } = await newPage();
@@ -674,6 +747,8 @@ test("a full level-1 run, first in a fresh browser and then again: wall time, an
       const byCPU = tasks.reduce((a, b) => (b.cpu > a.cpu ? b : a), { cpu: 0, wall: 0, at: 0 });
       const byWall = tasks.reduce((a, b) => (b.wall > a.wall ? b : a), { cpu: 0, wall: 0, at: 0 });
       const load = loadavg()[0].toFixed(1);
+      const held = await pageHolds(page);
+      t.diagnostic(`the page holds after the run: JS heap ${(held.heap / 1e6).toFixed(1)} MB after a GC, WebAssembly memory ${(held.wasm / 1e6).toFixed(1)} MB`);
       assert.equal(p.state, "done");
       assert.equal(p.done, p.total);
       assert.ok(tasks.length > 100, `the trace holds the run's tasks (${tasks.length})`);
