@@ -51,6 +51,9 @@ type BulkOptions struct {
 	Progress string `js:"progress"`
 	Level    string `js:"level"`
 	State    string `js:"state"`
+	// Episodes sets level-3 episode lines aside (a run's predictions file): not judged, handed back
+	// in BulkResult.Episodes for the page to replay.
+	Episodes bool `js:"episodes"`
 }
 
 // BulkResult is a finished bulk run: the report (equal to the score op's), the first line errors
@@ -61,6 +64,8 @@ type BulkResult struct {
 	ErrorCount int
 	Verdicts   int
 	MS         float64
+	// Episodes are the episode lines set aside (BulkOptions.Episodes).
+	Episodes []protocol.EpisodeLine
 }
 
 // virtualFrom is the number of verdict rows from which the table is rendered virtually (only the rows

@@ -46,6 +46,7 @@ type bulkReply struct {
 	ErrorCount int     `js:"errorCount"`
 	Verdicts   int     `js:"verdicts"`
 	MS         float64 `js:"ms"`
+	Episodes   string  `js:"episodes"`
 }
 
 // BulkScore scores a textarea's predictions in chunks in the worker (see BulkScorer).
@@ -57,6 +58,7 @@ func (b *BrowserEngine) BulkScore(opts BulkOptions) (BulkResult, error) {
 	o.Set("progress", opts.Progress)
 	o.Set("level", opts.Level)
 	o.Set("state", opts.State)
+	o.Set("episodes", opts.Episodes)
 	var r bulkReply
 	if err := await(b.bridge.Call("bulk", o), &r); err != nil {
 		return BulkResult{}, err
@@ -72,6 +74,11 @@ func (b *BrowserEngine) BulkScore(opts BulkOptions) (BulkResult, error) {
 	res := BulkResult{Report: rep, ErrorCount: r.ErrorCount, Verdicts: r.Verdicts, MS: r.MS}
 	if err := json.Unmarshal([]byte(r.Errors), &res.Errors); err != nil {
 		return BulkResult{}, err
+	}
+	if r.Episodes != "" {
+		if err := json.Unmarshal([]byte(r.Episodes), &res.Episodes); err != nil {
+			return BulkResult{}, err
+		}
 	}
 	nextTask() // and rendering it the one after
 	return res, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // SavedBatch is a scored batch as the tab keeps it (and exports it): where the predictions came
@@ -30,6 +31,9 @@ type SavedBatch struct {
 	Rows int `json:"rows,omitempty"`
 	// ErrorCount counts the line errors of a large batch (Batch.Errors holds the first ones).
 	ErrorCount int `json:"error_count,omitempty"`
+	// Episodes are the level-3 episode lines of a run's predictions file, replayed in this tab
+	// (nil when the text had none).
+	Episodes *EpisodeReplay `json:"episodes,omitempty"`
 }
 
 // virtualRows is the window of a large batch's verdicts the table renders: rows [start,
@@ -112,6 +116,8 @@ type ScorePage struct {
 	// to keep in it, see BulkScorer.Held), and where they came from.
 	held     int
 	heldName string
+	// replayed, replays: level-3 episodes replayed so far of those the scored text holds.
+	replayed, replays int
 }
 
 // largeText is the size from which the bulk box's text stays in the DOM: copying it into Go at every
@@ -218,6 +224,9 @@ func (p *ScorePage) Render() app.UI {
 			),
 			app.If(p.busy, func() app.UI {
 				return app.Progress().ID("score-progress").DataSet("testid", "score-progress").Aria("label", "scoring progress").Max(1).Value(0)
+			}),
+			app.If(p.busy && p.replays > 0, func() app.UI {
+				return app.P().Class("note").DataSet("testid", "replay-progress").Text(fmt.Sprintf("Replaying level-3 episodes: %d of %d.", p.replayed, p.replays))
 			}),
 			errorBox(p.err),
 			note(p.saveNote),
@@ -380,15 +389,37 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 		p.err = "Paste prediction JSONL first (one {\"file\", \"id\", \"pred\"} object a line)."
 		return
 	}
-	p.busy, p.err, p.saveNote = true, "", ""
+	p.busy, p.err, p.saveNote, p.replays = true, "", "", 0
 	bulk, level, state, data := p.bulk, p.level, p.state, p.data
-	refresh(ctx, func() (protocol.Batch, error) { return tab.Score(bulk, level, state) }, func(b protocol.Batch, err error) {
+	type done struct {
+		b   protocol.Batch
+		eps *EpisodeReplay
+	}
+	progress := p.replayProgress(ctx)
+	refresh(ctx, func() (done, error) {
+		// The episode lines of a run's predictions file are taken aside and replayed, the rest
+		// judged, as the bulk path's stream and apibank score do.
+		out, err := run.ReadOut([]byte(bulk), lines.Max)
+		if err != nil {
+			return done{}, err
+		}
+		b, err := tab.Score(string(out.Preds), level, state)
+		if err != nil {
+			return done{}, err
+		}
+		var errs []protocol.LineError
+		for _, le := range out.Errors {
+			errs = append(errs, protocol.LineError{File: "predictions", Line: le.Line, Message: le.Message})
+		}
+		b.Errors = mergeErrors(b.Errors, errs)
+		return done{b, replayAll(out.Episodes, progress)}, nil
+	}, func(d done, err error) {
 		p.busy = false
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		p.saved = &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"}, Batch: b, Preds: predsByLine(bulk)}
+		p.saved = &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"}, Batch: d.b, Preds: predsByLine(bulk), Episodes: d.eps}
 		p.cmp = Compares{}
 		p.runs++
 		p.saveNote = p.persist()
@@ -412,21 +443,28 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 	} else {
 		p.large = true
 	}
-	p.busy, p.err, p.saveNote = true, "", ""
+	p.busy, p.err, p.saveNote, p.replays = true, "", "", 0
 	level, state, data, bulk := p.level, p.state, p.data, p.bulk
 	small := !p.large
 	type done struct {
 		res   BulkResult
 		rows  []protocol.Verdict
 		preds []string
+		eps   *EpisodeReplay
 	}
+	progress := p.replayProgress(ctx)
 	refresh(ctx, func() (done, error) {
-		res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state})
-		if err != nil || res.Verdicts >= virtualFrom {
-			return done{res: res}, err
+		res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state, Episodes: true})
+		if err != nil {
+			return done{}, err
 		}
-		rows, preds, err := bs.Rows(0, res.Verdicts)
-		return done{res, rows, preds}, err
+		eps, errs := decodeEpisodes(res.Episodes, "predictions")
+		res.Errors, res.ErrorCount = mergeErrors(res.Errors, errs), res.ErrorCount+len(errs)
+		d := done{res: res, eps: replayAll(eps, progress)}
+		if res.Verdicts < virtualFrom {
+			d.rows, d.preds, err = bs.Rows(0, res.Verdicts)
+		}
+		return d, err
 	}, func(d done, err error) {
 		p.busy = false
 		if err != nil {
@@ -436,7 +474,7 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 		res := d.res
 		rep := res.Report
 		sb := &SavedBatch{Format: batchFormat, Data: data, Source: Source{Kind: "paste"},
-			Batch: protocol.Batch{Results: d.rows, Errors: res.Errors, Report: &rep}, ErrorCount: res.ErrorCount}
+			Batch: protocol.Batch{Results: d.rows, Errors: res.Errors, Report: &rep}, ErrorCount: res.ErrorCount, Episodes: d.eps}
 		if sb.Batch.Results == nil {
 			sb.Batch.Results = []protocol.Verdict{}
 		}
@@ -473,6 +511,25 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 			})
 		})
 	})
+}
+
+// replayProgress is how a scoring run off the UI goroutine tells the page how many level-3
+// episodes it has replayed: at most a render every few episodes.
+func (p *ScorePage) replayProgress(ctx app.Context) func(done, total int) {
+	return func(done, total int) {
+		if done == 0 || done == total || done%4 == 0 {
+			ctx.Dispatch(func(app.Context) { p.replayed, p.replays = done, total })
+		}
+	}
+}
+
+// replayAll replays the episodes (none: nil, the batch has no level-3 part).
+func replayAll(eps []run.LineEpisode, progress func(done, total int)) *EpisodeReplay {
+	if len(eps) == 0 {
+		return nil
+	}
+	progress(0, len(eps))
+	return replayEpisodes(eps, progress)
 }
 
 // loadRows fetches from the worker the rows of a large batch from start, off the UI goroutine, and
@@ -584,6 +641,7 @@ func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll 
 				}),
 			)
 		}),
+		app.If(sb.Episodes != nil, func() app.UI { return replayView(sb.Episodes) }),
 		duplicatesNote(sb),
 		app.If(sb.Rows == 0, func() app.UI { return verdictTable(sb, cs) }),
 		app.If(sb.Rows > 0, func() app.UI { return virtualTable(sb, vr, cs, onScroll) }),

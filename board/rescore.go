@@ -423,3 +423,15 @@ func ReadVerdicts(b []byte) ([]SampleVerdict, error) {
 	}
 	return out, nil
 }
+
+// EpisodeScore is level 3's score of episodes judged elsewhere than in a submission (a predictions
+// file re-scored in a tab): successes[i] says whether episode i was a success, and the score is
+// summarize's, so the rate and its interval are the board's for the same episodes.
+func EpisodeScore(successes []bool) LevelScore {
+	vs := make([]SampleVerdict, len(successes))
+	for i, ok := range successes {
+		vs[i] = SampleVerdict{Trial: 1, Level: run.Level3, ID: -1, Kind: kindEpisode, Status: StatusAnswered, Correct: ok}
+	}
+	s := summarize([]string{run.Level3}, len(vs), vs)
+	return s.Levels[0]
+}

@@ -95,6 +95,8 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			flag(&r.Gold)
 		case "bare":
 			flag(&r.Bare)
+		case "episodes":
+			flag(&r.Episodes)
 		case "memo":
 			text(&r.Memo)
 		case "builtin":

@@ -49,6 +49,8 @@ type Session struct {
 	// streams are the open scoring streams, by id.
 	streams    map[int]*score.Stream
 	nextStream int
+	// asideLines are the episode lines the chunk being judged set aside (setEpisodeAside).
+	asideLines []protocol.EpisodeLine
 	// synthKeys are the duplicate keys of synthKeysOf's dialogues (see synthIndex).
 	synthKeys   map[string]string
 	synthKeysOf *dataset.Data

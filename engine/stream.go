@@ -38,7 +38,11 @@ func (s *Session) scoreStart(r *protocol.Request) (any, *protocol.Error) {
 		name = "predictions"
 	}
 	s.nextStream++
-	s.streams[s.nextStream] = score.NewStream(s.data, s.index, mode, name, r.Level, r.Gold)
+	st := score.NewStream(s.data, s.index, mode, name, r.Level, r.Gold)
+	if r.Episodes {
+		st.Aside = s.setEpisodeAside
+	}
+	s.streams[s.nextStream] = st
 	return protocol.ScoreStarted{Stream: s.nextStream, State: string(mode)}, nil
 }
 
@@ -65,12 +69,27 @@ func (s *Session) scoreLines(r *protocol.Request) (any, *protocol.Error) {
 	s.lines.Reset()
 	s.lines.Grow(len(chunk) + len(chunk)/2)
 	la := &linesAnswer{body: &s.lines}
+	s.asideLines = nil
 	lines, verdicts, errs := st.Lines(chunk, r.Line, la.body)
 	if errs == nil {
 		errs = []dataset.LineError{}
 	}
-	la.answer = protocol.LinesAnswer{Lines: lines, Verdicts: verdicts, Errors: errs}
+	la.answer = protocol.LinesAnswer{Lines: lines, Verdicts: verdicts, Errors: errs, Episodes: s.asideLines}
+	s.asideLines = nil
 	return la, nil
+}
+
+// setEpisodeAside is the Aside of a stream opened with Request.Episodes: a level-3 episode line is
+// kept for the chunk's answer (LinesAnswer.Episodes), or is a line error when it cannot be replayed.
+func (s *Session) setEpisodeAside(text []byte, line int) (bool, string) {
+	if !protocol.IsEpisodeLine(text) {
+		return false, ""
+	}
+	if why := protocol.CheckEpisodeLine(text); why != "" {
+		return true, why
+	}
+	s.asideLines = append(s.asideLines, protocol.EpisodeLine{Line: line, Text: bytes.Clone(text)})
+	return true, ""
 }
 
 func (s *Session) scoreFinish(r *protocol.Request) (any, *protocol.Error) {

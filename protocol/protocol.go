@@ -137,6 +137,10 @@ type Request struct {
 	// Bare asks episode_start for the episode alone, without the prompt and the tools' schemas: an
 	// episode whose calls are recorded and replayed (a kept run judged again) needs neither.
 	Bare bool `json:"bare,omitempty"`
+	// Episodes asks score_start for a stream that sets level-3 episode lines (IsEpisodeLine) aside
+	// instead of judging them: each score_lines answer hands them back (LinesAnswer.Episodes) for
+	// the host to replay, and one that cannot be replayed is a line error (CheckEpisodeLine).
+	Episodes bool `json:"episodes,omitempty"`
 	// Stream is the id score_start returned (score_lines, score_finish).
 	Stream int `json:"stream,omitempty"`
 	// Lines is a chunk of whole JSONL lines: predictions (score_lines) or pairs (rouge_lines).

@@ -13,7 +13,8 @@ import (
 // chunk is answered in the lines form (LinesAnswer), so a host writes verdicts as they come and no
 // side ever holds the whole file.
 //
-//	score_start   level, state, name, gold   open a scoring stream: ScoreStarted (its id)
+//	score_start   level, state, name, gold,  open a scoring stream: ScoreStarted (its id)
+//	              episodes
 //	score_lines   stream, lines, line        judge a chunk of prediction JSONL: lines form
 //	score_finish  stream                     close the stream: its Report, equal to score's
 //	rouge_lines   lines, line, name          ROUGE-L of a chunk of {"ref","hyp"} JSONL: lines form
@@ -57,6 +58,51 @@ type LinesAnswer struct {
 	Lines    int         `json:"lines"`
 	Verdicts int         `json:"verdicts"`
 	Errors   []LineError `json:"errors"`
+	// Episodes are the level-3 episode lines a stream opened with Request.Episodes set aside: not
+	// judged, no JSONL line written for them, handed back for the host to replay.
+	Episodes []EpisodeLine `json:"episodes,omitempty"`
+}
+
+// EpisodeLine is a level-3 episode line of a prediction file (a run's predictions file, see
+// IsEpisodeLine) as a scoring stream sets it aside: its number in the file and its text.
+type EpisodeLine struct {
+	Line int             `json:"line"`
+	Text json.RawMessage `json:"text"`
+}
+
+// IsEpisodeLine says whether a line of a run's predictions file is a level-3 episode (a run's
+// Episode as a line): a JSON object with its "calls" or "transcript" and no "pred", or a line that
+// begins as an episode line does but is no JSON. Such a line is never a prediction.
+func IsEpisodeLine(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"calls"`)) && !bytes.Contains(line, []byte(`"transcript"`)) {
+		return false
+	}
+	var probe struct {
+		Pred       *json.RawMessage `json:"pred"`
+		Calls      *json.RawMessage `json:"calls"`
+		Transcript *json.RawMessage `json:"transcript"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		// Not JSON: an episode line when it began as one (the decoder says what is wrong).
+		return bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"level":"level-3","scene"`))
+	}
+	return probe.Pred == nil && (probe.Calls != nil || probe.Transcript != nil)
+}
+
+// CheckEpisodeLine says why an episode line (IsEpisodeLine) cannot be replayed: not JSON of an
+// episode, or no "file" (the scene). Empty when it can. Every host and the engine word it so.
+func CheckEpisodeLine(line []byte) string {
+	var ep struct {
+		File  string        `json:"file"`
+		Calls []EpisodeCall `json:"calls"`
+	}
+	if err := json.Unmarshal(line, &ep); err != nil {
+		return fmt.Sprintf("not a level-3 episode: %v", err)
+	}
+	if ep.File == "" {
+		return `a level-3 episode without its "file"`
+	}
+	return ""
 }
 
 // ErrorLine is the JSONL line written for a prediction line that could not be judged:

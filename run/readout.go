@@ -8,6 +8,7 @@ import (
 	"io"
 
 	linereader "github.com/apibank-playground/apibank/internal/lines"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Out is a run's predictions file (OutJSONL) read back apart: the prediction lines, ready for the
@@ -51,10 +52,10 @@ func ReadOut(data []byte, maxLine int) (Out, error) {
 		}
 		if IsEpisodeLine(raw) {
 			var ep Episode
-			if err := json.Unmarshal(raw, &ep); err != nil {
+			if why := protocol.CheckEpisodeLine(raw); why != "" {
+				out.Errors = append(out.Errors, LineError{Line: n, Message: why})
+			} else if err := json.Unmarshal(raw, &ep); err != nil {
 				out.Errors = append(out.Errors, LineError{Line: n, Message: fmt.Sprintf("not a level-3 episode: %v", err)})
-			} else if ep.File == "" {
-				out.Errors = append(out.Errors, LineError{Line: n, Message: `a level-3 episode without its "file"`})
 			} else {
 				out.Episodes = append(out.Episodes, LineEpisode{n, ep})
 			}
@@ -69,19 +70,5 @@ func ReadOut(data []byte, maxLine int) (Out, error) {
 }
 
 // IsEpisodeLine says whether a line of a run's predictions file is a level-3 episode (EpisodeLine):
-// a JSON object with its "calls" or "transcript" and no "pred".
-func IsEpisodeLine(line []byte) bool {
-	if !bytes.Contains(line, []byte(`"calls"`)) && !bytes.Contains(line, []byte(`"transcript"`)) {
-		return false
-	}
-	var probe struct {
-		Pred       *json.RawMessage `json:"pred"`
-		Calls      *json.RawMessage `json:"calls"`
-		Transcript *json.RawMessage `json:"transcript"`
-	}
-	if err := json.Unmarshal(line, &probe); err != nil {
-		// Not JSON: an episode line when it began as one (the decoder says what is wrong).
-		return bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"level":"level-3","scene"`))
-	}
-	return probe.Pred == nil && (probe.Calls != nil || probe.Transcript != nil)
-}
+// protocol.IsEpisodeLine, which the engine's scoring streams use too.
+func IsEpisodeLine(line []byte) bool { return protocol.IsEpisodeLine(line) }

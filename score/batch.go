@@ -44,7 +44,7 @@ func newPredictionReader() *value.MemberReader {
 func parsePredictions(fr *value.MemberReader, name string, data []byte, level string, first int) ([]Prediction, []dataset.LineError) {
 	var preds []Prediction
 	var errs []dataset.LineError
-	eachPrediction(fr, name, data, level, first, func(p Prediction, e *dataset.LineError) {
+	eachPrediction(fr, name, data, level, first, nil, func(p Prediction, e *dataset.LineError) {
 		if e != nil {
 			errs = append(errs, *e)
 		} else {
@@ -57,7 +57,7 @@ func parsePredictions(fr *value.MemberReader, name string, data []byte, level st
 // eachPrediction reads a chunk of prediction JSONL whose first line is number first with fr, and
 // calls f for each non-blank line in order: with the prediction, or with the line's error (e not
 // nil). A stream judges each line as it is read, so no chunk's predictions are held at once.
-func eachPrediction(fr *value.MemberReader, name string, data []byte, level string, first int, f func(p Prediction, e *dataset.LineError)) {
+func eachPrediction(fr *value.MemberReader, name string, data []byte, level string, first int, aside func(text []byte, line int) bool, f func(p Prediction, e *dataset.LineError)) {
 	lr := lines.NewBytesReader(data, lines.Max)
 	for {
 		raw, line, err := lr.Next()
@@ -70,7 +70,7 @@ func eachPrediction(fr *value.MemberReader, name string, data []byte, level stri
 			continue
 		}
 		text := bytes.TrimSpace(raw)
-		if len(text) == 0 {
+		if len(text) == 0 || aside != nil && aside(text, line) {
 			continue
 		}
 		p, why := parsePrediction(fr, text, level)

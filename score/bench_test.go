@@ -27,7 +27,7 @@ func BenchmarkParseOracleLines(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n = 0
-		eachPrediction(fr, "oracle", lines, "", 1, func(p Prediction, e *dataset.LineError) { n++ })
+		eachPrediction(fr, "oracle", lines, "", 1, nil, func(p Prediction, e *dataset.LineError) { n++ })
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/line")
 }

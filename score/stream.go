@@ -22,6 +22,9 @@ type Stream struct {
 	level  string
 	gold   bool
 	head   resultHead
+	// Aside, when set, takes lines out of the stream before they are judged: a line it returns
+	// taken for is not judged and writes nothing, unless why says why it is a line error.
+	Aside func(text []byte, line int) (taken bool, why string)
 }
 
 // resultHead is the start of the last verdict written (appendResultHead's part), for the level and
@@ -54,7 +57,20 @@ func (st *Stream) Lines(chunk []byte, first int, out *bytes.Buffer) (lines, verd
 	if first < 1 {
 		first = 1
 	}
-	eachPrediction(st.reader, st.name, chunk, st.level, first, func(p Prediction, e *dataset.LineError) {
+	var aside func([]byte, int) bool
+	if st.Aside != nil {
+		aside = func(text []byte, line int) bool {
+			taken, why := st.Aside(text, line)
+			if taken && why != "" {
+				e := dataset.LineError{File: st.name, Line: line, Message: why}
+				lines++
+				out.Write(protocol.ErrorLine(e))
+				errs = append(errs, e)
+			}
+			return taken
+		}
+	}
+	eachPrediction(st.reader, st.name, chunk, st.level, first, aside, func(p Prediction, e *dataset.LineError) {
 		lines++
 		if e == nil {
 			var r Result

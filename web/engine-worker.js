@@ -10,7 +10,7 @@
 //               {type: "ping", id}                 the page's heartbeat: answered with pong
 //               {type: "warm-up"}                  the page is idle: warm the engine up (once a worker)
 //               {type: "hang"}                     a test hook: stop answering, as a worker closed silently
-//               {type: "bulk", id, blob | text, level, state, name, scratch}
+//               {type: "bulk", id, blob | text, level, state, name, scratch, episodes}
 //                                                  score a prediction text in chunks (see bulk below);
 //                                                  a scratch run keeps no rows (the UI's warm-up)
 //               {type: "rows", id, run, from, count} verdict rows [from, from+count) of bulk run `run`
@@ -259,10 +259,11 @@ async function bulk(msg) {
   const blob = msg.blob || new Blob([msg.text || ""]);
   if (!msg.scratch) lastRun = null; // the previous run's rows go now, not after this one
   const decoder = new TextDecoder();
-  const start = call({ v: 1, op: "score_start", level: msg.level || "", state: msg.state || "", name: msg.name || "predictions" });
+  const start = call({ v: 1, op: "score_start", level: msg.level || "", state: msg.state || "", name: msg.name || "predictions", episodes: !!msg.episodes });
   const stream = start.env.result.stream;
   const run = { id: ++runSeq, blob, chunks: [], rows: 0, cache: null };
   const errors = [];
+  const episodes = []; // the level-3 episode lines set aside (msg.episodes), for the page to replay
   let errorCount = 0;
   let engineMs = 0;
   let pos = 0;
@@ -277,6 +278,7 @@ async function bulk(msg) {
       engineMs += performance.now() - t1;
       for (const e of a.env.result.errors) if (errors.length < MAX_ERRORS) errors.push(e);
       errorCount += a.env.result.errors.length;
+      if (a.env.result.episodes) for (const ep of a.env.result.episodes) episodes.push(ep);
       // The verdict lines stay as one string per chunk with the offsets of its rows.
       const keep = [];
       for (const l of a.body.split("\n")) if (l !== "" && !l.startsWith('{"error":')) keep.push(l);
@@ -305,7 +307,7 @@ async function bulk(msg) {
   const fin = call({ v: 1, op: "score_finish", stream });
   if (!msg.scratch) lastRun = run;
   const engineMemory = engine.instance.exports.memory.buffer.byteLength;
-  return { ok: true, run: run.id, report: fin.text, errors: JSON.stringify(errors), errorCount, verdicts: run.rows, ms: performance.now() - t0, engineMs, engineMemory };
+  return { ok: true, run: run.id, report: fin.text, errors: JSON.stringify(errors), errorCount, episodes: JSON.stringify(episodes), verdicts: run.rows, ms: performance.now() - t0, engineMs, engineMemory };
 }
 
 // predOf returns the "pred" of input line n of a run ("" when it has none), reading its chunk of

@@ -110,8 +110,12 @@ func streamScore(r runner, path, level, state string, out io.Writer, stderr io.W
 			return false
 		}
 		var ep run.Episode
-		if err := json.Unmarshal(line, &ep); err != nil || ep.File == "" {
-			fmt.Fprintln(stderr, protocol.LineError{File: path, Line: n, Message: fmt.Sprintf("not a level-3 episode: %v", err)}.Error())
+		why := protocol.CheckEpisodeLine(line)
+		if err := json.Unmarshal(line, &ep); why == "" && err != nil {
+			why = fmt.Sprintf("not a level-3 episode: %v", err)
+		}
+		if why != "" {
+			fmt.Fprintln(stderr, protocol.LineError{File: path, Line: n, Message: why}.Error())
 			bad++
 			return true
 		}

@@ -90,7 +90,7 @@ export function bulkScorer(engine, held, doc) {
     const t0 = performance.now();
     progress(0, blob.size);
     const scratch = !!opts.scratch;
-    const r = await engine.post({ type: "bulk", blob, level: opts.level || "", state: opts.state || "", name: opts.name || "predictions", scratch }, progress);
+    const r = await engine.post({ type: "bulk", blob, level: opts.level || "", state: opts.state || "", name: opts.name || "predictions", scratch, episodes: !!opts.episodes }, progress);
     if (!r.ok) return { ok: false, error: r.error || "the engine refused", restarted: !!r.restarted };
     if (!scratch) lastBulk = { blob, opts, run: r.run };
     else engine.setStatus({ bulkWarm: true });
