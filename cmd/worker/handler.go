@@ -15,7 +15,8 @@ import (
 // newHandler routes /healthz and /api/ to apiRoutes (which answers its own 404s and 405s there), a GET of
 // anything else (that the static assets did not answer) to a JSON 404 and other methods there to
 // 405; under the security headers of every response and a panic guard, with an access log to logger
-// (one line a request: no header, no body, no query) that also says the memory the instance holds.
+// (no header, no body, no query) that also says the memory the instance holds, of the requests that
+// failed or after which the instance held more memory than ever (see notable).
 func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /", notFound)
@@ -29,7 +30,7 @@ func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 		mux.ServeHTTP(w, r)
 	})
 	headers := serve.SecurityHeaders(serve.ContentSecurityPolicy())
-	return readRest(serve.AccessLog(logger, serve.Secure(headers, serve.Recover(logger, routes)), memory))
+	return readRest(serve.AccessLog(keepNotable(logger), serve.Secure(headers, serve.Recover(logger, routes)), memory))
 }
 
 // restMax bounds how much of a request body readRest reads after the handler (the API's largest

@@ -12,8 +12,8 @@ import (
 // written, duration, remote address, and the content coding sent. The path is logged without its
 // query (which may carry a token or a key), and no header and no body is ever logged: a user's API
 // key travels in Authorization, and it must never reach a log. Each of extra adds attributes to the
-// line, read after the response (the Worker's memory figures): one line a request, as a log line
-// is not free (under wrangler dev each costs about as much as a small request).
+// line, read after the response (the Worker's memory figures). A logger may drop lines: the
+// Worker's keeps only the notable ones, as a log line is not free there.
 func AccessLog(logger *slog.Logger, next http.Handler, extra ...func() []slog.Attr) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
