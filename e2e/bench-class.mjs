@@ -4,7 +4,9 @@
 // (without wrangler dev's proxy), measured by the same client in the same run, rounds interleaved: answers judged a second, latency percentiles,
 // the requests that failed, by status (on workerd a 503 "Your worker restarted mid-request": a
 // student's tab queues such an answer and sends it again), and the Worker's rate as a fraction of
-// the server's. An answer judged other than correct, or refused as bad, fails the run. The class
+// the server's; and, in the same rounds, how often workerd serves a static asset, and refuses an
+// answer to no task (Go and the engine without D1), to the same clients: ceilings that say where an
+// answer's time goes under load. An answer judged other than correct, or refused as bad, fails the run. The class
 // limits are lifted (cmd/server's flags, the Worker's variables): this measures what the endpoint
 // holds, not the limits. Every answer is the gold call of the builtin data's first level-1
 // exercise. Before the rounds, one student answers alone (ALONE answers one after the other) on each,
@@ -43,23 +45,49 @@ async function post(url, body) {
 
 /** round runs STUDENTS students answering for SECONDS and resolves the latencies, the answers judged, and the failures by status (with the first message of each). */
 async function round(base, code, ex) {
+  const url = `${base}/api/v1/classes/${code}/answers`;
+  return load(async (i) => {
+    const body = { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: ex.id, answer: ex.gold };
+    const r = await post(url, body);
+    if (r.status === 200 && JSON.parse(r.body).correct === true) return ["", ""];
+    return [r.status === 200 ? "200 not correct" : String(r.status), r.body.slice(0, 160)];
+  });
+}
+
+/** staticRound has STUDENTS clients ask for the home page (a static asset, which never reaches Go) for SECONDS, each its next as soon as the last has come: what the host serves a second with no Go, no engine and no D1 in the way. */
+async function staticRound(base) {
+  return load(async () => {
+    const r = await fetch(base + "/", { headers: { Connection: "close" } });
+    const text = await r.text();
+    return r.status === 200 ? ["", ""] : [String(r.status), text.slice(0, 160)];
+  });
+}
+
+/** refusedRound has STUDENTS students send an answer to a task the data does not hold for SECONDS: the Go handler and the engine answer 400 before the store is asked, so this is what the host does a second with Go and the engine and no D1. */
+async function refusedRound(base, code, ex) {
+  const url = `${base}/api/v1/classes/${code}/answers`;
+  return load(async (i) => {
+    const r = await post(url, { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: 99999, answer: ex.gold });
+    return r.status === 400 ? ["", ""] : [String(r.status), r.body.slice(0, 160)];
+  });
+}
+
+/** load runs STUDENTS clients for SECONDS, each sending its next request (send(i) resolves ["", ""] for a good answer, or [kind, why]) as soon as the last has come, and resolves the latencies, the good answers and the failures by kind (with the first message of each). */
+async function load(send) {
   const lat = [];
   let judged = 0;
   const errors = {};
   const end = Date.now() + SECONDS * 1000;
-  const url = `${base}/api/v1/classes/${code}/answers`;
   const start = performance.now();
   await Promise.all(
     Array.from({ length: STUDENTS }, async (_, i) => {
-      const body = { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: ex.id, answer: ex.gold };
       while (Date.now() < end) {
         const t0 = performance.now();
         let kind = "";
         let why = "";
         try {
-          const r = await post(url, body);
-          if (r.status === 200 && JSON.parse(r.body).correct === true) judged++;
-          else [kind, why] = [r.status === 200 ? "200 not correct" : String(r.status), r.body.slice(0, 160)];
+          [kind, why] = await send(i);
+          if (!kind) judged++;
         } catch (err) {
           [kind, why] = ["no answer", String(err.cause || err)];
         }
@@ -138,6 +166,11 @@ async function main() {
         costs.push(`    ${what}: ${((cpuMillis(pids) - c0) / ALONE).toFixed(1)} ms of workerd CPU, ${((performance.now() - t0) / ALONE).toFixed(1)} ms wall`);
       }
     }
+    // Beside the answers, in the same rounds: what workerd (at its own socket when found) serves a
+    // second when no Go runs at all, a ceiling for any request the Worker answers.
+    const bare = targets.at(-1);
+    const ceiling = [];
+    const noStore = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const got = await round(t.base, t.code, ex);
@@ -148,6 +181,12 @@ async function main() {
           t.errors[k].n += e.n;
         }
       }
+      const got = await staticRound(bare.base);
+      if (Object.keys(got.errors).length) throw new Error(`${bare.name}: the static asset failed: ${JSON.stringify(got.errors)}`);
+      ceiling.push(got.judged / got.seconds);
+      const no = await refusedRound(bare.base, bare.code, ex);
+      if (Object.keys(no.errors).length) throw new Error(`${bare.name}: an answer to no task was not refused: ${JSON.stringify(no.errors)}`);
+      noStore.push(no.judged / no.seconds);
     }
     console.log(`class answers, ${STUDENTS} students at once, ${ROUNDS} interleaved rounds of ${SECONDS} s each (load average ${loadavg().map((x) => x.toFixed(2)).join(" ")})`);
     for (const t of targets) {
@@ -160,6 +199,15 @@ async function main() {
     }
     if (costs.length) console.log(`  a request's cost on workerd alone, ${ALONE} of each one after the other:\n${costs.join("\n")}`);
     for (const t of targets.slice(1)) console.log(`  ${t.name}: ${((100 * t.rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    for (const [what, rates] of [
+      ["serves the home page (a static asset, no Go)", ceiling],
+      ["refuses an answer to no task (Go and the engine, no D1)", noStore],
+    ]) {
+      console.log(
+        `  ceiling: ${bare.name} ${what} ${mean(rates).toFixed(1)} times a second to the same ${STUDENTS} clients (rounds ${rates.map((x) => x.toFixed(1)).join(", ")}), ${((100 * mean(rates)) / targets[0].rate).toFixed(1)}% of the server's answers a second`,
+      );
+    }
     // A refusal is reported, not fatal: a student's tab queues a 5xx-refused answer and sends it again.
     if (targets.some((t) => t.errors["200 not correct"] || t.errors["400"])) process.exitCode = 1;
   } finally {
