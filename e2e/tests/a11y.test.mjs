@@ -3,7 +3,7 @@
 // the skip link moves the focus to the content.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, axe } from "../lib.mjs";
+import { watch, open, visit, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, axe } from "../lib.mjs";
 
 // With a board and classes served (--db): the Board page loads one, as on the Worker, rather than
 // asking a server that has none (whose 404 the browser logs as a console error).
@@ -14,21 +14,25 @@ async function clean(page, where) {
   assert.deepEqual(v, [], `${where}: axe reports\n${v.join("\n")}`);
 }
 
-/** pages lists the states to check: every page of the navigation, then pages with work done on them. */
+/**
+ * states walks the states to check: every page of the navigation, then pages with work done on them.
+ * The first page is loaded; the others are reached as a link's click reaches them (visit), in the
+ * same document, as a user moves through the site.
+ */
 async function states(page, base, check) {
   await open(page, base, "/");
   const navPaths = await page.$$eval("nav.nav a[href]", (as) => as.map((a) => a.getAttribute("href")));
   for (const p of navPaths) {
-    await open(page, base, p);
+    await visit(page, p);
     await page.waitForSelector("main h1");
     await check(p);
   }
   const all = await engineRequest(page, { op: "dialogues" });
   const d = all.find((x) => x.special) || all[0];
-  await open(page, base, `/sample?level=${encodeURIComponent(d.level)}&file=${encodeURIComponent(d.file)}`);
+  await visit(page, `/sample?level=${encodeURIComponent(d.level)}&file=${encodeURIComponent(d.file)}`);
   await page.waitForSelector("[data-testid=prompt-text]");
   await check("/sample (a dialogue)");
-  await open(page, base, "/score");
+  await visit(page, "/score");
   const dls = await fullDialogues(page, all.slice(0, 3));
   const lines = goldPredictions(dls);
   lines[0].pred = "no call";
@@ -36,10 +40,10 @@ async function states(page, base, check) {
   await page.locator("[data-testid=verdict-row] >> nth=0 >> text=compare").click();
   await page.waitForSelector(".compare dl");
   await check("/score (verdicts, compare open)");
-  await open(page, base, "/results");
+  await visit(page, "/results");
   await page.waitForSelector("[data-testid=level-row]");
   await check("/results (a batch)");
-  await open(page, base, "/sandbox");
+  await visit(page, "/sandbox");
   await page.locator("[data-testid=sandbox-example] >> nth=0").click();
   await page.getByTestId("sandbox-run").click();
   await page.waitForSelector("[data-testid=sandbox-history]");

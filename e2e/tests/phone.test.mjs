@@ -1,9 +1,10 @@
 // Phone width (issue 10): at 390 px no page scrolls sideways, in every state the suite opens (the
 // compare panel, results, the sandbox world, run settings where the page has them); wide tables
-// scroll inside their own box.
+// scroll inside their own box. The first page is loaded; the others are reached by the app's own
+// navigation, as a link's click reaches them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { watch, open, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, fits } from "../lib.mjs";
+import { watch, open, visit, engineRequest, fullDialogues, goldPredictions, jsonl, pasteAndScore, session, fits } from "../lib.mjs";
 
 // With a board and classes served (--db): the Board page loads one, as on the Worker, rather than
 // asking a server that has none (whose 404 the browser logs as a console error).
@@ -17,23 +18,23 @@ test("at 390 px no page scrolls sideways, in any state", async () => {
   await page.evaluate(() => localStorage.clear());
   const navPaths = await page.$$eval("nav.nav a[href]", (as) => as.map((a) => a.getAttribute("href")));
   for (const p of navPaths) {
-    await open(page, s.server.url, p);
+    await visit(page, p);
     await page.waitForSelector("main h1");
     await fits(page, p);
   }
   // The dataset with its longest names, and a sample with its prompt.
-  await open(page, s.server.url, "/dataset");
+  await visit(page, "/dataset");
   await page.waitForSelector("[data-testid=dialogue-row]");
   await fits(page, "/dataset (list)");
   const all = await engineRequest(page, { op: "dialogues" });
   const longest = all.reduce((a, b) => (b.file.length > a.file.length ? b : a));
-  await open(page, s.server.url, `/sample?level=${encodeURIComponent(longest.level)}&file=${encodeURIComponent(longest.file)}`);
+  await visit(page, `/sample?level=${encodeURIComponent(longest.level)}&file=${encodeURIComponent(longest.file)}`);
   await page.waitForSelector("[data-testid=prompt-text]");
   await page.getByTestId("reveal-gold").click();
   await fits(page, "/sample (gold shown)");
 
   // Paste & score with results, a line error and a compare panel open.
-  await open(page, s.server.url, "/score");
+  await visit(page, "/score");
   const dls = await fullDialogues(page, all.slice(0, 6));
   const lines = goldPredictions(dls);
   lines[0].pred = lines[0].pred.replace(/\)\]$/, ", extra='a very long value that runs past the width of a phone screen by far')]");
@@ -45,12 +46,12 @@ test("at 390 px no page scrolls sideways, in any state", async () => {
   const h = await page.evaluate(() => document.querySelector("[data-testid=verdicts]").getBoundingClientRect().height);
   assert.ok(h < 40 * lines.length * 5, `the verdicts are ${h} px tall for ${lines.length} lines: the compare must not be a ribbon`);
 
-  await open(page, s.server.url, "/results");
+  await visit(page, "/results");
   await page.waitForSelector("[data-testid=level-row]");
   await fits(page, "/results");
 
   // The sandbox after a call, with a database open.
-  await open(page, s.server.url, "/sandbox");
+  await visit(page, "/sandbox");
   await page.locator("[data-testid=sandbox-example] >> nth=0").click();
   await page.getByTestId("sandbox-run").click();
   await page.waitForSelector("[data-testid=sandbox-history]");
@@ -60,7 +61,7 @@ test("at 390 px no page scrolls sideways, in any state", async () => {
 
   // Run settings, where the page exists.
   if (navPaths.includes("/run")) {
-    await open(page, s.server.url, "/run");
+    await visit(page, "/run");
     for (const d of await page.locator("details:not([open]) > summary").all()) await d.click();
     await fits(page, "/run (settings)");
   }
