@@ -22,6 +22,9 @@ const SECONDS = Number(process.env.ROUND_SECONDS || 15);
 const ROUNDS = Number(process.env.ROUNDS || 2);
 const ALONE = Number(process.env.ALONE || 40);
 const lifted = "1000000000";
+// noTask is a sample id the builtin data does not hold: the API refuses an answer to it (400) once
+// the engine has looked, before the store is asked.
+const noTask = 99999;
 
 /** firstExercise is the first call sample (id 0) of the builtin data's first level-1 dialogue and its gold call in the native form. */
 function firstExercise() {
@@ -45,13 +48,16 @@ async function post(url, body) {
 
 /** round runs STUDENTS students answering for SECONDS and resolves the latencies, the answers judged, and the failures by status (with the first message of each). */
 async function round(base, code, ex) {
-  const url = `${base}/api/v1/classes/${code}/answers`;
   return load(async (i) => {
-    const body = { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: ex.id, answer: ex.gold };
-    const r = await post(url, body);
+    const r = await post(`${base}/api/v1/classes/${code}/answers`, studentAnswer(i, ex, ex.id));
     if (r.status === 200 && JSON.parse(r.body).correct === true) return ["", ""];
     return [r.status === 200 ? "200 not correct" : String(r.status), r.body.slice(0, 160)];
   });
+}
+
+/** studentAnswer is student i's answer to sample id of ex's dialogue: ex's gold call. */
+function studentAnswer(i, ex, id) {
+  return { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id, answer: ex.gold };
 }
 
 /** staticRound has STUDENTS clients ask for the home page (a static asset, which never reaches Go) for SECONDS, each its next as soon as the last has come: what the host serves a second with no Go, no engine and no D1 in the way. */
@@ -65,9 +71,8 @@ async function staticRound(base) {
 
 /** refusedRound has STUDENTS students send an answer to a task the data does not hold for SECONDS: the Go handler and the engine answer 400 before the store is asked, so this is what the host does a second with Go and the engine and no D1. */
 async function refusedRound(base, code, ex) {
-  const url = `${base}/api/v1/classes/${code}/answers`;
   return load(async (i) => {
-    const r = await post(url, { student: `student ${String(i).padStart(2, "0")}`, level: ex.level, file: ex.file, id: 99999, answer: ex.gold });
+    const r = await post(`${base}/api/v1/classes/${code}/answers`, studentAnswer(i, ex, noTask));
     return r.status === 400 ? ["", ""] : [String(r.status), r.body.slice(0, 160)];
   });
 }
@@ -153,7 +158,7 @@ async function main() {
       const kinds = [
         ["a static asset (no Go)", () => fetch(t.base + "/", { headers: { Connection: "close" } })],
         ["/api/v1/openapi.json (Go, no engine, no D1)", () => fetch(t.base + "/api/v1/openapi.json", { headers: { Connection: "close" } })],
-        ["an answer the engine refuses (400: Go and the engine, no D1)", () => post(answers, { student: "cost", level: ex.level, file: ex.file, id: 99999, answer: ex.gold })],
+        ["an answer the engine refuses (400: Go and the engine, no D1)", () => post(answers, { student: "cost", level: ex.level, file: ex.file, id: noTask, answer: ex.gold })],
         ["an answer judged and kept (Go, the engine, one D1 statement)", () => post(answers, { student: "cost", level: ex.level, file: ex.file, id: ex.id, answer: ex.gold })],
       ];
       for (const [what, send] of kinds) {
@@ -166,11 +171,13 @@ async function main() {
         costs.push(`    ${what}: ${((cpuMillis(pids) - c0) / ALONE).toFixed(1)} ms of workerd CPU, ${((performance.now() - t0) / ALONE).toFixed(1)} ms wall`);
       }
     }
-    // Beside the answers, in the same rounds: what workerd (at its own socket when found) serves a
-    // second when no Go runs at all, a ceiling for any request the Worker answers.
+    // Beside the answers, in the same rounds, on workerd (at its own socket when found): ceilings
+    // for an answer, with no Go at all, and with Go and the engine but no D1.
     const bare = targets.at(-1);
-    const ceiling = [];
-    const noStore = [];
+    const ceilings = [
+      { what: "serves the home page (a static asset, no Go)", round: () => staticRound(bare.base), rates: [] },
+      { what: "refuses an answer to no task (Go and the engine, no D1)", round: () => refusedRound(bare.base, bare.code, ex), rates: [] },
+    ];
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const got = await round(t.base, t.code, ex);
@@ -181,12 +188,11 @@ async function main() {
           t.errors[k].n += e.n;
         }
       }
-      const got = await staticRound(bare.base);
-      if (Object.keys(got.errors).length) throw new Error(`${bare.name}: the static asset failed: ${JSON.stringify(got.errors)}`);
-      ceiling.push(got.judged / got.seconds);
-      const no = await refusedRound(bare.base, bare.code, ex);
-      if (Object.keys(no.errors).length) throw new Error(`${bare.name}: an answer to no task was not refused: ${JSON.stringify(no.errors)}`);
-      noStore.push(no.judged / no.seconds);
+      for (const c of ceilings) {
+        const got = await c.round();
+        if (Object.keys(got.errors).length) throw new Error(`${bare.name} ${c.what}: failed ${JSON.stringify(got.errors)}`);
+        c.rates.push(got.judged / got.seconds);
+      }
     }
     console.log(`class answers, ${STUDENTS} students at once, ${ROUNDS} interleaved rounds of ${SECONDS} s each (load average ${loadavg().map((x) => x.toFixed(2)).join(" ")})`);
     for (const t of targets) {
@@ -200,10 +206,7 @@ async function main() {
     if (costs.length) console.log(`  a request's cost on workerd alone, ${ALONE} of each one after the other:\n${costs.join("\n")}`);
     for (const t of targets.slice(1)) console.log(`  ${t.name}: ${((100 * t.rate) / targets[0].rate).toFixed(1)}% of the server's answers a second`);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    for (const [what, rates] of [
-      ["serves the home page (a static asset, no Go)", ceiling],
-      ["refuses an answer to no task (Go and the engine, no D1)", noStore],
-    ]) {
+    for (const { what, rates } of ceilings) {
       console.log(
         `  ceiling: ${bare.name} ${what} ${mean(rates).toFixed(1)} times a second to the same ${STUDENTS} clients (rounds ${rates.map((x) => x.toFixed(1)).join(", ")}), ${((100 * mean(rates)) / targets[0].rate).toFixed(1)}% of the server's answers a second`,
       );

@@ -81,6 +81,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(append(b, '\n'))
 }
 
+// sysKey is the access line's attribute that says the memory the Go runtime holds (memory writes
+// it, notable reads it).
+const sysKey = "sys_bytes"
+
 // memory is what the access log says, after each request, of the memory the Go runtime holds (on
 // Workers: about the instance's linear memory, which counts against the isolate's 128 MB) and of
 // all the heap it allocated, so a request that comes near the limit shows in the logs before it
@@ -88,5 +92,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func memory() []slog.Attr {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return []slog.Attr{slog.Uint64("sys_bytes", m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc)}
+	return []slog.Attr{slog.Uint64(sysKey, m.Sys), slog.Uint64("heap_sys_bytes", m.HeapSys), slog.Uint64("total_alloc_bytes", m.TotalAlloc)}
 }

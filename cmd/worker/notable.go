@@ -43,7 +43,7 @@ func (n *notable) Handle(ctx context.Context, r slog.Record) error {
 		switch a.Key {
 		case "status":
 			status = a.Value.Int64()
-		case "sys_bytes":
+		case sysKey:
 			sys = a.Value.Uint64()
 		}
 		return true
