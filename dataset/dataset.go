@@ -56,6 +56,14 @@ type Turn struct {
 	Parallel bool
 	// Line is the turn's 1-based line number in its file.
 	Line int
+	// Free, on our data, names the arguments of an API turn whose text the user never dictated (an
+	// email's subject the AI words itself, a meeting topic the user only describes): any non-empty
+	// text is right there, so the judge does not compare them word for word (the line's "free").
+	Free []string
+	// Accept, on our data, lists other argument sets that are just as right as Params (a date form
+	// the description allows, an optional argument left out): each is judged as a gold of its own,
+	// executed in the same world (the line's "accept").
+	Accept []*value.Map
 }
 
 // Dialogue is one dialogue file.
@@ -439,7 +447,12 @@ func parseDialogue(d *Dialogue, name string, data []byte) (*Dialogue, []LineErro
 				}
 				parallel = b
 			}
-			d.Turns = append(d.Turns, Turn{Role: API, Tool: name, Params: pm, Result: rm, Parallel: parallel, Line: line})
+			free, accept, err := parseAlternatives(m)
+			if err != nil {
+				bad("%v", err)
+				continue
+			}
+			d.Turns = append(d.Turns, Turn{Role: API, Tool: name, Params: pm, Result: rm, Parallel: parallel, Line: line, Free: free, Accept: accept})
 		case "Meta":
 			if line != 1 || len(d.Turns) > 0 {
 				bad("a Meta line must be the first line")
@@ -526,6 +539,7 @@ func (d *Dialogue) Style(set []int) string {
 
 func parseMeta(m *value.Map) (*Meta, error) {
 	meta := &Meta{Special: m.String("special")}
+	var err error
 	if meta.Special != "" && !slices.Contains(protocol.Specials, meta.Special) {
 		return nil, fmt.Errorf("special must be one of %s, not %q", strings.Join(protocol.Specials, ", "), meta.Special)
 	}
@@ -552,7 +566,99 @@ func parseMeta(m *value.Map) (*Meta, error) {
 			meta.Derived = append(meta.Derived, Derivation{Value: value.Str(mustGet(em, "value")), Rule: em.String("rule")})
 		}
 	}
+	if meta.Needs, err = parseNeeds(m, "needs"); err != nil {
+		return nil, err
+	}
+	if len(meta.Needs) > 0 && meta.Special == "" {
+		return nil, fmt.Errorf("needs belong to a special case (\"special\")")
+	}
+	if meta.Audit, err = parseAudit(m); err != nil {
+		return nil, err
+	}
 	return meta, nil
+}
+
+// parseAlternatives reads an API turn's "free" (argument names) and "accept" (argument sets).
+func parseAlternatives(m *value.Map) (free []string, accept []*value.Map, err error) {
+	if v, ok := m.Get("free"); ok {
+		list, isList := v.([]any)
+		if !isList {
+			return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+		}
+		for _, e := range list {
+			name, isText := e.(string)
+			if !isText || name == "" {
+				return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+			}
+			free = append(free, name)
+		}
+	}
+	if v, ok := m.Get("accept"); ok {
+		list, isList := v.([]any)
+		if !isList {
+			return nil, nil, fmt.Errorf("\"accept\" must be a list of param_dict objects")
+		}
+		for _, e := range list {
+			am, isMap := e.(*value.Map)
+			if !isMap {
+				return nil, nil, fmt.Errorf("\"accept\" must be a list of param_dict objects")
+			}
+			accept = append(accept, am)
+		}
+	}
+	return free, accept, nil
+}
+
+// parseNeeds reads a list of needs [{"what", "any": [phrases]}] at key (absent: none).
+func parseNeeds(m *value.Map, key string) ([]protocol.Need, error) {
+	v, ok := m.Get(key)
+	if !ok {
+		return nil, nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		return nil, fmt.Errorf("%s must be a list of {\"what\", \"any\": [phrases]}", key)
+	}
+	var needs []protocol.Need
+	for i, e := range list {
+		nm, isMap := e.(*value.Map)
+		if !isMap {
+			return nil, fmt.Errorf("%s item %d must be an object {\"what\", \"any\"}", key, i+1)
+		}
+		n := protocol.Need{What: nm.String("what")}
+		phrases, _ := nm.Get("any")
+		pl, isList := phrases.([]any)
+		for _, p := range pl {
+			if s, isText := p.(string); isText && strings.TrimSpace(s) != "" {
+				n.Any = append(n.Any, s)
+			}
+		}
+		if n.What == "" || !isList || len(n.Any) == 0 {
+			return nil, fmt.Errorf("%s item %d needs \"what\" and a non-empty \"any\" list of phrases", key, i+1)
+		}
+		needs = append(needs, n)
+	}
+	return needs, nil
+}
+
+// parseAudit reads the optional "audit": {"status": verified|fixed, "note"}.
+func parseAudit(m *value.Map) (*protocol.Audit, error) {
+	v, ok := m.Get("audit")
+	if !ok {
+		return nil, nil
+	}
+	am, isMap := v.(*value.Map)
+	if !isMap {
+		return nil, fmt.Errorf("audit must be an object {\"status\", \"note\"}")
+	}
+	a := &protocol.Audit{Status: am.String("status"), Note: am.String("note")}
+	if a.Status != protocol.AuditVerified && a.Status != protocol.AuditFixed {
+		return nil, fmt.Errorf("audit status must be %s or %s, not %q", protocol.AuditVerified, protocol.AuditFixed, a.Status)
+	}
+	if a.Status == protocol.AuditFixed && a.Note == "" {
+		return nil, fmt.Errorf("a fixed audit needs a note saying what was fixed")
+	}
+	return a, nil
 }
 
 func mustGet(m *value.Map, k string) any {

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"github.com/apibank-playground/apibank/protocol"
 	"io"
 	"path"
 	"strconv"
@@ -31,7 +32,16 @@ type Scene struct {
 	Catalog string
 	// Repaired: see Dialogue.Repaired.
 	Repaired bool
+	// Answer, for a scene whose request is a question, is what the final answer to the user must
+	// say (the scene's "answer"): an episode whose calls are right but whose conclusion is wrong is
+	// not a success.
+	Answer []Need
+	// Audit is what a careful reader found (the scene's "audit").
+	Audit *protocol.Audit
 }
+
+// Need is one thing a right reply must contain (the protocol's type).
+type Need = protocol.Need
 
 // SceneCall is one gold call of a scene. Result is the recorded envelope when the scene has one (our
 // own scenes do; the original's text files do not).
@@ -124,7 +134,8 @@ func sceneCatalog(calls []SceneCall) string {
 // ParseSceneJSON reads a scene in our own format, one JSON object a file:
 //
 //	{"scene": title, "utterance": the request, "key_info": [facts the user gives when asked],
-//	 "calls": [{"api_name", "param_dict", "result"}], "catalog"?: "lv3_apis" | "apis"}
+//	 "calls": [{"api_name", "param_dict", "result"}], "catalog"?: "lv3_apis" | "apis",
+//	 "answer"?: [{"what", "any": [phrases]}], "audit"?: {"status", "note"}}
 //
 // Results may be null in a draft (fill them by running the calls).
 func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) {
@@ -174,6 +185,12 @@ func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) 
 			return nil, bad("call %d has no result object", i+1)
 		}
 		sc.Calls = append(sc.Calls, c)
+	}
+	if sc.Answer, err = parseNeeds(m, "answer"); err != nil {
+		return nil, bad("%v", err)
+	}
+	if sc.Audit, err = parseAudit(m); err != nil {
+		return nil, bad("%v", err)
 	}
 	switch sc.Catalog {
 	case "":

@@ -218,6 +218,36 @@ type Meta struct {
 	// Derived lists argument values that the dialogue derives rather than quotes (such as "tomorrow"
 	// -> a date), with the rule used, for the grounding check.
 	Derived []Derivation `json:"derived,omitempty"`
+	// Needs, in a special-case dialogue, is what a right reply must do, each need a thing the reply
+	// names (the missing value, the wrong value, each candidate, the missing tool): a reply that makes
+	// no call is right when it meets every need. Judged deterministically, never by a model.
+	Needs []Need `json:"needs,omitempty"`
+	// Audit is what a careful reader found when the dialogue was read with the prompt a model gets.
+	Audit *Audit `json:"audit,omitempty"`
+}
+
+// Need is one thing a right reply (a special case's answer, a level-3 task's final answer) must
+// contain: What says it in words, for people (the Sample page, the verdict); Any lists the phrases
+// that show it, any one of which is enough (compared case-insensitively, whitespace collapsed).
+type Need struct {
+	What string   `json:"what"`
+	Any  []string `json:"any"`
+}
+
+// Audit statuses: what the reading of a sample found.
+const (
+	// AuditVerified: read and found fair as it was.
+	AuditVerified = "verified"
+	// AuditFixed: read, found wanting and fixed (Note says what).
+	AuditFixed = "fixed"
+)
+
+// Audit records a careful reader's verdict on one dialogue or scene of our data.
+type Audit struct {
+	// Status is AuditVerified or AuditFixed.
+	Status string `json:"status"`
+	// Note says what was fixed (or, for a verified one, anything a reader should know).
+	Note string `json:"note,omitempty"`
 }
 
 // Derivation records one derived argument value.

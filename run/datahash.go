@@ -12,7 +12,7 @@ import (
 // EncoderVersion is the version of the prompts a run sends (Request, Body, Tools): raised when a
 // change makes any sample's request body differ, so that a run's record says which prompts its
 // model answered.
-const EncoderVersion = 1
+const EncoderVersion = 2
 
 // DataHash is a short hash of the samples of levels as the engine behind do lists them (the samples
 // op's answers, level after level): two runs with the same hash saw the same samples. The tab, the

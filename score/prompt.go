@@ -67,6 +67,13 @@ func BuildPrompt(sm Sample) Prompt {
 
 	var b strings.Builder
 	b.WriteString("You are an AI assistant that can use tools to help a user. Read the conversation and the tool descriptions below.\n")
+	// Our data's dates are written from the world's today (a date without a year, "tomorrow"): the
+	// prompt states it, so every such date is knowable. The original's prompts say nothing of it.
+	today := ""
+	if sm.Dialogue.Repaired {
+		today = "Today is " + tools.TodayInWords() + " (" + tools.Today + ")."
+		b.WriteString(today + "\n")
+	}
 	if expectCall {
 		call := "the single tool call"
 		if mayReply {
@@ -125,6 +132,9 @@ func BuildPrompt(sm Sample) Prompt {
 		}
 	} else {
 		system += "Reply to the user in plain words; do not call a tool."
+	}
+	if today != "" {
+		system += " " + today
 	}
 	msgs := []any{value.MapOf("role", "system", "content", system)}
 	calls := 0

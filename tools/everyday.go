@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"time"
+
 	"github.com/apibank-playground/apibank/internal/py"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -30,6 +32,17 @@ func playMusic() *Tool {
 	}
 }
 
+// Today is the benchmark's fixed today, GetToday's answer, whatever the clock says. The world's
+// dates are written from it (the data's "tomorrow", "next Monday"), so our prompts state it.
+const Today = "2023-03-31"
+
+// TodayInWords is Today as a prompt states it, with its weekday ("Friday, 31 March 2023"): a
+// weekday is what a user's "next Monday" needs.
+func TodayInWords() string {
+	d, _ := time.Parse(time.DateOnly, Today)
+	return d.Format("Monday, 2 January 2006")
+}
+
 // getToday is GetToday: the benchmark's fixed today, whatever the clock says.
 func getToday() *Tool {
 	return &Tool{
@@ -37,7 +50,7 @@ func getToday() *Tool {
 		Description: "Tell today's date (the benchmark's fixed today).",
 		Outputs:     []Field{{Name: "date", Type: "str", Description: "Today as YYYY-MM-DD."}},
 		run: func(c *Ctx, in *value.Map) (any, error) {
-			return "2023-03-31", nil
+			return Today, nil
 		},
 		// Correct iff the response has an output, no exception and no input (the gold is not read).
 		check: func(r, g *value.Map) (bool, error) {
