@@ -45,6 +45,10 @@ const (
 	// InputTooLarge: the prediction is beyond any sensible size (MaxCallPrediction for a call); the
 	// error says the size and the limit. Incorrect.
 	InputTooLarge = "INPUT_TOO_LARGE"
+	// MissedNeed: a special case's reply made no call but does not do what the case needs (ask for
+	// the missing value, point out the wrong one, name the candidates, say no tool can do it); the
+	// verdict's error says which need it missed.
+	MissedNeed = "MISSED_NEED"
 	// MissingCall: a gold call set got fewer calls than it has (protocol.MissingCall).
 	MissingCall = protocol.MissingCall
 	// ExtraCall: a prediction made more calls than its gold set (protocol.ExtraCall).
@@ -58,7 +62,7 @@ const MaxCallPrediction = 4 << 20
 // Categories lists every category in report order.
 var Categories = []string{Correct, NoAPICall, FailedParseAPICall, APINameMismatch, InvalidInputParameter,
 	MissInputArgument, KeyError, HasException, OutputMismatch, InputMismatch,
-	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, InputTooLarge, MissingCall, ExtraCall}
+	InvalidParameterType, ToolError, CheckError, Incorrect, PrematureCall, MissedNeed, InputTooLarge, MissingCall, ExtraCall}
 
 // Mode is how the world is set up for a call sample.
 type Mode string
@@ -222,8 +226,7 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 			v.Category, v.Form, v.Called = PrematureCall, string(c.Form), c.Name
 			return v
 		}
-		v.Category, v.Correct = Correct, true
-		return v
+		return s.special(sm, pred, v)
 	}
 	if len(sm.Set) > 0 {
 		return s.callSet(sm, pred, v)
@@ -248,8 +251,32 @@ func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
 		return v
 	}
 	cat := sm.Dialogue.ToolCatalog()
+	if sm.Dialogue.Repaired {
+		return s.judgeFair(cat, s.world(sm), c, gt, v)
+	}
 	env, err := Execute(cat, s.world(sm), c, sm.Dialogue.Repaired)
 	s.judgeRun(&v, cat, gt, env, err, s.gold(gt), false)
+	return v
+}
+
+// special judges a reply to a special case: right when it makes no call and, on data whose special
+// cases record their needs (ours), meets what the case's kind needs and every need of the case.
+// The original's data has no special cases; data of ours without needs keeps "no call is right".
+func (s *Scorer) special(sm Sample, pred string, v CallVerdict) CallVerdict {
+	meta := sm.Dialogue.Meta
+	if meta == nil || len(meta.Needs) == 0 {
+		v.Category, v.Correct = Correct, true
+		return v
+	}
+	needs := meta.Needs
+	if kn, ok := KindNeed(meta.Special); ok {
+		needs = append([]protocol.Need{kn}, needs...)
+	}
+	if miss := Unmet(pred, needs); miss != nil {
+		v.Category, v.Error = MissedNeed, "the reply does not do what the case needs: "+miss.What
+		return v
+	}
+	v.Category, v.Correct = Correct, true
 	return v
 }
 

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
 
@@ -46,19 +48,29 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 	}
 	cat := sm.Dialogue.ToolCatalog()
 	w := s.world(sm)
+	repaired := sm.Dialogue.Repaired
+	var start *tools.World
+	if repaired {
+		start = w.Clone()
+	}
 	type ran struct {
-		env *value.Map
-		err error
+		env  *value.Map
+		err  error
+		args *value.Map
 	}
 	runs := make([]ran, len(cs))
 	for i, c := range cs {
+		args := Args(cat, c, repaired)
+		if repaired {
+			args = s.fairSetArgs(cat, w, c, golds, args)
+		}
 		// A call that raises leaves the world as it was.
 		next := w.Clone()
-		env, err := Execute(cat, next, c, sm.Dialogue.Repaired)
+		env, err := executeWith(cat, next, c, args)
 		if err == nil {
 			w = next
 		}
-		runs[i] = ran{env, err}
+		runs[i] = ran{env, err, args}
 	}
 	judge := func(p, g int) CallVerdict {
 		mv := CallVerdict{Tool: golds[g].Tool}
@@ -130,6 +142,17 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		}
 		v.Calls = append(v.Calls, mv)
 	}
+	if allRight && repaired {
+		// The calls, read as they mean, must leave the world as the gold set does.
+		params := make([]*value.Map, len(golds))
+		for g, gt := range golds {
+			params[g] = gt.Params
+		}
+		if why := effectDiffers(cat, start, w, golds, params); why != "" {
+			v.Category, v.Error = Incorrect, why
+			return v
+		}
+	}
 	switch {
 	case allRight:
 		v.Category, v.Correct = Correct, true
@@ -143,6 +166,28 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		v.Category = firstWrong
 	}
 	return v
+}
+
+// fairSetArgs returns the arguments a predicted call of a set runs with on our data: read as they
+// mean (fairArgs) against the first gold call of the set, of the same tool, that they then match in
+// world w (tried in a copy); otherwise args, as written.
+func (s *Scorer) fairSetArgs(cat *tools.Catalog, w *tools.World, c *call.Call, golds []*dataset.Turn, args *value.Map) *value.Map {
+	for _, gt := range golds {
+		if gt.Tool != c.Name {
+			continue
+		}
+		fair := fairArgs(cat, w, c, gt, gt.Params)
+		if value.Equal(fair, args) {
+			continue
+		}
+		env, err := executeWith(cat, w.Clone(), c, fair)
+		var mv CallVerdict
+		s.judgeRun(&mv, cat, gt, env, err, gt.Result, true)
+		if mv.Correct {
+			return fair
+		}
+	}
+	return args
 }
 
 // match pairs predicted calls with gold calls where ok(p, g) holds, as many pairs as possible

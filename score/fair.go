@@ -1,0 +1,175 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apibank-playground/apibank/call"
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
+)
+
+// On our data a call is judged by what it means, not by how it is written (see RATIONALE, "Several
+// right answers"): before the tool's check compares a predicted call with its gold call,
+//   - an argument the gold turn marks free (text the user never dictated) takes the gold's text when
+//     the prediction gives any non-empty text;
+//   - a list argument that holds the gold's elements in another order takes the gold's order;
+//   - a Calculator formula that is equal in value to the gold's takes the gold's formula;
+// and after the check, the world the call leaves must be the world the gold call leaves (which
+// meeting was deleted, what a reminder says). Each of the turn's accepted argument sets is a gold
+// of its own, judged the same way. The original's data keeps its evaluator's reading (parity).
+
+// calculator is the tool whose formula is judged by value.
+const calculator = "Calculator"
+
+// fairArgs returns the arguments of predicted call c, as Args reads them, brought to the form of the
+// gold arguments gold where they mean the same (see above). w is the world the call runs in (the
+// Calculator's value is computed in a copy of it). The call's own map is never changed.
+func fairArgs(cat *tools.Catalog, w *tools.World, c *call.Call, gt *dataset.Turn, gold *value.Map) *value.Map {
+	args := Args(cat, c, true)
+	copied := false
+	set := func(k string, v any) {
+		if !copied {
+			args, copied = value.Clone(args).(*value.Map), true
+		}
+		args.Set(k, v)
+	}
+	for _, k := range gt.Free {
+		got, ok := args.Get(k)
+		want, inGold := gold.Get(k)
+		if text, isText := got.(string); ok && inGold && isText && text != "" {
+			set(k, want)
+		}
+	}
+	args.Each(func(k string, v any) bool {
+		want, ok := gold.Get(k)
+		if !ok {
+			return true
+		}
+		if gl, isList := want.([]any); isList {
+			if pl, isList := v.([]any); isList && !value.Equal(pl, gl) && samePermutation(pl, gl) {
+				set(k, want)
+			}
+		}
+		return true
+	})
+	if c.Name == calculator && gt.Tool == calculator {
+		if f, ok := args.Get("formula"); ok {
+			if g, ok := gold.Get("formula"); ok && !value.Equal(f, g) && sameValue(cat, w, c.Form, f, g) {
+				set("formula", g)
+			}
+		}
+	}
+	return args
+}
+
+// samePermutation reports whether a and b hold equal elements, each as often, in any order.
+func samePermutation(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	used := make([]bool, len(b))
+outer:
+	for _, x := range a {
+		for j, y := range b {
+			if !used[j] && value.Equal(x, y) {
+				used[j] = true
+				continue outer
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// sameValue reports whether two Calculator formulas give the same number (to a relative 1e-9).
+func sameValue(cat *tools.Catalog, w *tools.World, form call.Form, f, g any) bool {
+	a, okA := calculate(cat, w, form, f)
+	b, okB := calculate(cat, w, call.Native, g)
+	if !okA || !okB {
+		return false
+	}
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// calculate runs Calculator on formula in a copy of w: its number, or false when it raises or
+// answers no number.
+func calculate(cat *tools.Catalog, w *tools.World, form call.Form, formula any) (float64, bool) {
+	args := value.MapOf("formula", formula)
+	var env *value.Map
+	var err error
+	if form == call.Native {
+		env, err = cat.CallNative(w.Clone(), calculator, args)
+	} else {
+		env, err = cat.Call(w.Clone(), calculator, args)
+	}
+	if err != nil {
+		return 0, false
+	}
+	if exc, _ := env.Get("exception"); exc != nil {
+		return 0, false
+	}
+	out, _ := env.Get("output")
+	switch x := out.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// effectDiffers returns, when the world got (after the predicted calls) differs from the world
+// the gold calls leave when run from start, the first difference in words; "" when they agree.
+func effectDiffers(cat *tools.Catalog, start, got *tools.World, golds []*dataset.Turn, params []*value.Map) string {
+	want := start.Clone()
+	for i, gt := range golds {
+		// A gold call that raises leaves the world as it was.
+		_, _ = cat.CallNative(want, gt.Tool, params[i])
+	}
+	diffs := diffWorlds(want, got)
+	if len(diffs) == 0 {
+		return ""
+	}
+	d := diffs[0]
+	return fmt.Sprintf("the call leaves the world unlike the gold call: %s is %s, the gold call leaves %s", d.Path, d.Got, d.Gold)
+}
+
+// judgeFair judges predicted call c of gold turn gt on our data: against the gold, then against each
+// accepted argument set, in the world start (not changed). It returns the verdict of the gold, or of
+// the first accepted set the call matches.
+func (s *Scorer) judgeFair(cat *tools.Catalog, start *tools.World, c *call.Call, gt *dataset.Turn, v CallVerdict) CallVerdict {
+	first := v
+	alts := append([]*value.Map{gt.Params}, gt.Accept...)
+	for i, params := range alts {
+		gold := s.gold(gt)
+		if i > 0 {
+			env, err := cat.CallNative(start.Clone(), gt.Tool, params)
+			if err != nil {
+				continue
+			}
+			gold = env
+		}
+		w := start.Clone()
+		env, err := executeWith(cat, w, c, fairArgs(cat, start, c, gt, params))
+		mv := v
+		s.judgeRun(&mv, cat, gt, env, err, gold, i > 0)
+		if mv.Correct {
+			if why := effectDiffers(cat, start, w, []*dataset.Turn{gt}, []*value.Map{params}); why != "" {
+				mv.Category, mv.Correct, mv.Error = Incorrect, false, why
+			}
+		}
+		if mv.Correct {
+			return mv
+		}
+		if i == 0 {
+			first = mv
+		}
+	}
+	return first
+}

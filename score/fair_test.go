@@ -1,0 +1,136 @@
+package score
+
+import (
+	"testing"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/value"
+)
+
+// callSample returns the first single-call sample of the builtin data whose gold calls tool and
+// satisfies ok (nil: any).
+func callSample(t *testing.T, ix *Index, tool string, ok func(p *value.Map) bool) Sample {
+	t.Helper()
+	for _, sm := range ix.All() {
+		if sm.Kind == KindCall && len(sm.Set) <= 1 && sm.GoldTurn().Tool == tool && (ok == nil || ok(sm.GoldTurn().Params)) {
+			return sm
+		}
+	}
+	t.Skipf("the builtin data has no %s call sample of that kind", tool)
+	return Sample{}
+}
+
+// nativeWith is the sample's gold call as a native call, with the arguments kv changed.
+func nativeWith(sm Sample, kv ...any) string {
+	args := value.Clone(sm.GoldTurn().Params).(*value.Map)
+	for i := 0; i+1 < len(kv); i += 2 {
+		args.Set(kv[i].(string), kv[i+1])
+	}
+	return string(value.Marshal(value.MapOf("name", sm.GoldTurn().Tool, "arguments", args)))
+}
+
+// TestFairReading: on our data a call is judged by what it means: a formula equal in value, a list
+// in another order, any text where the gold's is free, an accepted argument set; a call with the
+// wrong effect is wrong even where the tool's check would pass it.
+func TestFairReading(t *testing.T) {
+	data, ix := builtin(t)
+	calc := callSample(t, ix, "Calculator", nil)
+	gotFormula := calc.GoldTurn().Params.String("formula")
+	lists := callSample(t, ix, "AddMeeting", func(p *value.Map) bool {
+		a, _ := p.Get("attendees")
+		l, _ := a.([]any)
+		return len(l) > 1
+	})
+	att, _ := lists.GoldTurn().Params.Get("attendees")
+	reversed := append([]any(nil), att.([]any)...)
+	for i, j := 0, len(reversed)-1; i < j; i, j = i+1, j-1 {
+		reversed[i], reversed[j] = reversed[j], reversed[i]
+	}
+	tests := []struct {
+		name string
+		sm   Sample
+		pred string
+		want bool
+	}{
+		{"the gold formula", calc, nativeWith(calc), true},
+		{"a formula equal in value", calc, nativeWith(calc, "formula", "("+gotFormula+")*1"), true},
+		{"a formula of another value", calc, nativeWith(calc, "formula", "("+gotFormula+")+1"), false},
+		{"attendees in another order", lists, nativeWith(lists, "attendees", reversed), true},
+		{"one attendee missing", lists, nativeWith(lists, "attendees", reversed[1:]), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := New(data, Replay).Call(tt.sm, tt.pred)
+			if v.Correct != tt.want {
+				t.Errorf("%s #%d %s: %s %s; want correct=%v", tt.sm.Dialogue.File, tt.sm.ID, tt.pred, v.Category, v.Error, tt.want)
+			}
+		})
+	}
+}
+
+// TestFreeAndAccepted: an argument marked free takes any non-empty text, never an empty one; an
+// accepted argument set is right; the wrong record deleted is wrong (checked on a dialogue of our
+// own, so the rule does not depend on the builtin data's wording).
+func TestFreeAndAccepted(t *testing.T) {
+	files := dataset.Files{
+		"lv1-lv2-samples/level-1-given-desc/free.jsonl": []byte(
+			`{"role":"User","text":"Email ana@example.com that I am late."}` + "\n" +
+				`{"role":"API","api_name":"SendEmail","free":["subject"],"param_dict":{"receiver":"ana@example.com","subject":"Running late","content":"I am late."},"result":{"api_name":"SendEmail","input":{"receiver":"ana@example.com","subject":"Running late","content":"I am late."},"output":"success","exception":null}}` + "\n" +
+				`{"role":"AI","text":"Sent."}` + "\n"),
+	}
+	data, errs, err := dataset.Load("test", files)
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	data.Repaired = true
+	for _, d := range data.Dialogues() {
+		d.Repaired = true
+	}
+	ix := NewIndex(data)
+	sm, err := ix.Find(dataset.Level1, "free.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pred string
+		want bool
+	}{
+		{"the gold", `[SendEmail(receiver='ana@example.com', subject='Running late', content='I am late.')]`, true},
+		{"another subject", `[SendEmail(receiver='ana@example.com', subject="I'll be late", content='I am late.')]`, true},
+		{"another content (dictated)", `[SendEmail(receiver='ana@example.com', subject='Late', content='Late.')]`, false},
+		{"another receiver", `{"name":"SendEmail","arguments":{"receiver":"bo@example.com","subject":"Late","content":"I am late."}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := New(data, Replay).Call(sm, tt.pred)
+			if v.Correct != tt.want {
+				t.Errorf("%s: %s %s; want correct=%v", tt.pred, v.Category, v.Error, tt.want)
+			}
+		})
+	}
+}
+
+// TestWrongEffect: a deletion the tool's check passes (it compares the start time) but that deletes
+// the meeting the user asked to keep is wrong: the world it leaves is not the gold's.
+func TestWrongEffect(t *testing.T) {
+	data, ix := builtin(t)
+	var sm Sample
+	found := false
+	for _, s := range ix.All() {
+		if s.Dialogue.File == "plan-meet-ambig-14.jsonl" && s.Kind == KindCall && s.GoldTurn().Tool == "DeleteMeeting" {
+			sm, found = s, true
+		}
+	}
+	if !found {
+		t.Skip("plan-meet-ambig-14.jsonl has no DeleteMeeting sample")
+	}
+	right := New(data, Replay).Call(sm, nativeWith(sm))
+	wrong := New(data, Replay).Call(sm, nativeWith(sm, "meeting_topic", "Band rehearsal"))
+	if !right.Correct {
+		t.Errorf("the gold deletion is %s %s", right.Category, right.Error)
+	}
+	if wrong.Correct || wrong.Category != Incorrect {
+		t.Errorf("deleting the Band rehearsal is %s %s, want %s", wrong.Category, wrong.Error, Incorrect)
+	}
+}
