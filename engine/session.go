@@ -400,9 +400,25 @@ func (s *Session) dialogue(r *protocol.Request) (any, *protocol.Error) {
 	}
 	turns := make([]protocol.Turn, len(d.Turns))
 	for i, t := range d.Turns {
-		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Parallel: t.Parallel, Line: t.Line}
+		turns[i] = protocol.Turn{Role: t.Role, Text: t.Text, APIName: t.Tool, Params: marshalMap(t.Params), Result: marshalMap(t.Result), Parallel: t.Parallel, Line: t.Line, Free: t.Free}
+		for _, a := range t.Accept {
+			turns[i].Accept = append(turns[i].Accept, marshalMap(a))
+		}
 	}
-	return protocol.Dialogue{Level: d.Level, File: d.File, Meta: d.Meta, Turns: turns}, nil
+	view := protocol.Dialogue{Level: d.Level, File: d.File, Meta: d.Meta, Turns: turns}
+	if sc := d.Scene; sc != nil {
+		// A scene's audit and answer needs are the scene's: shown as its dialogue's.
+		view.Answer = sc.Answer
+		if sc.Audit != nil {
+			meta := protocol.Meta{Audit: sc.Audit}
+			if d.Meta != nil {
+				meta = *d.Meta
+				meta.Audit = sc.Audit
+			}
+			view.Meta = &meta
+		}
+	}
+	return view, nil
 }
 
 func (s *Session) samples(r *protocol.Request) any {

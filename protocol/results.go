@@ -190,6 +190,9 @@ type Dialogue struct {
 	Level string `json:"level"`
 	Meta  *Meta  `json:"meta,omitempty"`
 	Turns []Turn `json:"turns"`
+	// Answer, for a level-3 scene whose request is a question, is what the final answer to the user
+	// must say.
+	Answer []Need `json:"answer,omitempty"`
 }
 
 // Turn is one turn of a dialogue.
@@ -205,6 +208,10 @@ type Turn struct {
 	Parallel bool `json:"parallel,omitempty"`
 	// Line is the turn's line in its file.
 	Line int `json:"line"`
+	// Free names the arguments whose text the user never dictated: any non-empty text is right.
+	Free []string `json:"free,omitempty"`
+	// Accept lists other argument sets (param_dict objects) judged as right as Params.
+	Accept []json.RawMessage `json:"accept,omitempty"`
 }
 
 // Meta is a dialogue's optional first line: the special case it tests and the values it derives.
@@ -499,7 +506,8 @@ type Filled struct {
 // Validation answers validate, in the shape `apibank validate --json` prints.
 type Validation struct {
 	OK bool `json:"ok"`
-	// Checks tallies each check (format, execution, grounding, coverage), by name.
+	// Checks tallies each check (format, execution, grounding, coverage, and on our data writable,
+	// special, shown and audit), by name.
 	Checks   map[string]CheckTally `json:"checks"`
 	Failures []Failure             `json:"failures"`
 }
@@ -544,20 +552,34 @@ type EpisodeCall struct {
 // Outcome is an episode's judgement (answer of episode_finish).
 type Outcome struct {
 	Scene string `json:"scene"`
-	// Calls is the number of calls the model made; Gold the number of gold calls.
+	// Calls is the number of calls the model made; Gold the number of the scene's required gold
+	// calls: every gold call but ToolSearcher's (a lookup in the catalog, which a plan may make or
+	// not: a model offered every tool needs none).
 	Calls int `json:"calls"`
 	Gold  int `json:"gold"`
-	// Matched is how many gold calls the model's calls matched (each model call matches at most one);
-	// Recall is Matched/Gold.
-	Matched int     `json:"matched"`
-	Recall  float64 `json:"recall"`
-	// Missed lists the gold calls no model call matched, as text calls.
+	// Matched is how many required gold calls the model's calls achieved: a call of the same tool
+	// whose every argument is alike to the gold's (equal, or a value the tool takes as the same, or
+	// any text where the user dictated none), each model call achieving at most one.
+	Matched int `json:"matched"`
+	// Milestone is the episode's per-step credit, Matched/Gold in [0, 1] (1 for a scene with no
+	// required call): the share of the plan's milestones reached, whether or not the episode
+	// succeeded (ACEBench's process accuracy).
+	Milestone float64 `json:"milestone"`
+	// Recall is Milestone under the name records made before milestone credit read.
+	Recall float64 `json:"recall"`
+	// Missed lists the required gold calls no model call achieved, as text calls.
 	Missed []string `json:"missed"`
-	// StateMatch is true when the final world equals the gold final world.
+	// StateMatch is true when the final world equals the gold final world (the gold calls' effect,
+	// with the model's words where the user dictated none): an unrequested write (a second
+	// reminder, a meeting nobody asked for) makes it false; a lookup never does.
 	StateMatch bool `json:"state_match"`
 	// Diff lists the differences between the final world and the gold final world.
 	Diff []Difference `json:"diff"`
-	// Success is a matching final state with every gold call recalled.
+	// AnswerMet is true when the final reply says everything the scene's answer needs (always, for
+	// a scene without answer needs); Unmet lists, in words, each need it does not meet.
+	AnswerMet bool     `json:"answer_met"`
+	Unmet     []string `json:"unmet,omitempty"`
+	// Success is a matching final state, every required gold call achieved and the answer met.
 	Success bool `json:"success"`
 }
 
@@ -578,4 +600,15 @@ const (
 	CheckGrounding = "grounding"
 	// CheckCoverage: the dataset reaches its size and per-tool goals (builtin data only).
 	CheckCoverage = "coverage"
+	// CheckWritable: on our data, every gold call (set) is judged right when written in the text
+	// form the prompt teaches and in the native form, each form on its own.
+	CheckWritable = "writable"
+	// CheckSpecial: on our data, every special case records what a right reply must do (its needs),
+	// and its gold reply does it.
+	CheckSpecial = "special"
+	// CheckShown: on our data, every level-3 step sample's prompt shows the tool its gold calls, or
+	// a ToolSearcher call that finds the tool is judged right.
+	CheckShown = "shown"
+	// CheckAudit: on the builtin data, every dialogue and scene records a careful reader's verdict.
+	CheckAudit = "audit"
 )

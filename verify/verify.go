@@ -10,7 +10,9 @@
 //     earlier API output), after normalising case, whitespace and date/time formats, or the dialogue
 //     declares it derived with the rule used;
 //
-// plus coverage: the dataset's size against the paper's (and the project's) targets.
+// plus, on our own data, the fairness checks (fair.go: writable golds, special cases' needs, level-3
+// tools shown, audit status), and coverage: the dataset's size against the paper's (and the project's)
+// targets.
 package verify
 
 import (
@@ -109,6 +111,12 @@ func Run(d *dataset.Data, loadErrs []dataset.LineError, targets *Targets) Report
 				fail(Grounding, sc.File, line, "%s", why)
 			}
 		})
+	}
+	if d.Repaired {
+		for _, c := range []string{Writable, Special, Shown, Audit} {
+			r.Checks[c] = Tally{}
+		}
+		fairness(d, count, fail)
 	}
 	if targets != nil {
 		r.Checks[Coverage] = checkCoverage(d, *targets, func(why string) { fail(Coverage, d.Name, 0, "%s", why) })
