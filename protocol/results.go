@@ -612,3 +612,6 @@ const (
 	// CheckAudit: on the builtin data, every dialogue and scene records a careful reader's verdict.
 	CheckAudit = "audit"
 )
+
+// Checks lists the checks in the order a report shows them.
+var Checks = []string{CheckFormat, CheckExecution, CheckGrounding, CheckWritable, CheckSpecial, CheckShown, CheckAudit, CheckCoverage}

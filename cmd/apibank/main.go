@@ -499,7 +499,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		for _, f := range rep.Failures {
 			fmt.Fprintf(stdout, "%s:%d: %s: %s\n", f.File, f.Line, f.Check, f.Why)
 		}
-		for _, k := range []string{protocol.CheckFormat, protocol.CheckExecution, protocol.CheckGrounding, protocol.CheckCoverage} {
+		for _, k := range protocol.Checks {
 			if t, ok := rep.Checks[k]; ok {
 				fmt.Fprintf(stdout, "%-10s passed %5d  failed %4d\n", k, t.Passed, t.Failed)
 			}

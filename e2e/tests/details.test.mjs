@@ -123,7 +123,9 @@ test("duplicated prediction lines are flagged, and Results has no zero rows, no 
   const lines = goldPredictions(dls, { replies: false });
   lines[1].pred = "[NoSuchTool(a='1')]";
   const sp = (await engineRequest(page, { op: "samples", level: special.level, file: special.file })).find((x) => x.kind === "special");
-  lines.push({ level: special.level, file: special.file, id: sp.id, pred: "Which one do you mean?" });
+  // A special case is right when the reply does what the case needs: its gold reply does.
+  const spd = await engineRequest(page, { op: "dialogue", level: special.level, file: special.file });
+  lines.push({ level: special.level, file: special.file, id: sp.id, pred: spd.turns.find((t) => t.line === sp.gold_line).text });
   lines.push({ ...lines[0] }); // the same sample again
   await pasteAndScore(page, jsonl(lines));
   assert.match(await page.getByTestId("duplicates").textContent(), /1 line/);
