@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/apibank-playground/apibank/call"
@@ -125,7 +126,10 @@ func calculate(cat *tools.Catalog, w *tools.World, form call.Form, formula any) 
 }
 
 // effectDiffers returns, when the world got (after the predicted calls) differs from the world
-// the gold calls leave when run from start, the first difference in words; "" when they agree.
+// the gold calls leave when run from start, the first difference in words; "" when they agree. The
+// calls of a gold set (more than one) may run in any order, and records a tool numbers as it adds
+// them are numbered in that order: a set's worlds are compared with records and lists taken as
+// collections (see unordered).
 func effectDiffers(cat *tools.Catalog, start, got *tools.World, golds []*dataset.Turn, params []*value.Map) string {
 	want := start.Clone()
 	for i, gt := range golds {
@@ -136,8 +140,57 @@ func effectDiffers(cat *tools.Catalog, start, got *tools.World, golds []*dataset
 	if len(diffs) == 0 {
 		return ""
 	}
+	if len(golds) > 1 {
+		same := true
+		for _, name := range append(want.Changed(), got.Changed()...) {
+			if !value.Equal(unordered(want.Database(name)), unordered(got.Database(name))) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return ""
+		}
+	}
 	d := diffs[0]
 	return fmt.Sprintf("the call leaves the world unlike the gold call: %s is %s, the gold call leaves %s", d.Path, d.Got, d.Gold)
+}
+
+// unordered returns v with its order taken out: a list, and an object whose keys are all numbers
+// (records numbered as they were added), become lists of their elements sorted by their JSON.
+func unordered(v any) any {
+	var elems []any
+	switch x := v.(type) {
+	case []any:
+		elems = make([]any, len(x))
+		for i, e := range x {
+			elems[i] = unordered(e)
+		}
+	case *value.Map:
+		numbered := x.Len() > 0
+		for _, k := range x.Keys() {
+			if _, err := strconv.Atoi(k); err != nil {
+				numbered = false
+				break
+			}
+		}
+		if !numbered {
+			out := value.NewMap(x.Len())
+			x.Each(func(k string, e any) bool {
+				out.Set(k, unordered(e))
+				return true
+			})
+			return out
+		}
+		x.Each(func(_ string, e any) bool {
+			elems = append(elems, unordered(e))
+			return true
+		})
+	default:
+		return v
+	}
+	sort.Slice(elems, func(i, j int) bool { return string(value.Marshal(elems[i])) < string(value.Marshal(elems[j])) })
+	return elems
 }
 
 // judgeFair judges predicted call c of gold turn gt on our data: against the gold, then against each

@@ -134,3 +134,28 @@ func TestWrongEffect(t *testing.T) {
 		t.Errorf("deleting the Band rehearsal is %s %s, want %s", wrong.Category, wrong.Error, Incorrect)
 	}
 }
+
+// TestSetsInAnyOrder: every gold call set of the builtin data is right in the reverse order too, in
+// both forms: its calls are independent, so records a tool numbers as it adds them may come in
+// either order.
+func TestSetsInAnyOrder(t *testing.T) {
+	data, ix := builtin(t)
+	n := 0
+	for _, sm := range ix.All() {
+		if sm.Kind != KindCall || len(sm.Set) < 2 {
+			continue
+		}
+		n++
+		golds := sm.GoldTurns()
+		list := make([]any, len(golds))
+		for i, gt := range golds {
+			list[len(golds)-1-i] = value.MapOf("name", gt.Tool, "arguments", gt.Params)
+		}
+		if v := New(data, Replay).Call(sm, string(value.Marshal(list))); !v.Correct {
+			t.Errorf("%s #%d in reverse order: %s %s", sm.Dialogue.File, sm.ID, v.Category, v.Error)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no gold call set in the builtin data")
+	}
+}

@@ -60,7 +60,8 @@ func TestUnmet(t *testing.T) {
 // reply is right, and replies that ignore the problem are not.
 func TestSpecialJudgedOnTheReply(t *testing.T) {
 	data, ix := builtin(t)
-	ignoring := []string{"OK.", "Done! It is all taken care of.", "The weather is lovely in spring.", "Some details seem missing or wrong."}
+	ignoring := []string{"OK.", "Done! It is all taken care of.", "The weather is lovely in spring.",
+		"Some details seem missing or wrong.", "Could you give me more details?", "Sorry, I can't help with that."}
 	n := 0
 	for _, sm := range ix.All() {
 		if sm.Kind != KindSpecial {

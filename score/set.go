@@ -30,7 +30,7 @@ const MaxSetCalls = 32
 // left-over predicted call, of its own tool when there is one).
 func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 	golds := sm.GoldTurns()
-	cs, ok := call.FindAll(pred)
+	cs, ok := s.calls.Reading.FindAll(pred)
 	if !ok {
 		v.Category = NoAPICall
 		return v
@@ -57,12 +57,14 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		env  *value.Map
 		err  error
 		args *value.Map
+		fit  setFit
 	}
 	runs := make([]ran, len(cs))
 	for i, c := range cs {
 		args := Args(cat, c, repaired)
+		fit := setFit{gold: -1}
 		if repaired {
-			args = s.fairSetArgs(cat, w, c, golds, args)
+			args, fit = s.fairSetArgs(cat, w, c, golds, args)
 		}
 		// A call that raises leaves the world as it was.
 		next := w.Clone()
@@ -70,7 +72,7 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		if err == nil {
 			w = next
 		}
-		runs[i] = ran{env, err, args}
+		runs[i] = ran{env, err, args, fit}
 	}
 	judge := func(p, g int) CallVerdict {
 		mv := CallVerdict{Tool: golds[g].Tool}
@@ -78,7 +80,11 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 			mv.Category, mv.Error = APINameMismatch, cs[p].Name
 			return mv
 		}
-		s.judgeRun(&mv, cat, golds[g], runs[p].env, runs[p].err, golds[g].Result, true)
+		gold := golds[g].Result
+		if f := runs[p].fit; f.gold == g && f.env != nil {
+			gold = f.env // the accepted argument set it was read against
+		}
+		s.judgeRun(&mv, cat, golds[g], runs[p].env, runs[p].err, gold, true)
 		return mv
 	}
 	verdicts := make([][]CallVerdict, len(cs))
@@ -147,6 +153,9 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		params := make([]*value.Map, len(golds))
 		for g, gt := range golds {
 			params[g] = gt.Params
+			if f := runs[pairOf[g]].fit; f.gold == g && f.params != nil {
+				params[g] = f.params
+			}
 		}
 		if why := effectDiffers(cat, start, w, golds, params); why != "" {
 			v.Category, v.Error = Incorrect, why
@@ -168,26 +177,46 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 	return v
 }
 
-// fairSetArgs returns the arguments a predicted call of a set runs with on our data: read as they
-// mean (fairArgs) against the first gold call of the set, of the same tool, that they then match in
-// world w (tried in a copy); otherwise args, as written.
-func (s *Scorer) fairSetArgs(cat *tools.Catalog, w *tools.World, c *call.Call, golds []*dataset.Turn, args *value.Map) *value.Map {
-	for _, gt := range golds {
+// setFit is the gold call of a set (its index, -1 for none) and argument set that a predicted call
+// was read against: params and env are an accepted argument set and its envelope, nil for the gold's.
+type setFit struct {
+	gold   int
+	params *value.Map
+	env    *value.Map
+}
+
+// fairSetArgs returns the arguments a predicted call of a set runs with on our data, and what it was
+// read against: read as they mean (fairArgs) against the first gold call of the set, of the same
+// tool, or one of its accepted argument sets, that they then match in world w (tried in a copy);
+// otherwise args, as written.
+func (s *Scorer) fairSetArgs(cat *tools.Catalog, w *tools.World, c *call.Call, golds []*dataset.Turn, args *value.Map) (*value.Map, setFit) {
+	for g, gt := range golds {
 		if gt.Tool != c.Name {
 			continue
 		}
-		fair := fairArgs(cat, w, c, gt, gt.Params)
-		if value.Equal(fair, args) {
-			continue
-		}
-		env, err := executeWith(cat, w.Clone(), c, fair)
-		var mv CallVerdict
-		s.judgeRun(&mv, cat, gt, env, err, gt.Result, true)
-		if mv.Correct {
-			return fair
+		for i, params := range append([]*value.Map{gt.Params}, gt.Accept...) {
+			gold := gt.Result
+			if i > 0 {
+				env, err := cat.CallNative(w.Clone(), gt.Tool, params)
+				if err != nil {
+					continue
+				}
+				gold = env
+			}
+			fair := fairArgs(cat, w, c, gt, params)
+			env, err := executeWith(cat, w.Clone(), c, fair)
+			var mv CallVerdict
+			s.judgeRun(&mv, cat, gt, env, err, gold, true)
+			if !mv.Correct {
+				continue
+			}
+			if i == 0 {
+				return fair, setFit{gold: g}
+			}
+			return fair, setFit{gold: g, params: params, env: gold}
 		}
 	}
-	return args
+	return args, setFit{gold: -1}
 }
 
 // match pairs predicted calls with gold calls where ok(p, g) holds, as many pairs as possible
@@ -223,8 +252,8 @@ func match(preds, golds int, ok func(p, g int) bool) []int {
 }
 
 // GoldSetPrediction is a perfect prediction for a sample's gold calls: GoldPrediction for one call;
-// for a set, the text list [A(...), B(...)] when the text format carries every call exactly, else a
-// JSON list of native calls.
+// for a set, the text list [A(...), B(...)] when the text form carries every call exactly (always on
+// our data, whose text calls are read as Python), else a JSON list of native calls.
 func GoldSetPrediction(sm Sample) string {
 	golds := sm.GoldTurns()
 	if len(golds) == 1 {
