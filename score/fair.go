@@ -8,6 +8,7 @@ import (
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -19,7 +20,8 @@ import (
 //   - a list argument that holds the gold's elements in another order takes the gold's order;
 //   - a Calculator formula that is equal in value to the gold's takes the gold's formula;
 // and after the check, the world the call leaves must be the world the gold call leaves (which
-// meeting was deleted, what a reminder says). Each of the turn's accepted argument sets is a gold
+// meeting was deleted, what a reminder says). A GetToday call may be left out, the date stated in a
+// reply instead: the prompt gives it. Each of the turn's accepted argument sets is a gold
 // of its own, judged the same way. The original's data keeps its evaluator's reading (parity).
 
 // calculator is the tool whose formula is judged by value.
@@ -225,4 +227,36 @@ func (s *Scorer) judgeFair(cat *tools.Catalog, start *tools.World, c *call.Call,
 		}
 	}
 	return first
+}
+
+// getToday is the tool whose answer our prompts state (tools.Today): calling it is right, and so is
+// not calling it, since the model has been told the date.
+const getToday = "GetToday"
+
+// todayNeed is what a reply must say to answer "what is the date" without GetToday: today's date in
+// one of its usual spellings.
+var todayNeed = protocol.Need{What: "states today's date", Any: []string{
+	tools.Today, "31 march", "march 31", "31st of march", "march 31st", "31st march", "31/03", "3/31", "03/31"}}
+
+// statesToday reports whether a reply without a call answers a GetToday sample: it gives the date.
+func statesToday(reply string) bool { return Meets(reply, todayNeed) }
+
+// withoutStated returns golds without its GetToday calls when the prediction cs makes none: a call
+// that reads what the prompt states may be left out of a set.
+func withoutStated(golds []*dataset.Turn, cs []*call.Call) []*dataset.Turn {
+	for _, c := range cs {
+		if c.Name == getToday {
+			return golds
+		}
+	}
+	var out []*dataset.Turn
+	for _, gt := range golds {
+		if gt.Tool != getToday {
+			out = append(out, gt)
+		}
+	}
+	if len(out) == 0 {
+		return golds
+	}
+	return out
 }

@@ -159,3 +159,40 @@ func TestSetsInAnyOrder(t *testing.T) {
 		t.Fatal("no gold call set in the builtin data")
 	}
 }
+
+// TestStatedDate: the prompt states today's date, so a GetToday sample is right answered with a
+// reply that gives it, and a set may leave its GetToday call out; a reply without the date is not.
+func TestStatedDate(t *testing.T) {
+	data, ix := builtin(t)
+	tests := 0
+	for _, sm := range ix.All() {
+		if sm.Kind != KindCall || sm.GoldTurn().Tool != getToday {
+			continue
+		}
+		golds := sm.GoldTurns()
+		var rest []any
+		for _, gt := range golds {
+			if gt.Tool != getToday {
+				rest = append(rest, value.MapOf("name", gt.Tool, "arguments", gt.Params))
+			}
+		}
+		s := New(data, Replay)
+		if len(rest) == 0 {
+			tests++
+			if v := s.Call(sm, "Today is Friday, 31 March 2023."); !v.Correct {
+				t.Errorf("%s #%d: the date stated is %s", sm.Dialogue.File, sm.ID, v.Category)
+			}
+			if v := s.Call(sm, "I am not sure."); v.Correct {
+				t.Errorf("%s #%d: a reply without the date is right", sm.Dialogue.File, sm.ID)
+			}
+			continue
+		}
+		tests++
+		if v := s.Call(sm, string(value.Marshal(rest))); !v.Correct {
+			t.Errorf("%s #%d: the set without GetToday is %s %s", sm.Dialogue.File, sm.ID, v.Category, v.Error)
+		}
+	}
+	if tests == 0 {
+		t.Skip("the builtin data has no GetToday sample")
+	}
+}
