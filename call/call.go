@@ -1,7 +1,9 @@
 // Package call finds and parses the tool call in a model's output, in the two forms the playground
-// accepts: the original text format `[ApiName(key='value', ...)]`, extracted and parsed exactly as the
-// original's two regular expressions do (quirks included: they decide verdicts), and native tool
-// calls, JSON `{"name": ..., "arguments": {...}}` as function-calling models emit them.
+// accepts: the original text format `[ApiName(key='value', ...)]`, and native tool calls, JSON
+// `{"name": ..., "arguments": {...}}` as function-calling models emit them. Text calls are read in one
+// of two ways (Reading): exactly as the original's two regular expressions read them (Regex, quirks
+// included: they decide verdicts on the original's data), or as Python reads a call written with
+// literals (Literal, for our own data, whose prompts teach that form).
 package call
 
 import (
@@ -28,11 +30,16 @@ const (
 type Call struct {
 	// Name is the tool name as written.
 	Name string
-	// Args maps parameter names to values in order of first appearance. Text calls give only
-	// strings (lists stay the text that was written); native calls give typed JSON values.
+	// Args maps parameter names to values in order of first appearance. Text calls read by Regex
+	// give only strings (lists stay the text that was written); text calls read by Literal give the
+	// Python values written (strings, int64, float64, bool, nil, lists, maps); native calls give typed
+	// JSON values.
 	Args *value.Map
 	// Form is the form the call was written in.
 	Form Form
+	// Reading is how a text call's values were read: Regex, or Literal when the call was asked for
+	// under Literal and read as Python. A Literal call's values are typed, as a native call's are.
+	Reading Reading
 	// Raw is the text the call was extracted from: the matched [..] span for text calls, the JSON
 	// for native calls.
 	Raw string
@@ -243,7 +250,8 @@ func param(s string, i int, brackets *lastOnLine) (name, val string, next int, o
 
 // Find returns the call in a model's output: a native call when the output is a function-calling
 // JSON object (possibly inside a ```json fence, or an OpenAI tool_calls message), else the text call
-// found by Extract. ok is false when there is neither (the NO_API_CALL verdict).
+// found by Extract, read as the original reads it (Regex; Literal.Find reads it as Python, for our
+// data). ok is false when there is neither (the NO_API_CALL verdict).
 func Find(output string) (*Call, bool) {
 	if c, ok := parseNative(output); ok {
 		return c, true
@@ -259,18 +267,28 @@ func Find(output string) (*Call, bool) {
 	return c, true
 }
 
-// A Finder finds calls as Find does, reusing one Call for every text call it finds: a scorer judges
-// one call at a time and keeps nothing of it (the call and its argument map were an allocation a
-// verdict). The zero Finder is ready to use; it is not safe for concurrent use.
+// A Finder finds calls as Find does (as Reading.Find does under its Reading), reusing one Call for
+// every text call it finds: a scorer judges one call at a time and keeps nothing of it (the call and
+// its argument map were an allocation a verdict). The zero Finder is ready to use and reads as the
+// original does; it is not safe for concurrent use.
 type Finder struct {
-	c Call
+	// Reading is how text calls are read: Regex (the zero value) or Literal.
+	Reading Reading
+	c       Call
 }
 
-// Find is Find. A text call it returns is the Finder's own, valid until its next Find (what is in it,
-// the name and the argument values, may be kept); a native call is made anew.
+// Find is Find, or Reading.Find under the Finder's Reading. A text call it returns is the Finder's
+// own, valid until its next Find (what is in it, the name and the argument values, may be kept); a
+// native call is made anew.
 func (f *Finder) Find(output string) (*Call, bool) {
 	if c, ok := parseNative(output); ok {
 		return c, true
+	}
+	if f.Reading == Literal {
+		if _, ok := readLiteral(output, &f.c, false); ok {
+			return &f.c, true
+		}
+		// Not Python: the original's reading, as if Literal had not been asked.
 	}
 	// Extract then Parse, with the call located once: find locates in the extracted text the call
 	// it located in the whole output.
@@ -280,42 +298,6 @@ func (f *Finder) Find(output string) (*Call, bool) {
 	}
 	parseSpan(&f.c, output, start, paren, params, end)
 	return &f.c, true
-}
-
-// FormatLists renders a call in the text format with lists and objects written as Python literals
-// rather than inside quotes (attendees=['Ana', 'Bo']), and placed last, so that a parser that reads
-// list literals gets them back whole. Other values are quoted as Format quotes them.
-func FormatLists(name string, args *value.Map) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	b.WriteString(name)
-	b.WriteByte('(')
-	n := 0
-	for _, lists := range []bool{false, true} {
-		args.Each(func(k string, v any) bool {
-			_, isList := v.([]any)
-			_, isMap := v.(*value.Map)
-			if (isList || isMap) != lists {
-				return true
-			}
-			if n > 0 {
-				b.WriteString(", ")
-			}
-			n++
-			b.WriteString(k)
-			b.WriteByte('=')
-			if lists {
-				b.WriteString(value.Repr(v))
-			} else {
-				b.WriteByte('\'')
-				b.WriteString(value.Str(v))
-				b.WriteByte('\'')
-			}
-			return true
-		})
-	}
-	b.WriteString(")]")
-	return b.String()
 }
 
 // Format renders a call in the original text format the way its prompts render past calls:

@@ -17,3 +17,16 @@ func ExampleFind() {
 	// AddMeeting text {"token":"abc","meeting_topic":"Q3 plan","attendees":"['Ana', 'Bo']"}
 	// AddAlarm native {"token":"abc","time":"2023-04-01 07:00:00"}
 }
+
+// Our own data's text calls, read as Python reads them: either quote, escapes, empty strings, lists.
+// The original's reading of the same text cuts each quoted value at the first quote of either kind.
+func ExampleReading_Find() {
+	text := `[AddMeeting(meeting_topic="Arjun's farewell", location='', attendees=['Ana', 'Bo'])]`
+	c, _ := call.Literal.Find(text)
+	fmt.Println(c.Reading, string(value.Marshal(c.Args)))
+	o, _ := call.Regex.Find(text)
+	fmt.Println(o.Reading, string(value.Marshal(o.Args)))
+	// Output:
+	// literal {"meeting_topic":"Arjun's farewell","location":"","attendees":["Ana","Bo"]}
+	// regex {"meeting_topic":"Arjun","location":"', attendees=["}
+}

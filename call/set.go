@@ -10,8 +10,9 @@ import (
 // one turn. Native: all the calls of an assistant message's tool_calls or of a JSON list of calls.
 // Text, our extension of the original format: one list of calls, [A(x='1'), B(y='2')], or bracketed
 // calls one after another separated by spaces, newlines or commas ([A(x='1')] [B(y='2')]). Each call's
-// arguments are read by the original's rules (Parse). When the output holds one call, or the text does
-// not read as a sequence of calls, FindAll gives what Find gives (the original's leftmost match).
+// arguments are read by the original's rules (Parse; Literal.FindAll reads them as Python). When the
+// output holds one call, or the text does not read as a sequence of calls, FindAll gives what Find
+// gives (the original's leftmost match).
 func FindAll(output string) ([]*Call, bool) {
 	if cs, ok := parseNativeAll(output); ok {
 		return cs, true
@@ -32,12 +33,18 @@ func Several(output string) bool {
 	if strings.Count(output, `"name"`) >= 2 {
 		return true
 	}
+	return textSeveral(output, closeParen)
+}
+
+// textSeveral is Several for text lists whose calls' parameter text ends where closer says (closeParen
+// for the original's reading, literalClose for Python's).
+func textSeveral(output string, closer func(s string, i int) int) bool {
 	start := callStart(output)
 	if start < 0 {
 		return false
 	}
 	name := wordEnd(output, start+1)
-	end := closeParen(output, name+1)
+	end := closer(output, name+1)
 	if end < 0 {
 		return false
 	}

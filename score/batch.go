@@ -520,18 +520,23 @@ func isolated(f func()) (err error) {
 // perfect prediction.
 func GoldText(t *dataset.Turn) string { return call.Format(t.Tool, t.Params) }
 
-// GoldPrediction is a perfect prediction for a gold API turn of a dialogue: its text form when the
-// original text format can carry the call exactly, else its native form. The text format cannot write
-// an empty value or one containing a quote or a line break (the original parser cuts values at the
-// first quote of either kind and drops empty ones), nor, in the original's data, a list.
+// GoldPrediction is a perfect prediction for a gold API turn of a dialogue, in the text form wherever
+// the data's reading of text calls can carry the call exactly. Our data (Repaired) is read as Python
+// reads it (call.Literal), which carries every value: its gold is always the text form, each value as
+// Python's repr writes it. The original's data is read by its regular expressions (call.Regex), which
+// cannot carry an empty value or one containing a quote or a line break (they cut values at the first
+// quote of either kind and drop empty ones), nor a list: such a call is given in its native form.
 func GoldPrediction(d *dataset.Dialogue, t *dataset.Turn) string {
+	if d.Repaired {
+		return goldText(d, t)
+	}
 	expressible := true
 	t.Params.Each(func(k string, v any) bool {
 		switch x := v.(type) {
 		case string:
 			expressible = x != "" && !strings.ContainsAny(x, "'\"\n")
 		case []any, *value.Map:
-			expressible = d.Repaired && !strings.ContainsAny(value.Str(x), "\n")
+			expressible = false
 		}
 		return expressible
 	})
@@ -541,11 +546,12 @@ func GoldPrediction(d *dataset.Dialogue, t *dataset.Turn) string {
 	return GoldNative(t)
 }
 
-// goldText is the text form of a perfect prediction for a dialogue: GoldText, or for a repaired
-// dialogue the form with list literals (call.FormatLists), which its judging reads back whole.
+// goldText is the text form of a perfect prediction for a dialogue: GoldText for the original's data;
+// for a repaired dialogue the call as Python writes it (call.FormatLiteral), which its reading
+// (call.Literal) gives back value for value — quotes, escapes, empty strings, numbers and lists.
 func goldText(d *dataset.Dialogue, t *dataset.Turn) string {
 	if d.Repaired {
-		return call.FormatLists(t.Tool, t.Params)
+		return call.FormatLiteral(t.Tool, t.Params)
 	}
 	return GoldText(t)
 }

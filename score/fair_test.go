@@ -3,7 +3,9 @@ package score
 import (
 	"testing"
 
+	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
 
@@ -194,5 +196,32 @@ func TestStatedDate(t *testing.T) {
 	}
 	if tests == 0 {
 		t.Skip("the builtin data has no GetToday sample")
+	}
+}
+
+// TestArgsBareNumbers: on our data a bare number written for a text parameter means its digits; for
+// a number parameter it stays a number; the original's reading is untouched.
+func TestArgsBareNumbers(t *testing.T) {
+	tests := []struct {
+		pred     string
+		repaired bool
+		key      string
+		want     any
+	}{
+		{"[GetUserToken(username='amy', password=123456)]", true, "password", "123456"},
+		{"[GetUserToken(username='amy', password=1.5)]", true, "password", "1.5"},
+		{"[GetUserToken(username='amy', password='123456')]", true, "password", "123456"},
+		{"[QueryHealthData(user_id='A1', start_time='x', end_time='y')]", true, "user_id", "A1"},
+		{"[GetUserToken(username='amy', password=123456)]", false, "password", "123456"},
+	}
+	for _, tt := range tests {
+		c, ok := call.ReadingFor(tt.repaired).Find(tt.pred)
+		if !ok {
+			t.Fatalf("%s: no call", tt.pred)
+		}
+		got, _ := Args(tools.APIs, c, tt.repaired).Get(tt.key)
+		if !value.Equal(got, tt.want) {
+			t.Errorf("%s (repaired %v): %s = %#v, want %#v", tt.pred, tt.repaired, tt.key, got, tt.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/py"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/rouge"
 	"github.com/apibank-playground/apibank/tools"
@@ -420,6 +421,17 @@ func (s *Scorer) Reply(sm Sample, pred string) ReplyVerdict {
 	return ReplyVerdict{RougeL: Round4(f)}
 }
 
+// numberText is Python's str() of a number read from a literal; false for any other value.
+func numberText(v any) (string, bool) {
+	switch n := v.(type) {
+	case int64:
+		return strconv.FormatInt(n, 10), true
+	case float64:
+		return py.FloatRepr(n), true
+	}
+	return "", false
+}
+
 // Round4 rounds as Python's round(x, 4): to the nearest 4-decimal value of the exact binary number,
 // ties to even.
 func Round4(f float64) float64 {
@@ -446,6 +458,17 @@ func Args(cat *tools.Catalog, c *call.Call, repaired bool) *value.Map {
 	copied := false
 	c.Args.Each(func(k string, v any) bool {
 		p, ok := t.Param(k)
+		if ok && p.Type == "str" && c.Reading == call.Literal {
+			// A bare number written for a text parameter (password=123456) means its digits, as
+			// str() gives them: the prompt quotes every value, but the intent is plain.
+			if s, isNum := numberText(v); isNum {
+				if !copied {
+					args, copied = value.Clone(c.Args).(*value.Map), true
+				}
+				args.Set(k, s)
+			}
+			return true
+		}
 		text, isText := v.(string)
 		if !ok || (p.Type != "list" && p.Type != "list(str)") || !isText || !strings.HasPrefix(strings.TrimSpace(text), "[") {
 			return true
