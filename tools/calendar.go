@@ -518,7 +518,12 @@ func modifyAlarm() *Tool {
 				return nil, err
 			}
 			if !found {
-				return nil, fail("You have no agenda at time : " + value.Str(from)) // sic: "agenda"
+				// The original's message says "agenda" (sic); a repaired world says what is missing.
+				what := "agenda"
+				if c.w.base.repaired {
+					what = "alarm"
+				}
+				return nil, fail("You have no " + what + " at time : " + value.Str(from))
 			}
 			c.writeTop("Alarm").Set(key, value.MapOf("username", user, "time", to))
 			return "success", nil

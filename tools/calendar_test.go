@@ -833,3 +833,31 @@ func TestCalendarOracle(t *testing.T) {
 		t.Errorf("only %d oracle calls replayed", n)
 	}
 }
+
+// TestModifyAlarmMessage: the original's ModifyAlarm says "agenda" when the alarm is missing (kept,
+// for parity); a repaired world names the alarm.
+func TestModifyAlarmMessage(t *testing.T) {
+	dbs, err := tools.ReadInitDatabases(calShared)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skip("../shared/apibank not found: " + err.Error())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		repaired bool
+		want     string
+	}{
+		{false, "You have no agenda at time : 2023-04-01 06:00:00"},
+		{true, "You have no alarm at time : 2023-04-01 06:00:00"},
+	} {
+		b := tools.NewBase(dbs)
+		if tt.repaired {
+			b.Repair()
+		}
+		w := b.NewWorld()
+		args := []any{"token", calJohn, "from_time", "2023-04-01 06:00:00", "to_time", "2023-04-01 06:30:00"}
+		calDo(t, w, "ModifyAlarm", args...)
+		calWant(t, "repaired "+map[bool]string{false: "no", true: "yes"}[tt.repaired], calDo(t, w, "ModifyAlarm", args...), nil, tt.want)
+	}
+}
