@@ -201,7 +201,7 @@ func (p *BoardPage) table(rows []board.Row, in []int, ranked bool) app.UI {
 		app.THead().Body(app.Tr().Body(
 			app.Th().Scope("col").Text(head), app.Th().Scope("col").Text("model"), app.Th().Scope("col").Text("form"),
 			app.Th().Scope("col").Text("accuracy (95% Wilson)"), app.Th().Scope("col").Text("ROUGE-L"),
-			app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes"),
+			app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes · milestones"),
 			app.Th().Scope("col").Text("trials"), app.Th().Scope("col").Text("date"), app.Th().Scope("col").Text(""),
 		)),
 		app.TBody().Body(app.Range(in).Slice(func(k int) app.UI {
@@ -233,7 +233,7 @@ func (p *BoardPage) table(rows []board.Row, in []int, ranked bool) app.UI {
 }
 
 // scoreCells are a level score's cells: accuracy with its interval, ROUGE-L, special cases and
-// level-3 successes ("—" where the score has none).
+// level-3 successes with the episodes' mean milestone credit ("—" where the score has none).
 func scoreCells(s board.LevelScore) []app.UI {
 	acc := app.Td().Text("—")
 	if s.Judged > 0 {
@@ -249,10 +249,13 @@ func scoreCells(s board.LevelScore) []app.UI {
 	if s.Special > 0 {
 		special = fmt.Sprintf("%d/%d", s.SpecialRight, s.Special)
 	}
+	l3cell := app.Td().Text(l3)
 	if s.Episodes > 0 {
 		l3 = fmt.Sprintf("%d/%d", s.Successes, s.Episodes)
+		l3cell = app.Td().DataSet("testid", "board-l3").DataSet("milestone", Round4(s.Milestone)).Body(
+			app.Text(l3), app.Br(), app.Span().Class("small").Text("milestones "+Percent(s.Milestone)))
 	}
-	return []app.UI{acc, app.Td().DataSet("testid", "board-rouge").Text(rouge), app.Td().DataSet("testid", "board-special").Text(special), app.Td().Text(l3)}
+	return []app.UI{acc, app.Td().DataSet("testid", "board-rouge").Text(rouge), app.Td().DataSet("testid", "board-special").Text(special), l3cell}
 }
 
 // RankWords is how the board shows the rank of rows[i] (a ranked row): "1", or "=1" for every entry
@@ -343,7 +346,7 @@ func (p *BoardPage) entryView() app.UI {
 		app.Div().Class("table-box").Body(app.Table().Class("tally").DataSet("testid", "board-levels").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("level"), app.Th().Scope("col").Text("accuracy (95% Wilson)"), app.Th().Scope("col").Text("ROUGE-L"),
-				app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes"),
+				app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes · milestones"),
 			)),
 			app.TBody().Body(app.Range(append(append([]board.LevelScore{}, sc.Levels...), sc.Overall)).Slice(func(i int) app.UI {
 				l := sc.Overall
@@ -546,8 +549,8 @@ func rightWords(v board.SampleVerdict) string {
 	return "no"
 }
 
-// VerdictWords is a task's verdict in words: its category, a reply's ROUGE-L, an episode's recall,
-// or why it has none.
+// VerdictWords is a task's verdict in words: its category, a reply's ROUGE-L, an episode's success
+// and milestone credit, or why it has none.
 func VerdictWords(v board.SampleVerdict) string {
 	switch {
 	case v.Status == board.StatusMissing:
@@ -556,7 +559,9 @@ func VerdictWords(v board.SampleVerdict) string {
 		return "the request failed (counted wrong)"
 	case v.RougeL != nil:
 		return "ROUGE-L " + Round4(*v.RougeL)
-	case v.Recall != nil:
+	case v.Milestone != nil:
+		return fmt.Sprintf("%s, milestones %.3f", map[bool]string{true: "success", false: "no success"}[v.Correct], *v.Milestone)
+	case v.Recall != nil: // an entry judged before milestone credit
 		return fmt.Sprintf("%s, recall %.3f", map[bool]string{true: "success", false: "no success"}[v.Correct], *v.Recall)
 	}
 	if v.Called != "" {

@@ -211,7 +211,8 @@ func (c *Footer) Render() app.UI {
 		note(c.msg),
 		app.P().Class("small").Body(
 			app.Text("After API-Bank (Li et al., EMNLP 2023). "),
-			app.Text("Works offline after the first visit."),
+			app.A().Href(JudgingPath).DataSet("testid", "footer-judging").Text("How we judge"),
+			app.Text(". Works offline after the first visit."),
 		),
 	)
 }

@@ -28,6 +28,7 @@ var hints = map[string]string{
 	"CHECK_ERROR":             "Check the values' formats.",
 	"INCORRECT":               "Compare each argument with what the user said.",
 	"PREMATURE_CALL":          "The right move here is to reply: ask for what is missing or malformed, or say no tool fits.",
+	"MISSED_NEED":             "Not calling was right, but say what the case needs: name the missing or wrong value (\"What time should the alarm ring?\"), the options to choose from, or what you cannot do.",
 	"MISSING_CALL":            "This step makes several calls at once: write them all in one list, [A(...), B(...)].",
 	"EXTRA_CALL":              "One of your calls is not needed here: make only the calls this step asks for.",
 }

@@ -30,11 +30,11 @@ type EpisodeResult struct {
 
 // Score is the replayed episodes' level-3 score as the board computes it (board.EpisodeScore).
 func (r *EpisodeReplay) Score() board.LevelScore {
-	ok := make([]bool, len(r.Results))
+	outcomes := make([]*protocol.Outcome, len(r.Results))
 	for i, e := range r.Results {
-		ok[i] = e.Outcome != nil && e.Outcome.Success
+		outcomes[i] = e.Outcome
 	}
-	return board.EpisodeScore(ok)
+	return board.EpisodeScore(outcomes)
 }
 
 // decodeEpisodes reads the episode lines set aside into episodes; a line that is not one is a line
@@ -95,7 +95,7 @@ func replayView(r *EpisodeReplay) app.UI {
 		app.Div().Class("table-box").Body(app.Table().Class("tally").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("level"), app.Th().Scope("col").Text("accuracy (95% Wilson)"), app.Th().Scope("col").Text("ROUGE-L"),
-				app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes"),
+				app.Th().Scope("col").Text("special cases right"), app.Th().Scope("col").Text("level 3 successes · milestones"),
 			)),
 			app.TBody().Body(app.Tr().DataSet("testid", "episodes-level").Body(
 				append([]app.UI{app.Th().Scope("row").Text(LevelLabel(run.Level3))}, scoreCells(ls)...)...)),
@@ -108,15 +108,20 @@ func replayView(r *EpisodeReplay) app.UI {
 	)
 }
 
-// replayWords is a replayed episode's outcome in words: solved or not, its recall, what it missed.
+// replayWords is a replayed episode's outcome in words: solved or not, its milestone credit, what it
+// missed, what its final answer did not say.
 func replayWords(e EpisodeResult) string {
 	if e.Outcome == nil {
 		return "not replayed (" + e.Err + "), counted as not solved"
 	}
 	o := e.Outcome
-	words := VerdictWords(board.SampleVerdict{Status: board.StatusAnswered, Correct: o.Success, Recall: &o.Recall})
+	milestone := run.OutcomeMilestone(*o)
+	words := VerdictWords(board.SampleVerdict{Status: board.StatusAnswered, Correct: o.Success, Recall: &o.Recall, Milestone: &milestone})
 	if len(o.Missed) > 0 {
 		words += "; missed " + strings.Join(o.Missed, ", ")
+	}
+	if len(o.Unmet) > 0 {
+		words += "; the final answer does not say " + strings.Join(o.Unmet, ", ")
 	}
 	if !o.StateMatch {
 		words += fmt.Sprintf("; final world differs from the gold one (%d differences)", len(o.Diff))

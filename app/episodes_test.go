@@ -47,16 +47,21 @@ func TestMergeErrors(t *testing.T) {
 }
 
 func TestEpisodeReplayScore(t *testing.T) {
-	o := func(ok bool) *protocol.Outcome { return &protocol.Outcome{Success: ok} }
+	o := func(ok bool, milestone float64) *protocol.Outcome {
+		return &protocol.Outcome{Success: ok, Milestone: milestone}
+	}
 	r := &EpisodeReplay{Results: []EpisodeResult{
-		{Line: 1, Outcome: o(true)}, {Line: 2, Outcome: o(false)}, {Line: 3, Err: "replay failed"}, {Line: 4, Outcome: o(true)},
+		{Line: 1, Outcome: o(true, 1)}, {Line: 2, Outcome: o(false, 0.5)}, {Line: 3, Err: "replay failed"}, {Line: 4, Outcome: o(true, 1)},
 	}}
 	got := r.Score()
-	want := board.EpisodeScore([]bool{true, false, false, true})
+	want := board.EpisodeScore([]*protocol.Outcome{o(true, 1), o(false, 0.5), nil, o(true, 1)})
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("score %+v, want the board's %+v", got, want)
 	}
 	if got.Successes != 2 || got.Episodes != 4 {
 		t.Fatalf("successes %d of %d, want 2 of 4 (a failed replay is not solved)", got.Successes, got.Episodes)
+	}
+	if got.Milestone != 2.5/4 {
+		t.Fatalf("milestone credit %v, want the mean 2.5/4 (a failed replay earns none)", got.Milestone)
 	}
 }

@@ -25,6 +25,12 @@ func ConcreteHint(v protocol.CallVerdict, tools []ToolDoc) []string {
 	called, goldTool := findTool(tools, v.Called), findTool(tools, v.Tool)
 	var out []string
 	switch v.Category {
+	case "MISSED_NEED":
+		// The verdict names the need missed ("the reply does not do what the case needs: asks ...").
+		if _, need, ok := strings.Cut(v.Error, "needs: "); ok && need != "" {
+			return []string{"Not calling was right, but your reply must also do this: " + need + "."}
+		}
+		return nil
 	case "API_NAME_MISMATCH":
 		out = append(out, fmt.Sprintf("You called %s, but this step needs another tool.", v.Called))
 		if goldTool != nil && goldTool.Description != "" {

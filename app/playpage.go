@@ -10,9 +10,11 @@ import (
 	"github.com/apibank-playground/apibank/protocol"
 )
 
-// PlayPage puts the user in the agent's seat of a level-3 scene: read the request, make calls one by
-// one in the scene's own world (engine episode ops), finish, and get the judgement a model's episode
-// gets (the final world against the gold one, recall of the gold calls); the gold plan is shown after.
+// PlayPage puts the user in the agent's seat of a level-3 scene: read the request, make calls in the
+// scene's own world (engine episode ops; a text list [A(..), B(..)] makes each of its calls), write
+// the answer to the user, finish, and get the judgement a model's episode gets (the final world
+// against the gold one, the required gold calls achieved, the answer's needs); the gold plan is
+// shown after.
 type PlayPage struct {
 	app.Compo
 	scenes   []protocol.DialogueSummary
@@ -101,15 +103,25 @@ func (p *PlayPage) step(ctx app.Context) {
 	}
 	ep := p.started.Episode
 	p.busy, p.err = true, ""
-	refresh(ctx, func() (protocol.EpisodeCall, error) {
-		return call[protocol.EpisodeCall](tab.Engine, protocol.Request{Op: protocol.OpEpisodeStep, Episode: ep, Call: jsonString(text)})
-	}, func(c protocol.EpisodeCall, err error) {
+	refresh(ctx, func() ([]protocol.EpisodeCall, error) {
+		return call[[]protocol.EpisodeCall](tab.Engine, protocol.Request{Op: protocol.OpEpisodeCalls, Episode: ep, Call: jsonString(text)})
+	}, func(cs []protocol.EpisodeCall, err error) {
 		p.busy = false
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		p.steps = append(p.steps, playStep{Call: text, EpisodeCall: c})
+		if len(cs) == 0 {
+			p.err = "No call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}; your answer to the user goes in the box below."
+			return
+		}
+		for i, c := range cs {
+			shown := text
+			if len(cs) > 1 {
+				shown = fmt.Sprintf("%s (call %d of %d)", c.Name, i+1, len(cs))
+			}
+			p.steps = append(p.steps, playStep{Call: shown, EpisodeCall: c})
+		}
 		el.Set("value", "")
 	})
 }
@@ -119,13 +131,17 @@ func (p *PlayPage) finish(ctx app.Context, e app.Event) {
 		return
 	}
 	ep, file := p.started.Episode, p.started.File
+	reply := ""
+	if el := app.Window().GetElementByID("play-reply"); el.Truthy() {
+		reply = strings.TrimSpace(el.Get("value").String())
+	}
 	p.busy = true
 	type done struct {
 		o    protocol.Outcome
 		gold []protocol.Turn
 	}
 	refresh(ctx, func() (done, error) {
-		o, err := call[protocol.Outcome](tab.Engine, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: ep})
+		o, err := call[protocol.Outcome](tab.Engine, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: ep, Reply: reply})
 		if err != nil {
 			return done{}, err
 		}
@@ -152,9 +168,10 @@ func (p *PlayPage) finish(ctx app.Context, e app.Event) {
 // Render draws the page.
 func (p *PlayPage) Render() app.UI {
 	return shell("/play", "Play a scene",
-		app.P().Text("Sit in the agent's seat of a level-3 scene: read the request, call tools one at a time in the scene's own world "+
-			"(text form [Tool(key='value')] or native {\"name\", \"arguments\"}), then finish. You are judged as a model's episode is: "+
-			"your final world against the gold one, and how many of the gold calls you made. The gold plan is shown afterwards."),
+		app.P().Text("Sit in the agent's seat of a level-3 scene: read the request, call tools in the scene's own world "+
+			"(text form [Tool(key='value')], a list [A(..), B(..)] for several, or native {\"name\", \"arguments\"}), write your answer "+
+			"to the user, then finish. You are judged as a model's episode is: your final world against the gold one, the gold "+
+			"calls you achieved (searching for a tool is never required) and what your answer says. The gold plan is shown afterwards."),
 		app.Div().Class("row").Body(
 			app.Label().Class("field").Body(
 				app.Span().Text("Scene "),
@@ -223,6 +240,11 @@ func (p *PlayPage) scene() app.UI {
 					app.Div().Class("row").Body(
 						app.Button().Class("primary").DataSet("testid", "play-call").Disabled(p.busy).Text("Call (Ctrl+Enter)").
 							OnClick(func(ctx app.Context, e app.Event) { p.step(ctx) }),
+					),
+					app.Label().For("play-reply").Class("block").Text("Your answer to the user (when the task is done)"),
+					app.Textarea().ID("play-reply").DataSet("testid", "play-reply").Rows(3).
+						Placeholder("What you tell the user: the facts they asked for, what you did."),
+					app.Div().Class("row").Body(
 						app.Button().DataSet("testid", "play-finish").Disabled(p.busy).Text("Finish and judge").OnClick(p.finish),
 					),
 				)
@@ -248,8 +270,13 @@ func (p *PlayPage) judgement() app.UI {
 	return app.Section().Class("card").DataSet("testid", "play-outcome").DataSet("success", o.Success).Aria("labelledby", "out-h").Body(
 		app.H2().ID("out-h").Text("Judgement"),
 		app.P().Class("hint "+cls).Body(app.Strong().Text(verdict+". "),
-			app.Text(fmt.Sprintf("You recalled %d of %d gold calls (%s) in %d call(s) of yours; the final world %s the gold one.",
-				o.Matched, o.Gold, Percent(o.Recall), o.Calls, map[bool]string{true: "matches", false: "differs from"}[o.StateMatch]))),
+			app.Text(fmt.Sprintf("You achieved %d of %d required gold calls (milestones %s) in %d call(s) of yours; the final world %s the gold one; your answer %s.",
+				o.Matched, o.Gold, Percent(o.Milestone), o.Calls, map[bool]string{true: "matches", false: "differs from"}[o.StateMatch],
+				map[bool]string{true: "says what was asked", false: "misses something asked"}[o.AnswerMet]))),
+		app.If(len(o.Unmet) > 0, func() app.UI {
+			return app.Div().Body(app.H3().Text("What your answer did not say"),
+				app.Ul().DataSet("testid", "play-unmet").Body(app.Range(o.Unmet).Slice(func(i int) app.UI { return app.Li().Text(o.Unmet[i]) })))
+		}),
 		app.If(len(o.Missed) > 0, func() app.UI {
 			return app.Div().Body(app.H3().Text("Gold calls you did not make"),
 				app.Ul().DataSet("testid", "play-missed").Body(app.Range(o.Missed).Slice(func(i int) app.UI { return app.Li().Body(app.Code().Text(o.Missed[i])) })))

@@ -48,16 +48,17 @@ func categoryClass(c string) string {
 	return "bad"
 }
 
-// specialView reports the special cases apart: how many were answered with a reply (right) and how
-// many with a call (PREMATURE_CALL).
+// specialView reports the special cases apart: how many were answered right (a reply that does what
+// the case needs), with a call (PREMATURE_CALL) or with a reply that misses a need (MISSED_NEED).
 func specialView(r *protocol.Report) app.UI {
 	if r.Overall.Special == 0 {
 		return nil
 	}
 	return app.Section().DataSet("testid", "special-section").Aria("labelledby", "special-h").Body(
 		app.H2().ID("special-h").Text("Special cases"),
-		app.P().Text(fmt.Sprintf("%d of %d special cases answered right (a reply, not a call). They are not in the call accuracy.",
+		app.P().Text(fmt.Sprintf("%d of %d special cases answered right (a reply that does what the case needs, not a call). They are not in the call accuracy.",
 			r.Overall.SpecialCorrect, r.Overall.Special)),
+		judgingNote("special"),
 		app.Div().Class("table-box").Body(app.Table().Class("tally").Body(
 			app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("verdict"), app.Th().Scope("col").Text("samples"))),
 			app.TBody().Body(app.Range(r.SpecialCategories).Slice(func(i int) app.UI {

@@ -174,7 +174,7 @@ func reportView(sb *SavedBatch, imported bool) app.UI {
 		),
 		app.Div().Class("two").Body(
 			app.Section().Body(app.H2().Text("Accuracy per level"), BarChart("Call accuracy per level", levelBars, 1)),
-			app.Section().Body(app.H2().Text("Verdict categories"), BarChart("Call verdicts per category", catBars, 0)),
+			app.Section().Body(app.H2().Text("Verdict categories"), BarChart("Call verdicts per category", catBars, 0), judgingNote("verdicts")),
 		),
 		app.H2().Text("Per level"),
 		app.Table().Class("tally").Body(

@@ -63,6 +63,8 @@ func (p *RunPage) OnMount(ctx app.Context) {
 	if tab.Store.Get(runSettingsKey, &s) == nil && s.BaseURL != "" {
 		p.s = s
 	}
+	// The page sets no step limit of its own: one kept from an older, smaller default is raised.
+	p.s.Steps = max(p.s.Steps, run.DefaultSteps)
 	p.key, p.remember = vault.Load()
 	p.state = runner.State()
 	if p.state.Running {

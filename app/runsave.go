@@ -396,7 +396,11 @@ func episodeWords(ep run.Episode, ok bool) string {
 		return "not judged (" + ep.Stopped + ")"
 	}
 	o := ep.Outcome
-	return fmt.Sprintf("success %v, world match %v, recall %d/%d", o.Success, o.StateMatch, o.Matched, o.Gold)
+	words := fmt.Sprintf("success %v, world match %v, milestones %d/%d (%.3f)", o.Success, o.StateMatch, o.Matched, o.Gold, run.OutcomeMilestone(*o))
+	if len(o.Unmet) > 0 {
+		words += ", the answer misses " + strings.Join(o.Unmet, "; ")
+	}
+	return words
 }
 
 // episodeCalls lists an episode's calls one a line.

@@ -168,7 +168,7 @@ func (p *RunsPage) leaderboard() app.UI {
 	return app.Table().Class("tally").DataSet("testid", "runs-table").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("run"), app.Th().Text("level 1 accuracy (95% Wilson)"), app.Th().Text("level 2 accuracy (95% Wilson)"),
-			app.Th().Text("ROUGE-L"), app.Th().Text("special cases"), app.Th().Text("level 3: success · world match · recall"),
+			app.Th().Text("ROUGE-L"), app.Th().Text("special cases"), app.Th().Text("level 3: success · world match · milestones"),
 			app.Th().Text("tokens in/out"), app.Th().Text(""),
 		)),
 		app.TBody().Body(app.Range(rs).Slice(func(i int) app.UI {
@@ -187,7 +187,7 @@ func (p *RunsPage) leaderboard() app.UI {
 			ep := r.EpisodeSummary()
 			l3 := "—"
 			if ep.Episodes > 0 {
-				l3 = fmt.Sprintf("%d/%d · %d/%d · %.3f", ep.Success, ep.Episodes, ep.WorldMatch, ep.Episodes, ep.Recall)
+				l3 = fmt.Sprintf("%d/%d · %d/%d · %.3f", ep.Success, ep.Episodes, ep.WorldMatch, ep.Episodes, ep.Milestone)
 			}
 			label := r.Label()
 			if r == p.foreign {

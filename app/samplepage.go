@@ -132,6 +132,7 @@ func (p *SamplePage) Render() app.UI {
 	}
 	return shell("/sample", p.file,
 		app.P().Class("small").Text(LevelLabel(p.level)),
+		auditBadge(p.dlg.Meta),
 		errorBox(p.err),
 		app.P().Class("small").DataSet("testid", "id-rule").Text(idRule),
 		app.Nav().Class("samples").Aria("label", "Samples of this dialogue").Body(
@@ -203,6 +204,7 @@ func (p *SamplePage) promptView() app.UI {
 	return app.Div().Body(
 		app.H2().Text("What the model gets"),
 		app.P().Class("small").Text("Expected: "+expectText(pr.Expect)+"."),
+		p.judging(false),
 		app.H3().Text("Original text format"),
 		copyButton("Copy the text prompt", pr.Text, &p.copied),
 		app.Pre().Class("prompt-text").TabIndex(0).Aria("label", "The text prompt").DataSet("testid", "prompt-text").Text(pr.Text),
@@ -216,6 +218,7 @@ func (p *SamplePage) promptView() app.UI {
 			return app.Div().Body(
 				app.Pre().DataSet("testid", "gold").Text(pr.Gold),
 				app.If(pr.GoldNative != "", func() app.UI { return app.Pre().Text(pr.GoldNative) }),
+				p.judging(true),
 			)
 		}),
 	)
@@ -255,7 +258,8 @@ func sampleLabel(s protocol.SampleView) string {
 // idRule explains sample numbering where a page lists samples.
 const idRule = "Sample 2k is the k-th API call of a dialogue, 2k+1 the AI reply after it. " +
 	"A special case has one more sample, numbered after those: there the right answer is a reply " +
-	"(ask for the missing value, say no tool fits, ask which was meant), and calling a tool is PREMATURE_CALL."
+	"(ask for the missing value, say no tool fits, ask which was meant): calling a tool is PREMATURE_CALL, " +
+	"and a reply that does not do what the case needs is MISSED_NEED."
 
 // copyButton copies text to the clipboard (through web/bridge.js's apibankCopy) and says so right
 // beside itself; copied holds the label of the button pressed last.

@@ -47,6 +47,9 @@ var Pages = []page{
 	{Path: "/synth", Label: "Synthesize", Group: GroupData},
 	// Reached from the dataset's rows, not from the navigation.
 	{Path: "/sample", Label: "Sample", Group: "-"},
+	// Reached from the footer of every page (the navigation fills its line at 1280 px), the Sample
+	// page and the Results page.
+	{Path: JudgingPath, Label: "How we judge", Group: "-"},
 }
 
 // navLink is a page's entry in the navigation.
@@ -104,6 +107,7 @@ func Routes() {
 	app.Route("/synth", func() app.Composer { return &SynthPage{} })
 	app.Route("/tools", func() app.Composer { return &ToolsPage{} })
 	app.Route("/play", func() app.Composer { return &PlayPage{} })
+	app.Route(JudgingPath, func() app.Composer { return &JudgingPage{} })
 	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })
 	// Any other address: the "page not found" page (exact routes are matched first). go-app's own
 	// NotFound variable is not used by its router, so a catch-all route stands in for it.

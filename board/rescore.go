@@ -81,6 +81,9 @@ type LevelScore struct {
 	// Episodes and Successes: level 3's scenes played and those the engine judged a success.
 	Episodes  int `json:"episodes"`
 	Successes int `json:"successes"`
+	// Milestone is the episodes' mean milestone credit (protocol.Outcome.Milestone: the share of a
+	// scene's required gold calls achieved, success or not); a failed episode counts 0.
+	Milestone float64 `json:"milestone"`
 }
 
 // SampleVerdict is the host's verdict on one task of one trial, as an entry's page lists them.
@@ -99,6 +102,8 @@ type SampleVerdict struct {
 	Called   string   `json:"called,omitempty"`
 	// Recall is a level-3 episode's recall of the gold calls.
 	Recall *float64 `json:"recall,omitempty"`
+	// Milestone is a level-3 episode's milestone credit (protocol.Outcome.Milestone).
+	Milestone *float64 `json:"milestone,omitempty"`
 }
 
 // Statuses of a SampleVerdict.
@@ -190,9 +195,9 @@ func RescoreTasks(ctx context.Context, do protocol.Transport, sub Submission, ta
 				}
 				return Judged{}, err
 			}
-			recall := o.Recall
+			recall, milestone := o.Recall, o.Milestone
 			got[i] = &SampleVerdict{Trial: trial, Level: run.Level3, File: ep.File, ID: -1, Kind: kindEpisode, Status: StatusAnswered,
-				Correct: o.Success, Recall: &recall}
+				Correct: o.Success, Recall: &recall, Milestone: &milestone}
 		}
 		for _, f := range tr.Failures {
 			i, ok := index[taskKey{f.Level, f.File, f.ID}]
@@ -342,6 +347,9 @@ func summarize(levels []string, expected int, vs []SampleVerdict) Score {
 					if v.Correct {
 						ls.Successes++
 					}
+					if v.Milestone != nil {
+						ls.Milestone += *v.Milestone // a sum until finish makes it the mean
+					}
 				}
 			}
 		case protocol.KindSpecial:
@@ -382,6 +390,7 @@ func summarize(levels []string, expected int, vs []SampleVerdict) Score {
 		all.SpecialRight += ls.SpecialRight
 		all.Episodes += ls.Episodes
 		all.Successes += ls.Successes
+		all.Milestone += ls.Milestone * float64(ls.Episodes) // back to a sum: all.finish takes the mean
 		s.Levels = append(s.Levels, *ls)
 	}
 	if all.Replies > 0 {
@@ -395,6 +404,9 @@ func summarize(levels []string, expected int, vs []SampleVerdict) Score {
 func (ls *LevelScore) finish() {
 	if ls.Judged > 0 {
 		ls.Accuracy = float64(ls.Right) / float64(ls.Judged)
+	}
+	if ls.Episodes > 0 {
+		ls.Milestone /= float64(ls.Episodes)
 	}
 	iv := stats.Wilson(ls.Right, ls.Judged)
 	ls.Low, ls.High = iv.Low, iv.High
@@ -425,12 +437,17 @@ func ReadVerdicts(b []byte) ([]SampleVerdict, error) {
 }
 
 // EpisodeScore is level 3's score of episodes judged elsewhere than in a submission (a predictions
-// file re-scored in a tab): successes[i] says whether episode i was a success, and the score is
-// summarize's, so the rate and its interval are the board's for the same episodes.
-func EpisodeScore(successes []bool) LevelScore {
-	vs := make([]SampleVerdict, len(successes))
-	for i, ok := range successes {
-		vs[i] = SampleVerdict{Trial: 1, Level: run.Level3, ID: -1, Kind: kindEpisode, Status: StatusAnswered, Correct: ok}
+// file re-scored in a tab): outcomes[i] is episode i's judgement (nil: it could not be judged, not
+// a success, no milestone), and the score is summarize's, so the rate, its interval and the
+// milestone credit are the board's for the same episodes.
+func EpisodeScore(outcomes []*protocol.Outcome) LevelScore {
+	vs := make([]SampleVerdict, len(outcomes))
+	for i, o := range outcomes {
+		vs[i] = SampleVerdict{Trial: 1, Level: run.Level3, ID: -1, Kind: kindEpisode, Status: StatusAnswered}
+		if o != nil {
+			m := run.OutcomeMilestone(*o)
+			vs[i].Correct, vs[i].Milestone = o.Success, &m
+		}
 	}
 	s := summarize([]string{run.Level3}, len(vs), vs)
 	return s.Levels[0]

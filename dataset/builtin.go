@@ -44,6 +44,8 @@ func Builtin() (*Data, error) {
 		builtinData, builtinErrs, builtinErr = load(BuiltinName, files, true, nil)
 		if builtinData != nil {
 			builtinData.Repaired = true
+			// Our worlds run the tools without the original's persistent-state quirks.
+			builtinData.Base.Repair()
 			for _, d := range builtinData.dialogues { // not parsed yet: see load
 				d.Repaired = true
 			}

@@ -25,11 +25,14 @@ const builtinWorldDir = "builtin/init_database"
 const originalWorldDir = "../../shared/apibank/init_database"
 
 // builtinWorldFiles lists the databases the builtin world must provide: the original's nineteen
-// plus Dictionary and Translate, which the original answers from web services.
+// plus Dictionary and Translate, which the original answers from web services, and our corrections
+// of three level-3 tables the original keeps as literals (lv3.*: its western longitudes are
+// positive; ours are negative, as they are).
 var builtinWorldFiles = []string{
 	"Account", "Agenda", "Alarm", "Appointments", "Bank", "Dictionary", "HealthData", "History", "Hotel",
 	"ImageCaptioning", "Meeting", "QuestionAnswering", "Reminder", "Scenes", "SearchEngine",
 	"SpeechRecognition", "Stock", "Symptom", "TimeSwitch", "Translate", "Wiki",
+	"lv3.Geocoding", "lv3.Restaurants", "lv3.Weather",
 }
 
 // loadWorldDir decodes every .json file of dir with value.Decode, keyed by file stem.

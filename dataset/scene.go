@@ -2,14 +2,15 @@ package dataset
 
 import (
 	"fmt"
-	"github.com/apibank-playground/apibank/protocol"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/apibank-playground/apibank/internal/lines"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
 )
@@ -50,6 +51,18 @@ type SceneCall struct {
 	Params *value.Map
 	Result *value.Map
 	Line   int
+	// Free names the arguments whose text the user never dictated (a meeting's topic, a reminder's
+	// wording, the call's "free"): an episode's call with any non-empty text there achieves the
+	// gold call, and its text is what the judged world keeps.
+	Free []string
+	// About, for some free arguments (the call's "about": {name: [phrases]}), lists the phrases one
+	// of which the text must contain (case-insensitive): a reminder of the video call must say it is
+	// about a call, not about a dentist. Every name in About is also in Free.
+	About map[string][]string
+	// Optional marks a lookup a right plan may skip (the call's "optional": true): an intermediate
+	// value another plan computes in one formula, the status of the user who is asking. A live
+	// episode does not require it (its milestones are the other calls); its step sample stays.
+	Optional bool
 }
 
 // ParseScene reads a scene in the original's text layout: "Scene: ...", "First Utterance: ...", a
@@ -134,7 +147,9 @@ func sceneCatalog(calls []SceneCall) string {
 // ParseSceneJSON reads a scene in our own format, one JSON object a file:
 //
 //	{"scene": title, "utterance": the request, "key_info": [facts the user gives when asked],
-//	 "calls": [{"api_name", "param_dict", "result"}], "catalog"?: "lv3_apis" | "apis",
+//	 "calls": [{"api_name", "param_dict", "result", "free"?: [names], "about"?: {name: [phrases]},
+//	            "optional"?: true}],
+//	 "catalog"?: "lv3_apis" | "apis",
 //	 "answer"?: [{"what", "any": [phrases]}], "audit"?: {"status", "note"}}
 //
 // Results may be null in a draft (fill them by running the calls).
@@ -184,6 +199,16 @@ func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) 
 		if !ok && !(draft && res == nil) {
 			return nil, bad("call %d has no result object", i+1)
 		}
+		if c.Free, c.About, err = parseFree(cm); err != nil {
+			return nil, bad("call %d: %v", i+1, err)
+		}
+		if o, ok := cm.Get("optional"); ok {
+			b, isBool := o.(bool)
+			if !isBool {
+				return nil, bad("call %d: \"optional\" must be true or false", i+1)
+			}
+			c.Optional = b
+		}
 		sc.Calls = append(sc.Calls, c)
 	}
 	if sc.Answer, err = parseNeeds(m, "answer"); err != nil {
@@ -200,6 +225,67 @@ func ParseSceneJSON(name string, data []byte, draft bool) (*Scene, []LineError) 
 		return nil, bad("catalog must be apis or lv3_apis")
 	}
 	return sc, nil
+}
+
+// parseFree reads a scene call's "free" (argument names) and "about" ({name: [phrases]}): each
+// name must be a text argument of the call's param_dict; a name in "about" is free too.
+func parseFree(cm *value.Map) ([]string, map[string][]string, error) {
+	pd, _ := cm.Get("param_dict")
+	params, _ := pd.(*value.Map)
+	var free []string
+	text := func(name string) error {
+		v, _ := params.Get(name)
+		if _, ok := v.(string); !ok {
+			return fmt.Errorf("%q is not a text argument of the call", name)
+		}
+		return nil
+	}
+	if v, ok := cm.Get("free"); ok {
+		list, isList := v.([]any)
+		if !isList {
+			return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+		}
+		for _, e := range list {
+			name, _ := e.(string)
+			if err := text(name); err != nil {
+				return nil, nil, fmt.Errorf("free: %w", err)
+			}
+			free = append(free, name)
+		}
+	}
+	var about map[string][]string
+	if v, ok := cm.Get("about"); ok {
+		am, isMap := v.(*value.Map)
+		if !isMap {
+			return nil, nil, fmt.Errorf("\"about\" must be an object {argument: [phrases]}")
+		}
+		about = map[string][]string{}
+		var err error
+		am.Each(func(name string, pv any) bool {
+			if err = text(name); err != nil {
+				err = fmt.Errorf("about: %w", err)
+				return false
+			}
+			list, _ := pv.([]any)
+			for _, p := range list {
+				if s, ok := p.(string); ok && strings.TrimSpace(s) != "" {
+					about[name] = append(about[name], s)
+				}
+			}
+			if len(about[name]) == 0 {
+				err = fmt.Errorf("about %q needs a non-empty list of phrases", name)
+				return false
+			}
+			if !slices.Contains(free, name) {
+				free = append(free, name)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return free, about, nil
 }
 
 // parsePyCall reads Name(key=literal, ...) where literals are Python/JSON values; a bare word is

@@ -113,6 +113,8 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			r.Sample = &i
 		case "episode":
 			integer(&r.Episode)
+		case "reply":
+			text(&r.Reply)
 		case "call":
 			if v != nil {
 				r.Call = json.RawMessage(value.Marshal(v))

@@ -227,6 +227,8 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.episodeStart(r)
 	case protocol.OpEpisodeStep:
 		return s.episodeStep(r)
+	case protocol.OpEpisodeCalls:
+		return s.episodeCalls(r)
 	case protocol.OpEpisodeFinish:
 		return s.episodeFinish(r)
 	case protocol.OpScoreStart:
@@ -441,7 +443,7 @@ func (s *Session) call(r *protocol.Request) (any, *protocol.Error) {
 	if !ok {
 		return nil, badRequest(fmt.Sprintf("unknown catalog %q (want apis or lv3_apis)", r.Catalog))
 	}
-	c, text, e := requestCall(r)
+	c, text, e := requestCall(r, call.ReadingFor(s.data.Repaired))
 	if e != nil {
 		return nil, e
 	}
@@ -627,11 +629,35 @@ func (s *Session) episodeStep(r *protocol.Request) (any, *protocol.Error) {
 	if err != nil {
 		return nil, err
 	}
-	c, _, err := requestCall(r)
+	c, _, err := requestCall(r, call.ReadingFor(s.data.Repaired))
 	if err != nil {
 		return nil, err
 	}
 	return ep.Step(c), nil
+}
+
+// episodeCalls runs every call of one answer of the model (a text list [A(..), B(..)] or bracketed
+// calls one after another, read as the scene's data reads text calls; or native calls), in order,
+// each with its own result; an answer without a call (the model's reply to the user) runs none.
+func (s *Session) episodeCalls(r *protocol.Request) (any, *protocol.Error) {
+	ep, err := s.episode(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Call) == 0 {
+		return nil, badRequest("missing call")
+	}
+	text := string(r.Call)
+	var str string
+	if json.Unmarshal(r.Call, &str) == nil {
+		text = str
+	}
+	out := []protocol.EpisodeCall{}
+	cs, _ := call.ReadingFor(ep.Repaired()).FindAll(text)
+	for _, c := range cs {
+		out = append(out, ep.Step(c))
+	}
+	return out, nil
 }
 
 func (s *Session) episodeFinish(r *protocol.Request) (any, *protocol.Error) {
@@ -640,12 +666,13 @@ func (s *Session) episodeFinish(r *protocol.Request) (any, *protocol.Error) {
 		return nil, err
 	}
 	delete(s.episodes, r.Episode)
-	return e.Finish(s.data.Base), nil
+	return e.Finish(s.data.Base, r.Reply), nil
 }
 
-// requestCall finds the call of a call or episode_step request: the text form as a JSON string, or a
-// native call object. It returns the call and the text it was found in.
-func requestCall(r *protocol.Request) (*call.Call, string, *protocol.Error) {
+// requestCall finds the call of a call or episode_step request: the text form as a JSON string, read
+// as the loaded data reads text calls (reading), or a native call object. It returns the call and the
+// text it was found in.
+func requestCall(r *protocol.Request, reading call.Reading) (*call.Call, string, *protocol.Error) {
 	if len(r.Call) == 0 {
 		return nil, "", badRequest("missing call")
 	}
@@ -654,7 +681,7 @@ func requestCall(r *protocol.Request) (*call.Call, string, *protocol.Error) {
 	if json.Unmarshal(r.Call, &str) == nil {
 		text = str
 	}
-	c, found := call.Find(text)
+	c, found := reading.Find(text)
 	if !found {
 		return nil, text, badRequest("no call found: write [ToolName(key='value', ...)] or {\"name\": ..., \"arguments\": {...}}")
 	}

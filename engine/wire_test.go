@@ -123,7 +123,8 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 
 	started := roundTrip[protocol.EpisodeStarted](t, s, protocol.Request{Op: op(protocol.OpEpisodeStart), File: scene.File})
 	roundTrip[protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeStep), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3')]"`)})
-	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode})
+	roundTrip[[]protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeCalls), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3'), Calculator(formula='1+1')]"`)})
+	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode, Reply: "Six, and two."})
 
 	// load last: it replaces the data the requests above used; restart brings the builtin back.
 	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})

@@ -39,6 +39,7 @@ const (
 	OpValidate      Op = "validate"       // verify the loaded data: Validation
 	OpEpisodeStart  Op = "episode_start"  // start a live level-3 episode: EpisodeStarted
 	OpEpisodeStep   Op = "episode_step"   // one call of an episode: EpisodeCall
+	OpEpisodeCalls  Op = "episode_calls"  // every call of one answer of an episode: []EpisodeCall
 	OpEpisodeFinish Op = "episode_finish" // judge an episode: Outcome
 	OpRestart       Op = "restart"        // start over as a new session: Hello
 	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
@@ -49,7 +50,7 @@ const (
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles, OpMemo}
+	OpEpisodeCalls, OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles, OpMemo}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
@@ -75,7 +76,10 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	validate                                verify the loaded data: format, execution, grounding, coverage
 //	episode_start  file                     start a live level-3 episode of a scene; returns its id
 //	episode_step   episode, call            run the model's next call in the episode's world
-//	episode_finish episode                  judge the episode: final world vs gold, recall of gold calls
+//	episode_calls  episode, call            run every call of the model's answer (a text list
+//	                                        [A(..), B(..)], or native calls), in order; none: a reply
+//	episode_finish episode, reply           judge the episode: final world vs gold, milestones (the
+//	                                        gold calls achieved), the final reply against the answer
 //	score_start    level, state, name, gold open a scoring stream (stream.go documents the four
 //	score_lines    stream, lines, line      streaming ops and the lines form of their answers)
 //	score_finish   stream
@@ -132,6 +136,9 @@ type Request struct {
 	Databases []string `json:"databases,omitempty"`
 	// Episode is the id episode_start returned.
 	Episode int `json:"episode,omitempty"`
+	// Reply is an episode's final message to the user (episode_finish): the model's last answer
+	// without a call, which must say what the scene's answer needs (Dialogue.Answer).
+	Reply string `json:"reply,omitempty"`
 	// Gold asks a score request to add each call's gold answer and recorded envelope.
 	Gold bool `json:"gold,omitempty"`
 	// Bare asks episode_start for the episode alone, without the prompt and the tools' schemas: an

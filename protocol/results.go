@@ -554,7 +554,7 @@ type Outcome struct {
 	Scene string `json:"scene"`
 	// Calls is the number of calls the model made; Gold the number of the scene's required gold
 	// calls: every gold call but ToolSearcher's (a lookup in the catalog, which a plan may make or
-	// not: a model offered every tool needs none).
+	// not: a model offered every tool needs none) and the lookups the scene marks optional.
 	Calls int `json:"calls"`
 	Gold  int `json:"gold"`
 	// Matched is how many required gold calls the model's calls achieved: a call of the same tool

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,9 +12,10 @@ import (
 )
 
 // playEpisode plays a level-3 scene live: the model gets the scene's request and the level-3
-// catalog, and calls tools one at a time in the episode's own world until it answers without a call
-// or reaches cfg.Steps calls; then the engine judges the final world. The response returned sums
-// the tokens of every request.
+// catalog, and calls tools in the episode's own world (each call of an answer in turn, a text list
+// as several calls) until it answers without a call or has had cfg.Steps answers; then the engine
+// judges the episode: its final world, the gold calls it achieved and its final reply. The response
+// returned sums the tokens of every request.
 func playEpisode(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) (*Episode, model.Response, *Failure) {
 	var total model.Response
 	ep := &Episode{Level: Level3, File: t.File, Calls: []protocol.EpisodeCall{}, Transcript: []model.Message{}}
@@ -64,48 +64,46 @@ func playEpisode(ctx context.Context, e *serial, chat Chat, cfg Config, t Task) 
 		msg := resp.Message()
 		req.Messages = append(req.Messages, msg)
 		ep.Transcript = append(ep.Transcript, msg)
-		calls := nativeCalls(resp)
 		if cfg.Form == Text {
-			calls = []json.RawMessage{textCall(resp.Content)}
-		}
-		if len(calls) == 0 {
-			ep.Stopped = "reply"
-			break
-		}
-		var results []string
-		replied := false
-		for i, c := range calls {
-			got, err := ask[protocol.EpisodeCall](ctx, e, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: c})
-			var pe *protocol.Error
-			if errors.As(err, &pe) && pe.Code == protocol.CodeBadRequest && cfg.Form == Text {
-				// No call in the text: the model has answered the user.
-				replied = true
+			// Every call of the answer runs, in order (a list [A(..), B(..)] is several calls), each
+			// with its own result; an answer without a call is the model's reply to the user.
+			got, err := ask[[]protocol.EpisodeCall](ctx, e, protocol.Request{Op: protocol.OpEpisodeCalls, Episode: started.Episode, Call: textCall(resp.Content)})
+			if err != nil {
+				ep.Stopped, fail = "failed", failure(t, err)
 				break
 			}
+			if len(got) == 0 {
+				ep.Stopped, ep.Reply = "reply", resp.Content
+				break
+			}
+			results := make([]string, len(got))
+			for i, c := range got {
+				ep.Calls = append(ep.Calls, c)
+				results[i] = "API: " + CallText(c) + " Response: " + textResult(c)
+			}
+			um := model.Message{Role: model.RoleUser, Content: strings.Join(results, "\n") + "\nThe AI's next step (another tool call, or its message to the user when the task is done):"}
+			req.Messages = append(req.Messages, um)
+			ep.Transcript = append(ep.Transcript, um)
+			continue
+		}
+		calls := nativeCalls(resp)
+		if len(calls) == 0 {
+			ep.Stopped, ep.Reply = "reply", resp.Content
+			break
+		}
+		for i, c := range calls {
+			got, err := ask[protocol.EpisodeCall](ctx, e, protocol.Request{Op: protocol.OpEpisodeStep, Episode: started.Episode, Call: c})
 			if err != nil {
 				got = protocol.EpisodeCall{Error: err.Error()}
 			} else {
 				ep.Calls = append(ep.Calls, got)
 			}
-			if cfg.Form == Native {
-				tm := model.Message{Role: model.RoleTool, ToolCallID: resp.ToolCalls[i].ID, Content: toolContent(got)}
-				req.Messages = append(req.Messages, tm)
-				ep.Transcript = append(ep.Transcript, tm)
-			} else {
-				results = append(results, "API: "+strings.TrimSpace(resp.Content)+" Response: "+textResult(got))
-			}
-		}
-		if replied {
-			ep.Stopped = "reply"
-			break
-		}
-		if cfg.Form == Text {
-			um := model.Message{Role: model.RoleUser, Content: strings.Join(results, "\n") + "\nThe AI's next step (another tool call, or its message to the user when the task is done):"}
-			req.Messages = append(req.Messages, um)
-			ep.Transcript = append(ep.Transcript, um)
+			tm := model.Message{Role: model.RoleTool, ToolCallID: resp.ToolCalls[i].ID, Content: toolContent(got)}
+			req.Messages = append(req.Messages, tm)
+			ep.Transcript = append(ep.Transcript, tm)
 		}
 	}
-	out, err := ask[protocol.Outcome](context.WithoutCancel(ctx), e, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
+	out, err := ask[protocol.Outcome](context.WithoutCancel(ctx), e, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode, Reply: ep.Reply})
 	if err == nil {
 		ep.Outcome = &out
 	} else if fail == nil {
@@ -121,6 +119,32 @@ func nativeCalls(r model.Response) []json.RawMessage {
 		out = append(out, json.RawMessage(Pred(model.Response{ToolCalls: []model.ToolCall{c}})))
 	}
 	return out
+}
+
+// CallText is an episode's call as the text prompts write a past call: [Name(key=value, ...)], each
+// value as JSON writes it (a text in double quotes), in the order the call gave them.
+func CallText(c protocol.EpisodeCall) string {
+	var b strings.Builder
+	b.WriteString("[" + c.Name + "(")
+	dec := json.NewDecoder(bytes.NewReader(c.Args))
+	if t, err := dec.Token(); err == nil && t == json.Delim('{') {
+		for i := 0; dec.More(); i++ {
+			k, err := dec.Token()
+			if err != nil {
+				break
+			}
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%v=%s", k, v)
+		}
+	}
+	b.WriteString(")]")
+	return b.String()
 }
 
 // textCall is a text answer as the engine's call field (a JSON string it searches for a call).
@@ -182,8 +206,8 @@ func OutJSONL(preds []Prediction, episodes []Episode) []byte {
 }
 
 // ReplayEpisode plays a recorded episode's calls again, in order, in a fresh episode of the engine
-// behind do, and returns the engine's judgement: how a kept, imported or compared run's episodes are
-// judged by this engine rather than by the outcome they carry.
+// behind do, and returns the engine's judgement of them and of its final reply: how a kept, imported
+// or compared run's episodes are judged by this engine rather than by the outcome they carry.
 func ReplayEpisode(ctx context.Context, do protocol.Transport, ep Episode) (protocol.Outcome, error) {
 	started, err := protocol.Call[protocol.EpisodeStarted](ctx, do, protocol.Request{Op: protocol.OpEpisodeStart, File: ep.File, Bare: true})
 	if err != nil {
@@ -200,13 +224,26 @@ func ReplayEpisode(ctx context.Context, do protocol.Transport, ep Episode) (prot
 			return protocol.Outcome{}, err
 		}
 	}
-	return protocol.Call[protocol.Outcome](ctx, do, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode})
+	return protocol.Call[protocol.Outcome](ctx, do, protocol.Request{Op: protocol.OpEpisodeFinish, Episode: started.Episode, Reply: ep.Reply})
 }
 
 // EpisodeSummary sums up a run's level-3 episodes.
 type EpisodeSummary struct {
 	Episodes, Success, WorldMatch int
-	Recall                        float64 // mean recall of gold calls
+	// Milestone is the mean milestone credit (protocol.Outcome.Milestone): the share of the required
+	// gold calls achieved, success or not; an episode without a judgement counts 0.
+	Milestone float64
+	// Recall is Milestone under the name older pages and records read.
+	Recall float64
+}
+
+// OutcomeMilestone is an outcome's milestone credit; for an outcome recorded before the credit
+// existed, its recall (the same share then, ToolSearcher's gold calls aside).
+func OutcomeMilestone(o protocol.Outcome) float64 {
+	if o.Milestone == 0 && o.Recall > 0 {
+		return o.Recall
+	}
+	return o.Milestone
 }
 
 // SumEpisodes sums up episodes as the CLI's report and the Runs page show them.
@@ -215,7 +252,7 @@ func SumEpisodes(episodes []Episode) EpisodeSummary {
 	for _, ep := range episodes {
 		s.Episodes++
 		if o := ep.Outcome; o != nil {
-			s.Recall += o.Recall
+			s.Milestone += OutcomeMilestone(*o)
 			if o.Success {
 				s.Success++
 			}
@@ -225,7 +262,8 @@ func SumEpisodes(episodes []Episode) EpisodeSummary {
 		}
 	}
 	if s.Episodes > 0 {
-		s.Recall /= float64(s.Episodes)
+		s.Milestone /= float64(s.Episodes)
 	}
+	s.Recall = s.Milestone
 	return s
 }

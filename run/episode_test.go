@@ -78,3 +78,28 @@ func TestCallOutcomeTexts(t *testing.T) {
 		})
 	}
 }
+
+// TestSumEpisodes: a run's episodes sum up to their successes, world matches and mean milestone
+// credit; an episode without a judgement earns none, and one recorded before milestone credit
+// existed counts its recall (the same share then).
+func TestSumEpisodes(t *testing.T) {
+	o := func(success, world bool, milestone, recall float64) *protocol.Outcome {
+		return &protocol.Outcome{Success: success, StateMatch: world, Milestone: milestone, Recall: recall}
+	}
+	tests := []struct {
+		name     string
+		episodes []Episode
+		want     EpisodeSummary
+	}{
+		{"none", nil, EpisodeSummary{}},
+		{"every kind", []Episode{{Outcome: o(true, true, 1, 1)}, {Outcome: o(false, true, 0.5, 0.5)}, {}, {Outcome: o(false, false, 0, 0.5)}},
+			EpisodeSummary{Episodes: 4, Success: 1, WorldMatch: 2, Milestone: 0.5, Recall: 0.5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SumEpisodes(tt.episodes); got != tt.want {
+				t.Errorf("SumEpisodes = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

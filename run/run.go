@@ -39,7 +39,10 @@ const Level3 = "level-3"
 // Defaults of Config's zero values.
 const (
 	DefaultConcurrency = 4
-	DefaultSteps       = 10
+	// DefaultSteps bounds a level-3 episode's answers. It leaves room for a search before each
+	// required call and for the final reply, at least 2 × the required gold calls + 2 of every
+	// builtin scene (a test holds it so), so the step limit never fails a reasonable plan.
+	DefaultSteps = 16
 )
 
 // Chat is what a run needs of a model endpoint: *model.Client is one.
@@ -60,7 +63,8 @@ type Config struct {
 	Concurrency int `json:"concurrency"`
 	// Limit, when positive, runs only the first Limit samples (and scenes) of each level.
 	Limit int `json:"limit,omitempty"`
-	// Steps bounds the calls of one level-3 episode (default 10).
+	// Steps bounds the model's answers in one level-3 episode (default DefaultSteps); an answer may
+	// make several calls.
 	Steps int `json:"steps"`
 }
 
@@ -197,6 +201,9 @@ type Episode struct {
 	Outcome    *protocol.Outcome      `json:"outcome,omitempty"`
 	Calls      []protocol.EpisodeCall `json:"calls"`
 	Transcript []model.Message        `json:"transcript"`
+	// Reply is the model's final message to the user (its answer without a call, when Stopped is
+	// "reply"), which the engine judges against the scene's answer needs.
+	Reply string `json:"reply,omitempty"`
 	// Stopped says why the episode ended: "reply" (the model answered without a call), "steps"
 	// (the step limit), "cut" (an answer went over a limit, see Cut), "failed" (a request failed)
 	// or "cancelled".

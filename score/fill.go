@@ -90,20 +90,24 @@ func fillScene(base *tools.Base, name string, data []byte) ([]byte, []dataset.Li
 		return nil, errs
 	}
 	cat, _ := tools.CatalogByName(sc.Catalog)
+	// The scene as written, every member kept (answer, audit, a call's free, about and optional):
+	// only the calls' results are written.
+	raw, _ := value.Decode(bytes.TrimPrefix(data, []byte(lines.BOM)))
+	m, _ := raw.(*value.Map)
+	rawCalls, _ := m.Get("calls")
+	list, _ := rawCalls.([]any)
 	w := base.NewWorld()
-	calls := make([]any, len(sc.Calls))
 	for i, c := range sc.Calls {
 		env, err := cat.CallNative(w, c.Tool, c.Params)
 		if err != nil {
 			return nil, []dataset.LineError{{File: name, Line: 1, Message: fmt.Sprintf("call %d (%s) raised: %v", i+1, c.Tool, err)}}
 		}
-		calls[i] = value.MapOf("api_name", c.Tool, "param_dict", c.Params, "result", env)
+		cm, _ := list[i].(*value.Map)
+		cm.Set("result", env)
 	}
-	key := make([]any, len(sc.KeyInfo))
-	for i, k := range sc.KeyInfo {
-		key[i] = k
+	if _, ok := m.Get("catalog"); !ok {
+		m.Set("catalog", sc.Catalog)
 	}
-	m := value.MapOf("scene", sc.Name, "utterance", sc.Utterance, "key_info", key, "catalog", sc.Catalog, "calls", calls)
 	var out bytes.Buffer
 	writeIndented(&out, m, "")
 	out.WriteByte('\n')

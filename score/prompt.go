@@ -16,12 +16,22 @@ import (
 type Prompt = protocol.Prompt
 
 // offered returns the tools a sample's prompt describes: at level 1 every tool the dialogue uses; at
-// levels 2 and 3 only ToolSearcher (the model must find the others).
+// levels 2 and 3 ToolSearcher (the model must find the others), and at a step of one of our level-3
+// scenes also the tools its history already knows (knownTools: used, or found by a search), as the
+// agent playing the scene would. The original's data keeps its prompts.
 func offered(sm Sample) []*tools.Tool {
 	cat := sm.Dialogue.ToolCatalog()
 	if sm.Dialogue.Level != dataset.Level1 {
 		t, _ := cat.Lookup("ToolSearcher")
-		return []*tools.Tool{t}
+		out := []*tools.Tool{t}
+		if sceneStep(sm) {
+			for _, n := range knownTools(sm) {
+				if k, ok := cat.Lookup(n); ok {
+					out = append(out, k)
+				}
+			}
+		}
+		return out
 	}
 	names := map[string]bool{}
 	for _, t := range sm.Dialogue.Turns {

@@ -39,7 +39,7 @@ func TestSceneStepsAndEpisodes(t *testing.T) {
 			e := NewEpisode(data.Base, d)
 			for _, turn := range d.Turns {
 				if turn.Role == dataset.API {
-					c, ok := call.Find(f.gold(d, &turn))
+					c, ok := call.ReadingFor(d.Repaired).Find(f.gold(d, &turn))
 					if !ok {
 						t.Fatalf("%s: the gold of %s does not read as a call", d.File, turn.Tool)
 					}
@@ -49,7 +49,7 @@ func TestSceneStepsAndEpisodes(t *testing.T) {
 					e.Step(c)
 				}
 			}
-			if out := e.Finish(data.Base); !out.Success || out.Recall != 1 {
+			if out := e.Finish(data.Base, GoldReply(d)); !out.Success || out.Recall != 1 {
 				t.Errorf("%s, %s form: gold episode outcome %+v", d.File, f.name, out)
 			}
 		}
@@ -61,7 +61,7 @@ func TestSceneStepsAndEpisodes(t *testing.T) {
 	e := NewEpisode(data.Base, d)
 	c, _ := call.Find(`[Calculator(formula='1+1')]`)
 	e.Step(c)
-	out := e.Finish(data.Base)
+	out := e.Finish(data.Base, GoldReply(d))
 	if out.Success || out.Matched != 0 || len(out.Missed) != out.Gold {
 		t.Errorf("a wrong episode judged %+v", out)
 	}
@@ -105,7 +105,7 @@ func TestOriginalScenes(t *testing.T) {
 				e.Step(c)
 			}
 		}
-		if out := e.Finish(data.Base); !out.StateMatch {
+		if out := e.Finish(data.Base, GoldReply(d)); !out.StateMatch {
 			t.Errorf("%s: a gold episode must end in the gold state: %+v", d.File, out.Diff)
 		}
 	}

@@ -35,6 +35,9 @@ func (s *Scorer) callSet(sm Sample, pred string, v CallVerdict) CallVerdict {
 		v.Category = NoAPICall
 		return v
 	}
+	if sm.Dialogue.Repaired {
+		golds = withoutStated(golds, cs)
+	}
 	v.Form = string(cs[0].Form)
 	names := make([]string, len(cs))
 	for i, c := range cs {

@@ -13,7 +13,7 @@ func calculator() *Tool {
 		Name:        "Calculator",
 		Description: "Evaluate an arithmetic formula of whole numbers with + - * / and parentheses.",
 		Params: []Param{
-			{Name: "formula", Type: "str", Required: true, Description: "The formula, e.g. '(1 + 2) * 3'; only non-negative integers, + - * / and one level of parentheses."},
+			{Name: "formula", Type: "str", Required: true, Description: "The formula, e.g. '(1 + 2) * 3'; only non-negative integers, + - * / and one level of parentheses.", Alike: SameResult},
 		},
 		Outputs: []Field{{Name: "result", Type: "float", Description: "The value of the formula."}},
 		run: func(c *Ctx, in *value.Map) (any, error) {

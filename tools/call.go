@@ -48,7 +48,7 @@ func (c *Catalog) call(w *World, name string, args *value.Map, native bool) (*va
 			err = escape(Assertion, "invalid parameter name. parameter: "+k)
 			return false
 		}
-		cv, e := convert(p.Type, v, native)
+		cv, e := convert(p.Type, v, native, w.base.repaired)
 		if e != nil {
 			err = e
 			return false
@@ -153,8 +153,27 @@ func missingText(tool string, names []string) string {
 // convert applies the original's conversion by declared type: int accepts only digit-only text
 // (then int()), float only text that is digit-only once its first '.' is removed (then float()),
 // bool is true only for the text "True", and str and list types pass through unchanged (so a list
-// written in a call's text stays text).
-func convert(typ string, v any, native bool) (any, error) {
+// written in a call's text stays text). In a repaired world (Base.Repair: our data) a number's text
+// may also carry a sign, as Python's int() and float() read it: our data has negative values (the
+// longitudes west of Greenwich), which the original's digit test would refuse when quoted.
+func convert(typ string, v any, native, repaired bool) (any, error) {
+	if s, ok := v.(string); ok && repaired && (typ == "int" || typ == "float") && len(s) > 1 && (s[0] == '-' || s[0] == '+') {
+		// Otherwise the original's conversion below refuses it, naming the text as written.
+		if n, err := convert(typ, s[1:], native, false); err == nil {
+			switch x := n.(type) {
+			case int64:
+				if s[0] == '-' {
+					return -x, nil
+				}
+				return x, nil
+			case float64:
+				if s[0] == '-' {
+					return -x, nil
+				}
+				return x, nil
+			}
+		}
+	}
 	switch typ {
 	case "int":
 		if s, ok := v.(string); ok {

@@ -10,7 +10,9 @@ import (
 
 // lv3Tools are the level-3 tools (the original's lv3_apis folder) except ToolSearcher. None takes a
 // token; each keeps the original's literal in-memory table as a world database named "lv3.*", so a
-// world carries their state (FlightSearch and HotelAvailability change theirs).
+// world carries their state. AddMeeting, PersonalInfoUpdate and EmailReminder change theirs; the
+// lookups change none (FlightSearch and HotelAvailability keep what their quirk needs in a
+// bookkeeping table, lv3Reached).
 func lv3Tools() []*Tool {
 	return []*Tool{
 		accountInfo(), lv3AddMeeting(), calculator(), clothingRecommendation(), emailReminder(),
@@ -32,9 +34,19 @@ const (
 	// initially empty.
 	lv3Meetings = "lv3.Meetings"
 	// lv3Flights (FlightSearch): array of {source, destination, departure_date, arrival_date
-	// ("YYYY-MM-DD HH:MM:SS"), converted (bool)}. converted records that the original has replaced
-	// the flight's datetime objects by texts (after its first match); reaching it again fails.
+	// ("YYYY-MM-DD HH:MM:SS")}.
 	lv3Flights = "lv3.Flights"
+	// lv3Reached (FlightSearch, HotelAvailability): the flights ("flight N", N the index in
+	// lv3Flights) and hotels ("hotel ID") a search has matched -> true. The original replaces a
+	// matched record's datetime objects by texts in its own table, so reaching the record again
+	// fails; this table remembers that, unless the world's base is repaired (Base.Repair). It is
+	// bookkeeping (its name starts with "_"), so a search leaves the tables a level-3 episode's
+	// judge compares as they were: a lookup changes nothing a user would recognise.
+	lv3Reached = "_lv3.Reached"
+	// lv3Reminders (EmailReminder): array of {content, time, location, recipient}, the reminders
+	// sent, initially empty. The original sends nothing and keeps nothing; we keep what was sent, so
+	// that a level-3 episode is judged on the reminders it sent (to whom, with what text).
+	lv3Reminders = "lv3.Reminders"
 	// lv3Places (Geocoding): address -> {latitude, longitude}.
 	lv3Places = "lv3.Geocoding"
 	// lv3Salaries (GetOccupationSalary): occupation -> salary.
@@ -43,7 +55,7 @@ const (
 	// description}.
 	lv3Weather = "lv3.Weather"
 	// lv3Hotels (HotelAvailability): hotel id -> {destination, check_in_date, check_out_date
-	// ("YYYY-MM-DD"), converted (bool)}, converted as for flights.
+	// ("YYYY-MM-DD")}.
 	lv3Hotels = "lv3.Hotels"
 	// lv3Likes (LikeCount): post id (decimal text) -> like count.
 	lv3Likes = "lv3.LikeCount"
@@ -97,6 +109,7 @@ func lv3Defaults() map[string]func() any {
 	d[lv3Accounts] = lv3Users
 	d[lv3PersonalInfo] = lv3Users
 	d[lv3Meetings] = func() any { return []any{} }
+	d[lv3Reminders] = func() any { return []any{} }
 	d[lv3Flights] = func() any {
 		routes := [][3]string{
 			{"New York", "San Francisco", "2022-01-01"},
@@ -108,7 +121,7 @@ func lv3Defaults() map[string]func() any {
 		out := make([]any, len(routes))
 		for i, r := range routes {
 			out[i] = value.MapOf("source", r[0], "destination", r[1],
-				"departure_date", r[2]+" 12:00:00", "arrival_date", r[2]+" 15:00:00", "converted", false)
+				"departure_date", r[2]+" 12:00:00", "arrival_date", r[2]+" 15:00:00")
 		}
 		return out
 	}
@@ -149,8 +162,7 @@ func lv3Defaults() map[string]func() any {
 		m := value.NewMap(5)
 		for i := 1; i <= 5; i++ {
 			m.Set("hotel_"+strconv.Itoa(i), value.MapOf("destination", "San Francisco",
-				"check_in_date", "2022-01-0"+strconv.Itoa(i), "check_out_date", "2022-01-0"+strconv.Itoa(i+1),
-				"converted", false))
+				"check_in_date", "2022-01-0"+strconv.Itoa(i), "check_out_date", "2022-01-0"+strconv.Itoa(i+1)))
 		}
 		return m
 	}
@@ -223,6 +235,23 @@ func lv3Defaults() map[string]func() any {
 		return value.MapOf("John", a(), "Peter", a(), "Jerry", a(), "Mary", b(), "Tom", b())
 	}
 	return d
+}
+
+// lv3Reached says whether a search has matched the record key before (see lv3Reached, the table);
+// never in a repaired world.
+func (c *Ctx) lv3Reached(key string) bool {
+	if c.w.base.repaired {
+		return false
+	}
+	v, _ := c.table(lv3Reached).Get(key)
+	return v == true
+}
+
+// lv3Reach records that a search has matched the record key (nothing in a repaired world).
+func (c *Ctx) lv3Reach(key string) {
+	if !c.w.base.repaired {
+		c.writeTable(lv3Reached).Set(key, true)
+	}
 }
 
 // lv3List returns a level-3 table that is an array, for reading only.
@@ -332,7 +361,7 @@ func lv3AddMeeting() *Tool {
 			{Name: "start_time", Type: "str", Required: true, Description: "Start, as YYYY-MM-DD HH:MM:SS."},
 			{Name: "end_time", Type: "str", Required: true, Description: "End, as YYYY-MM-DD HH:MM:SS."},
 			{Name: "location", Type: "str", Required: true, Description: "Where it takes place (at most 100 characters)."},
-			{Name: "attendees", Type: "list(str)", Required: true, Description: "Who attends: names, roles and so on."},
+			{Name: "attendees", Type: "list(str)", Required: true, Description: "Who attends: names, roles and so on.", Alike: AnyOrder},
 		},
 		Outputs:  []Field{{Name: "status", Type: "str", Description: "success, or the reason it failed."}},
 		Database: lv3Meetings,
@@ -370,8 +399,8 @@ func clothingRecommendation() *Tool {
 		Description: "Suggest what to wear for a temperature, humidity and kind of weather.",
 		Params: []Param{
 			{Name: "temperature", Type: "float", Required: true, Description: "Temperature in degrees Celsius."},
-			{Name: "humidity", Type: "float", Required: true, Description: "Relative humidity, in percent."},
-			{Name: "weather_conditions", Type: "str", Required: true, Description: "The weather in words, e.g. rainy."},
+			{Name: "humidity", Type: "float", Required: true, Description: "Relative humidity as a fraction from 0 to 1, as GetWeatherForCoordinates gives it (e.g. 0.7)."},
+			{Name: "weather_conditions", Type: "str", Required: true, Description: "The weather in words, e.g. rainy.", Alike: AnyCase},
 		},
 		Outputs: []Field{{Name: "clothing_options", Type: "list", Description: "Clothes to wear."}},
 		run: func(c *Ctx, in *value.Map) (any, error) {
@@ -417,7 +446,8 @@ func emailReminder() *Tool {
 			{Name: "location", Type: "str", Required: true, Description: "Where the meeting is."},
 			{Name: "recipient", Type: "str", Required: true, Description: "The recipient's email address."},
 		},
-		Outputs: []Field{{Name: "status", Type: "str", Description: "success, or the reason it failed."}},
+		Outputs:  []Field{{Name: "status", Type: "str", Description: "success, or the reason it failed."}},
+		Database: lv3Reminders,
 		run: func(c *Ctx, in *value.Map) (any, error) {
 			v, _ := in.Get("time")
 			if _, err := lv3Time(v, py.DT); err != nil {
@@ -431,6 +461,14 @@ func emailReminder() *Tool {
 			if py.Strip(s) == "" {
 				return nil, fail("Content should not be empty")
 			}
+			// The original sends nothing; the world keeps what was sent (lv3Reminders).
+			rec := value.NewMap(4)
+			for _, k := range []string{"content", "time", "location", "recipient"} {
+				v, _ := in.Get(k)
+				rec.Set(k, value.Clone(v))
+			}
+			list, _ := c.write(lv3Reminders).([]any)
+			c.w.own[lv3Reminders] = append(list, rec)
 			return "success", nil
 		},
 		check: all(assertSameName, dropIn("content"), sameInput, sameOutput, sameException),
@@ -456,9 +494,8 @@ func flightSearch() *Tool {
 			}
 			src, _ := in.Get("source")
 			dst, _ := in.Get("destination")
-			flights, _ := c.write(lv3Flights).([]any)
 			out := []any{}
-			for _, f := range flights {
+			for i, f := range c.lv3List(lv3Flights) {
 				m, ok := f.(*value.Map)
 				if !ok {
 					continue
@@ -470,7 +507,8 @@ func flightSearch() *Tool {
 				}
 				// The original converts a matched flight's datetimes to texts in its own table, so
 				// a flight matched once is a text afterwards and has no .date().
-				if conv, _ := m.Get("converted"); conv == true {
+				key := "flight " + strconv.Itoa(i)
+				if c.lv3Reached(key) {
 					return nil, fail("'str' object has no attribute 'date'")
 				}
 				dep, err := lv3Time(m.String("departure_date"), py.DT)
@@ -484,9 +522,7 @@ func flightSearch() *Tool {
 				if err != nil {
 					return nil, err
 				}
-				m.Set("departure_date", dep.Format(py.DT))
-				m.Set("arrival_date", arr.Format(py.DT))
-				m.Set("converted", true)
+				c.lv3Reach(key)
 				out = append(out, value.MapOf("source", value.Clone(fs), "destination", value.Clone(fd),
 					"departure_date", dep.Format(py.DT), "arrival_date", arr.Format(py.DT)))
 			}
@@ -613,7 +649,7 @@ func hotelAvailability() *Tool {
 				return nil, err
 			}
 			dest, _ := in.Get("destination")
-			hotels, _ := c.write(lv3Hotels).(*value.Map)
+			hotels := c.table(lv3Hotels)
 			out := []any{}
 			for _, id := range hotels.Keys() {
 				hv, _ := hotels.Get(id)
@@ -638,12 +674,10 @@ func hotelAvailability() *Tool {
 				}
 				// As FlightSearch: the original turns the matched hotel's dates into texts in its
 				// table, and a later match fails to format them again.
-				if conv, _ := h.Get("converted"); conv == true {
+				if c.lv3Reached("hotel " + id) {
 					return nil, fail("'str' object has no attribute 'strftime'")
 				}
-				h.Set("check_in_date", hin.Format(py.D))
-				h.Set("check_out_date", hout.Format(py.D))
-				h.Set("converted", true)
+				c.lv3Reach("hotel " + id)
 				out = append(out, value.MapOf("destination", value.Clone(hd),
 					"check_in_date", hin.Format(py.D), "check_out_date", hout.Format(py.D)))
 			}
@@ -686,7 +720,7 @@ func movieRecommendations() *Tool {
 		Name:        "MovieRecommendations",
 		Description: "Recommend movies for a list of favourite genres.",
 		Params: []Param{
-			{Name: "preferences", Type: "list", Required: true, Description: "Favourite genres, e.g. [\"Action\", \"Drama\"]."},
+			{Name: "preferences", Type: "list", Required: true, Description: "Favourite genres, e.g. [\"Action\", \"Drama\"].", Alike: AnyOrder},
 		},
 		Outputs:  []Field{{Name: "recommended_movies", Type: "list", Description: "Recommended titles."}},
 		Database: lv3Genres,

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,12 +209,19 @@ func TestLV3FlightSearch(t *testing.T) {
 	infoWant(t, infoCall(t, LV3, w, "FlightSearch", "source", "New York", "destination", "London", "travel_dates", "2022-01-04"),
 		value.MapOf("flights", []any{value.MapOf("source", "New York", "destination", "London",
 			"departure_date", "2022-01-04 12:00:00", "arrival_date", "2022-01-04 15:00:00")}), nil)
-	flights := w.Database(lv3Flights).([]any)
-	if c, _ := flights[0].(*value.Map).Get("converted"); c != true {
-		t.Errorf("flight 0 not marked: %s", value.Repr(flights[0]))
+	// The quirk is bookkeeping: the flights table is as it was, the searches are remembered apart.
+	if !value.Equal(w.Database(lv3Flights), lv3World().Database(lv3Flights)) {
+		t.Errorf("a search changed the flights: %s", value.Repr(w.Database(lv3Flights)))
 	}
-	if c, _ := flights[1].(*value.Map).Get("converted"); c != false {
-		t.Errorf("flight 1 marked: %s", value.Repr(flights[1]))
+	if got := w.Changed(); slices.Contains(got, lv3Flights) {
+		t.Errorf("a search wrote the flights table: changed %v", got)
+	}
+	reached := w.Database(lv3Reached).(*value.Map)
+	if v, _ := reached.Get("flight 0"); v != true {
+		t.Errorf("flight 0 not remembered: %s", value.Repr(reached))
+	}
+	if _, ok := reached.Get("flight 1"); ok {
+		t.Errorf("flight 1 remembered: %s", value.Repr(reached))
 	}
 	// A clone continues independently.
 	c := w.Clone()
@@ -287,9 +295,11 @@ func TestLV3HotelAvailability(t *testing.T) {
 	infoWant(t, infoCall(t, LV3, w, "HotelAvailability", "destination", "San Francisco", "check_in_date", "2022-01-03", "check_out_date", "2022-01-04"), value.MapOf("hotels", []any{h("2022-01-03", "2022-01-04")}), nil)
 	infoWant(t, infoCall(t, LV3, w, "HotelAvailability", "destination", "San Francisco", "check_in_date", "2022-01-03", "check_out_date", "2022-01-04"), nil, "'str' object has no attribute 'strftime'")
 	infoWant(t, infoCall(t, LV3, w, "HotelAvailability", "destination", "San Francisco", "check_in_date", "2022-01-01", "check_out_date", "2022-01-02"), value.MapOf("hotels", []any{h("2022-01-01", "2022-01-02")}), nil)
-	hotels := w.Database(lv3Hotels).(*value.Map)
-	if v, _ := hotels.Get("hotel_3"); !value.Equal(v, value.MapOf("destination", "San Francisco", "check_in_date", "2022-01-03", "check_out_date", "2022-01-04", "converted", true)) {
-		t.Errorf("hotel_3 %s", value.Repr(v))
+	if !value.Equal(w.Database(lv3Hotels), lv3World().Database(lv3Hotels)) {
+		t.Errorf("a search changed the hotels: %s", value.Repr(w.Database(lv3Hotels)))
+	}
+	if v, _ := w.Database(lv3Reached).(*value.Map).Get("hotel hotel_3"); v != true {
+		t.Errorf("hotel_3 not remembered: %s", value.Repr(w.Database(lv3Reached)))
 	}
 	in := value.MapOf("destination", "San Francisco", "check_in_date", "2022-01-01", "check_out_date", "2022-01-02")
 	g := infoEnv("HotelAvailability", in, value.MapOf("hotels", []any{h("2022-01-01", "2022-01-02")}), nil)
@@ -459,4 +469,95 @@ func TestLV3UserWatchedMovies(t *testing.T) {
 		{"tom", []any{"user_name", "Tom"}, lv3Strs("The Lord of the Rings", "The Dark Knight", "The Matrix"), nil},
 		{"unknown", []any{"user_name", "Bob"}, nil, "User not found."},
 	})
+}
+
+// TestLV3RepairedSearches: in a repaired world (our data) a search may be repeated: the flight or
+// hotel an earlier search reached answers again, and nothing is remembered; the original's world
+// (above) keeps the quirk.
+func TestLV3RepairedSearches(t *testing.T) {
+	b := NewBase(nil)
+	b.Repair()
+	w := b.NewWorld()
+	flight := value.MapOf("flights", []any{value.MapOf("source", "New York", "destination", "San Francisco",
+		"departure_date", "2022-01-01 12:00:00", "arrival_date", "2022-01-01 15:00:00")})
+	hotel := value.MapOf("hotels", []any{value.MapOf("destination", "San Francisco", "check_in_date", "2022-01-03", "check_out_date", "2022-01-04")})
+	for i := 0; i < 2; i++ {
+		infoWant(t, infoCall(t, LV3, w, "FlightSearch", "source", "New York", "destination", "San Francisco", "travel_dates", "2022-01-01"), flight, nil)
+		infoWant(t, infoCall(t, LV3, w, "HotelAvailability", "destination", "San Francisco", "check_in_date", "2022-01-03", "check_out_date", "2022-01-04"), hotel, nil)
+	}
+	if got := w.Changed(); slices.Contains(got, lv3Flights) || slices.Contains(got, lv3Hotels) || slices.Contains(got, lv3Reached) {
+		t.Errorf("repeated searches wrote %v", got)
+	}
+	if !b.Repaired() || NewBase(nil).Repaired() {
+		t.Error("Repaired does not say what Repair did")
+	}
+}
+
+// TestLV3RemindersKept: a reminder sent is kept in the world, with its text and recipient, in the
+// order sent; a reminder that fails keeps nothing.
+func TestLV3RemindersKept(t *testing.T) {
+	w := lv3World()
+	send := func(content, to string) {
+		t.Helper()
+		infoCall(t, LV3, w, "EmailReminder", "content", content, "time", "2023-04-03 10:00:00", "location", "Room 1", "recipient", to)
+	}
+	send("Video call", "tom@example.com")
+	send("Video call", "jerry@example.com")
+	send("  ", "tom@example.com") // empty content fails
+	want := []any{
+		value.MapOf("content", "Video call", "time", "2023-04-03 10:00:00", "location", "Room 1", "recipient", "tom@example.com"),
+		value.MapOf("content", "Video call", "time", "2023-04-03 10:00:00", "location", "Room 1", "recipient", "jerry@example.com"),
+	}
+	if got := w.Database(lv3Reminders); !value.Equal(got, want) {
+		t.Errorf("reminders %s, want %s", value.Repr(got), value.Repr(want))
+	}
+	if lv3World().Database(lv3Reminders) == nil || len(lv3World().Database(lv3Reminders).([]any)) != 0 {
+		t.Error("a new world has reminders")
+	}
+}
+
+// TestRepairedSignedNumbers: a repaired world (our data) reads a signed number's text as Python's
+// float() and int() do, so a quoted negative longitude is a number; the original's world refuses it,
+// as the original's digit test does; a text that is no number is refused in both.
+func TestRepairedSignedNumbers(t *testing.T) {
+	repaired := NewBase(nil)
+	repaired.Repair()
+	tests := []struct {
+		name       string
+		base       *Base
+		tool, arg  string
+		text       string
+		want       any    // the value the tool gets
+		wantRefuse string // or the error that refuses the call
+	}{
+		{"negative float", repaired, "NearbyRestaurants", "longitude", "-122.4194", -122.4194, ""},
+		{"plus sign", repaired, "NearbyRestaurants", "longitude", "+2.3522", 2.3522, ""},
+		{"negative int", repaired, "LikeCount", "post_id", "-3", int64(-3), ""},
+		{"unsigned still read", repaired, "LikeCount", "post_id", "3", int64(3), ""},
+		{"no number", repaired, "NearbyRestaurants", "longitude", "-7x", nil, "invalid parameter type"},
+		{"the original refuses a sign", NewBase(nil), "NearbyRestaurants", "longitude", "-122.4194", nil, "invalid parameter type"},
+		{"the original refuses a signed int", NewBase(nil), "LikeCount", "post_id", "-3", nil, "invalid parameter type. parameter: -3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := value.MapOf(tt.arg, tt.text)
+			if tt.tool == "NearbyRestaurants" {
+				args = value.MapOf("latitude", "37.7749", tt.arg, tt.text, "distance", "100")
+			}
+			env, err := LV3.Call(tt.base.NewWorld(), tt.tool, args)
+			if tt.wantRefuse != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantRefuse) {
+					t.Fatalf("got %v, %v; want the call refused with %q", env, err, tt.wantRefuse)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, _ := env.Get("input")
+			if got, _ := in.(*value.Map).Get(tt.arg); !value.Equal(got, tt.want) {
+				t.Errorf("%s read as %v, want %v", tt.arg, got, tt.want)
+			}
+		})
+	}
 }

@@ -600,7 +600,7 @@ var tsKeywords = map[string]tsWords{
 	"GetWeatherForCoordinates": {"weather temperature forecast rain sunny climate humidity wind coordinates", tsQueryVerbs},
 	"HotelAvailability":        {"hotel availability available room vacancy stay booking accommodation lodging", "check find"},
 	"LikeCount":                {"like likes count number post popularity", tsQueryVerbs},
-	"MovieRecommendations":     {"movie film recommendation recommend suggest suggestion cinema", "suggest"},
+	"MovieRecommendations":     {"movie film recommendation recommend suggest suggestion cinema genre", "suggest"},
 	"NearbyRestaurants":        {"restaurant food eat dining dinner lunch nearby near around cuisine", "find"},
 	"OrganizationMembers":      {"organization member team staff employee company group colleague", tsQueryVerbs},
 	"PersonalInfoUpdate":       {"personal info information address profile phone", tsModifyVerbs},

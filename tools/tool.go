@@ -26,7 +26,28 @@ type Param struct {
 	// Loose marks an optional parameter taken as an extra keyword: when omitted it is absent from the
 	// result envelope's input instead of holding a default (ForgotPassword, Translate).
 	Loose bool
+	// Alike says which other values of the parameter mean the same to the tool (see Alike): a
+	// level-3 episode is judged by what its calls do, not by how their arguments are written.
+	Alike Alike
 }
+
+// Alike names the values of a parameter that mean the same as a given one, beyond an equal value.
+// A level-3 episode's call whose every argument is alike to its gold call's is that gold call
+// (score.Episode): a plan is judged by its effect and its values, not by its text.
+type Alike int
+
+const (
+	// Equal: only an equal value (Python's ==, so 3 and 3.0 are alike).
+	Equal Alike = iota
+	// AnyCase: a text in any letter case (the tool reads it lowered: ClothingRecommendation's
+	// weather).
+	AnyCase
+	// AnyOrder: a list with the same items in any order (a meeting's attendees, favourite genres).
+	AnyOrder
+	// SameResult: any value that gives the call the same output (a Calculator formula of the same
+	// value, 70000+140000 for 140000+70000).
+	SameResult
+)
 
 // Field declares one output field of a tool, for the catalog.
 type Field struct {

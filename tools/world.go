@@ -16,6 +16,8 @@ import (
 // microseconds even with the large read-only databases (Wiki, ImageCaptioning, SearchEngine).
 type Base struct {
 	dbs map[string]any
+	// repaired: see Repair.
+	repaired bool
 
 	// The indexes over the large read-only databases, each built on first use (see info.go).
 	captionsOnce sync.Once
@@ -33,6 +35,17 @@ func NewBase(dbs map[string]any) *Base {
 	}
 	return &Base{dbs: dbs}
 }
+
+// Repair marks the base's worlds as running the tools without the original's persistent-state
+// quirks: FlightSearch and HotelAvailability then answer a repeated search again instead of failing
+// on the flight or hotel an earlier search reached (TOOLS.md). A lookup is then a lookup however
+// often it is made, as a user of our data expects; and ModifyAlarm's "no such alarm" error names an
+// alarm, not an agenda. Call it once, before the base is shared; the
+// original's data keeps the quirks, for verdict parity.
+func (b *Base) Repair() { b.repaired = true }
+
+// Repaired says whether Repair marked the base.
+func (b *Base) Repaired() bool { return b.repaired }
 
 // Names returns the names of the databases the base holds, sorted.
 func (b *Base) Names() []string {
@@ -120,12 +133,30 @@ func (w *World) read(name string) any {
 	if v, ok := w.base.db(name); ok {
 		return v
 	}
-	if _, ok := defaults[name]; ok {
-		// Literal tables of the original's tools: materialise once per world.
-		return w.write(name)
+	if v, ok := literal(name); ok {
+		// Literal tables of the original's tools: read from one shared copy, so a lookup writes
+		// nothing (Changed stays as it was); a write makes the world its own.
+		return v
 	}
 	return value.NewMap(0)
 }
+
+// literal returns the shared, read-only copy of a tool's literal default table (see defaults).
+func literal(name string) (any, bool) {
+	literalsOnce.Do(func() {
+		literals = make(map[string]any, len(defaults))
+		for n, f := range defaults {
+			literals[n] = f()
+		}
+	})
+	v, ok := literals[name]
+	return v, ok
+}
+
+var (
+	literalsOnce sync.Once
+	literals     map[string]any
+)
 
 // write returns the world's own, modifiable copy of a database, copying it from the base (or from
 // the tool's literal default table) on first use.

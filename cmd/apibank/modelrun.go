@@ -61,7 +61,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&levels, "level", "a level to run (repeatable; default every level)")
 	concurrency := fs.Int("concurrency", run.DefaultConcurrency, "model requests in flight at once")
 	limit := fs.Int("limit", 0, "run only the first N samples (and scenes) of each level")
-	steps := fs.Int("steps", run.DefaultSteps, "the call limit of a level-3 episode")
+	steps := fs.Int("steps", run.DefaultSteps, "the most answers a model gives in a level-3 episode (an answer may make several calls)")
 	state := fs.String("state", "", "fresh or replay (default: the data's)")
 	stream := fs.Bool("stream", false, "ask for streamed answers (server-sent events)")
 	out := fs.String("out", "", "write the predictions (and level-3 episodes) here as JSONL")
@@ -270,7 +270,7 @@ func Summary(res *run.Result) runSummary {
 // printEpisodes writes the line that sums up level-3 episodes (nothing when there are none).
 func printEpisodes(w io.Writer, episodes []run.Episode) {
 	if ep := run.SumEpisodes(episodes); ep.Episodes > 0 {
-		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, mean recall %.4f\n", ep.Episodes, ep.Success, pct(ep.Success, ep.Episodes), ep.WorldMatch, ep.Recall)
+		fmt.Fprintf(w, "level-3 episodes: %d, success %d (%.1f%%), world match %d, milestone credit %.4f\n", ep.Episodes, ep.Success, pct(ep.Success, ep.Episodes), ep.WorldMatch, ep.Milestone)
 	}
 }
 

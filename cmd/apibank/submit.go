@@ -87,7 +87,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, ", special %d/%d", l.SpecialRight, l.Special)
 		}
 		if l.Episodes > 0 {
-			fmt.Fprintf(stdout, ", level-3 success %d/%d", l.Successes, l.Episodes)
+			fmt.Fprintf(stdout, ", level-3 success %d/%d, milestone credit %.3f", l.Successes, l.Episodes, l.Milestone)
 		}
 		fmt.Fprintln(stdout)
 	}

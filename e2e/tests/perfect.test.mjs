@@ -1,7 +1,7 @@
 // The perfect model in the tab: cmd/fakemodel --gold answers every request a run makes with its
 // sample's gold, as the engine shows it (a few rate limits and a server error on the way). A run of
 // every level from the tab must reach the data's ceiling exactly — every call right, ROUGE-L 1, every
-// special case right, every level-3 episode a success with recall 1 — and give the predictions and the
+// special case right, every level-3 episode a success with milestone credit 1 — and give the predictions and the
 // report `apibank run` gives, byte for byte. The expected numbers are the engine's own ceiling. (The
 // tab runs the first 60 samples of levels 1 and 2 and every scene; the CLI's Go test runs the whole data
 // in both forms, plain and streamed.)
@@ -54,7 +54,7 @@ function checkCeiling(report, episodes, name) {
   assert.ok(report.overall.special > 0, `${name}: special cases judged`);
   assert.ok(episodes.length >= 50, `${name}: every scene played`);
   for (const ep of episodes) {
-    assert.ok(ep.outcome && ep.outcome.success && ep.outcome.recall === 1, `${name} ${ep.file}: ${JSON.stringify(ep.outcome)}`);
+    assert.ok(ep.outcome && ep.outcome.success && ep.outcome.milestone === 1 && ep.outcome.answer_met, `${name} ${ep.file}: ${JSON.stringify(ep.outcome)}`);
   }
 }
 

@@ -126,5 +126,7 @@ test("a run with level 3 submitted to the board: its downloaded predictions re-s
   assert.equal(tab.episodes, by[L3].episodes);
   assert.equal(tab.successes, by[L3].successes);
   assert.ok(tab.l3.includes(`${by[L3].successes}/${by[L3].episodes}`) && tab.l3.includes(pct(by[L3].accuracy)), tab.l3);
+  // And their milestone credit (the share of the required gold calls achieved), as the board has it.
+  assert.ok(tab.l3.includes("milestones " + pct(by[L3].milestone)), tab.l3);
   assert.deepEqual(tab.lineErrors, []);
 });

@@ -90,7 +90,8 @@ const hugeBytes = 5 << 20
 // deepLevels is how deep a Deep answer's JSON is nested.
 const deepLevels = 5000
 
-// Done is the perfect model's closing message of a level-3 episode, once every gold call is made.
+// Done begins the perfect model's closing message of a level-3 episode, once every gold call is
+// made; the scene's answer follows (score.GoldReply: what the user asked to be told).
 const Done = "All done: every step of your request has been carried out."
 
 // gold is one answer: the text form's content, the native form's calls, or a reply (the same
@@ -109,6 +110,8 @@ type scene struct {
 	steps []gold
 	// behaviour is the first step's adversarial answer; step k gets the one k places after it.
 	behaviour int
+	// done is the closing message: Done, then what the scene's answer needs.
+	done string
 }
 
 // Model answers the requests of one dataset's samples. Its zero value knows none.
@@ -174,7 +177,10 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 		if len(samples) == 0 {
 			continue
 		}
-		sc := &scene{behaviour: n}
+		sc := &scene{behaviour: n, done: Done}
+		if r := score.GoldReply(d); r != "" {
+			sc.done += " " + r
+		}
 		for _, sm := range samples {
 			// The step samples themselves are among ix.All's, added above.
 			g, err := goldOf(score.BuildPrompt(sm))
@@ -323,9 +329,9 @@ func (m *Model) Answer(req *fakemodel.ChatRequest) (fakemodel.Reply, *fakemodel.
 	behaviour := m.behaviourAt(found.behaviour + step)
 	if step >= len(found.steps) {
 		if m.adversarial {
-			return m.answer(&gold{text: Done, reply: true}, behaviour, native)
+			return m.answer(&gold{text: found.done, reply: true}, behaviour, native)
 		}
-		return fakemodel.Reply{Content: Done}, nil, "gold", true
+		return fakemodel.Reply{Content: found.done}, nil, "gold", true
 	}
 	return m.answer(&found.steps[step], behaviour, native)
 }
