@@ -242,14 +242,15 @@ sizes: wasm app
 	@$(JSENV) $(GO) build -trimpath -o bin/app-names.wasm ./wasm/app
 	@$(GO) run ./cmd/wasmsize -top $(SIZES_TOP) bin/app-names.wasm bin/engine-names.wasm
 
-# The download budgets, each a little above what the modules are now: app.wasm at most 11.20 MB raw
+# The download budgets, each a little above what the modules are now: app.wasm at most 11.23 MB raw
 # and 2.681 MB gzip (the Board page took 0.4 MB raw, 68 KB gzip of what go-app's patch saved; the
-# Score page's level-3 replay 84 KB raw, 16 KB gzip; the How we judge page, its examples' text, and
-# the Sample page's audit badge, needs and accepted sets 80 KB raw, 21 KB gzip),
+# Score page's level-3 replay 84 KB raw, 16 KB gzip; the level-3 milestone credit and final answers
+# on the Play, Runs and Board pages 28 KB raw, 1 KB gzip; the How we judge page, its examples' text,
+# and the Sample page's audit badge, needs and accepted sets 80 KB raw, 21 KB gzip),
 # engine.wasm at most 5.7 MB raw and 1.76 MB gzip; over either, make test fails. The gzip budgets are
 # what a visitor downloads (see RATIONALE, "app.wasm's size and the first load"); they move down but
 # for a new page or view.
-APP_MAX_RAW     := 11200000
+APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
 ENGINE_MAX_RAW  := 5700000
 ENGINE_MAX_GZIP := 1760000

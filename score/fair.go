@@ -91,7 +91,7 @@ outer:
 func sameValue(cat *tools.Catalog, w *tools.World, form call.Form, f, g any) bool {
 	a, okA := calculate(cat, w, form, f)
 	b, okB := calculate(cat, w, call.Native, g)
-	if !okA || !okB {
+	if !okA || !okB || math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
 		return false
 	}
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/call"
@@ -57,6 +58,7 @@ func TestFairReading(t *testing.T) {
 		{"the gold formula", calc, nativeWith(calc), true},
 		{"a formula equal in value", calc, nativeWith(calc, "formula", "("+gotFormula+")*1"), true},
 		{"a formula of another value", calc, nativeWith(calc, "formula", "("+gotFormula+")+1"), false},
+		{"a formula too large to compute", calc, nativeWith(calc, "formula", strings.Repeat("9", 400)+"+1"), false},
 		{"attendees in another order", lists, nativeWith(lists, "attendees", reversed), true},
 		{"one attendee missing", lists, nativeWith(lists, "attendees", reversed[1:]), false},
 	}
