@@ -247,24 +247,31 @@ func checkRougeLines(t *testing.T, s *Session, op func(protocol.Op) protocol.Op)
 }
 
 // TestSamplesSayWhichTurnTheyPredict checks gold_line against the original's numbering: id 2k is the
-// k-th API turn, 2k+1 the turn after it.
+// k-th gold call set (an API turn and the parallel ones after it), 2k+1 the turn after the set.
 func TestSamplesSayWhichTurnTheyPredict(t *testing.T) {
 	s := New()
 	ds := roundTrip[[]protocol.DialogueSummary](t, s, protocol.Request{Op: protocol.OpDialogues, Level: "level-1-given-desc"})
 	checked := 0
 	for _, sum := range ds[:20] {
 		d := roundTrip[protocol.Dialogue](t, s, protocol.Request{Op: protocol.OpDialogue, Level: sum.Level, File: sum.File})
-		var apis []int // indexes of API turns
+		var starts, ends []int // first and last turn index of each gold call set
 		for i, tn := range d.Turns {
-			if tn.Role == "API" {
-				apis = append(apis, i)
+			switch {
+			case tn.Role != "API":
+			case tn.Parallel && len(ends) > 0 && ends[len(ends)-1] == i-1:
+				ends[len(ends)-1] = i
+			default:
+				starts, ends = append(starts, i), append(ends, i)
 			}
 		}
 		for _, sm := range roundTrip[[]protocol.SampleView](t, s, protocol.Request{Op: protocol.OpSamples, Level: sum.Level, File: sum.File}) {
 			if sm.Kind == protocol.KindSpecial {
 				continue
 			}
-			want := d.Turns[apis[sm.ID/2]+sm.ID%2].Line
+			want := d.Turns[starts[sm.ID/2]].Line
+			if sm.ID%2 == 1 {
+				want = d.Turns[ends[sm.ID/2]+1].Line
+			}
 			if sm.GoldLine != want {
 				t.Errorf("%s sample %d: gold_line %d, want %d", sum.File, sm.ID, sm.GoldLine, want)
 			}
