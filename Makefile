@@ -247,13 +247,16 @@ sizes: wasm app
 # Score page's level-3 replay 84 KB raw, 16 KB gzip; the level-3 milestone credit and final answers
 # on the Play, Runs and Board pages 28 KB raw, 1 KB gzip; the How we judge page, its examples' text,
 # and the Sample page's audit badge, needs and accepted sets 80 KB raw, 21 KB gzip),
-# engine.wasm at most 5.7 MB raw and 1.76 MB gzip; over either, make test fails. The gzip budgets are
+# engine.wasm at most 5.92 MB raw and 1.83 MB gzip (fair verdicts on our data took 219 KB raw, 75 KB
+# gzip: the Python-literal reading of text calls, special cases' needs, the fair reading and effect
+# check of calls, level-3 episodes judged by value with final answers and milestones, the fairness
+# checks of validate, and the audited data); over either, make test fails. The gzip budgets are
 # what a visitor downloads (see RATIONALE, "app.wasm's size and the first load"); they move down but
 # for a new page or view.
 APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
-ENGINE_MAX_RAW  := 5700000
-ENGINE_MAX_GZIP := 1760000
+ENGINE_MAX_RAW  := 5920000
+ENGINE_MAX_GZIP := 1830000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \
 	  set -- $$f; raw=$$(wc -c < $$1); gz=$$(gzip -9 -c $$1 | wc -c); \

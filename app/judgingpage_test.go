@@ -129,7 +129,7 @@ func TestKindRulesAreTheEngines(t *testing.T) {
 // prompt.
 func TestStatedDateIsThePrompts(t *testing.T) {
 	useNative(t)
-	if want := "Today is " + tools.TodayInWords() + " (" + tools.Today + ")."; stated != want {
+	if want := "Today is " + tools.TodayInWords + " (" + tools.Today + ")."; stated != want {
 		t.Errorf("the page states %q, the world %q", stated, want)
 	}
 	pr, err := tab.Prompt("level-1-given-desc", "acct-alarm-add-40.jsonl", 2)

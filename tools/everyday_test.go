@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestHomePlayMusicGetToday(t *testing.T) {
 	for _, s := range []homeStep{
@@ -25,4 +28,15 @@ func TestHomePlayMusicGetToday(t *testing.T) {
 		{name: "today with input", tool: "GetToday", resp: `{"input": {}, "output": "2023-03-31", "exception": null}`, gold: `{}`, want: false},
 		{name: "today null output", tool: "GetToday", resp: `{"output": null}`, gold: `{}`, want: false},
 	})
+}
+
+// TestTodayInWords: the date the prompts state in words is Today, with its weekday.
+func TestTodayInWords(t *testing.T) {
+	d, err := time.Parse(time.DateOnly, Today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Format("Monday, 2 January 2006"); got != TodayInWords {
+		t.Errorf("TodayInWords is %q, want %q", TodayInWords, got)
+	}
 }
