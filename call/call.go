@@ -303,6 +303,15 @@ func (f *Finder) Find(output string) (*Call, bool) {
 // Format renders a call in the original text format the way its prompts render past calls:
 // [Name(key='value', ...)] with each value as Python's str().
 func Format(name string, args *value.Map) string {
+	return format(name, args, func(b *strings.Builder, v any) {
+		b.WriteByte('\'')
+		b.WriteString(value.Str(v))
+		b.WriteByte('\'')
+	})
+}
+
+// format renders [Name(key=value, ...)], each value as writeValue writes it.
+func format(name string, args *value.Map, writeValue func(b *strings.Builder, v any)) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	b.WriteString(name)
@@ -313,9 +322,8 @@ func Format(name string, args *value.Map) string {
 		}
 		v, _ := args.Get(k)
 		b.WriteString(k)
-		b.WriteString("='")
-		b.WriteString(value.Str(v))
-		b.WriteByte('\'')
+		b.WriteByte('=')
+		writeValue(&b, v)
 	}
 	b.WriteString(")]")
 	return b.String()

@@ -89,21 +89,7 @@ func (r Reading) Several(output string) bool {
 // as literals. The Literal reading reads it back as exactly these values, whatever text they hold
 // (any value JSON can hold: a tuple would be written as one, which Literal does not read).
 func FormatLiteral(name string, args *value.Map) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	b.WriteString(name)
-	b.WriteByte('(')
-	for i, k := range args.Keys() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		v, _ := args.Get(k)
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(value.Repr(v))
-	}
-	b.WriteString(")]")
-	return b.String()
+	return format(name, args, func(b *strings.Builder, v any) { b.WriteString(value.Repr(v)) })
 }
 
 // readLiteral reads under Literal the text list at the leftmost call of s, in the shapes textList
@@ -635,28 +621,8 @@ func hexRune(s string, i, width int) (rune, bool) {
 // parameter text starting at i, or -1, with strings skipped as Python reads them (either quote, a
 // backslash escaping the next character, triple quotes) and brackets nesting.
 func literalClose(s string, i int) int {
-	depth := 0
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '\'', '"':
-			end, _ := stringEnd(s, i)
-			if end < 0 {
-				return -1
-			}
-			i = end - 1
-		case '(', '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth < 0 {
-				return -1
-			}
-		case ')':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		}
-	}
-	return -1
+	return closeWith(s, i, func(s string, i int) int {
+		end, _ := stringEnd(s, i)
+		return end
+	})
 }

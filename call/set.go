@@ -125,15 +125,28 @@ func callStart(s string) int {
 // Quoted values are skipped as the original's parser reads them (a value ends at the first quote of
 // either kind); brackets and parentheses inside values nest.
 func closeParen(s string, i int) int {
+	return closeWith(s, i, func(s string, i int) int {
+		k := strings.IndexAny(s[i+1:], "'\"")
+		if k < 0 {
+			return -1
+		}
+		return i + k + 2
+	})
+}
+
+// closeWith returns the index of the ')' that closes a call's parameter text starting at i, or -1:
+// brackets and parentheses nest, and a quoted value, from its quote at i, ends where stringEnd says
+// (just past it; -1 when it does not end).
+func closeWith(s string, i int, stringEnd func(s string, i int) int) int {
 	depth := 0
 	for ; i < len(s); i++ {
 		switch s[i] {
 		case '\'', '"':
-			k := strings.IndexAny(s[i+1:], "'\"")
-			if k < 0 {
+			end := stringEnd(s, i)
+			if end < 0 {
 				return -1
 			}
-			i += k + 1
+			i = end - 1
 		case '(', '[', '{':
 			depth++
 		case ']', '}':
