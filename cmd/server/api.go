@@ -54,8 +54,10 @@ func apiRoutes(h http.Handler) []Route {
 	return out
 }
 
-// startingPool is the API's pool while the module compiles in the background (a few seconds): until
-// then, requests get 503 with Retry-After and the pages are served already. Once ready it is an
+// startingPool is the API's pool while the module compiles in the background (a few seconds): the
+// pages are served already, and an API request that comes meanwhile waits for the engine, within its
+// own time limit (a board opened, or a run submitted, just after the server started is answered a
+// moment later, not refused); past that limit it gets 503 with Retry-After. Once ready it is an
 // api.Split: requests whose work their size bounds go to instances compiled without termination
 // checks (twice as fast), the unbounded ones (ROUGE-L, data sent) to instances whose calls the
 // request's deadline stops.
@@ -63,17 +65,41 @@ type startingPool struct {
 	mu    sync.Mutex
 	ready api.Pool
 	err   error
+	// up is closed once ready or err is set (made on first use).
+	up chan struct{}
+}
+
+// upChan returns the channel closed once the pool is ready or has failed.
+func (p *startingPool) upChan() chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.up == nil {
+		p.up = make(chan struct{})
+	}
+	return p.up
+}
+
+// settle records the outcome of the start (a pool, or the error it failed with) and wakes the
+// requests waiting for it.
+func (p *startingPool) settle(ready api.Pool, err error) {
+	up := p.upChan()
+	p.mu.Lock()
+	p.ready, p.err = ready, err
+	p.mu.Unlock()
+	close(up)
 }
 
 func (p *startingPool) Acquire(ctx context.Context) (protocol.Transport, func(dead bool), error) {
+	select {
+	case <-p.upChan():
+	case <-ctx.Done():
+		return nil, nil, errors.New("the engine is starting")
+	}
 	p.mu.Lock()
 	ready, err := p.ready, p.err
 	p.mu.Unlock()
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, nil, fmt.Errorf("the engine could not start: %w", err)
-	case ready == nil:
-		return nil, nil, errors.New("the engine is starting")
 	}
 	return ready.Acquire(ctx)
 }
@@ -132,15 +158,11 @@ func (p *startingPool) start(wasmPath string, instances int, logger *slog.Logger
 			return out, nil
 		}()
 		if err != nil {
-			p.mu.Lock()
-			p.err = err
-			p.mu.Unlock()
+			p.settle(nil, err)
 			failed(err)
 			return
 		}
-		p.mu.Lock()
-		p.ready = api.Split{Bounded: pools[0], Unbounded: pools[1]}
-		p.mu.Unlock()
+		p.settle(api.Split{Bounded: pools[0], Unbounded: pools[1]}, nil)
 		logger.Info("api ready", "instances", pools[0].Size(), "interruptible_instances", pools[1].Size(), "took", time.Since(began).Round(time.Millisecond).String())
 	}()
 	return func() {
