@@ -19,6 +19,7 @@ import (
 //     the prediction gives any non-empty text;
 //   - a list argument that holds the gold's elements in another order takes the gold's order;
 //   - a Calculator formula that is equal in value to the gold's takes the gold's formula;
+//   - an argument the gold leaves empty ('' or []) may be left out;
 // and after the check, the world the call leaves must be the world the gold call leaves (which
 // meeting was deleted, what a reminder says). A GetToday call may be left out, the date stated in a
 // reply instead: the prompt gives it. Each of the turn's accepted argument sets is a gold
@@ -58,6 +59,14 @@ func fairArgs(cat *tools.Catalog, w *tools.World, c *call.Call, gt *dataset.Turn
 		}
 		return true
 	})
+	// An argument the gold leaves empty ('' or []) is one the call does not use (DeleteMeeting's
+	// location, QueryAgenda's content when it looks by time): leaving it out says the same.
+	gold.Each(func(k string, want any) bool {
+		if _, given := args.Get(k); !given && isEmpty(want) {
+			set(k, want)
+		}
+		return true
+	})
 	if c.Name == calculator && gt.Tool == calculator {
 		if f, ok := args.Get("formula"); ok {
 			if g, ok := gold.Get("formula"); ok && !value.Equal(f, g) && sameValue(cat, w, c.Form, f, g) {
@@ -66,6 +75,17 @@ func fairArgs(cat *tools.Catalog, w *tools.World, c *call.Call, gt *dataset.Turn
 		}
 	}
 	return args
+}
+
+// isEmpty reports whether v is an empty text or an empty list.
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }
 
 // samePermutation reports whether a and b hold equal elements, each as often, in any order.

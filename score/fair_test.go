@@ -115,6 +115,27 @@ func TestFreeAndAccepted(t *testing.T) {
 	}
 }
 
+// TestEmptyArgumentsLeftOut: an argument the gold leaves empty ('' or []) may be left out on our
+// data; one the gold fills may not.
+func TestEmptyArgumentsLeftOut(t *testing.T) {
+	data, ix := builtin(t)
+	sm := callSample(t, ix, "QueryAgenda", func(p *value.Map) bool { return p.String("content") == "" && p.String("location") == "" })
+	without := value.Clone(sm.GoldTurn().Params).(*value.Map)
+	without.Delete("content")
+	without.Delete("location")
+	noTime := value.Clone(without).(*value.Map)
+	noTime.Delete("time")
+	for _, tt := range []struct {
+		args *value.Map
+		want bool
+	}{{without, true}, {noTime, false}} {
+		pred := string(value.Marshal(value.MapOf("name", "QueryAgenda", "arguments", tt.args)))
+		if v := New(data, Replay).Call(sm, pred); v.Correct != tt.want {
+			t.Errorf("%s #%d %s: %s %s, want correct=%v", sm.Dialogue.File, sm.ID, pred, v.Category, v.Error, tt.want)
+		}
+	}
+}
+
 // TestWrongEffect: a deletion the tool's check passes (it compares the start time) but that deletes
 // the meeting the user asked to keep is wrong: the world it leaves is not the gold's.
 func TestWrongEffect(t *testing.T) {
