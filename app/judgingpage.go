@@ -107,6 +107,8 @@ var judgingSections = []judgingSection{
 			"Lists whose order means nothing (attendees, genres) are compared as sets.",
 			"A Calculator formula is right when it has the gold formula's value: 240/3 for (70+80+90)/3.",
 			"Accepted sets: where the dialogue allows another reading, the sample lists the other arguments, and each set is judged as a gold of its own.",
+			"An argument the gold leaves empty ('' or []) is one the tool does not use here: leaving it out is right too.",
+			"The prompt states today's date, so a GetToday call may be left out: a reply that gives the date, or a set without it, is right.",
 		},
 		Examples: []judgingExample{
 			{Level: "level-1-given-desc", File: "acct-alarm-add-40.jsonl", ID: 2,
@@ -221,7 +223,8 @@ var judgingSections = []judgingSection{
 		ID: "step", Title: "A level-3 step",
 		Text: []string{
 			"A level-3 scene is one request that takes several calls. As step samples, each gold call is predicted from the request and the gold calls before it, with their results; " +
-				"the prompt shows the tools already used. A step is judged as a call (above). Where its tool has not been shown yet, a ToolSearcher call whose search finds it is right too.",
+				"the prompt shows the tools already used. A step is judged as a call (above). Where its tool has not been shown yet, a ToolSearcher call whose search finds it is right too; " +
+				"and since a plan's independent calls may come in any order, a call (or a list of calls) that makes gold calls still to come is as right a next step as the gold's.",
 		},
 		Examples: []judgingExample{
 			{Level: "level-3", File: "scene-average-likes-user3-01.json", ID: 0,

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
@@ -279,4 +280,46 @@ func withoutStated(golds []*dataset.Turn, cs []*call.Call) []*dataset.Turn {
 		return golds
 	}
 	return out
+}
+
+// otherNextStep judges a level-3 step prediction that is not the step's gold call against the
+// scene's other gold calls still to come: a plan's independent calls may come in any order, so a call
+// (or a list of calls) that makes gold calls not made yet, each judged right in the step's world, is
+// as right a next step as the gold's (another order of independent calls, an earlier lookup). ok is
+// false when some predicted call matches none. v is the verdict against the step's gold, whose
+// identity the answer keeps.
+func (s *Scorer) otherNextStep(sm Sample, pred string, v CallVerdict) (CallVerdict, bool) {
+	cs, ok := s.calls.Reading.FindAll(pred)
+	if !ok || len(cs) > MaxSetCalls {
+		return v, false
+	}
+	var later []*dataset.Turn
+	for i := sm.Gold; i < len(sm.Dialogue.Turns); i++ {
+		if t := &sm.Dialogue.Turns[i]; t.Role == dataset.API {
+			later = append(later, t)
+		}
+	}
+	cat := sm.Dialogue.ToolCatalog()
+	start := s.world(sm).Clone()
+	used := make([]bool, len(later))
+	for _, c := range cs {
+		found := false
+		for j, gt := range later {
+			if used[j] || gt.Tool != c.Name {
+				continue
+			}
+			if mv := s.judgeFair(cat, start, c, gt, CallVerdict{Tool: gt.Tool}); mv.Correct {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return v, false
+		}
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return CallVerdict{Category: Correct, Correct: true, Tool: v.Tool, Form: string(cs[0].Form), Called: strings.Join(names, ", ")}, true
 }

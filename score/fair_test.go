@@ -248,3 +248,37 @@ func TestArgsBareNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherNextStep: a level-3 step answered with another gold call still to come (independent calls
+// in another order), or with a list of them, is right; a call the plan never makes is not.
+func TestOtherNextStep(t *testing.T) {
+	data, ix := builtin(t)
+	d, ok := ix.Scene("scene-peter-meeting-attendees-01.json")
+	if !ok {
+		t.Skip("the builtin data has no scene-peter-meeting-attendees-01.json")
+	}
+	steps := SceneSamples(d)
+	if len(steps) < 3 {
+		t.Fatalf("%d steps", len(steps))
+	}
+	status := func(name string) string {
+		return `{"name":"TravelStatus","arguments":{"member_name":"` + name + `"}}`
+	}
+	tests := []struct {
+		name string
+		sm   Sample
+		pred string
+		want bool
+	}{
+		{"the step's gold", steps[1], status("John"), true},
+		{"the next independent call first", steps[1], status("Mary"), true},
+		{"both at once, in any order", steps[1], "[" + status("Mary") + "," + status("John") + "]", true},
+		{"a call the plan never makes", steps[1], status("Peter"), false},
+		{"a call already made", steps[2], status("John"), false},
+	}
+	for _, tt := range tests {
+		if v := New(data, Replay).Call(tt.sm, tt.pred); v.Correct != tt.want {
+			t.Errorf("%s: %s %s, want correct=%v", tt.name, v.Category, v.Error, tt.want)
+		}
+	}
+}

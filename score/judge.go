@@ -216,6 +216,17 @@ func (s *Scorer) gold(t *dataset.Turn) *value.Map {
 
 // Call judges a prediction for a call sample, following the original evaluator's order of checks.
 func (s *Scorer) Call(sm Sample, pred string) CallVerdict {
+	v := s.call(sm, pred)
+	if !v.Correct && sceneStep(sm) {
+		if other, ok := s.otherNextStep(sm, pred, v); ok {
+			return other
+		}
+	}
+	return v
+}
+
+// call judges a call prediction against the sample's own gold (see Call).
+func (s *Scorer) call(sm Sample, pred string) CallVerdict {
 	gt := sm.GoldTurn()
 	v := CallVerdict{Tool: gt.Tool}
 	if len(pred) > MaxCallPrediction {
