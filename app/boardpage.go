@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,8 @@ type BoardPage struct {
 	pasted  string
 	busy    bool
 	confirm bool
+	// onHash opens the entry a changed fragment names (see OnMount).
+	onHash app.Func
 	// page is the mount's context (answers are dispatched through it: see TeachPage.page).
 	page app.Context
 }
@@ -45,15 +48,49 @@ type BoardPage struct {
 // OnPreRender renders the empty page where go-app renders without a browser.
 func (p *BoardPage) OnPreRender(ctx app.Context) { p.page = ctx }
 
-// OnMount loads the board and opens the entry the address names (?entry=ID).
+// OnMount loads the board and opens the entry the address names (?entry=ID or #ID), and the one a
+// later change of the fragment names (a /board#ID link followed from this page).
 func (p *BoardPage) OnMount(ctx app.Context) {
 	p.page = ctx
 	p.keys = boardKeys()
-	q := ctx.Page().URL().Query()
-	if id := q.Get("entry"); board.ValidID(id) {
-		p.open = id
+	p.open = entryInAddress(app.Window().URL())
+	if p.open == "" {
+		p.open = entryInAddress(ctx.Page().URL())
 	}
+	p.onHash = app.FuncOf(func(app.Value, []app.Value) any {
+		ctx.Dispatch(func(app.Context) {
+			if id := entryInAddress(app.Window().URL()); id != "" && id != p.open {
+				p.openEntry(id)
+			}
+		})
+		return nil
+	})
+	app.Window().Call("addEventListener", "hashchange", p.onHash)
 	p.load()
+}
+
+// OnDismount stops following the address's fragment.
+func (p *BoardPage) OnDismount() {
+	if p.onHash != nil {
+		app.Window().Call("removeEventListener", "hashchange", p.onHash)
+		p.onHash.Release()
+		p.onHash = nil
+	}
+}
+
+// entryInAddress is the board entry an address names: ?entry=ID (the board's own links) or #ID (the
+// link apibank submit prints); "" when it names none or the ID is not one an entry can have.
+func entryInAddress(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	if id := u.Query().Get("entry"); board.ValidID(id) {
+		return id
+	}
+	if id := strings.TrimPrefix(u.Fragment, "entry="); board.ValidID(id) {
+		return id
+	}
+	return ""
 }
 
 // load reads the live board, or the static export where the site has none (a site exported for a
@@ -133,7 +170,7 @@ func (p *BoardPage) rows() []board.Row {
 func (p *BoardPage) Render() app.UI {
 	rows := p.rows()
 	return shell("/board", "Board",
-		app.P().Class("lead").Text("The public leaderboard. Every entry is a run's predictions, judged again by this site's engine: nothing a submission claims is believed. Entries are ranked by call accuracy; two neighbours whose difference the paired McNemar test does not find (p ≥ 0.05) share a rank. Submit a run of yours from the Runs page."),
+		app.P().Class("lead").Text("The public leaderboard. Every entry is a run's predictions, judged again by this site's engine: nothing a submission claims is believed. Re-scored, not reproduced: an entry's model and settings are what its run recorded, and the board judges its answers again but never runs the model again. Entries are ranked by call accuracy; two neighbours whose difference the paired McNemar test does not find (p ≥ 0.05) share a rank. Submit a run of yours from the Runs page."),
 		errorBox(p.err),
 		note(p.msg),
 		app.If(!p.loaded, func() app.UI { return app.P().Aria("live", "polite").Text("Loading the board…") }),
@@ -341,6 +378,7 @@ func (p *BoardPage) entryView() app.UI {
 	return app.Section().Class("card").Aria("labelledby", "board-entry-h").DataSet("testid", "board-entry").DataSet("id", e.ID).Body(
 		app.H2().ID("board-entry-h").Text("Entry "+e.ID+": "+ri.Model),
 		app.P().Class("small").Text(facts),
+		app.P().Class("small").DataSet("testid", "board-entry-recorded").Text("As the run recorded them: the model and settings above were not run again here. Its answers were re-scored, not reproduced."),
 		app.P().Class("small").DataSet("testid", "board-entry-state").DataSet("state", map[bool]string{true: "retracted", false: "standing"}[e.Retracted != nil]).
 			Text(judged+". "+fmt.Sprintf("%d of %d tasks answered, %d failed, %d missing", sc.Answered, sc.Expected*max(1, ri.Trials), sc.Failed, sc.Missing)+" · "+state+"."),
 		app.Div().Class("table-box").Body(app.Table().Class("tally").DataSet("testid", "board-levels").Body(

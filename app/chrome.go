@@ -167,7 +167,9 @@ func (c *EngineBadge) Render() app.UI {
 // Footer holds "Clear my data" and what the site keeps.
 type Footer struct {
 	app.Compo
-	msg string
+	// Page is the path of the page it closes: its sentence on what leaves the tab (privacyNote).
+	Page string
+	msg  string
 	// confirming is true between "Clear my data" and the answer to "are you sure?".
 	confirming bool
 	// used is the bytes the store keeps, kept current by the store's OnChange.
@@ -190,11 +192,32 @@ func (c *Footer) OnDismount() {
 	}
 }
 
+// privacyNotes say, for the pages that send something to this site's server on purpose, what leaves
+// the tab and what the server keeps; every other page sends nothing (privacyNote).
+var privacyNotes = map[string]string{
+	"/runs": "Everything runs in this tab. Only a run you submit to the board leaves it: its predictions, settings and " +
+		"verdicts go to this site's server, which keeps them and shows them on the public board until you retract the entry.",
+	"/board": "Reading the board sends nothing of yours. A run submitted from Runs sends its predictions, settings and " +
+		"verdicts to this site's server, which keeps them and shows them here; a retraction sends the entry's key.",
+	"/classroom": "Practice runs in this tab. Once you join a class, the name you type and each answer you check go to " +
+		"this site's server, which keeps them for the class's teacher; your other predictions and results stay here.",
+	"/teach": "A class you make is kept on this site's server with what its students send: the names they type and " +
+		"their answers. Your own predictions and results stay in this tab.",
+}
+
+// privacyNote is the footer's sentence on what leaves the tab on page (a path, as shell gets it).
+func privacyNote(page string) string {
+	if n, ok := privacyNotes[page]; ok {
+		return n
+	}
+	return "Everything runs in this tab: your predictions and results never leave your browser."
+}
+
 // Render draws the footer.
 func (c *Footer) Render() app.UI {
 	return app.Footer().Class("foot").Body(
 		app.P().Body(
-			app.Text("Everything runs in this tab: your predictions and results never leave your browser. "),
+			app.Span().DataSet("testid", "privacy-note").Text(privacyNote(c.Page)+" "),
 			app.Span().DataSet("testid", "saved-size").Text("Saved here: "+Size(c.used)+". "),
 			app.Button().Class("link-button").DataSet("testid", "clear-data").Text("Clear my data").
 				OnClick(func(ctx app.Context, e app.Event) { c.confirming, c.msg = true, "" }),

@@ -71,3 +71,34 @@ func TestEngineBadgeSaysWhenTheEngineRecovers(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivacyNote: the footer never says nothing leaves the tab on a page that sends something on
+// purpose, and says what leaves and what the server keeps there.
+func TestPrivacyNote(t *testing.T) {
+	const never = "never leave your browser"
+	tests := []struct {
+		page      string
+		sends     bool
+		mentioned []string // what leaves the tab, in the note's words
+	}{
+		{"/", false, nil},
+		{"/score", false, nil},
+		{"/run", false, nil},
+		{"", false, nil}, // the not-found page
+		{"/runs", true, []string{"predictions", "settings", "verdicts", "server", "keeps"}},
+		{"/board", true, []string{"predictions", "settings", "verdicts", "server", "keeps"}},
+		{"/classroom", true, []string{"name", "answer", "server", "keeps"}},
+		{"/teach", true, []string{"names", "answers", "server"}},
+	}
+	for _, tt := range tests {
+		n := privacyNote(tt.page)
+		if strings.Contains(n, never) == tt.sends {
+			t.Errorf("privacyNote(%q) = %q: says %q: %v, want %v", tt.page, n, never, !tt.sends, !tt.sends)
+		}
+		for _, w := range tt.mentioned {
+			if !strings.Contains(n, w) {
+				t.Errorf("privacyNote(%q) = %q: does not mention %q", tt.page, n, w)
+			}
+		}
+	}
+}

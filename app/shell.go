@@ -131,7 +131,7 @@ func shell(current, title string, content ...app.UI) app.UI {
 			app.H1().Text(title),
 			app.Div().Body(content...),
 		),
-		&Footer{},
+		&Footer{Page: current},
 	)
 }
 

@@ -5,7 +5,8 @@
 //
 //   bridge/engine.js     the engine's life as one state machine: compile, start the worker, replay
 //                        the tab's state, serve; the start-up watchdog and the liveness checks
-//   bridge/compile.js    engine.wasm fetched and compiled, its bytes counted for the watchdog
+//   bridge/compile.js    engine.wasm fetched and compiled, its bytes counted for the watchdog,
+//                        once the UI's module (app.wasm) has its bytes
 //   bridge/storage.js    what the tab keeps for a restart or a reload (sessionStorage, IndexedDB)
 //   bridge/bulk.js       bulk scoring in the worker, and large texts held out of text boxes
 //   bridge/files.js      files read from an input or a dropped folder; a text saved as a file
@@ -26,7 +27,7 @@
 // start-up bounds (stallMs, compileMs, startMs, restartMs, maxStarts) and stallStarts (the first n
 // workers are told never to say "ready"); no page sets it.
 import { createEngine } from "./bridge/engine.js";
-import { fetchAndCompile } from "./bridge/compile.js";
+import { fetchAndCompile, afterUIBytes } from "./bridge/compile.js";
 import { Kept, idbPut, idbGet, idbClear } from "./bridge/storage.js";
 import { Held, bulkScorer } from "./bridge/bulk.js";
 import { listenForDrops, download } from "./bridge/files.js";
@@ -132,6 +133,9 @@ window.apibankCopy = copy;
 window.apibankDownload = download;
 applyPixelSizes(document);
 
-engine.start();
+// engine.wasm's download starts once app.wasm's bytes are in: the UI mounts on its own bytes, not
+// on a link shared with the engine's (RATIONALE.md "Which module downloads first?"). Until then the
+// engine is "starting" and requests wait in its queue, as during its compile.
+afterUIBytes().then(() => engine.start());
 // The UI (web/app.wasm) may be running already and waiting for window.apibankEngine.
 window.dispatchEvent(new Event("apibank-engine"));

@@ -76,9 +76,40 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 func ourChanges(p string, body []byte) []byte {
 	if p == "/app.js" {
 		js, _ := workerAfterApp(string(body))
+		js, _ = announceAppBytes(js)
 		return []byte(js)
 	}
 	return body
+}
+
+// appBytesIn is the line of go-app's loader that runs once app.wasm's last byte is read.
+const appBytesIn = "            if (done) {\n              progressHandler(total, total);\n"
+
+// appBytesEvent is the event the loader dispatches on window at that moment: the bridge starts
+// engine.wasm's download on it (web/bridge/compile.js afterUIBytes). It comes synchronously from the
+// loader's read loop, before app.wasm is instantiated and its Go code holds the page's thread.
+const appBytesEvent = "apibank-app-bytes"
+
+// appBytesRead is the line of go-app's loader that counts each part of app.wasm as it is read.
+const appBytesRead = "            loaded += value.byteLength;\n            progressHandler(loaded, total);\n"
+
+// appBytesShare is the share of app.wasm's bytes after which the engine's download starts: the
+// UI's module has the link to itself for most of its download, and the engine's begins while the
+// rest arrives, so neither waits for the whole of the other (see RATIONALE.md "Which module
+// downloads first?").
+const appBytesShare = "0.8"
+
+// announceAppBytes is go-app's loader dispatching appBytesEvent once it has read appBytesShare of
+// app.wasm's bytes (of the decoded size the page is told), or its last byte, whichever comes first.
+// ok is false when the loader no longer has the lines (a test fails then; the bridge still starts the
+// engine when app.wasm is in or the UI is up).
+func announceAppBytes(loader string) (patched string, ok bool) {
+	if strings.Count(loader, appBytesIn) != 1 || strings.Count(loader, appBytesRead) != 1 {
+		return loader, false
+	}
+	announce := `if (!window.apibankAppBytes) { window.apibankAppBytes = true; window.dispatchEvent(new Event("` + appBytesEvent + `")); }`
+	loader = strings.Replace(loader, appBytesRead, appBytesRead+`            if (loaded >= total * `+appBytesShare+`) { `+announce+` }`+"\n", 1)
+	return strings.Replace(loader, appBytesIn, appBytesIn+`              `+announce+"\n", 1), true
 }
 
 // pagePaths are the routed pages (the "soon" ones have no route yet).
@@ -182,17 +213,19 @@ func importMap(assets *Assets) string {
 	return string(b)
 }
 
-// moduleHeaders are the head elements that load the two WebAssembly modules and the bridge: a
-// preload of app.wasm and engine.wasm (their downloads start as the head is read, not once go-app's
-// scripts and the bridge have run: RATIONALE.md "Why are the modules preloaded?"), the import map,
-// a modulepreload of every module the bridge imports (fetched at once, in parallel with the entry,
-// rather than one round trip later when the entry has been parsed), and the entry as a module script
-// (deferred: it runs after go-app's scripts, in document order, as a deferred classic script would).
-// A preload is as="fetch" crossorigin because both modules are fetched with fetch(), a CORS request:
-// another mode or address would not match it and the module would be downloaded twice.
+// moduleHeaders are the head elements that load the UI's WebAssembly module and the bridge: a
+// preload of app.wasm (its download starts as the head is read, not once go-app's scripts have run:
+// RATIONALE.md "Why is app.wasm preloaded?"), the import map, a modulepreload of every module the
+// bridge imports (fetched at once, in parallel with the entry, rather than one round trip later when
+// the entry has been parsed), and the entry as a module script (deferred: it runs after go-app's
+// scripts, in document order, as a deferred classic script would). engine.wasm is not preloaded: the
+// bridge fetches it once app.wasm's bytes are in, so the UI has the link to itself (RATIONALE.md
+// "Which module downloads first?"). The preload is as="fetch" crossorigin because go-app fetches
+// app.wasm with fetch(), a CORS request: another mode or address would not match it and the module
+// would be downloaded twice.
 func moduleHeaders(assets *Assets) []string {
 	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
-	for _, n := range []string{"app.wasm", "engine.wasm"} {
+	for _, n := range preloaded {
 		out = append(out, `<link rel="preload" href="`+html.EscapeString(assets.URL("/web/"+n))+`" as="fetch" crossorigin>`)
 	}
 	for _, n := range bridgeModules(assets) {
@@ -200,6 +233,9 @@ func moduleHeaders(assets *Assets) []string {
 	}
 	return append(out, `<script type="module" src="`+html.EscapeString(assets.URL("/web/"+bridgeEntry))+`"></script>`)
 }
+
+// preloaded are the web/ files every page's head preloads: the UI's module alone (see moduleHeaders).
+var preloaded = []string{"app.wasm"}
 
 // bootScript is the inline script of every page: where the tab finds the engine and its worker
 // (hashed URLs, so a new build is fetched, not taken from a cache).

@@ -76,10 +76,10 @@ func TestBridgeModules(t *testing.T) {
 	}
 }
 
-// TestModulePreloads: every page preloads both modules from its head, at the very addresses go-app's
-// loader (app.js) and the bridge (window.apibankAssets.engine) fetch them, in the mode their fetch
-// uses (crossorigin: a fetch() is a CORS request); an address or mode that differed would download
-// the module twice.
+// TestModulePreloads: every page preloads app.wasm from its head, at the very address go-app's loader
+// (app.js) fetches it, in the mode its fetch uses (crossorigin: a fetch() is a CORS request); an
+// address or mode that differed would download the module twice. engine.wasm is not preloaded: the
+// bridge fetches it once most of app.wasm's bytes are in, and the loader says when (announceAppBytes).
 func TestModulePreloads(t *testing.T) {
 	srv, assets := testServer(t)
 	_, page := get(t, srv.URL+"/", nil)
@@ -89,7 +89,15 @@ func TestModulePreloads(t *testing.T) {
 		fetcher []byte // where the page's code names the address it fetches
 	}{
 		{"app.wasm", loader},
-		{"engine.wasm", []byte(bootScript(assets))},
+	}
+	if engine := `<link rel="preload" href="` + assets.URL("/web/engine.wasm"); bytes.Contains(page, []byte(engine)) {
+		t.Errorf("the page preloads engine.wasm, whose download must wait for app.wasm's bytes")
+	}
+	if !bytes.Contains(loader, []byte(`window.dispatchEvent(new Event("`+appBytesEvent+`"))`)) {
+		t.Errorf("go-app's loader does not announce app.wasm's bytes (%s): the lines announceAppBytes changes are gone", appBytesEvent)
+	}
+	if !bytes.Contains(loader, []byte("loaded >= total * "+appBytesShare)) {
+		t.Errorf("go-app's loader does not announce app.wasm's bytes once %s of them are in", appBytesShare)
 	}
 	for _, tt := range tests {
 		url := assets.URL("/web/" + tt.module)

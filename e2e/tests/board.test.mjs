@@ -173,8 +173,13 @@ test("runs submitted from the Runs page: ranked, verdicts, predictions re-scored
 
   // Where the key is not kept (another browser, cleared data), a wrong key is refused and the
   // owner's pasted key retracts.
+  // The link apibank submit prints (/board#ID) opens the entry, on load and when the fragment changes.
   await page.evaluate(() => localStorage.removeItem("apibank.board/keys"));
-  await open(page, s.server.url, "/board?entry=" + partial.entry);
+  await open(page, s.server.url, "/board#" + full.entry);
+  await page.locator(`[data-testid=board-entry][data-id="${full.entry}"]`).waitFor();
+  assert.match(await page.getByTestId("board-entry-recorded").textContent(), /re-scored, not reproduced/);
+  assert.match(await page.getByTestId("privacy-note").textContent(), /predictions, settings and verdicts/);
+  await page.evaluate((id) => (location.hash = id), partial.entry);
   const e2 = page.locator(`[data-testid=board-entry][data-id="${partial.entry}"]`);
   await e2.waitFor();
   assert.equal(await e2.getByTestId("board-retract").count(), 0, "no key is held here");

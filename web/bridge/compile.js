@@ -35,3 +35,51 @@ export async function fetchAndCompile(url, d) {
   if (type === "application/wasm" && WebAssembly.compileStreaming) return WebAssembly.compileStreaming(body);
   return WebAssembly.compile(await body.arrayBuffer());
 }
+
+/**
+ * afterUIBytes resolves once the UI's module (go-app's app.wasm) has all its bytes, so that
+ * engine.wasm's download does not share the link with it: on a first visit over a slow link the UI
+ * mounts on its own bytes, and the engine's arrive while app.wasm compiles and starts (RATIONALE.md
+ * "Which module downloads first?"). It resolves at the first of: the "apibank-app-bytes" event
+ * (go-app's loader, as cmd/server serves it, dispatches it on window, and sets
+ * window.apibankAppBytes, once it has read most of app.wasm's bytes, or its last, before the app's Go
+ * code holds the page's thread), app.wasm's resource timing entry (written
+ * when its last byte is in), go-app's loader (#app-wasm-loader) gone or absent (the UI is up, or the
+ * page has none), maxMs. env (for tests): window, performance, PerformanceObserver, document, later
+ * (setTimeout), every (setInterval), clear (clearInterval), maxMs.
+ */
+export function afterUIBytes(env = {}) {
+  const perf = env.performance || globalThis.performance;
+  const Observer = "PerformanceObserver" in env ? env.PerformanceObserver : globalThis.PerformanceObserver;
+  const doc = env.document || globalThis.document;
+  const later = env.later || ((fn, ms) => setTimeout(fn, ms));
+  const every = env.every || ((fn, ms) => setInterval(fn, ms));
+  const clear = env.clear || ((id) => clearInterval(id));
+  const win = env.window || globalThis.window;
+  const maxMs = env.maxMs || 10000;
+  const isApp = (e) => /\/app\.wasm(\?|$)/.test(e.name);
+  const loaderGone = () => !doc || !doc.getElementById("app-wasm-loader");
+  return new Promise((resolve) => {
+    let observer = null;
+    let poll = null;
+    const done = () => {
+      if (win) win.removeEventListener("apibank-app-bytes", done);
+      if (observer) observer.disconnect();
+      if (poll !== null) clear(poll);
+      resolve();
+    };
+    const arrived = () => (perf && perf.getEntriesByType ? perf.getEntriesByType("resource").some(isApp) : false);
+    if (loaderGone() || arrived() || (win && win.apibankAppBytes)) return resolve();
+    if (win) win.addEventListener("apibank-app-bytes", done);
+    if (Observer) {
+      try {
+        observer = new Observer((list) => list.getEntries().some(isApp) && done());
+        observer.observe({ type: "resource", buffered: true });
+      } catch {
+        observer = null; // the loader's poll and the bound still start the engine
+      }
+    }
+    poll = every(() => (loaderGone() || arrived()) && done(), 100);
+    later(done, maxMs);
+  });
+}
