@@ -282,10 +282,32 @@ func withoutStated(golds []*dataset.Turn, cs []*call.Call) []*dataset.Turn {
 	return out
 }
 
+// searchFindsLater says whether ToolSearcher call c, run in w, finds the tool of one of the gold calls
+// still to come that the prompt has not shown: looking up a tool the plan needs later is a right
+// next step too.
+func (s *Scorer) searchFindsLater(cat *tools.Catalog, w *tools.World, c *call.Call, later []*dataset.Turn, shown map[string]bool) bool {
+	env, err := Execute(cat, w.Clone(), c, true)
+	if err != nil || env == nil {
+		return false
+	}
+	if exc, _ := env.Get("exception"); exc != nil {
+		return false
+	}
+	out, _ := env.Get("output")
+	found := foundTool(out)
+	for _, gt := range later {
+		if gt.Tool == found && !shown[found] {
+			return true
+		}
+	}
+	return false
+}
+
 // otherNextStep judges a level-3 step prediction that is not the step's gold call against the
 // scene's other gold calls still to come: a plan's independent calls may come in any order, so a call
-// (or a list of calls) that makes gold calls not made yet, each judged right in the step's world, is
-// as right a next step as the gold's (another order of independent calls, an earlier lookup). ok is
+// (or a list of calls) that makes gold calls not made yet, each judged right in the step's world, or
+// that searches for a tool a call still to come needs, is as right a next step as the gold's
+// (another order of independent calls, an earlier lookup). ok is
 // false when some predicted call matches none. v is the verdict against the step's gold, whose
 // identity the answer keeps.
 func (s *Scorer) otherNextStep(sm Sample, pred string, v CallVerdict) (CallVerdict, bool) {
@@ -302,7 +324,14 @@ func (s *Scorer) otherNextStep(sm Sample, pred string, v CallVerdict) (CallVerdi
 	cat := sm.Dialogue.ToolCatalog()
 	start := s.world(sm).Clone()
 	used := make([]bool, len(later))
+	shown := map[string]bool{}
+	for _, t := range offered(sm) {
+		shown[t.Name] = true
+	}
 	for _, c := range cs {
+		if c.Name == searcher && s.searchFindsLater(cat, start, c, later, shown) {
+			continue
+		}
 		found := false
 		for j, gt := range later {
 			if used[j] || gt.Tool != c.Name {

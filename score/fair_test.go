@@ -282,3 +282,27 @@ func TestOtherNextStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchForLaterTool: a level-3 step may look up a tool the plan needs later; a search that
+// finds no tool of the plan is still wrong.
+func TestSearchForLaterTool(t *testing.T) {
+	data, ix := builtin(t)
+	d, ok := ix.Scene("scene-birthday-movie-jerry-01.json")
+	if !ok {
+		t.Skip("the builtin data has no scene-birthday-movie-jerry-01.json")
+	}
+	first := SceneSamples(d)[0]
+	for _, tt := range []struct {
+		keywords string
+		want     bool
+	}{
+		{"user movie preferences", true},
+		{"movies a user has watched", true},
+		{"send an email reminder", false},
+	} {
+		pred := `{"name":"ToolSearcher","arguments":{"keywords":"` + tt.keywords + `"}}`
+		if v := New(data, Replay).Call(first, pred); v.Correct != tt.want {
+			t.Errorf("search %q: %s %s, want correct=%v", tt.keywords, v.Category, v.Error, tt.want)
+		}
+	}
+}
