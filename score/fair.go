@@ -14,8 +14,9 @@ import (
 	"github.com/apibank-playground/apibank/value"
 )
 
-// On our data a call is judged by what it means, not by how it is written (see RATIONALE, "Several
-// right answers"): before the tool's check compares a predicted call with its gold call,
+// On our data a call is judged by what it means, not by how it is written (see RATIONALE, "Why is a
+// call on our data judged by what it means?"): before the tool's check compares a predicted call with
+// its gold call,
 //   - an argument the gold turn marks free (text the user never dictated) takes the gold's text when
 //     the prediction gives any non-empty text;
 //   - a list argument that holds the gold's elements in another order takes the gold's order;
@@ -23,8 +24,9 @@ import (
 //   - an argument the gold leaves empty ('' or []) may be left out;
 // and after the check, the world the call leaves must be the world the gold call leaves (which
 // meeting was deleted, what a reminder says). A GetToday call may be left out, the date stated in a
-// reply instead: the prompt gives it. Each of the turn's accepted argument sets is a gold
-// of its own, judged the same way. The original's data keeps its evaluator's reading (parity).
+// reply instead: the prompt gives it. Each of the turn's accepted argument sets is a gold of its
+// own, judged the same way. A level-3 step may instead make gold calls still to come, or look up a
+// tool they need (otherNextStep). The original's data keeps its evaluator's reading (parity).
 
 // calculator is the tool whose formula is judged by value.
 const calculator = "Calculator"
