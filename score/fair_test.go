@@ -115,7 +115,7 @@ func TestFreeAndAccepted(t *testing.T) {
 	}
 }
 
-// TestEmptyArgumentsLeftOut: an argument the gold leaves empty ('' or []) may be left out on our
+// TestEmptyArgumentsLeftOut: an argument the gold leaves empty (an empty text or list) may be left out on our
 // data; one the gold fills may not.
 func TestEmptyArgumentsLeftOut(t *testing.T) {
 	data, ix := builtin(t)
