@@ -164,8 +164,9 @@ func TestEpisodeJudgesWhatThePlanDid(t *testing.T) {
 }
 
 // TestSearchFinds: at a step of our level-3 scenes whose gold tool the prompt does not show, a
-// ToolSearcher call that finds the gold's tool is right; one that finds another tool is not, nor
-// is a search where the tool is shown (the history used it). Level 2 keeps its verdicts.
+// ToolSearcher call that finds the gold's tool is right, and so is one that finds a tool the plan
+// needs later (otherNextStep); one that finds a tool the plan never uses is not, nor is a search
+// where the tool is shown (the history used it). Level 2 keeps its verdicts.
 func TestSearchFinds(t *testing.T) {
 	data, ix := builtin(t)
 	s := New(data, Replay)
@@ -181,12 +182,14 @@ func TestSearchFinds(t *testing.T) {
 	}{
 		{"the first step: a search that finds the tool", household[0], search("occupation salary"), Correct, "ToolSearcher"},
 		{"the first step, in the text form", household[0], "[ToolSearcher(keywords='salary of an occupation')]", Correct, "ToolSearcher"},
-		{"the first step: a search that finds another tool", household[0], search("tax calculator"), APINameMismatch, "ToolSearcher"},
+		{"the first step: a search for a tool the plan needs later", household[0], search("tax calculator"), Correct, "ToolSearcher"},
+		{"the first step: a search that finds a tool the plan never uses", household[0], search("send an email reminder"), APINameMismatch, "ToolSearcher"},
 		{"the first step: the gold call itself", household[0], GoldNative(household[0].GoldTurn()), Correct, "GetOccupationSalary"},
 		{"a tool the history used is shown: no search needed", household[1], search("occupation salary"), APINameMismatch, "ToolSearcher"},
 		{"a new tool later on", household[2], search("tax after salary"), Correct, "ToolSearcher"},
 		{"a tool found by its own description", movies[1], search("Recommend movies for a list of favourite genres."), Correct, "ToolSearcher"},
-		{"a search with a list of calls is not one search", household[0], "[ToolSearcher(keywords='occupation salary'), ToolSearcher(keywords='tax')]", ExtraCall, ""},
+		{"two searches, for this step's tool and a later one", household[0], "[ToolSearcher(keywords='occupation salary'), ToolSearcher(keywords='tax')]", Correct, ""},
+		{"two searches, one for a tool the plan never uses", household[0], "[ToolSearcher(keywords='occupation salary'), ToolSearcher(keywords='send an email reminder')]", ExtraCall, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
