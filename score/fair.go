@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,14 +109,11 @@ outer:
 	return true
 }
 
-// sameValue reports whether two Calculator formulas give the same number (to a relative 1e-9).
+// sameValue reports whether two Calculator formulas give the same number (sameNumber).
 func sameValue(cat *tools.Catalog, w *tools.World, form call.Form, f, g any) bool {
 	a, okA := calculate(cat, w, form, f)
 	b, okB := calculate(cat, w, call.Native, g)
-	if !okA || !okB || math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
-		return false
-	}
-	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+	return okA && okB && sameNumber(a, b)
 }
 
 // calculate runs Calculator on formula in a copy of w: its number, or false when it raises or

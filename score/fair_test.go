@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -303,6 +304,29 @@ func TestSearchForLaterTool(t *testing.T) {
 		pred := `{"name":"ToolSearcher","arguments":{"keywords":"` + tt.keywords + `"}}`
 		if v := New(data, Replay).Call(first, pred); v.Correct != tt.want {
 			t.Errorf("search %q: %s %s, want correct=%v", tt.keywords, v.Category, v.Error, tt.want)
+		}
+	}
+}
+
+// TestSameNumber: outputs within floating-point rounding are the same; an infinity (a formula too
+// large to compute) is near no finite number.
+func TestSameNumber(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		a, b any
+		want bool
+	}{
+		{2916.6666666666665, 2916.666666666667, true},
+		{int64(3), 3.0, true},
+		{2.0, 2.1, false},
+		{inf, 2.0, false},
+		{2.0, inf, false},
+		{math.NaN(), 2.0, false},
+		{"x", 2.0, false},
+	}
+	for _, tt := range tests {
+		if got := sameNumber(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameNumber(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

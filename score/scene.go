@@ -392,14 +392,14 @@ func (e *Episode) alike(tool *tools.Tool, p int, k string, gv, cv any, gold, got
 
 // sameNumber says whether two outputs are equal, numbers within floating-point rounding: formulas
 // of one value computed in another order may differ in their last bit (105000/12-70000/12 and
-// (105000-70000)/12).
+// (105000-70000)/12). A number too large to compute (an infinity) is near no other number.
 func sameNumber(a, b any) bool {
 	if value.Equal(a, b) {
 		return true
 	}
 	x, xok := value.Float(a)
 	y, yok := value.Float(b)
-	if !xok || !yok {
+	if !xok || !yok || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) {
 		return false
 	}
 	return math.Abs(x-y) <= 1e-9*max(1, math.Abs(x), math.Abs(y))
