@@ -270,47 +270,17 @@ func (e *Episode) Finish(base *tools.Base, reply string) Outcome {
 }
 
 // pairs pairs the required gold calls (turn indexes) with the model calls that achieve them, as a
-// maximum matching: pairs[k] is the model call of required[k], or -1.
+// maximum matching (match, as a gold call set's calls are paired): pairs[k] is the model call of
+// required[k], or -1.
 func (e *Episode) pairs(cat *tools.Catalog, required []int) []int {
-	can := make([][]int, len(required))
-	for k, p := range required {
-		for j := range e.calls {
-			if e.achieves(cat, p, e.calls[j]) {
-				can[k] = append(can[k], j)
-			}
+	can := make([][]bool, len(e.calls)) // can[j][k]: model call j achieves required[k]
+	for j := range e.calls {
+		can[j] = make([]bool, len(required))
+		for k, p := range required {
+			can[j][k] = e.achieves(cat, p, e.calls[j])
 		}
 	}
-	owner := make([]int, len(e.calls)) // owner[j]: the gold call model call j is paired with, or -1
-	for j := range owner {
-		owner[j] = -1
-	}
-	var augment func(k int, seen []bool) bool
-	augment = func(k int, seen []bool) bool {
-		for _, j := range can[k] {
-			if seen[j] {
-				continue
-			}
-			seen[j] = true
-			if owner[j] < 0 || augment(owner[j], seen) {
-				owner[j] = k
-				return true
-			}
-		}
-		return false
-	}
-	for k := range required {
-		augment(k, make([]bool, len(e.calls)))
-	}
-	pair := make([]int, len(required))
-	for k := range pair {
-		pair[k] = -1
-	}
-	for j, k := range owner {
-		if k >= 0 {
-			pair[k] = j
-		}
-	}
-	return pair
+	return match(len(e.calls), len(required), func(j, k int) bool { return can[j][k] })
 }
 
 // achieves says whether model call c achieves the gold call at turn p: the same tool, the same
