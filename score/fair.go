@@ -284,15 +284,10 @@ func withoutStated(golds []*dataset.Turn, cs []*call.Call) []*dataset.Turn {
 // still to come that the prompt has not shown: looking up a tool the plan needs later is a right
 // next step too.
 func (s *Scorer) searchFindsLater(cat *tools.Catalog, w *tools.World, c *call.Call, later []*dataset.Turn, shown map[string]bool) bool {
-	env, err := Execute(cat, w.Clone(), c, true)
-	if err != nil || env == nil {
+	found, _ := search(cat, w.Clone(), c, true)
+	if found == "" {
 		return false
 	}
-	if exc, _ := env.Get("exception"); exc != nil {
-		return false
-	}
-	out, _ := env.Get("output")
-	found := foundTool(out)
 	for _, gt := range later {
 		if gt.Tool == found && !shown[found] {
 			return true

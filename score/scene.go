@@ -138,18 +138,25 @@ func (s *Scorer) SearchFinds(sm Sample, pred string) (CallVerdict, bool) {
 	}
 	c := cs[0]
 	cat := sm.Dialogue.ToolCatalog()
-	env, err := Execute(cat, s.world(sm), c, sm.Dialogue.Repaired)
-	if err != nil || env == nil {
-		return CallVerdict{}, false
-	}
-	if exc, _ := env.Get("exception"); exc != nil {
-		return CallVerdict{}, false
-	}
-	out, _ := env.Get("output")
-	if foundTool(out) != gt.Tool {
+	found, env := search(cat, s.world(sm), c, sm.Dialogue.Repaired)
+	if found != gt.Tool {
 		return CallVerdict{}, false
 	}
 	return CallVerdict{Category: Correct, Correct: true, Tool: gt.Tool, Form: string(c.Form), Called: searcher, Result: value.Marshal(env)}, true
+}
+
+// search runs ToolSearcher call c in w and returns the name of the tool its answer describes
+// (foundTool) with the answer; "" when the call raises or answers an exception.
+func search(cat *tools.Catalog, w *tools.World, c *call.Call, repaired bool) (string, *value.Map) {
+	env, err := Execute(cat, w, c, repaired)
+	if err != nil || env == nil {
+		return "", nil
+	}
+	if exc, _ := env.Get("exception"); exc != nil {
+		return "", nil
+	}
+	out, _ := env.Get("output")
+	return foundTool(out), env
 }
 
 // Episode is a level-3 scene driven live: the model calls tools as it decides, in one world that keeps
