@@ -2,12 +2,12 @@ package score
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/apibank-playground/apibank/call"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/py"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/tools"
 	"github.com/apibank-playground/apibank/value"
@@ -147,71 +147,119 @@ func calculate(cat *tools.Catalog, w *tools.World, form call.Form, formula any) 
 }
 
 // effectDiffers returns, when the world got (after the predicted calls) differs from the world
-// the gold calls leave when run from start, the first difference in words; "" when they agree. The
-// calls of a gold set (more than one) may run in any order, and records a tool numbers as it adds
-// them are numbered in that order: a set's worlds are compared with records and lists taken as
-// collections (see unordered).
+// the gold calls leave when run from start, the first difference in words; "" when they agree. Texts
+// the worlds hold are compared as the data's checks compare texts (sameText: the user's own casing of
+// an agenda item is the item), everything else exactly. The calls of a gold set (more than one) may
+// run in any order, and records a tool numbers as it adds them are numbered in that order: a set's
+// worlds are compared with records and lists taken as collections.
 func effectDiffers(cat *tools.Catalog, start, got *tools.World, golds []*dataset.Turn, params []*value.Map) string {
 	want := start.Clone()
 	for i, gt := range golds {
 		// A gold call that raises leaves the world as it was.
 		_, _ = cat.CallNative(want, gt.Tool, params[i])
 	}
-	diffs := diffWorlds(want, got)
-	if len(diffs) == 0 {
-		return ""
-	}
-	if len(golds) > 1 {
-		same := true
-		for _, name := range append(want.Changed(), got.Changed()...) {
-			if !value.Equal(unordered(want.Database(name)), unordered(got.Database(name))) {
-				same = false
-				break
-			}
+	anyOrder := len(golds) > 1
+	for _, name := range append(want.Changed(), got.Changed()...) {
+		if sameEffect(want.Database(name), got.Database(name), anyOrder) {
+			continue
 		}
-		if same {
-			return ""
+		for _, d := range diffWorlds(want, got) {
+			return fmt.Sprintf("the call leaves the world unlike the gold call: %s is %s, the gold call leaves %s", d.Path, d.Got, d.Gold)
 		}
+		return "the call leaves the world unlike the gold call: " + name + " differs"
 	}
-	d := diffs[0]
-	return fmt.Sprintf("the call leaves the world unlike the gold call: %s is %s, the gold call leaves %s", d.Path, d.Got, d.Gold)
+	return ""
 }
 
-// unordered returns v with its order taken out: a list, and an object whose keys are all numbers
-// (records numbered as they were added), become lists of their elements sorted by their JSON.
-func unordered(v any) any {
-	var elems []any
-	switch x := v.(type) {
+// sameEffect reports whether two states of a database mean the same: texts alike (sameText), other
+// values equal, objects with the same keys; with anyOrder, lists and objects whose keys are all
+// numbers (records numbered as they were added) are compared as collections, in any order.
+func sameEffect(a, b any, anyOrder bool) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && sameText(x, y)
 	case []any:
-		elems = make([]any, len(x))
-		for i, e := range x {
-			elems[i] = unordered(e)
-		}
+		y, ok := b.([]any)
+		return ok && sameElements(x, y, anyOrder)
 	case *value.Map:
-		numbered := x.Len() > 0
-		for _, k := range x.Keys() {
-			if _, err := strconv.Atoi(k); err != nil {
-				numbered = false
-				break
+		y, ok := b.(*value.Map)
+		if !ok {
+			return false
+		}
+		if anyOrder && numbered(x) && numbered(y) {
+			return sameElements(elements(x), elements(y), true)
+		}
+		if x.Len() != y.Len() {
+			return false
+		}
+		same := true
+		x.Each(func(k string, xv any) bool {
+			yv, ok := y.Get(k)
+			same = ok && sameEffect(xv, yv, anyOrder)
+			return same
+		})
+		return same
+	}
+	return value.Equal(a, b)
+}
+
+// sameElements reports whether two lists hold elements alike (sameEffect), in the same order or,
+// with anyOrder, each paired with its own (the first alike one left).
+func sameElements(a, b []any, anyOrder bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if !anyOrder {
+		for i := range a {
+			if !sameEffect(a[i], b[i], false) {
+				return false
 			}
 		}
-		if !numbered {
-			out := value.NewMap(x.Len())
-			x.Each(func(k string, e any) bool {
-				out.Set(k, unordered(e))
-				return true
-			})
-			return out
-		}
-		x.Each(func(_ string, e any) bool {
-			elems = append(elems, unordered(e))
-			return true
-		})
-	default:
-		return v
+		return true
 	}
-	sort.Slice(elems, func(i, j int) bool { return string(value.Marshal(elems[i])) < string(value.Marshal(elems[j])) })
-	return elems
+	used := make([]bool, len(b))
+outer:
+	for _, x := range a {
+		for j, y := range b {
+			if !used[j] && sameEffect(x, y, true) {
+				used[j] = true
+				continue outer
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// elements returns the values of m in its order.
+func elements(m *value.Map) []any {
+	out := make([]any, 0, m.Len())
+	m.Each(func(_ string, v any) bool {
+		out = append(out, v)
+		return true
+	})
+	return out
+}
+
+// numbered reports whether every key of m is a number (and m has one).
+func numbered(m *value.Map) bool {
+	if m.Len() == 0 {
+		return false
+	}
+	for _, k := range m.Keys() {
+		if _, err := strconv.Atoi(k); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sameText reports whether two texts a tool keeps mean the same, as the data's checks compare the
+// texts a user words (an agenda item, a reminder, a meeting topic): equal, or alike by the
+// original's Jaccard similarity of their words (over a half), without regard to case.
+func sameText(a, b string) bool {
+	return a == b || tools.Jaccard(py.Lower(a), py.Lower(b)) > 0.5
 }
 
 // judgeFair judges predicted call c of gold turn gt on our data: against the gold, then against each

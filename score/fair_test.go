@@ -330,3 +330,53 @@ func TestSameNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestEffectTextsAsChecksCompare: the world a call leaves holds the texts it wrote as the user worded
+// them: an agenda item in the user's own casing is the item the gold adds, another item is not.
+func TestEffectTextsAsChecksCompare(t *testing.T) {
+	data, ix := builtin(t)
+	sm, err := ix.Find(dataset.Level1, "acct-agenda-add-28.jsonl", 2)
+	if err != nil || sm.GoldTurn().Tool != "AddAgenda" {
+		t.Skipf("acct-agenda-add-28.jsonl #2 is not an AddAgenda sample (%v)", err)
+	}
+	content := sm.GoldTurn().Params.String("content")
+	tests := []struct {
+		content string
+		want    bool
+	}{
+		{content, true},
+		{strings.ToLower(content[:1]) + content[1:], true}, // as the user wrote it: "dinner with Arjun's parents"
+		{"Lunch with the team", false},
+	}
+	for _, tt := range tests {
+		if v := New(data, Replay).Call(sm, nativeWith(sm, "content", tt.content)); v.Correct != tt.want {
+			t.Errorf("content %q: %s %s, want correct=%v", tt.content, v.Category, v.Error, tt.want)
+		}
+	}
+}
+
+func TestSameEffect(t *testing.T) {
+	rec := func(content string) *value.Map { return value.MapOf("content", content, "time", "2023-04-09 19:30:00") }
+	tests := []struct {
+		name     string
+		a, b     any
+		anyOrder bool
+		want     bool
+	}{
+		{"the same record", value.MapOf("1", rec("Dinner with Ana")), value.MapOf("1", rec("Dinner with Ana")), false, true},
+		{"another casing", value.MapOf("1", rec("Dinner with Ana")), value.MapOf("1", rec("dinner with ana")), false, true},
+		{"another text", value.MapOf("1", rec("Dinner with Ana")), value.MapOf("1", rec("Lunch")), false, false},
+		{"another time", value.MapOf("1", value.MapOf("time", "2023-04-09 19:30:00")), value.MapOf("1", value.MapOf("time", "2023-04-10 19:30:00")), false, false},
+		{"a record missing", value.MapOf("1", rec("a"), "2", rec("b")), value.MapOf("1", rec("a")), false, false},
+		{"records renumbered, in order", value.MapOf("1", rec("a"), "2", rec("b")), value.MapOf("1", rec("b"), "2", rec("a")), false, false},
+		{"records renumbered, any order", value.MapOf("1", rec("a"), "2", rec("b")), value.MapOf("1", rec("b"), "2", rec("a")), true, true},
+		{"a list in another order", []any{"x", "y"}, []any{"y", "x"}, false, false},
+		{"a list in any order", []any{"x", "y"}, []any{"y", "x"}, true, true},
+		{"numbers exactly", int64(3), int64(4), false, false},
+	}
+	for _, tt := range tests {
+		if got := sameEffect(tt.a, tt.b, tt.anyOrder); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
