@@ -158,10 +158,10 @@ $(STATICCHECK):
 
 lint: $(STATICCHECK)
 	$(GO) vet ./...
-	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/ ./class/wire/
+	$(JSENV) $(GO) vet ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./api/... ./cmd/worker/ ./class/wire/
 	$(WASMENV) $(GO) vet ./wasm/engine/
 	$(STATICCHECK) ./...
-	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./internal/api/... ./cmd/worker/ ./class/wire/
+	$(JSENV) $(STATICCHECK) ./app/... ./wasm/app/... ./protocol/... ./model/... ./run/... ./api/... ./cmd/worker/ ./class/wire/
 	$(WASMENV) $(STATICCHECK) ./wasm/engine/
 
 # Benchmarks: verdicts per second natively and under wazero (the oracle's predictions, one score op

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 const testKey = "sk-app-test-key"

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/synth"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // TestSynthPage renders the Synthesize page before and after a synthesis against the fake

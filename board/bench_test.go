@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/board"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // BenchmarkRescoreFullRun judges a whole run of every level (the perfect model's, native form) in

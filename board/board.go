@@ -7,7 +7,7 @@
 // entry records the dataset's hash and the engine's build it was judged with, so that entries of
 // other data or another engine are shown apart, never ranked with the current ones (Board). The
 // Store interface is where entries are kept: SQLite on the server, D1 on the Worker, the same SQL
-// store as the classes (class.SQLStore). The HTTP handlers are internal/api's; this package holds
+// store as the classes (class.SQLStore). The HTTP handlers are api's; this package holds
 // no runtime and builds for every GOOS, so the board page ranks a static export in the tab as the
 // server does.
 package board

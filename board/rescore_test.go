@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/board"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // lines splits a run file into its lines (no trailing empty one).

@@ -1,6 +1,6 @@
 package board
 
-// The board's answers as JSON, declared once: the HTTP handlers (internal/api), the static export
+// The board's answers as JSON, declared once: the HTTP handlers (api), the static export
 // (cmd/server), the CLI (apibank submit) and the tab (app) all read or write them, and the tab must
 // not import the handlers.
 

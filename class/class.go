@@ -2,7 +2,7 @@
 // teacher's key) and the answers its students sent, each with the verdict the server's own engine
 // gave. The Store interface is the one door to where they are kept (SQLite for cmd/server, D1 for
 // the Worker); the schema both apply is in schema/ (see Migrations). The HTTP handlers over a Store
-// are internal/api's; this package holds no runtime and builds for every GOOS.
+// are api's; this package holds no runtime and builds for every GOOS.
 package class
 
 import (

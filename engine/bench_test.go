@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/oracle"
+	"github.com/apibank-playground/apibank/testkit/oracle"
 )
 
 // oracleRequests returns the oracle's load and score requests (see package oracle), or skips.

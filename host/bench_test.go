@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/oracle"
+	"github.com/apibank-playground/apibank/testkit/oracle"
 )
 
 // BenchmarkScoreOracleWazero scores all oracle predictions (one engine op) under wazero: the same

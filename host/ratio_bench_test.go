@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/oracle"
+	"github.com/apibank-playground/apibank/testkit/oracle"
 )
 
 // best runs f once to warm up, then three times, and returns the least CPU time (user and system, of

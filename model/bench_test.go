@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // BenchmarkChat measures one request's round trip against the fake on loopback, plain and

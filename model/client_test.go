@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 var weatherTool = model.Tool{

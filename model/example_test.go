@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // A native tool loop against a scripted endpoint: the model calls a tool, gets its result as a

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // fakeClock waits no real time: it records each wait and moves its own time on.

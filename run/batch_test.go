@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // checkChatRequest checks a request body against the chat-completions request as OpenAI documents

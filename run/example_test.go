@@ -5,17 +5,17 @@ import (
 	"fmt"
 
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // A model evaluated end to end, in-process: the engine (package engine, the same code as
 // web/engine.wasm) gives the samples and their prompts and judges the answers; the model is the
-// tests' perfect one (internal/goldmodel: it answers each sample's gold), served as an
-// OpenAI-compatible endpoint on loopback by internal/fakemodel. A real endpoint only changes the
+// tests' perfect one (testkit/goldmodel: it answers each sample's gold), served as an
+// OpenAI-compatible endpoint on loopback by testkit/fakemodel. A real endpoint only changes the
 // model.Settings (BaseURL, APIKey, Model).
 func Example() {
 	s := engine.New()

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // TestCutAnswersAreJudgedWrong: a model that answers the gold, but past the size limit, gets

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 func native() protocol.Transport {

@@ -12,7 +12,7 @@ import (
 )
 
 // CandidateMarker begins every candidate request ("Candidate 3 of 50."), so that a scripted
-// server (internal/fakemodel's generator) can tell which candidate it is asked for.
+// server (testkit/fakemodel's generator) can tell which candidate it is asked for.
 const CandidateMarker = "Candidate %d of %d."
 
 // styleRules says what each style's candidates look like, in the prompt's words.

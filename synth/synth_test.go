@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/internal/zipfile"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // inProcess is a transport to a fresh engine session in this process.

@@ -1,7 +1,7 @@
 // Package wire is the class API's JSON (/api/v1/classes...): the bodies a client sends and the
-// answers it gets, declared once for the handlers (internal/api) and the UI's client (app, GOOS=js).
+// answers it gets, declared once for the handlers (api) and the UI's client (app, GOOS=js).
 // It imports nothing but the standard library's time, so the UI carries no store and no engine host
-// for it. internal/api/openapi.json documents the same shapes; a change here is a change of the API.
+// for it. api/openapi.json documents the same shapes; a change here is a change of the API.
 package wire
 
 import "time"

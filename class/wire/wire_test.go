@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestJSON pins the bytes of each shape: internal/api/openapi.json documents them and clients of
+// TestJSON pins the bytes of each shape: api/openapi.json documents them and clients of
 // the API (the UI among them) read them, so a renamed field or a changed omitempty is a break.
 func TestJSON(t *testing.T) {
 	at := time.Date(2026, 3, 2, 9, 0, 0, 5e6, time.UTC)

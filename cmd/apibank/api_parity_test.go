@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/internal/api"
 )
 
-// TestAPIParity scores every oracle prediction four ways: the HTTP API (internal/api over the
+// TestAPIParity scores every oracle prediction four ways: the HTTP API (api over the
 // server's wazero pool, on loopback), the CLI under wazero on its first run on the folder and on
-// the next (which takes the folder's memo from the first: see internal/memo), and the CLI --native.
+// the next (which takes the folder's memo from the first: see dataset/memo), and the CLI --native.
 // The verdict lines must be byte-identical, and the API's report, indented, the CLI's --json.
 func TestAPIParity(t *testing.T) {
 	shared := sharedDir(t)

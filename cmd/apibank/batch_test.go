@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // TestBatchRoundTripMatchesRun prepares a batch, has the fake answer it as a provider does, and

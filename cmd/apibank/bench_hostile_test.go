@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // BenchmarkRunHostile runs `apibank run` on every level (text form, 8 requests at once, a 2 s

@@ -80,7 +80,7 @@ const startupRuns = 5
 
 // startup runs the CLI of each build startupRuns times, the builds in turn (so that a slow spell of
 // the machine falls on all of them), with the arguments args gives it, and returns each one's median
-// CPU time of a run, in seconds. With noMemo set, each run finds no folder memo (see internal/memo):
+// CPU time of a run, in seconds. With noMemo set, each run finds no folder memo (see dataset/memo):
 // a first run on a folder.
 func startup(b *testing.B, builds []build, noMemo bool, args func(bl build) []string) []float64 {
 	b.Helper()

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 	"github.com/apibank-playground/apibank/stats"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // goldAnswers returns the first n call samples of a level with their gold answer (native form), from

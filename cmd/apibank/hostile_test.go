@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // TestRunAgainstEachHostileBehaviour runs `apibank run` on every level (a few samples each, native

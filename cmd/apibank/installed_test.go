@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // inProcessNote is what the CLI says on stderr when it finds no engine module.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // TestRunAgainstTheFakeModel runs the CLI's run at every level in both forms, under wazero and

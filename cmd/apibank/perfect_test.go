@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/host"
-	"github.com/apibank-playground/apibank/internal/api"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // flaky is a script that puts a few rate limits and server errors on a run's way: the answers after
@@ -171,7 +171,7 @@ func checkCeiling(t *testing.T, name string, s runSummary, episodes bool) {
 	}
 }
 
-// startAPI serves the scoring API (internal/api) over a wazero pool of the engine module.
+// startAPI serves the scoring API (api) over a wazero pool of the engine module.
 func startAPI(t *testing.T, wasm string) string {
 	t.Helper()
 	ctx := context.Background()

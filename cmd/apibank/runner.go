@@ -11,9 +11,9 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/dataset/memo"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/host"
-	"github.com/apibank-playground/apibank/internal/memo"
 	"github.com/apibank-playground/apibank/protocol"
 )
 

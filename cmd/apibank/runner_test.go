@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/internal/memo"
+	"github.com/apibank-playground/apibank/dataset/memo"
 	"github.com/apibank-playground/apibank/protocol"
 )
 

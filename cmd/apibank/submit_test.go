@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/class/sqlite"
-	"github.com/apibank-playground/apibank/internal/api"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // freshPool gives each request a new in-process engine session, as the Worker does.

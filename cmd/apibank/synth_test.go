@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // TestSynthAgainstTheFakeGenerator runs `apibank synth` against the fake model's generator, under

@@ -1,4 +1,4 @@
-// Command apiload is the scoring API's load test (make bench): it serves internal/api with the
+// Command apiload is the scoring API's load test (make bench): it serves api with the
 // server's wazero pool on 127.0.0.1 (loopback only), warms it up, then sends a fixed number of score
 // requests of 10 predictions each from a few concurrent clients, and prints requests per second,
 // the latency percentiles, errors, and the resident memory before and after. It exits 1 when a goal
@@ -26,10 +26,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/host"
-	"github.com/apibank-playground/apibank/internal/api"
-	"github.com/apibank-playground/apibank/internal/serve"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 func main() {

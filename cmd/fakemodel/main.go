@@ -1,9 +1,9 @@
-// Command fakemodel serves a scripted OpenAI-compatible endpoint (internal/fakemodel) for the
+// Command fakemodel serves a scripted OpenAI-compatible endpoint (testkit/fakemodel) for the
 // browser suite and for trying the CLI without a real model.
 //
 //	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial | --hostile all|B,B...]]
 //
-// With --gold it is the perfect model of a dataset (internal/goldmodel): it recognises each request a
+// With --gold it is the perfect model of a dataset (testkit/goldmodel): it recognises each request a
 // run makes of the data's samples (DATA: builtin, or a folder as apibank --data reads it) and answers
 // the sample's gold; with --adversarial, one bad behaviour per sample instead; with --hostile, one of
 // goldmodel.Hostile's (all of them in turn, or those named: garbage, huge, cut, drop, deep, endless,
@@ -25,8 +25,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 func main() {

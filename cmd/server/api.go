@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/host"
-	"github.com/apibank-playground/apibank/internal/api"
 	"github.com/apibank-playground/apibank/protocol"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // Assets serves the files of a web/ folder under /web/, read once at start-up. Every response carries

@@ -11,8 +11,8 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class/sqlite"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	runpkg "github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // TestExportBoard: the static export writes the board of a store as board.json (ranked as the API

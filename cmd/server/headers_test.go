@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // TestHeadersOnEveryRoute: every answer, pages, files, revalidations, errors and refusals alike,

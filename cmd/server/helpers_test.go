@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/apibank-playground/apibank/app"
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // shortLimits are the server's limits scaled down so the timeout tests take seconds.

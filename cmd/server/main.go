@@ -3,7 +3,7 @@
 // styles), with the right types, brotli or gzip made once, cache headers keyed on content hashes,
 // security headers on every response, every timeout set, a cap on open connections, an access log,
 // and a graceful stop on SIGINT or SIGTERM. The playground's benchmark work happens in the visitor's
-// tab; the server also answers the scoring API (/api/v1, package internal/api) with web/engine.wasm
+// tab; the server also answers the scoring API (/api/v1, package api) with web/engine.wasm
 // under wazero, a fresh engine session per request (--api=false turns it off).
 //
 //	go run ./cmd/server [--addr :8080] [--web web] [--max-conns 4096] [--log text|json] [--db classes.db]
@@ -34,13 +34,13 @@ import (
 
 	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/app"
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
 	"github.com/apibank-playground/apibank/host"
-	"github.com/apibank-playground/apibank/internal/api"
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 func main() {

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/app"
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 func TestPages(t *testing.T) {

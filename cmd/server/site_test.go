@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // TestBridgeModules: every page loads the bridge as ES modules by content-hashed addresses (an

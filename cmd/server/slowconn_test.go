@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 var slowConns = flag.Int("slow.conns", 200, "half-open connections TestSlowConnections opens (BenchmarkSlowConnections: 1000)")

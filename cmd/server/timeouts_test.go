@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // closedWithin reads c until the server closes it and returns how long that took from start, or

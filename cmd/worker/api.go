@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/class"
-	"github.com/apibank-playground/apibank/internal/api"
 )
 
 // maxBody is the largest request body the Worker takes: 8 MiB. The original benchmark's whole data

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
-	"github.com/apibank-playground/apibank/internal/api"
 )
 
 // The Worker's whole handler with the real API over fresh in-process sessions, natively: each

@@ -11,7 +11,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/apibank-playground/apibank/internal/api"
+	"github.com/apibank-playground/apibank/api"
 )
 
 // bridge hands requests from the Worker's entry module (worker/src/worker.mjs) to handler, in the

@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/apibank-playground/apibank/internal/api"
-	"github.com/apibank-playground/apibank/internal/serve"
+	"github.com/apibank-playground/apibank/api"
+	"github.com/apibank-playground/apibank/serve"
 )
 
 // newHandler routes /healthz and /api/ to apiRoutes (which answers its own 404s and 405s there), a GET of
@@ -34,7 +34,7 @@ func newHandler(logger *slog.Logger, apiRoutes http.Handler) http.Handler {
 }
 
 // restMax bounds how much of a request body readRest reads after the handler (the API's largest
-// body limit, internal/api's default MaxBody); what is over it is cut off by closing the body.
+// body limit, api's default MaxBody); what is over it is cut off by closing the body.
 const restMax = 16 << 20
 
 // readRest reads what the handler left of a request body (up to restMax bytes) and closes it, as
@@ -53,7 +53,7 @@ func readRest(next http.Handler) http.Handler {
 	})
 }
 
-// The API's paths (internal/api's HealthPath and Prefix).
+// The API's paths (api's HealthPath and Prefix).
 const (
 	apiHealth = api.HealthPath
 	apiPrefix = api.Prefix

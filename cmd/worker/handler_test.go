@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// stubAPI stands for internal/api: it answers with the path it got, so the test sees the routing.
+// stubAPI stands for api: it answers with the path it got, so the test sees the routing.
 var stubAPI = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	io.WriteString(w, "api "+r.Method+" "+r.URL.Path)

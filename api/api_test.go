@@ -19,9 +19,9 @@ import (
 
 	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // nativePool gives each request a new in-process engine session (what the Worker does).

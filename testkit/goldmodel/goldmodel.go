@@ -25,8 +25,8 @@ import (
 	"hash"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // Behaviours are the adversarial answers, in the order samples are given them. Each names what the

@@ -1,5 +1,5 @@
 // Package boardtest makes the board's test inputs: whole runs of the builtin data played against
-// the perfect model (internal/goldmodel, served by internal/fakemodel) and judged by an in-process
+// the perfect model (testkit/goldmodel, served by testkit/fakemodel) and judged by an in-process
 // engine, as a submission the board takes. The board's, the API's and the CLI's tests share them.
 package boardtest
 
@@ -14,11 +14,11 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/engine"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
-	"github.com/apibank-playground/apibank/internal/goldmodel"
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // Engine is a transport to a new in-process engine session (the builtin data).

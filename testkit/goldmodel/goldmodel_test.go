@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
-	"github.com/apibank-playground/apibank/internal/fakemodel"
 	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 func builtin(t *testing.T) *dataset.Data {

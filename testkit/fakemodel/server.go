@@ -151,7 +151,7 @@ func (s *Server) Close() error {
 }
 
 // An Oracle answers the chat requests it recognises in place of the script's replies: the
-// gold-answering model of the tests (internal/goldmodel) is one. A rule that matches the request and
+// gold-answering model of the tests (testkit/goldmodel) is one. A rule that matches the request and
 // has a fault to serve still serves it first, so a script can put 429s and 500s on an oracle's way.
 type Oracle interface {
 	// Answer returns the reply to req, or a fault to serve instead of it, and a name for what it

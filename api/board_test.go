@@ -14,8 +14,8 @@ import (
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class/sqlite"
-	"github.com/apibank-playground/apibank/internal/boardtest"
 	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/boardtest"
 )
 
 // boardTestAPI is the board's API over an SQLite file, with its log kept for reading.
