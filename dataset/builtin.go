@@ -36,23 +36,35 @@ func BuiltinBuilt() bool { return builtinBuilt.Load() }
 func Builtin() (*Data, error) {
 	builtinOnce.Do(func() {
 		defer builtinBuilt.Store(true)
-		files, err := Unpack(builtinPack)
+		files, err := BuiltinFiles()
 		if err != nil {
 			builtinErr = err
 			return
 		}
-		builtinData, builtinErrs, builtinErr = load(BuiltinName, files, true, nil)
-		if builtinData != nil {
-			builtinData.Repaired = true
-			// Our worlds run the tools without the original's persistent-state quirks.
-			builtinData.Base.Repair()
-			for _, d := range builtinData.dialogues { // not parsed yet: see load
-				d.Repaired = true
-			}
-			// A scene is marked when it is parsed (sceneFile.parse).
-		}
+		builtinData, builtinErrs, builtinErr = LoadRepaired(BuiltinName, files)
 	})
 	return builtinData, builtinErr
+}
+
+// BuiltinFiles returns the files of the builtin data in the original's layout (a fresh map each
+// call; the bytes are shared and must not be changed): what a variant of the builtin data is made
+// from.
+func BuiltinFiles() (Files, error) { return Unpack(builtinPack) }
+
+// LoadRepaired loads files written as the builtin data is (our own data, or a variant of it): lazily,
+// as Load does, and judged without the original's defects. Its worlds run the tools without the
+// original's persistent-state quirks, and its text calls are read as Python literals (Repaired).
+func LoadRepaired(name string, files Files) (*Data, []LineError, error) {
+	d, errs, err := load(name, files, true, nil)
+	if d != nil {
+		d.Repaired = true
+		d.Base.Repair()
+		for _, dl := range d.dialogues { // not parsed yet: see load
+			dl.Repaired = true
+		}
+		// A scene is marked when it is parsed (sceneFile.parse).
+	}
+	return d, errs, err
 }
 
 // BuiltinErrors returns the problems met loading the builtin data, parsing every dialogue and scene to
