@@ -101,6 +101,12 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			text(&r.Memo)
 		case "builtin":
 			flag(&r.Builtin)
+		case "seed":
+			n, ok := value.Int(v)
+			if !ok || n < 0 || n > protocol.MaxSeed {
+				bad = fmt.Errorf("field \"seed\" must be a whole number from 0 to %d", int64(protocol.MaxSeed))
+			}
+			r.Seed = n
 		case "sample":
 			if v == nil {
 				break

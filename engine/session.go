@@ -36,6 +36,8 @@ type Session struct {
 	// builtin data's, asked for when first needed (see loadErrors).
 	loadErrs    []dataset.LineError
 	builtinErrs bool
+	// variant sums up the current data when it is a variant of the builtin data (nil otherwise).
+	variant *protocol.Variant
 	// dataMemo is the memo of the current data, a folder loaded without a problem (nil for others):
 	// see the memo op.
 	dataMemo *dataMemo
@@ -99,9 +101,13 @@ func (s *Session) loadErrors() []dataset.LineError {
 	return s.loadErrs
 }
 
-func (s *Session) use(d *dataset.Data) {
+func (s *Session) use(d *dataset.Data) { s.useIndexed(d, indexOf(d)) }
+
+// useIndexed makes d, whose index is ix, the session's data, with a fresh sandbox.
+func (s *Session) useIndexed(d *dataset.Data, ix *score.Index) {
 	s.data = d
-	s.index = indexOf(d)
+	s.index = ix
+	s.variant = nil
 	s.dataMemo, s.memoFiles, s.memoName = nil, nil, ""
 	s.sandbox = d.Base.NewWorld()
 	s.history = nil
@@ -273,6 +279,7 @@ func (s *Session) hello() protocol.Hello {
 		Engine:       "apibank-playground",
 		Catalogs:     map[string]int{tools.APIs.Name: len(tools.APIs.Tools()), tools.LV3.Name: len(tools.LV3.Tools())},
 		Data:         s.data.Name,
+		Variant:      s.variant,
 		BuiltinError: s.builtinErr,
 	}
 }
@@ -302,6 +309,22 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 	var d *dataset.Data
 	var errs []dataset.LineError
 	var digest string
+	if r.Seed != 0 && !r.Builtin {
+		return nil, badRequest("seed names a variant of the builtin data: it needs builtin: true")
+	}
+	if r.Builtin && r.Seed != 0 {
+		m, err := variantOf(r.Seed)
+		if err != nil {
+			return nil, internal(err.Error())
+		}
+		s.useIndexed(m.data, m.index)
+		s.loadErrs, s.builtinErrs, s.variant = m.errs, false, m.summary
+		errs = append(append([]dataset.LineError{}, m.errs...), s.index.Errors()...)
+		if errs == nil {
+			errs = []dataset.LineError{}
+		}
+		return protocol.Loaded{Name: m.data.Name, Dialogues: m.data.Counts(), Scenes: len(m.data.Scenes()), Databases: m.data.Base.Names(), Tables: m.data.Tables, Errors: errs, Variant: m.summary}, nil
+	}
 	if r.Builtin {
 		b, err := dataset.Builtin()
 		if err != nil {
@@ -500,9 +523,12 @@ func (s *Session) score(r *protocol.Request) (any, *protocol.Error) {
 	return b, nil
 }
 
+// ours says the data is the builtin data or a variant of it: judged by our data's defaults.
+func (s *Session) ours() bool { return s.data.Name == dataset.BuiltinName || s.variant != nil }
+
 // defaultMode is fresh for the original's data (verdict parity) and replay for ours.
 func (s *Session) defaultMode() score.Mode {
-	if s.data.Name == dataset.BuiltinName {
+	if s.ours() {
 		return score.Replay
 	}
 	return score.Fresh
@@ -520,7 +546,7 @@ func (s *Session) replay(r *protocol.Request) (any, *protocol.Error) {
 	if r.Form == "" {
 		// Our data records lists as lists, which only native calls carry; the original's gold
 		// calls replay in its text format, as its evaluator renders them.
-		native = s.data.Name == dataset.BuiltinName
+		native = s.ours()
 	}
 	var levels []score.Replayed
 	counts := s.data.Counts()
@@ -590,7 +616,7 @@ func (s *Session) fill(r *protocol.Request) (any, *protocol.Error) {
 // targets are the coverage goals validate checks: the paper's sizes for our builtin data; none for an
 // imported folder (coverage is then reported only through stats).
 func (s *Session) targets() *verify.Targets {
-	if s.data.Name == dataset.BuiltinName {
+	if s.ours() {
 		t := verify.PaperTargets
 		return &t
 	}

@@ -109,6 +109,9 @@ type Request struct {
 	Parts []Part `json:"parts,omitempty"`
 	// Builtin loads the project's own data instead of Files.
 	Builtin bool `json:"builtin,omitempty"`
+	// Seed, with Builtin, loads the variant of the builtin data that it names (1 to MaxSeed; 0 is
+	// the builtin data itself): the same seed gives the same data on every host.
+	Seed int64 `json:"seed,omitempty"`
 	// Memo is the memo op's answer for a load of the very same files by the very same engine build,
 	// which the host kept (see Memo): the load then skips what it says. A memo that does not fit
 	// the files is ignored.
@@ -169,6 +172,10 @@ type Request struct {
 	// Seen are the duplicate keys (SynthCheck.Keys) of candidates accepted before this one.
 	Seen []string `json:"seen,omitempty"`
 }
+
+// MaxSeed is the largest seed of a variant: 2^53-1, the largest whole number a JSON number holds
+// exactly in every host (JavaScript's numbers are doubles).
+const MaxSeed = 1<<53 - 1
 
 // The forms a call is written in: the original's text format or a native tool call.
 const (

@@ -16,10 +16,11 @@ type Hello struct {
 	BuiltinError string `json:"builtin_error"`
 	// Catalogs counts the tools of each catalog, by name.
 	Catalogs map[string]int `json:"catalogs"`
-	// Data names the loaded dataset.
-	Data     string `json:"data"`
-	Engine   string `json:"engine"`
-	Protocol int    `json:"protocol"`
+	// Data names the loaded dataset; Variant sums it up when it is a variant of the builtin data.
+	Data     string   `json:"data"`
+	Variant  *Variant `json:"variant,omitempty"`
+	Engine   string   `json:"engine"`
+	Protocol int      `json:"protocol"`
 }
 
 // Catalog answers catalog: the tools of one catalog, each as its API description entry, and for a
@@ -154,6 +155,30 @@ type Loaded struct {
 	Errors []LineError `json:"errors"`
 	// Memo says the load took the request's memo: the files were parsed on first use, not here.
 	Memo bool `json:"memo,omitempty"`
+	// Variant, for a variant of the builtin data (Request.Seed), says what moved and what could not.
+	Variant *Variant `json:"variant,omitempty"`
+}
+
+// Variant sums up a variant of the builtin data: its seed, how many values moved by kind, how many
+// dialogue and scene files are served as the variant and which are served unchanged because their
+// variant failed a check (never judged with a variant that is not proven).
+type Variant struct {
+	Seed int64 `json:"seed"`
+	// Moved counts the values moved, by kind (name, username, password, email, place, amount, ...).
+	Moved map[string]int `json:"moved"`
+	// Varied counts the dialogue and scene files served as the variant; Unchanged lists those served
+	// as they are, with the check their variant failed.
+	Varied    int             `json:"varied"`
+	Unchanged []UnchangedFile `json:"unchanged"`
+	// Digest tells variants apart: a run's data hash folds it in.
+	Digest string `json:"digest"`
+}
+
+// UnchangedFile is a file of a variant served as it is: the check its variant failed and why.
+type UnchangedFile struct {
+	Path  string `json:"path"`
+	Check string `json:"check"`
+	Why   string `json:"why"`
 }
 
 // Memo is the answer of the memo op: what the engine learned about the loaded folder (that it has no

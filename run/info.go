@@ -35,6 +35,11 @@ type Info struct {
 	Engine string `json:"engine,omitempty"`
 	// Source says where the run ran: "cli" or "tab".
 	Source string `json:"source"`
+	// Seed names the variant of the builtin data the run asked (0: the builtin data itself).
+	Seed int64 `json:"seed,omitempty"`
+	// Variants is how many variants a robustness run asked beside the original and its rerun (its
+	// trials are the original, the variants and the rerun, each with its seed).
+	Variants int `json:"variants,omitempty"`
 }
 
 // RecordFormat tags a run's record file.
@@ -52,7 +57,9 @@ type Record struct {
 
 // RecordTrial is one trial of a Record.
 type RecordTrial struct {
-	File     string    `json:"file"`
+	File string `json:"file"`
+	// Seed names the variant the trial asked (0: the builtin data itself).
+	Seed     int64     `json:"seed,omitempty"`
 	Failures []Failure `json:"failures"`
 }
 

@@ -121,6 +121,7 @@ type common struct {
 	native bool
 	wasm   string
 	data   string
+	seed   int64
 	json   bool
 }
 
@@ -130,6 +131,7 @@ func (c *common) register(fs *flag.FlagSet, data bool) {
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if data {
 		fs.StringVar(&c.data, "data", "", "folder in the original layout (default: builtin data)")
+		fs.Int64Var(&c.seed, "seed", 0, "use the variant of the builtin data this seed names (1 to 2^53-1; 0: the builtin data itself)")
 	}
 }
 
@@ -214,11 +216,20 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func start(c common, stderr io.Writer) (runner, bool, error) {
+	if c.seed != 0 && c.data != "" {
+		return runner{}, false, usageError("--seed names a variant of the builtin data: it cannot go with --data")
+	}
+	if c.seed < 0 || c.seed > protocol.MaxSeed {
+		return runner{}, false, usageError("--seed must be a whole number from 1 to %d", int64(protocol.MaxSeed))
+	}
 	r, err := newRunner(c.native, c.wasm, c.data != "", stderr)
 	if err != nil {
 		return runner{}, false, err
 	}
 	bad, keepMemo, err := loadData(r, c.data, stderr)
+	if err == nil && c.seed != 0 {
+		err = loadVariant(r, c.seed, stderr)
+	}
 	if err != nil {
 		r.close()
 		return runner{}, false, err

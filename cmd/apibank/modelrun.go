@@ -66,6 +66,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	stream := fs.Bool("stream", false, "ask for streamed answers (server-sent events)")
 	out := fs.String("out", "", "write the predictions (and level-3 episodes) here as JSONL")
 	trials := fs.Int("trials", 1, "run N times: pass^k and the spread per level (each trial's predictions in FILE.trial-I.jsonl)")
+	variants := fs.Int("variants", 0, "also ask every sample in N variants of the builtin data (seeds 1 to N) and once more unchanged: robustness per level (predictions in FILE.variant-S.jsonl and FILE.rerun.jsonl)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -74,6 +75,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if *trials < 1 || *trials > run.MaxTrials {
 		return usageError("run: --trials must be between 1 and %d, not %d", run.MaxTrials, *trials)
+	}
+	if *variants < 0 || *variants > run.MaxVariants {
+		return usageError("run: --variants must be between 0 and %d, not %d", run.MaxVariants, *variants)
+	}
+	if *variants > 0 && (*trials > 1 || c.seed != 0 || c.data != "") {
+		return usageError("run: --variants asks the builtin data and its variants once each: it cannot go with --trials, --seed or --data")
 	}
 	settings := endpoint.settings()
 	settings.Stream = *stream
@@ -100,19 +107,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	client := model.New(settings)
 	record := run.Record{Format: run.RecordFormat, Run: run.Info{Model: settings.Model, Host: endpointHost(settings.BaseURL), Form: cfg.Form,
 		Stream: settings.Stream, Temperature: settings.Temperature, Levels: run.LevelsOf(cfg), Limit: cfg.Limit, State: cfg.State, Steps: cfg.Steps,
-		Started: time.Now().UTC().Format(time.RFC3339), Encoder: run.EncoderVersion, Engine: r.build, Source: "cli"}}
+		Started: time.Now().UTC().Format(time.RFC3339), Encoder: run.EncoderVersion, Engine: r.build, Source: "cli", Seed: c.seed, Variants: *variants}}
 	if record.Run.DataHash, err = run.DataHash(ctx, r.do, record.Run.Levels, nil); err != nil {
 		return err
 	}
 	var results []*run.Result
 	failed, cancelled := false, false
-	for i := 1; i <= *trials && !cancelled; i++ {
-		// The predictions go to the file as they come, in the run's order, and are not kept: the
-		// run's memory grows with --concurrency, not with the samples.
-		path := trialPath(*out, i, *trials)
+	// pass asks every sample once, its predictions going to path as they come, in the run's order,
+	// and not kept: the run's memory grows with --concurrency, not with the samples.
+	pass := func(path string, seed int64) (*run.Result, error) {
 		f, err := os.Create(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w := bufio.NewWriterSize(f, 64<<10)
 		opt.Out = w
@@ -127,22 +133,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			err = cerr
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, f := range res.Failures {
 			fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
 		}
-		results = append(results, res)
 		failed = failed || len(res.Failures) > 0
 		cancelled = res.Cancelled
-		record.Trials = append(record.Trials, run.RecordTrial{File: filepath.Base(path), Failures: append([]run.Failure{}, res.Failures...)})
+		record.Trials = append(record.Trials, run.RecordTrial{File: filepath.Base(path), Seed: seed, Failures: append([]run.Failure{}, res.Failures...)})
 		record.Run.Trials = len(record.Trials)
 		record.Run.TokensIn += res.TokensIn
 		record.Run.TokensOut += res.TokensOut
 		record.Run.Ended = time.Now().UTC().Format(time.RFC3339)
-		if err := writeRecord(*out, record); err != nil {
+		return res, writeRecord(*out, record)
+	}
+	if *variants > 0 {
+		return robustnessRun(r, c, stdout, stderr, *out, *variants, pass, func() bool { return cancelled }, func() bool { return bad || failed })
+	}
+	for i := 1; i <= *trials && !cancelled; i++ {
+		res, err := pass(trialPath(*out, i, *trials), c.seed)
+		if err != nil {
 			return err
 		}
+		results = append(results, res)
 	}
 	if *trials == 1 {
 		if c.json {

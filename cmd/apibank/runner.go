@@ -187,6 +187,23 @@ func loadData(r runner, dir string, stderr io.Writer) (bad bool, keepMemo func()
 	return len(res.Errors) > 0, keepMemo, nil
 }
 
+// loadVariant loads the variant of the builtin data that seed names, and says on stderr what moved
+// and which files are served unchanged (their variant failed a check).
+func loadVariant(r runner, seed int64, stderr io.Writer) error {
+	res, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed})
+	if err != nil {
+		return err
+	}
+	if v := res.Variant; v != nil {
+		moved := 0
+		for _, n := range v.Moved {
+			moved += n
+		}
+		fmt.Fprintf(stderr, "variant %d of the builtin data: %d values moved, %d files varied, %d served unchanged\n", seed, moved, v.Varied, len(v.Unchanged))
+	}
+	return nil
+}
+
 // callWithFiles is call for a request whose body is files (as asParts lays them out), written once
 // into the request's buffer: a body made first would be copied by protocol.Encode, and a --data
 // folder is megabytes.

@@ -1,7 +1,7 @@
 // Command fakemodel serves a scripted OpenAI-compatible endpoint (testkit/fakemodel) for the
 // browser suite and for trying the CLI without a real model.
 //
-//	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial | --hostile all|B,B...]]
+//	fakemodel [--addr 127.0.0.1:0] [--script FILE] [--gold DATA [--adversarial | --hostile all|B,B...] [--variants N] [--seed S]]
 //
 // With --gold it is the perfect model of a dataset (testkit/goldmodel): it recognises each request a
 // run makes of the data's samples (DATA: builtin, or a folder as apibank --data reads it) and answers
@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	gold := fs.String("gold", "", "answer every sample of this data with its gold (builtin, or a folder)")
 	adversarial := fs.Bool("adversarial", false, "with --gold: answer each sample with one of goldmodel.Behaviours instead")
 	hostile := fs.String("hostile", "", "with --gold: answer each sample with one of these behaviours in turn (all: "+strings.Join(goldmodel.Hostile, ",")+")")
+	variants := fs.Int("variants", 0, "with --gold builtin: also answer the variants of the builtin data of seeds 1 to N with their gold")
+	seed := fs.Int64("seed", 0, "with --gold builtin: also answer the variant of the builtin data of this seed with its gold")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,6 +70,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *adversarial && *hostile != "" {
 		return fmt.Errorf("--adversarial and --hostile: give one")
 	}
+	if (*variants != 0 || *seed != 0) && *gold != "builtin" {
+		return fmt.Errorf("--variants and --seed need --gold builtin: a variant is one of the builtin data")
+	}
 	if *gold != "" {
 		var behaviours []string
 		switch {
@@ -80,6 +85,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		m, err := goldmodel.LoadWith(*gold, behaviours)
 		if err != nil {
+			return err
+		}
+		seeds := make([]int64, 0, *variants+1)
+		for s := int64(1); s <= int64(*variants); s++ {
+			seeds = append(seeds, s)
+		}
+		if *seed != 0 {
+			seeds = append(seeds, *seed)
+		}
+		if err := m.LearnVariants(seeds); err != nil {
 			return err
 		}
 		srv.SetOracle(m)

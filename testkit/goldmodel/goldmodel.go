@@ -27,6 +27,7 @@ import (
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/score"
 	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/variant"
 )
 
 // Behaviours are the adversarial answers, in the order samples are given them. Each names what the
@@ -124,6 +125,8 @@ type Model struct {
 	adversarial bool
 	// behaviours are the bad answers given in turn (Behaviours unless NewWith was given others).
 	behaviours []string
+	// learned counts the samples learned: the next one's place in behaviours.
+	learned int
 }
 
 // New builds the perfect model of data: every sample's prompt in both forms, and every level-3
@@ -145,8 +148,17 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 		}
 	}
 	m := &Model{exact: map[[sha256.Size]byte]*gold{}, scenes: map[[sha256.Size]byte]*scene{}, adversarial: len(behaviours) > 0, behaviours: behaviours}
+	if err := m.Learn(data); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Learn adds the samples of another dataset to those the model answers: a variant of its data (the
+// same samples with other names, numbers and texts), so that a run over the data and its variants
+// meets a perfect model in every pass. A prompt that two datasets share has the same gold in both.
+func (m *Model) Learn(data *dataset.Data) error {
 	ix := score.NewIndex(data)
-	n := 0
 	add := func(sm score.Sample) error {
 		if sm.Kind == score.KindSkip {
 			return nil
@@ -156,8 +168,8 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 		if err != nil {
 			return fmt.Errorf("%s %s #%d: %w", sm.Dialogue.Level, sm.Dialogue.File, sm.ID, err)
 		}
-		g.behaviour = n
-		n++
+		g.behaviour = m.learned
+		m.learned++
 		keys, err := promptKeys(p)
 		if err != nil {
 			return fmt.Errorf("%s %s #%d: %w", sm.Dialogue.Level, sm.Dialogue.File, sm.ID, err)
@@ -169,7 +181,7 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 	}
 	for _, sm := range ix.All() {
 		if err := add(sm); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, d := range ix.Scenes() {
@@ -177,7 +189,7 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 		if len(samples) == 0 {
 			continue
 		}
-		sc := &scene{behaviour: n, done: Done}
+		sc := &scene{behaviour: m.learned, done: Done}
 		if r := score.GoldReply(d); r != "" {
 			sc.done += " " + r
 		}
@@ -185,20 +197,20 @@ func NewWith(data *dataset.Data, behaviours []string) (*Model, error) {
 			// The step samples themselves are among ix.All's, added above.
 			g, err := goldOf(score.BuildPrompt(sm))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sc.steps = append(sc.steps, *g)
 		}
 		// An episode opens with the prompt of the scene's first step (the engine's episode_start).
 		keys, err := promptKeys(score.BuildPrompt(samples[0]))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.File, err)
+			return fmt.Errorf("%s: %w", d.File, err)
 		}
 		for _, k := range keys {
 			m.scenes[k] = sc
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // goldOf reads a prompt's gold: the text form's answer as the engine shows it, and for a call the
@@ -446,4 +458,27 @@ func LoadWith(data string, behaviours []string) (*Model, error) {
 		}
 	}
 	return NewWith(d, behaviours)
+}
+
+// LearnVariants adds the variants of the builtin data that seeds name (see Learn): the perfect
+// model of a run that asks them too (`apibank run --variants N`, `--seed S`).
+func (m *Model) LearnVariants(seeds []int64) error {
+	files, err := dataset.BuiltinFiles()
+	if err != nil {
+		return err
+	}
+	for _, seed := range seeds {
+		vf, rep, err := variant.Make(files, uint64(seed))
+		if err != nil {
+			return fmt.Errorf("variant %d: %w", seed, err)
+		}
+		d, _, err := dataset.LoadRepaired(rep.Name, vf)
+		if err != nil {
+			return fmt.Errorf("variant %d: %w", seed, err)
+		}
+		if err := m.Learn(d); err != nil {
+			return fmt.Errorf("variant %d: %w", seed, err)
+		}
+	}
+	return nil
 }

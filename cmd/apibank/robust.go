@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// robustnessRun is `run --variants N`: it asks every sample of the builtin data, then of each of its
+// first n variants, then of the builtin data once more, each pass with pass (which writes its
+// predictions and the run's record), and prints the robustness per level. cancelled says whether a
+// pass was cancelled (the passes that ran are summed up); bad whether a file or a request failed.
+func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n int, pass func(path string, seed int64) (*run.Result, error), cancelled, bad func() bool) error {
+	original, err := pass(out, 0)
+	if err != nil {
+		return err
+	}
+	seeds := run.VariantSeeds(n)
+	variants := make([]*run.Result, n)
+	for i, seed := range seeds {
+		if cancelled() {
+			break
+		}
+		if err := loadVariant(r, seed, stderr); err != nil {
+			return err
+		}
+		if variants[i], err = pass(passPath(out, "variant-"+strconv.FormatInt(seed, 10)), seed); err != nil {
+			return err
+		}
+	}
+	var rerun *run.Result
+	if !cancelled() {
+		if _, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Builtin: true}); err != nil {
+			return err
+		}
+		if rerun, err = pass(passPath(out, "rerun"), 0); err != nil {
+			return err
+		}
+	}
+	rb := run.Robust(original, seeds, variants, rerun)
+	if c.json {
+		writeJSON(stdout, robustSummary{Original: Summary(original), Robustness: rb})
+	} else {
+		printRun(stdout, original)
+		printRobust(stdout, rb, cancelled())
+	}
+	if bad() || cancelled() {
+		return errBadInput
+	}
+	return nil
+}
+
+// passPath is where a pass of a robustness run writes its predictions: the --out file with the
+// pass's name before its extension (runs.jsonl → runs.variant-2.jsonl, runs.rerun.jsonl).
+func passPath(out, name string) string {
+	ext := filepath.Ext(out)
+	return strings.TrimSuffix(out, ext) + "." + name + ext
+}
+
+// robustSummary is what `run --variants N --json` prints: the original pass as `run --json` prints
+// it, and the robustness per level.
+type robustSummary struct {
+	Original   runSummary       `json:"original"`
+	Robustness []run.Robustness `json:"robustness"`
+}
+
+// printRobust writes the robustness table: per level, the accuracy on the originals, its mean and
+// spread over the variants, the share right in every variant, and beside them the original asked
+// again, with how often each changes a verdict.
+func printRobust(w io.Writer, rbs []run.Robustness, cut bool) {
+	if len(rbs) == 0 {
+		fmt.Fprintln(w, "robustness: nothing was judged")
+		return
+	}
+	fmt.Fprintf(w, "== robustness: the original samples, %d variants (seeds %s) and the originals asked again (the baseline: how much verdicts change when nothing does); tasks are call samples and level-3 episodes\n", len(rbs[0].Seeds), seedList(rbs[0].Seeds))
+	if cut {
+		fmt.Fprintln(w, "cancelled: only the passes that ran are counted")
+	}
+	for _, rb := range rbs {
+		fmt.Fprintf(w, "%-22s tasks %d  original %.4f  variants %.4f ± %.4f (sd), min %.4f, max %.4f  right in every variant %.4f\n",
+			rb.Level, rb.Tasks, rb.Original, rb.Mean, rb.StdDev, rb.Min, rb.Max, rb.EveryVariant)
+		fmt.Fprintf(w, "%-22s rerun %.4f  verdicts changed: by asking again %.4f, by a variant %.4f", "", rb.Rerun, rb.RerunFlips, rb.VariantFlips)
+		if rb.LeftOut > 0 {
+			fmt.Fprintf(w, "; %d tasks left out (a request failed in some pass)", rb.LeftOut)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// seedList writes seeds as "1-3" when they run on by one, else with commas.
+func seedList(seeds []int64) string {
+	if len(seeds) == 0 {
+		return "none"
+	}
+	consecutive := true
+	for i := 1; i < len(seeds); i++ {
+		consecutive = consecutive && seeds[i] == seeds[i-1]+1
+	}
+	if consecutive && len(seeds) > 1 {
+		return fmt.Sprintf("%d-%d", seeds[0], seeds[len(seeds)-1])
+	}
+	parts := make([]string, len(seeds))
+	for i, s := range seeds {
+		parts[i] = strconv.FormatInt(s, 10)
+	}
+	return strings.Join(parts, ", ")
+}

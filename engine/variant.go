@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/score"
+	"github.com/apibank-playground/apibank/variant"
+)
+
+// keptVariants is how many variants of the builtin data a process keeps made: a class's students
+// each answer on their own variant, and a server's sessions take turns with them.
+const keptVariants = 8
+
+// made is a variant of the builtin data, made once: its data (read-only, as the builtin data is),
+// its index (a cache of pure results) and what it says of itself.
+type made struct {
+	seed    int64
+	data    *dataset.Data
+	index   *score.Index
+	errs    []dataset.LineError
+	summary *protocol.Variant
+}
+
+// variants holds the variants this process made, the most recently used first: every session of a
+// process shares them, as it shares the builtin data.
+var variants struct {
+	mu   sync.Mutex
+	list []*made
+}
+
+// variantOf returns the variant of the builtin data that seed names, made on first use.
+func variantOf(seed int64) (*made, error) {
+	variants.mu.Lock()
+	defer variants.mu.Unlock()
+	for i, m := range variants.list {
+		if m.seed == seed {
+			copy(variants.list[1:i+1], variants.list[:i])
+			variants.list[0] = m
+			return m, nil
+		}
+	}
+	files, err := dataset.BuiltinFiles()
+	if err != nil {
+		return nil, err
+	}
+	vf, rep, err := variant.Make(files, uint64(seed))
+	if err != nil {
+		return nil, err
+	}
+	d, errs, err := dataset.LoadRepaired(rep.Name, vf)
+	if err != nil {
+		return nil, err
+	}
+	m := &made{seed: seed, data: d, index: score.NewIndex(d), errs: errs, summary: summarize(seed, rep)}
+	variants.list = append([]*made{m}, variants.list...)
+	if len(variants.list) > keptVariants {
+		variants.list = variants.list[:keptVariants]
+	}
+	return m, nil
+}
+
+// summarize is the wire form of a variant's report.
+func summarize(seed int64, rep *variant.Report) *protocol.Variant {
+	v := &protocol.Variant{Seed: seed, Moved: map[string]int{}, Unchanged: []protocol.UnchangedFile{}, Digest: rep.Digest}
+	for k, n := range rep.Moved {
+		v.Moved[string(k)] = n
+	}
+	v.Varied, _ = rep.Shares()
+	for _, u := range rep.Unchanged {
+		v.Unchanged = append(v.Unchanged, protocol.UnchangedFile{Path: u.Path, Check: u.Check, Why: u.Why})
+	}
+	sort.Slice(v.Unchanged, func(i, j int) bool { return v.Unchanged[i].Path < v.Unchanged[j].Path })
+	return v
+}
