@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// TestLoadVariant loads variants of the builtin data by seed: each is named for its seed, says what
+// moved, replays to the ceiling, and has a data hash of its own; seed 0 is the builtin data.
+func TestLoadVariant(t *testing.T) {
+	s := New()
+	do := func(_ context.Context, b []byte) ([]byte, error) { return s.Handle(b), nil }
+	hash := func() string {
+		h, err := run.DataHash(context.Background(), do, []string{"level-1-given-desc", "level-2-toolsearcher", "level-3"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	original := hash()
+	seen := map[string]int64{original: 0}
+	for _, seed := range []int64{1, 2, protocol.MaxSeed} {
+		loaded := ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed})
+		if loaded.Variant == nil || loaded.Variant.Seed != seed || len(loaded.Errors) != 0 {
+			t.Fatalf("seed %d: loaded %+v", seed, loaded)
+		}
+		if !strings.HasPrefix(loaded.Name, dataset.BuiltinName+"~") {
+			t.Errorf("seed %d: the variant's data is named %q", seed, loaded.Name)
+		}
+		moved := 0
+		for _, n := range loaded.Variant.Moved {
+			moved += n
+		}
+		if moved == 0 || loaded.Variant.Varied == 0 {
+			t.Errorf("seed %d: nothing moved: %+v", seed, loaded.Variant)
+		}
+		if hello := ask[protocol.Hello](t, s, protocol.Request{Op: protocol.OpHello}); hello.Variant == nil || hello.Variant.Digest != loaded.Variant.Digest {
+			t.Errorf("seed %d: hello does not name the variant: %+v", seed, hello.Variant)
+		}
+		for _, form := range []string{protocol.FormText, protocol.FormNative} {
+			rep := ask[protocol.Replay](t, s, protocol.Request{Op: protocol.OpReplay, Form: form})
+			for _, l := range rep.Levels {
+				if l.Accepted != l.Total || l.Total == 0 {
+					t.Errorf("seed %d, %s form: %s replays %d of %d gold calls", seed, form, l.Level, l.Accepted, l.Total)
+				}
+			}
+		}
+		h := hash()
+		if other, dup := seen[h]; dup {
+			t.Errorf("seed %d has the data hash of seed %d (%s)", seed, other, h)
+		}
+		seen[h] = seed
+	}
+	ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true})
+	if hello := ask[protocol.Hello](t, s, protocol.Request{Op: protocol.OpHello}); hello.Variant != nil || hello.Data != dataset.BuiltinName {
+		t.Errorf("after loading the builtin data again: %+v", hello)
+	}
+	if h := hash(); h != original {
+		t.Errorf("the builtin data's hash changed after its variants: %s, was %s", h, original)
+	}
+}
+
+// TestLoadVariantSameBytes makes one seed's variant in two sessions: the same dialogues, byte for
+// byte (a variant is the seed's, not the session's).
+func TestLoadVariantSameBytes(t *testing.T) {
+	var got [2][]byte
+	for i := range got {
+		s := New()
+		ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: 7})
+		for _, d := range ask[[]protocol.DialogueSummary](t, s, protocol.Request{Op: protocol.OpDialogues}) {
+			dl := s.Handle(mustEncode(t, protocol.Request{Op: protocol.OpDialogue, Level: d.Level, File: d.File}))
+			got[i] = append(got[i], dl...)
+		}
+		got[i] = append(got[i], s.Handle(mustEncode(t, protocol.Request{Op: protocol.OpWorldFiles}))...)
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Error("two sessions made different bytes of variant 7")
+	}
+}
+
+func TestLoadVariantRefused(t *testing.T) {
+	for _, body := range []string{
+		`{"v":1,"op":"load","seed":3,"files":{"a":"b"}}`,
+		`{"v":1,"op":"load","builtin":true,"seed":-1}`,
+		`{"v":1,"op":"load","builtin":true,"seed":9007199254740992}`,
+		`{"v":1,"op":"load","builtin":true,"seed":"3"}`,
+	} {
+		resp := New().Handle([]byte(body))
+		if _, err := protocol.Result(resp); err == nil || !strings.Contains(err.Error(), "seed") {
+			t.Errorf("%s: answered %s, want an error about the seed", body, resp)
+		}
+	}
+}
+
+func mustEncode(t *testing.T, r protocol.Request) []byte {
+	t.Helper()
+	b, err := protocol.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
