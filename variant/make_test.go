@@ -1,0 +1,284 @@
+package variant
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/score"
+)
+
+func builtinFiles(t testing.TB) dataset.Files {
+	t.Helper()
+	files, err := dataset.BuiltinFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// seeds are the variants the tests make and prove.
+var seeds = []uint64{1, 2, 42, 1 << 40, 0xdeadbeefcafe}
+
+type made struct {
+	out dataset.Files
+	rep *Report
+}
+
+var (
+	madeMu sync.Mutex
+	madeBy = map[uint64]made{}
+)
+
+// variantOf makes (once per test binary) the variant of the builtin data of seed.
+func variantOf(t *testing.T, seed uint64) (dataset.Files, dataset.Files, *Report) {
+	t.Helper()
+	files := builtinFiles(t)
+	madeMu.Lock()
+	defer madeMu.Unlock()
+	m, ok := madeBy[seed]
+	if !ok {
+		out, rep, err := Make(files, seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		m = made{out, rep}
+		madeBy[seed] = m
+	}
+	return files, m.out, m.rep
+}
+
+func TestMakeDeterministic(t *testing.T) {
+	files := builtinFiles(t)
+	for _, seed := range seeds[:3] {
+		a, ra, err := Make(files, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, rb, err := Make(files, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) != len(b) || ra.Digest != rb.Digest {
+			t.Fatalf("seed %d: two makes differ (%d/%d files, digests %s %s)", seed, len(a), len(b), ra.Digest, rb.Digest)
+		}
+		for p := range a {
+			if !bytes.Equal(a[p], b[p]) {
+				t.Errorf("seed %d: %s differs between two makes", seed, p)
+			}
+		}
+	}
+	_, x, rx := variantOf(t, seeds[0])
+	_, y, ry := variantOf(t, seeds[1])
+	if rx.Digest == ry.Digest {
+		t.Errorf("seeds %d and %d have one digest", seeds[0], seeds[1])
+	}
+	differ := 0
+	for p := range x {
+		if !bytes.Equal(x[p], y[p]) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Errorf("seeds %d and %d give the same files", seeds[0], seeds[1])
+	}
+}
+
+func TestMakeSeedZeroIsOriginal(t *testing.T) {
+	files := builtinFiles(t)
+	out, rep, err := Make(files, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range files {
+		if !bytes.Equal(files[p], out[p]) {
+			t.Errorf("seed 0 changed %s", p)
+		}
+	}
+	if rep.Name != dataset.BuiltinName || len(rep.Moves) != 0 {
+		t.Errorf("seed 0's report: name %q, %d moves", rep.Name, len(rep.Moves))
+	}
+	_, _, r1 := variantOf(t, 1)
+	if r1.Digest == rep.Digest || r1.Name != "builtin~s1" {
+		t.Errorf("seed 1: name %q, digest %s (the original's %s)", r1.Name, r1.Digest, rep.Digest)
+	}
+}
+
+// TestNoOriginalSurvives searches every dialogue and scene file served as the variant, and the
+// copies the world gained, for every moved original value, as the replacer finds values (whole
+// words, in its case rules): none may be left. The original records the world keeps (for files
+// served unchanged) are not searched, nor the files served unchanged.
+func TestNoOriginalSurvives(t *testing.T) {
+	for _, seed := range seeds[:3] {
+		files, out, rep := variantOf(t, seed)
+		moves := rep.Moves
+		r := newReplacer(moves)
+		unchanged := map[string]bool{}
+		for _, u := range rep.Unchanged {
+			unchanged[u.Path] = true
+		}
+		for _, f := range rep.Files {
+			if unchanged[f.Path] {
+				continue
+			}
+			left := map[int]bool{}
+			r.replace(string(out[f.Path]), func(i int) { left[i] = true })
+			for i := range left {
+				t.Errorf("seed %d: %s still has %s %q", seed, f.Path, moves[i].Kind, moves[i].From)
+			}
+		}
+		for name := range userFields {
+			p := "init_database/" + name + ".json"
+			added := out[p][recordsEnd(t, files[p]):] // the copies, after the original records
+			left := map[int]bool{}
+			r.replace(string(added), func(i int) { left[i] = true })
+			for i := range left {
+				t.Errorf("seed %d: the copies of %s still have %s %q", seed, name, moves[i].Kind, moves[i].From)
+			}
+		}
+	}
+}
+
+// TestVariantProves runs the whole proof on each variant: every verify check, as the builtin data
+// passes them, on every dialogue and scene (moved or unchanged).
+func TestVariantProves(t *testing.T) {
+	for _, seed := range seeds {
+		_, out, _ := variantOf(t, seed)
+		rep, err := Prove(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK {
+			for _, f := range rep.Failures {
+				t.Errorf("seed %d: %s:%d %s: %s", seed, f.File, f.Line, f.Check, f.Why)
+			}
+		}
+	}
+}
+
+// TestVariantReplaysToCeiling replays every gold call of each variant, as `apibank replay` does
+// (score's gold replay, replay state), in the text and the native form: all are accepted.
+func TestVariantReplaysToCeiling(t *testing.T) {
+	for _, seed := range seeds[:3] {
+		_, out, _ := variantOf(t, seed)
+		d, errs, err := dataset.LoadRepaired(Name(dataset.BuiltinName, seed), out)
+		if err != nil || len(errs) > 0 {
+			t.Fatal(err, errs)
+		}
+		ix := score.NewIndex(d)
+		for _, level := range dataset.Levels {
+			for _, native := range []bool{false, true} {
+				r := ix.GoldReplay(score.Replay, level, native)
+				if r.Total == 0 || r.Accepted != r.Total {
+					t.Errorf("seed %d %s native=%v: %d of %d accepted: %v", seed, level, native, r.Accepted, r.Total, r.Rejected)
+				}
+			}
+		}
+	}
+}
+
+// TestFactsUntouched: the databases that are facts of the world are byte-identical, and so is every
+// file that is neither a dialogue, a scene nor a user database; the tools' catalogs are the
+// package's own, which a variant cannot reach (it only returns files).
+func TestFactsUntouched(t *testing.T) {
+	files, out, _ := variantOf(t, 42)
+	for p, b := range files {
+		dir, base := path.Base(path.Dir(p)), strings.TrimSuffix(path.Base(p), ".json")
+		if _, user := userFields[base]; dir == "init_database" && user {
+			if !bytes.HasPrefix(out[p], b[:recordsEnd(t, b)]) {
+				t.Errorf("%s: the original records are not kept as they are", p)
+			}
+			continue
+		}
+		if dir == "init_database" && !bytes.Equal(out[p], b) {
+			t.Errorf("%s is a fact of the world, but the variant changed it", p)
+		}
+	}
+	if len(out) != len(files) {
+		t.Errorf("the variant has %d files, the original %d", len(out), len(files))
+	}
+}
+
+// TestFewUnchanged: the share of files served unchanged stays small (under 5% of those with a value
+// to move), and every value kind moves.
+func TestFewUnchanged(t *testing.T) {
+	for _, seed := range seeds {
+		_, _, rep := variantOf(t, seed)
+		moved, unchanged := rep.Shares()
+		t.Logf("seed %d: %d files moved, %d unchanged; moved by kind %v; %d world records copied", seed, moved, unchanged, rep.Moved, rep.Copies)
+		for _, u := range rep.Unchanged {
+			t.Logf("  unchanged %s: %s: %s", u.Path, u.Check, u.Why)
+		}
+		if moved == 0 || unchanged*20 >= moved+unchanged {
+			t.Errorf("seed %d: %d of %d files served unchanged", seed, unchanged, moved+unchanged)
+		}
+		for _, k := range Kinds {
+			// A place word moves with its place: the data never writes one alone.
+			if rep.Moved[k] == 0 && k != KindPlaceWord {
+				t.Errorf("seed %d: no %s moved", seed, k)
+			}
+		}
+	}
+}
+
+var (
+	emailShape = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+\.[a-z]+$`)
+	nameShape  = regexp.MustCompile(`^[A-Z][a-z]+$`)
+)
+
+// TestNewValuesKeepKind: every new value has its kind's shape and its original's size.
+func TestNewValuesKeepKind(t *testing.T) {
+	_, _, rep := variantOf(t, 42)
+	for _, m := range rep.Moves {
+		ok := true
+		switch m.Kind {
+		case KindPassword, KindToken, KindID:
+			ok = sameShape(m.From, m.To)
+		case KindEmail:
+			_, d1, _ := strings.Cut(m.From, "@")
+			_, d2, _ := strings.Cut(m.To, "@")
+			ok = emailShape.MatchString(m.To) && d1 == d2
+		case KindName, KindPlaceWord:
+			ok = nameShape.MatchString(m.To)
+		case KindUsername:
+			ok = camelHumps(m.From) == nil || len(camelHumps(m.To)) == len(camelHumps(m.From))
+		case KindPerson:
+			ok = len(strings.Fields(m.To)) == len(strings.Fields(m.From))
+		case KindPlace:
+			ok = digitRuns(m.From) == digitRuns(m.To) && strings.Count(m.From, ",") == strings.Count(m.To, ",")
+		}
+		if !ok || m.To == m.From {
+			t.Errorf("%s %q → %q does not keep its kind and size", m.Kind, m.From, m.To)
+		}
+	}
+}
+
+// digitRuns writes the lengths of s's digit runs ("Room 12B, 4" → "2,1,").
+func digitRuns(s string) string {
+	var b strings.Builder
+	n := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			n++
+			continue
+		}
+		if n > 0 {
+			b.WriteString(strings.Repeat("9", n) + ",")
+			n = 0
+		}
+	}
+	return b.String()
+}
+
+// recordsEnd is where a database file's last record ends.
+func recordsEnd(t *testing.T, text []byte) int {
+	ms, _, err := members(text)
+	if err != nil || len(ms) == 0 {
+		t.Fatal("not a database of records:", err)
+	}
+	return ms[len(ms)-1].end
+}

@@ -1,0 +1,145 @@
+package variant
+
+import (
+	"math/rand/v2"
+	"strings"
+)
+
+// The pools new values are drawn from: our own lists, of diverse origins, plain ASCII letters only (a
+// new name is also a username's and an e-mail's part, and a JSON text with no escape). A pool entry
+// that already occurs anywhere in the data, as a word in any case, is never drawn (see draw): a new
+// value must not collide with another entity of the data.
+
+// firstNames are given names a person's first name part is drawn from.
+var firstNames = strings.Fields(`
+	Adaeze Ahanu Aiko Akosua Alejandro Alinta Amani Anahera Anselm Aroha Asha Astrid Ayesha Baptiste
+	Bashir Beatriz Bjorn Bongani Camila Caoimhe Chiamaka Cosmin Dalia Damla Darius Dembe Dilnoza Dmitri
+	Ebru Eilidh Emeka Eskil Esperanza Farida Fenna Florin Gaspard Gulnara Hamid Hanne Haruto Hedda Idris
+	Ilse Imani Ines Isidro Jelena Jomo Jorun Kaveh Keanu Kemal Kiri Ksenia Lars Leilani Lorcan Luana
+	Madina Mahala Malak Manon Mariam Matteo Mihai Miro Nalani Nandi Naveen Niamh Nikolai Noa Odile Olufemi
+	Oskar Paavo Parisa Quilla Radek Rahel Ramin Renske Rustam Saanvi Salma Sandor Saoirse Selin Sipho
+	Solveig Suvi Tahmina Takoda Tariq Teodora Thandiwe Timur Tove Uzma Valeska Vesna Wairimu Wanjiru
+	Xiadani Yara Yerlan Yusuf Zainab Zarina Zeynep Zoltan Ximena Rangi Tevita Sione Mele Iolana
+	Kalani Liko Anouk Bartosz Cyrus Dagny Elif Fiadh Goran Halvard Ivo Jarrah Kasimir Ludmila`)
+
+// lastNames are family names every other name part (and a doctor's name) is drawn from.
+var lastNames = strings.Fields(`
+	Abdullahi Achebe Adeyemi Aguilar Alanis Amsel Andersson Arnaud Asantewa Baptista Barzani Bekov
+	Berglund Bhattacharya Bianco Brannigan Castellano Cerny Chaudhry Cojocaru Dahlberg Dalca Demir
+	Desai Dlamini Drummond Eliasson Emenike Engstrom Esposito Farouk Fitzgerald Fonseca Gallagher
+	Gashi Gundersen Hakimi Halvorsen Hashemi Hendriks Holm Ibarra Iskandar Jablonski Jovanovic Kahale
+	Kamara Karimi Kaya Keskin Kovalenko Kowalczyk Kuznetsova Lachance Lindgren Lungu Mabuza Makoa
+	Malenko Marchetti Mbeki Medina Moana Moyo Mukherjee Murillo Nakamura Ndlovu Nowicki Nwosu Oduya
+	Okeke Olsen Ortega Osterberg Pajari Papadakis Pereira Petrovic Quispe Rahimi Rasku Rautio Reyes
+	Rinaldi Rostami Saarinen Salazar Santoro Sarkar Seddiki Sekibo Serrano Shevchenko Sorensen Stojanov
+	Suleiman Takahashi Tamura Tembo Toivonen Trinh Tshabalala Udeh Uribe Valdivia Vasquez Vukovic
+	Wachira Waititi Yildiz Yoshida Zapata Zeller Zielinski Zubiri Haddadi Kealoha Mahuika Tuilagi
+	Fakatava Nkemelu Oyelaran Brennock Castaneda Delacroix`)
+
+// placeWords are the proper words of a place's new name.
+var placeWords = strings.Fields(`
+	Alderbrook Ashcombe Bellhaven Birchley Blackthorn Bramblewood Briarfield Calderwood Carrowmore
+	Cedarholm Clearwater Copperfield Crestmoor Dunmarsh Elmstead Emberly Fairhollow Fernhill Foxmere
+	Glenrowan Goldmere Greystoke Hallowmere Hazelgrove Heatherly Hollinsworth Ironbridge Juniper
+	Kestrelmoor Kingsward Lanternfield Larkspur Linden Marigold Merrowdale Millbeck Mistral Northwold
+	Oakhurst Orchardine Pebblestone Pinecrest Quarrington Ravensholm Redwater Rosemere Saffron
+	Silverbeck Skylark Stonebridge Sunnyvale Thistledown Tidewater Umberfield Velvetmoor Willowmere
+	Wrenfield Yarrowby Zephyrine Amberlyn Bluewater Coralline Driftwood Evergreen Falconer Gladstone
+	Harrowgate Islington Jasperwood`)
+
+// draw returns an entry of pool that is not taken (already drawn, or a word of the data), nearest
+// in length to want: among the untaken entries whose length is closest, a random one. ok is false
+// when every entry is taken.
+func draw(rng *rand.Rand, pool []string, want int, taken func(string) bool) (string, bool) {
+	best := -1
+	var candidates []string
+	for _, p := range pool {
+		if taken(p) {
+			continue
+		}
+		d := len(p) - want
+		if d < 0 {
+			d = -d
+		}
+		switch {
+		case best < 0 || d < best:
+			best, candidates = d, append(candidates[:0], p)
+		case d == best:
+			candidates = append(candidates, p)
+		}
+	}
+	if len(candidates) == 0 {
+		return "", false
+	}
+	return candidates[rng.IntN(len(candidates))], true
+}
+
+// Character classes, as a password, a token or an id keeps them position by position.
+const (
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	digitChars   = "0123456789"
+)
+
+// reshape returns a text of s's length and character classes (a lower-case letter stays a lower-case
+// letter, a digit a digit, an upper-case letter an upper-case letter, anything else itself), drawn at
+// random: a new password, token or id that looks like the one it replaces. A leading digit that is
+// not 0 stays not 0 (an id keeps its number of digits).
+func reshape(rng *rand.Rand, s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = lowerLetters[rng.IntN(26)]
+		case c >= 'A' && c <= 'Z':
+			b[i] = upperLetters[rng.IntN(26)]
+		case c >= '0' && c <= '9':
+			if i == 0 && c != '0' {
+				b[i] = digitChars[1+rng.IntN(9)]
+			} else {
+				b[i] = digitChars[rng.IntN(10)]
+			}
+		}
+	}
+	return string(b)
+}
+
+// sameShape reports whether a and b have the same length and the same character class at every
+// position (reshape's promise).
+func sameShape(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if class(a[i]) != class(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// class is a byte's character class: 'a' lower, 'A' upper, '0' digit, else the byte itself.
+func class(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 'a'
+	case c >= 'A' && c <= 'Z':
+		return 'A'
+	case c >= '0' && c <= '9':
+		return '0'
+	}
+	return c
+}
+
+// recase writes word in the letter case of like: all lower, all upper, or capitalised.
+func recase(word, like string) string {
+	switch {
+	case like == strings.ToLower(like) && like != strings.ToUpper(like):
+		return strings.ToLower(word)
+	case like == strings.ToUpper(like) && len(like) > 1 && like != strings.ToLower(like):
+		return strings.ToUpper(word)
+	case word == "":
+		return word
+	}
+	return strings.ToUpper(word[:1]) + strings.ToLower(word[1:])
+}

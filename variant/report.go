@@ -1,0 +1,109 @@
+package variant
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"hash/fnv"
+	"sort"
+	"strconv"
+
+	"github.com/apibank-playground/apibank/dataset"
+)
+
+// Report says what a variant moved and what it could not.
+type Report struct {
+	// Seed names the variant; Name is the name its data is loaded under (see Name).
+	Seed uint64 `json:"seed"`
+	Name string `json:"name"`
+	// Moved counts the values moved, by kind: the moves found in at least one file served as the
+	// variant.
+	Moved map[Kind]int `json:"moved"`
+	// Moves is the variant's mapping, original value → new value, in the order it was drawn.
+	Moves []Move `json:"moves"`
+	// Files are the dialogue and scene files, by path: how many values moved in each (distinct
+	// moves found in it), and whether it is served unchanged.
+	Files []FileReport `json:"files"`
+	// Unchanged are the files whose variant failed a check: served as they are, with the check that
+	// failed and why.
+	Unchanged []Unchanged `json:"unchanged,omitempty"`
+	// Copies counts the world's records copied with their values moved (see worldCopies).
+	Copies int `json:"copies"`
+	// Digest is a digest of the variant: what a run's data hash must fold in, since the samples of a
+	// variant are those of its original (see Digest).
+	Digest string `json:"digest"`
+}
+
+// FileReport is one dialogue or scene file of a variant.
+type FileReport struct {
+	Path string `json:"path"`
+	// Moved is the number of distinct values moved in the file (0 when served unchanged).
+	Moved int `json:"moved"`
+	// Unchanged is set when the file's variant failed a check (see Report.Unchanged).
+	Unchanged bool `json:"unchanged,omitempty"`
+}
+
+// Unchanged is a file served unchanged: the check its variant failed (a verify check name, or
+// "special" for a special case's needs) and why.
+type Unchanged struct {
+	Path  string `json:"path"`
+	Check string `json:"check"`
+	Why   string `json:"why"`
+}
+
+// Name is the name a variant's data is loaded under: the original's name, "~s" and the seed
+// ("builtin~s42"); seed 0 is the original itself.
+func Name(base string, seed uint64) string {
+	if seed == 0 {
+		return base
+	}
+	return base + "~s" + strconv.FormatUint(seed, 10)
+}
+
+// Shares returns, for the dialogue and scene files with a value to move, how many were served as
+// the variant and how many unchanged.
+func (r *Report) Shares() (moved, unchanged int) {
+	for _, f := range r.Files {
+		switch {
+		case f.Unchanged:
+			unchanged++
+		case f.Moved > 0:
+			moved++
+		}
+	}
+	return moved, unchanged
+}
+
+// digest digests a variant: its seed, its moves, the files served unchanged, and the paths and
+// sizes of its files. Two variants of one original differ in it as soon as one value does; it
+// costs no pass over the files' bytes (the moves say what changed).
+func digest(seed uint64, moves []Move, unchanged []Unchanged, files dataset.Files) string {
+	h := fnv.New128a() // not crypto/sha256: it would bring the FIPS module into the engine
+	var n [8]byte
+	field := func(s string) {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("apibank variant 1")
+	binary.LittleEndian.PutUint64(n[:], seed)
+	h.Write(n[:])
+	for _, m := range moves {
+		field(string(m.Kind))
+		field(m.From)
+		field(m.To)
+	}
+	for _, u := range unchanged {
+		field(u.Path)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		field(p)
+		binary.LittleEndian.PutUint64(n[:], uint64(len(files[p])))
+		h.Write(n[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

@@ -1,0 +1,493 @@
+package variant
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
+)
+
+// Kind names what a moved value is; the Report counts moves by kind.
+type Kind string
+
+// The kinds of values that move.
+const (
+	// KindName is a part of a person's name (a first or a family name, a doctor's name), matched as
+	// a capitalised word wherever it is written: "Giulia" in "Lunch with Giulia".
+	KindName Kind = "name"
+	// KindPerson is a person's full name as a gold call or the world writes it.
+	KindPerson Kind = "person"
+	// KindUsername is a username (the world's Account keys, username arguments).
+	KindUsername Kind = "username"
+	// KindPassword is a password.
+	KindPassword Kind = "password"
+	// KindToken is an account's token (the world's Account tokens, and tokens a user mistypes).
+	KindToken Kind = "token"
+	// KindEmail is an e-mail address built from a person's name.
+	KindEmail Kind = "email"
+	// KindPlace is a location, or a part of it between commas.
+	KindPlace Kind = "place"
+	// KindPlaceWord is a proper word of a location's name ("Karavalli" of "Karavalli restaurant").
+	KindPlaceWord Kind = "place word"
+	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
+	KindID Kind = "appointment id"
+)
+
+// Kinds lists the kinds in the order reports give them.
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID}
+
+// What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
+// catalog's tools answer from tables of their own, so its people and places are facts of the world).
+// A parameter is named "Tool.param" when the name alone is ambiguous. Text parameters (an agenda
+// item's content, a meeting's topic, an e-mail's subject) do not move as a whole, but the names and
+// places written in them do; every other parameter is fixed vocabulary, whose words never move.
+var paramKinds = map[string]Kind{
+	"username": KindUsername, "OpenBankAccount.account": KindUsername,
+	"password": KindPassword, "new_password": KindPassword, "old_password": KindPassword,
+	"token": KindToken, "email": KindEmail, "receiver": KindEmail,
+	"attendees": KindPerson, "patient_name": KindPerson, "OpenBankAccount.name": KindPerson,
+	"doctor_name": kindDoctor, "new_appointment_doctor": kindDoctor,
+	"location": KindPlace,
+	"content":  kindText, "meeting_topic": kindText, "subject": kindText,
+}
+
+// Kinds that classify a value found but are not moved as themselves.
+const (
+	kindDoctor Kind = "doctor" // "Dr. Huang": its name parts move
+	kindText   Kind = "text"   // free text: the names and places in it move
+)
+
+// paramKind returns what an argument of a levels 1-2 tool is ("" for fixed vocabulary).
+func paramKind(tool, param string) Kind {
+	if k, ok := paramKinds[tool+"."+param]; ok {
+		return k
+	}
+	if param == "name" || param == "account" {
+		return "" // a device's, a scene's name: only OpenBankAccount's (above) is a person's
+	}
+	return paramKinds[param]
+}
+
+// userFields are the world's databases about the user, and what each field is: the only databases a
+// variant changes (it adds moved copies of their records, see worldCopies). "key" is the record's
+// key. Every other database is a fact of the world (Wiki, Stock, Dictionary, SearchEngine,
+// History, QuestionAnswering, ImageCaptioning, SpeechRecognition, Translate, Symptom, HealthData,
+// Hotel, TimeSwitch, Scenes, lv3.*): byte-identical in every variant, and its words never move.
+var userFields = map[string]map[string]Kind{
+	"Account":      {"key": KindUsername, "password": KindPassword, "token": KindToken, "email": KindEmail},
+	"Bank":         {"key": KindUsername},
+	"Agenda":       {"username": KindUsername, "location": KindPlace, "content": kindText},
+	"Alarm":        {"username": KindUsername},
+	"Meeting":      {"username": KindUsername, "location": KindPlace, "attendees": KindPerson, "meeting_topic": kindText},
+	"Reminder":     {"username": KindUsername, "content": kindText},
+	"Appointments": {"key": KindID, "patient_name": KindPerson, "doctor_name": kindDoctor},
+}
+
+// jsonKeys are the member names of the data's files: never a value to move.
+var jsonKeys = strings.Fields(`role text api_name param_dict result input output exception parallel free accept
+	special line needs what any audit status note derived value rule scene utterance key_info calls about
+	optional catalog answer Meta User AI API`)
+
+// genericPlaceWords are the words of a place's name that say what kind of place it is, or join its
+// words: they stay ("Room" of "Room 12B", "Road" of "14 Awolowo Road"). Lower-case words stay too.
+var genericPlaceWords = wordSet(`room rooms hall road street avenue lane way drive square place plaza park parque
+	garden gardens centre center community school primary secondary main library seminar conference meeting
+	training lecture studio office cafe café grill restaurant trattoria bistro bar pub inn hotel lodge suites
+	pavilion clinic dental hospital pharmacy laundry service services auto station lower upper west east
+	north south new old the da de di del la le el via calle rua sala island video call zoom co and lab gym
+	market tower building church museum gallery theatre theater cinema stadium airport port harbour
+	harbor beach bridge hill floor canteen plus club house home shop store bank court`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// source is the data a variant is made from, parsed: its dialogue and scene files, its databases.
+type source struct {
+	files     dataset.Files
+	dialogues []dialogueFile
+	scenes    []sceneFile
+	// dbs maps a database's name to its file's path.
+	dbs map[string]string
+}
+
+type dialogueFile struct {
+	path string
+	d    *dataset.Dialogue
+}
+
+type sceneFile struct {
+	path string
+	sc   *dataset.Scene
+}
+
+// parse reads files as dataset.Load finds them: dialogues of levels 1-2, level-3 scenes (ours, JSON)
+// and the databases. A file that does not parse is left out (it is served as it is).
+func parse(files dataset.Files) *source {
+	src := &source{files: files, dbs: map[string]string{}}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		dir, base := path.Split(p)
+		dir = path.Base(strings.TrimSuffix(dir, "/"))
+		switch {
+		case strings.HasSuffix(base, ".jsonl") && (dir == dataset.Level1 || dir == dataset.Level2):
+			d, errs := dataset.ParseDialogue(dir, p, files[p])
+			if len(errs) == 0 && len(d.Turns) > 0 {
+				src.dialogues = append(src.dialogues, dialogueFile{p, d})
+			}
+		case strings.HasSuffix(base, ".json") && dir == dataset.Level3:
+			if sc, errs := dataset.ParseSceneJSON(p, files[p], false); sc != nil && len(errs) == 0 {
+				src.scenes = append(src.scenes, sceneFile{p, sc})
+			}
+		case strings.HasSuffix(base, ".json") && dir == "init_database":
+			src.dbs[strings.TrimSuffix(base, ".json")] = p
+		}
+	}
+	return src
+}
+
+// found is what the data says about its values: the candidates of each kind, and the words that
+// must not move.
+type found struct {
+	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
+	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
+	values    map[Kind]map[string]bool
+	tokenArgs map[string]bool
+	// accounts are the world's Account records: username → password, token, email.
+	accounts map[string]account
+	// appointments maps the world's appointment ids to their patients.
+	appointments map[string]string
+	// protected are the words (lower case) of fixed vocabulary: the tools' catalogs, the databases
+	// that are facts of the world, level-3 calls, arguments of fixed parameters, JSON member names.
+	// A name or a place with such a word does not move.
+	protected map[string]bool
+	// lowered are the words written in lower case in a User or AI text, a scene's request or key
+	// facts: a common word, not only a name ("min", "bright"). A name part that is one does not move.
+	lowered map[string]bool
+	// words are the pool entries (lower case) that are words of the data, and known every value
+	// found (lower case): a new value is never one of them.
+	words map[string]bool
+	known map[string]bool
+}
+
+type account struct{ password, token, email string }
+
+// discover finds the movable values of src (see the package doc): from the world's user databases
+// and the gold calls' arguments, classified by the field or parameter they come from.
+func discover(src *source) *found {
+	f := &found{values: map[Kind]map[string]bool{}, tokenArgs: map[string]bool{}, accounts: map[string]account{},
+		appointments: map[string]string{}, protected: map[string]bool{}, lowered: map[string]bool{}, words: map[string]bool{},
+		known: map[string]bool{}}
+	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace} {
+		f.values[k] = map[string]bool{}
+	}
+	for _, b := range src.files {
+		poolHits(b, f.words)
+	}
+	protect := func(s string) { eachWord(s, func(w string) { f.protected[lowerASCII(w)] = true }) }
+	for _, k := range jsonKeys {
+		protect(k)
+	}
+	for _, cat := range []*tools.Catalog{tools.APIs, tools.LV3} {
+		for _, t := range cat.Tools() {
+			protect(t.Name + " " + t.Description)
+			for _, p := range t.Params {
+				protect(p.Name + " " + p.Description)
+			}
+			for _, o := range t.Outputs {
+				protect(o.Name + " " + o.Description)
+			}
+		}
+	}
+	names := make([]string, 0, len(src.dbs))
+	for n := range src.dbs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		text := src.files[src.dbs[name]]
+		fields, user := userFields[name]
+		if !user {
+			protect(string(text))
+			continue
+		}
+		v, err := value.Decode(text)
+		db, ok := v.(*value.Map)
+		if err != nil || !ok {
+			continue
+		}
+		db.Each(func(key string, rv any) bool {
+			if k := fields["key"]; k != "" && k != KindID {
+				f.add(k, key)
+			}
+			rec, ok := rv.(*value.Map)
+			if !ok {
+				return true
+			}
+			rec.Each(func(field string, fv any) bool {
+				k, known := fields[field]
+				if !known {
+					protect(value.Str(fv)) // a fact about the user that does not move: a bank's city
+					return true
+				}
+				f.addValue(k, fv)
+				return true
+			})
+			f.known[key] = true
+			switch name {
+			case "Account":
+				f.accounts[key] = account{rec.String("password"), rec.String("token"), rec.String("email")}
+			case "Appointments":
+				f.appointments[key] = rec.String("patient_name")
+			}
+			return true
+		})
+	}
+	var texts []string
+	for _, df := range src.dialogues {
+		for _, t := range df.d.Turns {
+			if t.Role != dataset.API {
+				texts = append(texts, t.Text)
+				continue
+			}
+			args := append([]*value.Map{t.Params}, t.Accept...)
+			for _, a := range args {
+				a.Each(func(param string, v any) bool {
+					k := paramKind(t.Tool, param)
+					switch k {
+					case "":
+						protect(value.Str(v))
+					case KindToken:
+						if s, ok := v.(string); ok {
+							f.tokenArgs[s] = true
+						}
+					default:
+						f.addValue(k, v)
+					}
+					return true
+				})
+			}
+		}
+	}
+	for _, sf := range src.scenes {
+		texts = append(texts, sf.sc.Utterance)
+		texts = append(texts, sf.sc.KeyInfo...)
+		for _, c := range sf.sc.Calls {
+			// Level-3 tools answer from tables of their own: the people, accounts and places in
+			// their results and in the arguments that name them (a user_name, a member_name) are
+			// facts of the world. Only the people and places a user gives may move.
+			c.Params.Each(func(param string, v any) bool {
+				if k := paramKind(c.Tool, param); k != KindPerson && k != KindPlace && k != kindText {
+					protect(value.Str(v))
+				}
+				return true
+			})
+			if c.Result != nil {
+				out, _ := c.Result.Get("output")
+				protect(value.Str(out))
+			}
+		}
+	}
+	f.lowerWords(texts)
+	return f
+}
+
+// add records a candidate value of a kind (texts only; "" is no value).
+func (f *found) add(k Kind, s string) {
+	if s = strings.TrimSpace(s); s != "" && f.values[k] != nil {
+		f.values[k][s] = true
+		f.known[lowerASCII(s)] = true
+	}
+}
+
+// addValue records a field's or an argument's value: a text, or a list of texts (attendees).
+func (f *found) addValue(k Kind, v any) {
+	switch x := v.(type) {
+	case string:
+		f.add(k, x)
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				f.add(k, s)
+			}
+		}
+	}
+}
+
+// poolWords are the pools' entries in lower case, the shortest and longest, and poolHeads their
+// first two letters (lower case), a cheap test before the set's.
+var poolWords, poolMin, poolMax = func() (map[string]bool, int, int) {
+	m := map[string]bool{}
+	lo, hi := 1<<30, 0
+	for _, pool := range [][]string{firstNames, lastNames, placeWords} {
+		for _, w := range pool {
+			m[lowerASCII(w)] = true
+			lo, hi = min(lo, len(w)), max(hi, len(w))
+			poolHeads[int(lowerByte(w[0])-'a')*26+int(lowerByte(w[1])-'a')] = true
+		}
+	}
+	return m, lo, hi
+}()
+
+var poolHeads [26 * 26]bool
+
+// poolHead reports whether a pool entry starts with the letters a, b (in any case).
+func poolHead(a, b byte) bool {
+	a, b = lowerByte(a), lowerByte(b)
+	return a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' && poolHeads[int(a-'a')*26+int(b-'a')]
+}
+
+// poolHits adds to set the pool entries that are words of text (in any case): one pass, no
+// allocation but for a hit.
+func poolHits(text []byte, set map[string]bool) {
+	var buf [64]byte
+	for i := 0; i < len(text); {
+		if !isLetterByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isLetterByte(text[j]) {
+			j++
+		}
+		if n := j - i; n >= poolMin && n <= poolMax && poolHead(text[i], text[i+1]) {
+			for k := 0; k < n; k++ {
+				buf[k] = lowerByte(text[i+k])
+			}
+			if poolWords[string(buf[:n])] {
+				set[string(buf[:n])] = true
+			}
+		}
+		i = j
+	}
+}
+
+// isWordByte reports whether c is part of a word: an ASCII letter or digit, '_', or a byte of a
+// multi-byte UTF-8 letter.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// isLetterByte reports whether c is an ASCII letter or a byte of a multi-byte UTF-8 character.
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
+
+// eachWord calls f with every run of letters of s.
+func eachWord(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		if !isLetterByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isLetterByte(s[j]) {
+			j++
+		}
+		f(s[i:j])
+		i = j
+	}
+}
+
+// lowerWords finds the words the texts write in lower case that are parts of the candidate names
+// (people's, CamelCase usernames'), outside e-mail addresses and links (whose parts are lower case
+// whatever they are) and outside a lower-case full name ("kwame mensah"): such a word is also a
+// common word ("bill", "may"), and does not move.
+func (f *found) lowerWords(texts []string) {
+	full := map[string]bool{}
+	cand := map[string]bool{}
+	addName := func(parts []string) {
+		for _, w := range parts {
+			cand[lowerASCII(w)] = true
+		}
+		for i := 0; i+1 < len(parts); i++ {
+			full[lowerASCII(parts[i])+" "+lowerASCII(parts[i+1])] = true
+		}
+	}
+	for p := range f.values[KindPerson] {
+		addName(strings.Fields(p))
+	}
+	for u := range f.values[KindUsername] {
+		addName(camelHumps(u))
+	}
+	for d := range f.values[kindDoctor] {
+		addName(strings.Fields(strings.TrimPrefix(d, "Dr. ")))
+	}
+	for _, s := range texts {
+		var words []string
+		for _, tok := range strings.Fields(s) {
+			if strings.ContainsAny(tok, "@/_") {
+				words = append(words, "")
+				continue
+			}
+			eachWord(tok, func(w string) { words = append(words, w) })
+		}
+		for i, w := range words {
+			if w == "" || w != lowerASCII(w) || !cand[w] {
+				continue
+			}
+			if i > 0 && full[lowerASCII(words[i-1])+" "+w] || i+1 < len(words) && full[w+" "+lowerASCII(words[i+1])] {
+				continue
+			}
+			f.lowered[w] = true
+		}
+	}
+}
+
+// lowerASCII lowers the ASCII letters of s.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// foldAccents writes a name part as a username or an e-mail address writes it: ASCII lower case,
+// accents dropped ("Tomás" → "tomas").
+func foldAccents(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r < 0x80 {
+			b.WriteRune(r)
+			continue
+		}
+		if a, ok := accents[r]; ok {
+			b.WriteByte(a)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// accents maps the accented Latin letters to their base letters.
+var accents = func() map[rune]byte {
+	m := map[rune]byte{}
+	for base, list := range map[byte]string{'a': "áàâäãåÁÀÂÄÃÅ", 'c': "çÇ", 'e': "éèêëÉÈÊË", 'i': "íìîïÍÌÎÏ",
+		'n': "ñÑ", 'o': "óòôöõøÓÒÔÖÕØ", 'u': "úùûüÚÙÛÜ", 'y': "ýÿÝ", 's': "šŠ", 'z': "žŽ"} {
+		for _, r := range list {
+			m[r] = base
+		}
+	}
+	return m
+}()
