@@ -5,7 +5,7 @@
 // this program, which answers /healthz and /api/v1.
 //
 // It is built for GOOS=js GOARCH=wasm by `make worker` and run locally on workerd by
-// `cd worker && npx wrangler dev`; the README says how to deploy it. The entry module
+// `cd worker && npx wrangler dev`; docs/DEPLOY.md says how to deploy it. The entry module
 // (worker/src/worker.mjs) starts one Go instance an isolate and hands it every request (bridge);
 // every request still gets a fresh engine session (freshSessions), so no state passes from one
 // request to another but the read-only builtin data.
