@@ -47,6 +47,9 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := outFolder(*out); err != nil {
+		return err
+	}
 	if err := os.WriteFile(*out, text, 0o644); err != nil {
 		return err
 	}
@@ -120,6 +123,9 @@ func cmdBatchScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" {
+		if err := outFolder(*out); err != nil {
+			return err
+		}
 		if err := os.WriteFile(*out, run.OutJSONL(res.Predictions, res.Episodes), 0o644); err != nil {
 			return err
 		}

@@ -315,6 +315,9 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	var outFile *os.File
 	var outBuf *bufio.Writer
 	if *outPath != "" {
+		if err = outFolder(*outPath); err != nil {
+			return err
+		}
 		if outFile, err = os.Create(*outPath); err != nil {
 			return err
 		}

@@ -116,6 +116,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	// pass asks every sample once, its predictions going to path as they come, in the run's order,
 	// and not kept: the run's memory grows with --concurrency, not with the samples.
 	pass := func(path string, seed int64) (*run.Result, error) {
+		if err := outFolder(path); err != nil {
+			return nil, err
+		}
 		f, err := os.Create(path)
 		if err != nil {
 			return nil, err

@@ -137,6 +137,15 @@ func (s wasmSearch) find() (path string, looked []string, err error) {
 	return "", candidates, nil
 }
 
+// outFolder makes the folder an output file goes into, when it is not there yet: `--out runs/m.jsonl`
+// in a fresh checkout writes runs/ rather than failing after the flags were all right.
+func outFolder(path string) error {
+	if dir := filepath.Dir(path); dir != "." {
+		return os.MkdirAll(dir, 0o755)
+	}
+	return nil
+}
+
 // isFile says whether path names a file (not a folder).
 func isFile(path string) bool {
 	st, err := os.Stat(path)

@@ -197,3 +197,23 @@ func TestScoreKeepsAFolderMemo(t *testing.T) {
 		t.Errorf("the cache holds %d memos after three folders, want 3", n)
 	}
 }
+
+// TestOutFolderIsMade: an --out file in a folder that is not there yet gets its folder, in every
+// command that writes one.
+func TestOutFolderIsMade(t *testing.T) {
+	dir := t.TempDir()
+	preds := writeFile(t, dir, "preds.jsonl", `{"file": "missing.jsonl", "id": 0, "pred": "x"}`+"\n")
+	for _, args := range [][]string{
+		{"score", "--native", "--preds", preds, "--out", filepath.Join(dir, "a", "b", "verdicts.jsonl")},
+		{"batch", "prepare", "--native", "--model", "m", "--limit", "1", "--out", filepath.Join(dir, "c", "batch.jsonl")},
+	} {
+		runCapture(t, args...) // the missing dialogue is a bad line: exit 1, the output still written
+		out := args[len(args)-1]
+		if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+			t.Errorf("%v: %v", args[:2], err)
+		}
+	}
+	if err := outFolder("plain.jsonl"); err != nil {
+		t.Errorf("an --out in the working folder: %v", err)
+	}
+}

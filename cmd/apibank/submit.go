@@ -73,7 +73,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	e := made.Entry
-	fmt.Fprintf(stdout, "entry %s: %s, %s form, judged by engine %s on data %s\n", e.ID, e.Run.Model, e.Run.Form, e.Engine, e.Data)
+	fmt.Fprintf(stdout, "entry %s: %s, %s form, made on %s, judged on it by engine %s (data %s)\n", e.ID, e.Run.Model, e.Run.Form, board.DataWords(e.Seed), e.Engine, e.Data)
 	for _, l := range append(e.Score.Levels, e.Score.Overall) {
 		name := l.Level
 		if name == "" {
@@ -92,6 +92,12 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 	}
 	switch {
+	case e.Seed != made.Season:
+		how := "apibank run without --seed"
+		if made.Season != 0 {
+			how = fmt.Sprintf("apibank run --seed %d", made.Season)
+		}
+		fmt.Fprintf(stdout, "the board ranks %s: the entry is listed apart, not ranked (%s makes a run it ranks)\n", board.DataWords(made.Season), how)
 	case !e.Score.Complete:
 		fmt.Fprintf(stdout, "partial: %d tasks missing, so the entry is listed but not ranked\n", e.Score.Missing)
 	case !e.RunData:

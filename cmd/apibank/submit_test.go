@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -10,10 +11,13 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/api"
+	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class/sqlite"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 	"github.com/apibank-playground/apibank/testkit/boardtest"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // freshPool gives each request a new in-process engine session, as the Worker does.
@@ -26,12 +30,18 @@ func (freshPool) Acquire(ctx context.Context) (protocol.Transport, func(bool), e
 // startBoard serves a board over an SQLite file and returns its site's URL.
 func startBoard(t *testing.T) string {
 	t.Helper()
+	return startSeasonBoard(t, 0)
+}
+
+// startSeasonBoard serves a board of season (0: none) over an SQLite file and returns its site's URL.
+func startSeasonBoard(t *testing.T, season int64) string {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "board.db"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	srv := httptest.NewServer(api.New(freshPool{}, api.Limits{}, api.WithBoard(api.Board{Store: store, Engine: "test-build"})))
+	srv := httptest.NewServer(api.New(freshPool{}, api.Limits{}, api.WithBoard(api.Board{Store: store, Engine: "test-build", Season: season})))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -111,5 +121,75 @@ func TestSubmitRefused(t *testing.T) {
 	}
 	if _, _, code := runCapture(t, "submit", out, "--board", "ftp://example.com"); code != 2 {
 		t.Errorf("a board URL that is not http(s): exit %d, want 2", code)
+	}
+}
+
+// TestSubmitSeason: `run --seed 7` against the perfect model of variant 7 records the seed; submitted
+// to a board of season 7 it is judged on the variant, right everywhere, and ranked; submitted to a
+// board without a season (or of another) it is judged on its own variant all the same, and submit
+// says it is listed apart and how to make a run that board ranks.
+func TestSubmitSeason(t *testing.T) {
+	m, err := goldmodel.Load("builtin", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LearnVariants([]int64{7}); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakemodel.Start(fakemodel.Script{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.SetOracle(m)
+	t.Cleanup(func() { srv.Close() })
+	out := filepath.Join(t.TempDir(), "season.jsonl")
+	if _, stderr, code := runCapture(t, "run", "--seed", "7", "--base-url", srv.URL(), "--model", "perfect", "--api-key-env", "NO_SUCH_KEY_VAR",
+		"--level", "level-1-given-desc", "--out", out); code != 0 {
+		t.Fatalf("run --seed 7: exit %d\n%s", code, stderr)
+	}
+	var rec run.Record
+	if raw, err := os.ReadFile(run.RecordPath(out)); err != nil || json.Unmarshal(raw, &rec) != nil || rec.Run.Seed != 7 {
+		t.Fatalf("the record of run --seed 7: %+v, %v", rec.Run, err)
+	}
+	for _, tt := range []struct {
+		name    string
+		season  int64
+		section string
+		says    []string
+		not     string
+	}{
+		{"a board of season 7", 7, board.SectionRanked, []string{"made on season 7's variant", "100.0%"}, "listed apart"},
+		{"a board without a season", 0, board.SectionLegacy,
+			[]string{"made on season 7's variant", "100.0%", "the board ranks the original data: the entry is listed apart", "apibank run without --seed"}, ""},
+		{"a board of season 8", 8, board.SectionLegacy, []string{"100.0%", "the board ranks season 8's variant", "apibank run --seed 8"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			boardURL := startSeasonBoard(t, tt.season)
+			stdout, stderr, code := runCapture(t, "submit", out, "--board", boardURL)
+			if code != 0 {
+				t.Fatalf("submit: exit %d\n%s%s", code, stdout, stderr)
+			}
+			for _, want := range tt.says {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("submit's output lacks %q:\n%s", want, stdout)
+				}
+			}
+			if tt.not != "" && strings.Contains(stdout, tt.not) {
+				t.Errorf("submit's output says %q:\n%s", tt.not, stdout)
+			}
+			resp, err := http.Get(boardURL + "/api/v1/board?level=level-1-given-desc")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var view board.View
+			if err := json.NewDecoder(resp.Body).Decode(&view); err != nil || len(view.Rows) != 1 {
+				t.Fatalf("the board: %+v, %v", view, err)
+			}
+			if r := view.Rows[0]; r.Section != tt.section || r.Entry.Seed != 7 || r.Entry.Score.Overall.Accuracy != 1 || view.Current.Season != tt.season {
+				t.Errorf("the entry is %s (%q), seed %d, accuracy %v on a board of season %d; want %s, judged right on variant 7",
+					r.Section, r.Why, r.Entry.Seed, r.Entry.Score.Overall.Accuracy, view.Current.Season, tt.section)
+			}
+		})
 	}
 }
