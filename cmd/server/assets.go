@@ -31,6 +31,11 @@ type Assets struct {
 
 // LoadAssets reads every file of dir (uncompressed: NewSite compresses them with the pages).
 func LoadAssets(dir string) (*Assets, error) {
+	// A web folder that is a symbolic link (a deployment's current/ link) is walked where it
+	// leads: WalkDir does not follow its root.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	a := &Assets{dir: dir, files: map[string]*serve.Resource{}}
 	var names []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -107,6 +107,32 @@ func TestLoadAssetsPrecompressed(t *testing.T) {
 	}
 }
 
+// TestLoadAssetsThroughALink: a web folder given as a symbolic link (a deployment's current/ link)
+// serves the files where it leads.
+func TestLoadAssetsThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "release-1")
+	if err := os.MkdirAll(filepath.Join(real, "icons"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"bridge.js", "icons/app.svg"} {
+		if err := os.WriteFile(filepath.Join(real, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "web")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	a, err := LoadAssets(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Names(), []string{"bridge.js", "icons/app.svg"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("files through the link %v, want %v", got, want)
+	}
+}
+
 // TestAssetNames: a .br or .gz name is the precompressed form of the name without it, and a file's
 // type comes from its extension (the web's own types first, then the system's, else bytes).
 func TestAssetNames(t *testing.T) {
