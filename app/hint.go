@@ -4,18 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/apibank-playground/apibank/protocol"
 )
 
-var (
-	missingArg = regexp.MustCompile(`missing \d+ required positional arguments?: (.*)$`)
-	quotedName = regexp.MustCompile(`'(\w+)'`)
-	badParam   = regexp.MustCompile(`parameter: (\w+)`)
-)
+// The error texts a hint reads are matched by the scanners at the end of this file rather than by
+// package regexp, which the UI links for nothing else (about 85 KB of app.wasm on the wire); each
+// scanner says the expression it stands for, and hint_test.go fuzzes it against that expression.
 
 // ConcreteHint says what is wrong with a call, in terms of this call: which argument is missing, which
 // name is not a parameter, which value or type differs, which kind of tool was expected. It never
@@ -38,14 +35,14 @@ func ConcreteHint(v protocol.CallVerdict, tools []ToolDoc) []string {
 		}
 		return out
 	case "MISS_INPUT_ARGUMENT":
-		if m := missingArg.FindStringSubmatch(v.Error); m != nil {
-			for _, n := range quotedName.FindAllStringSubmatch(m[1], -1) {
-				out = append(out, "The argument "+n[1]+" is missing"+paramNote(called, n[1])+".")
+		if names, ok := missingArgs(v.Error); ok {
+			for _, n := range quotedNames(names) {
+				out = append(out, "The argument "+n+" is missing"+paramNote(called, n)+".")
 			}
 		}
 	case "INVALID_INPUT_PARAMETER", "KEY_ERROR":
-		if m := badParam.FindStringSubmatch(v.Error); m != nil && called != nil {
-			out = append(out, fmt.Sprintf("%s is not a parameter of %s. Its parameters are %s.", m[1], called.Name, paramNames(called)))
+		if name, ok := badParam(v.Error); ok && called != nil {
+			out = append(out, fmt.Sprintf("%s is not a parameter of %s. Its parameters are %s.", name, called.Name, paramNames(called)))
 		}
 	}
 	if len(v.Result) == 0 {
@@ -128,4 +125,77 @@ func jsonKind(b json.RawMessage) string {
 		return "a boolean"
 	}
 	return "a number"
+}
+
+// missingArgs is regexp `missing \d+ required positional arguments?: (.*)$`'s submatch in s: the
+// text after the first "missing N required positional argument(s): " whose rest holds no newline.
+func missingArgs(s string) (string, bool) {
+	for i := 0; ; i++ {
+		j := strings.Index(s[i:], "missing ")
+		if j < 0 {
+			return "", false
+		}
+		i += j
+		k := i + len("missing ")
+		d := k
+		for d < len(s) && s[d] >= '0' && s[d] <= '9' {
+			d++
+		}
+		if d == k {
+			continue
+		}
+		rest, ok := strings.CutPrefix(s[d:], " required positional argument")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimPrefix(rest, "s")
+		if rest, ok = strings.CutPrefix(rest, ": "); ok && !strings.Contains(rest, "\n") {
+			return rest, true
+		}
+	}
+}
+
+// quotedNames are regexp `'(\w+)'`'s submatches in s, leftmost first and not overlapping: the
+// words of ASCII letters, digits and underscores between single quotes.
+func quotedNames(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == '\'' {
+			out = append(out, s[i+1:j])
+			i = j
+		}
+	}
+	return out
+}
+
+// badParam is regexp `parameter: (\w+)`'s submatch in s: the word after the first "parameter: "
+// that has one.
+func badParam(s string) (string, bool) {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "parameter: ")
+		if j < 0 {
+			return "", false
+		}
+		k := i + j + len("parameter: ")
+		e := k
+		for e < len(s) && isWordByte(s[e]) {
+			e++
+		}
+		if e > k {
+			return s[k:e], true
+		}
+		i = k
+	}
+}
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

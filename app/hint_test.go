@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,4 +55,53 @@ func TestConcreteHint(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The scanners that stand for regexps (hint.go) against those regexps.
+var (
+	missingArgRE = regexp.MustCompile(`missing \d+ required positional arguments?: (.*)$`)
+	quotedNameRE = regexp.MustCompile(`'(\w+)'`)
+	badParamRE   = regexp.MustCompile(`parameter: (\w+)`)
+)
+
+func checkHintScanners(t *testing.T, s string) {
+	t.Helper()
+	got, ok := missingArgs(s)
+	if m := missingArgRE.FindStringSubmatch(s); (m != nil) != ok || m != nil && m[1] != got {
+		t.Errorf("missingArgs(%q) = %q, %v; the regexp gives %q", s, got, ok, m)
+	}
+	var want []string
+	for _, m := range quotedNameRE.FindAllStringSubmatch(s, -1) {
+		want = append(want, m[1])
+	}
+	if names := quotedNames(s); !reflect.DeepEqual(names, want) {
+		t.Errorf("quotedNames(%q) = %q; the regexp gives %q", s, names, want)
+	}
+	got, ok = badParam(s)
+	if m := badParamRE.FindStringSubmatch(s); (m != nil) != ok || m != nil && m[1] != got {
+		t.Errorf("badParam(%q) = %q, %v; the regexp gives %q", s, got, ok, m)
+	}
+}
+
+var hintScannerSeeds = []string{
+	"", "GetUserToken.call() missing 1 required positional argument: 'password'",
+	"f() missing 2 required positional arguments: 'a' and 'b_2'", "missing 12 required positional arguments: ''x'y' 'é' 'z",
+	"missing  1 required positional argument: 'a'", "missing x missing 3 required positional argumentss: 'a'",
+	"missing 1 required positional argument: 'a'\nmore", "missing 1 required positional argument:\nmissing 2 required positional argument: 'b'",
+	"missing 1 required positional argument 'a'", "missing missing 1 required positional arguments: ",
+	"invalid parameter name. parameter: bogus", "parameter: ", "parameter:  x parameter: y_1 parameter: z", "parameter: é parameter: _",
+	"'''a''b'", "'a'b'c'", "'_'", "'", "''",
+}
+
+func TestHintScanners(t *testing.T) {
+	for _, s := range hintScannerSeeds {
+		checkHintScanners(t, s)
+	}
+}
+
+func FuzzHintScanners(f *testing.F) {
+	for _, s := range hintScannerSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkHintScanners(t, s) })
 }

@@ -1,7 +1,7 @@
 package app
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -32,6 +32,7 @@ func loopbackHost(host string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	// net/netip, not net: the UI links nothing else of package net. net.ParseIP takes no zone.
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }

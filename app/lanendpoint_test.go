@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,19 @@ func TestLANEndpointNote(t *testing.T) {
 			if !strings.Contains(got, want) {
 				t.Errorf("%q: the note lacks %q: %s", tc.url, want, got)
 			}
+		}
+	}
+}
+
+// TestLoopbackHostAsNet: loopbackHost reads an address as net.ParseIP and IsLoopback do (the UI
+// uses net/netip so as not to link package net).
+func TestLoopbackHostAsNet(t *testing.T) {
+	for _, h := range []string{"127.0.0.1", "127.255.0.9", "128.0.0.1", "0.0.0.0", "::1", "::", "::2", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
+		"0:0:0:0:0:0:0:1", "::1%eth0", "fe80::1%lo", "127.000.000.001", "127.1", "1.2.3.4.5", "[::1]", "", "::ffff:7f00:1", "::127.0.0.1"} {
+		ip := net.ParseIP(h)
+		want := ip != nil && ip.IsLoopback()
+		if got := loopbackHost(h); got != want {
+			t.Errorf("loopbackHost(%q) = %v; net.ParseIP(%q).IsLoopback() = %v", h, got, h, want)
 		}
 	}
 }

@@ -110,8 +110,10 @@ func Routes() {
 	app.Route(JudgingPath, func() app.Composer { return &JudgingPage{} })
 	app.Route(NotFoundPath, func() app.Composer { return &NotFoundPage{} })
 	// Any other address: the "page not found" page (exact routes are matched first). go-app's own
-	// NotFound variable is not used by its router, so a catch-all route stands in for it.
-	app.RouteWithRegexp("^/.*", func() app.Composer { return &NotFoundPage{} })
+	// NotFound variable is not used by its router, so a catch-all route stands in for it: every path
+	// go-app routes starts with "/". A function, not RouteWithRegexp("^/.*"), so that app.wasm does
+	// not link package regexp (third_party/go-app/PATCH.md).
+	app.RouteMatching(func(path string) bool { return strings.HasPrefix(path, "/") }, func() app.Composer { return &NotFoundPage{} })
 }
 
 // shell wraps a page's content with the header, navigation and footer every page shares.

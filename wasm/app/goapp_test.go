@@ -94,3 +94,40 @@ func goCmd(t *testing.T, dir string, env []string, args ...string) []byte {
 	}
 	return out
 }
+
+// TestUINoRegexp fails when a package of the UI's GOOS=js build other than go-app imports regexp, or
+// when the UI calls go-app's RouteWithRegexp: either links package regexp (its compiler and Unicode
+// tables, about 85 KB of app.wasm on the wire) back into the module, which go-app's patched router
+// (third_party/go-app/PATCH.md, routes-without-regexp.patch) keeps out otherwise.
+func TestUINoRegexp(t *testing.T) {
+	root := repoRoot(t)
+	js := []string{"GOOS=js", "GOARCH=wasm"}
+	out := goCmd(t, root, js, "list", "-deps", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./wasm/app")
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		if pkg == goApp+"/pkg/app" || strings.HasPrefix(pkg, "regexp") {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if imp == "regexp" {
+				t.Errorf("%s imports regexp: the UI's module links it again (use a scanner, as app/hint.go does)", pkg)
+			}
+		}
+	}
+	out = goCmd(t, root, js, "list", "-deps", "-f", `{{if not .Standard}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{end}}`, "./wasm/app")
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.Contains(f[0], filepath.FromSlash("third_party/go-app")) {
+			continue
+		}
+		for _, name := range f[1:] {
+			src, err := os.ReadFile(filepath.Join(f[0], name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(src), ".RouteWithRegexp(") {
+				t.Errorf("%s calls RouteWithRegexp, which links regexp into the UI's module: use app.RouteMatching", filepath.Join(f[0], name))
+			}
+		}
+	}
+}

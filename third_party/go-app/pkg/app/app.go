@@ -148,6 +148,22 @@ func RouteWithRegexp(pattern string, newComponent func() Composer) {
 	routes.routeWithRegexp(pattern, newComponent)
 }
 
+// RouteMatching associates the URL paths match reports true for with a
+// function that generates a new Composer component. Like RouteWithRegexp,
+// such routes are tried in the order they were added, after the exact ones
+// of Route; unlike it, it does not link package regexp into the binary.
+//
+// Example:
+//
+//	RouteMatching(func(path string) bool {
+//	    return strings.HasPrefix(path, "/users/")
+//	}, func() Composer {
+//	    return NewUserComponent()
+//	})
+func RouteMatching(match func(path string) bool, newComponent func() Composer) {
+	routes.routeMatching(match, newComponent)
+}
+
 // NewZeroComponentFactory returns a function that, when invoked, creates and
 // returns a new instance of the same type as the provided component. The new
 // instance is initialized with zero values for all its fields.

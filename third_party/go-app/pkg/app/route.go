@@ -8,7 +8,7 @@ import (
 type router struct {
 	mu               sync.RWMutex
 	routes           map[string]func() Composer
-	routesWithRegexp []regexpRoute
+	routesWithRegexp []matchRoute
 }
 
 func makeRouter() router {
@@ -25,11 +25,19 @@ func (r *router) route(path string, newComponent func() Composer) {
 }
 
 func (r *router) routeWithRegexp(pattern string, newComponent func() Composer) {
+	r.routeMatching(regexp.MustCompile(pattern).MatchString, newComponent)
+}
+
+// routeMatching adds a route for the paths match reports true for. The
+// router holds a function rather than a *regexp.Regexp, so that a binary
+// that never calls RouteWithRegexp does not link package regexp (its
+// compiler and Unicode tables are a large part of a small wasm binary).
+func (r *router) routeMatching(match func(path string) bool, newComponent func() Composer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
-	r.routesWithRegexp = append(r.routesWithRegexp, regexpRoute{
-		regexp:       regexp.MustCompile(pattern),
+	r.routesWithRegexp = append(r.routesWithRegexp, matchRoute{
+		match:        match,
 		newComponent: newComponent,
 	})
 }
@@ -43,7 +51,7 @@ func (r *router) routed(path string) bool {
 	}
 
 	for _, rwr := range r.routesWithRegexp {
-		if rwr.regexp.MatchString(path) {
+		if rwr.match(path) {
 			return true
 		}
 	}
@@ -60,7 +68,7 @@ func (r *router) createComponent(path string) (Composer, bool) {
 	}
 
 	for _, rwr := range r.routesWithRegexp {
-		if rwr.regexp.MatchString(path) {
+		if rwr.match(path) {
 			return rwr.newComponent(), true
 		}
 	}
@@ -68,7 +76,7 @@ func (r *router) createComponent(path string) (Composer, bool) {
 	return nil, false
 }
 
-type regexpRoute struct {
-	regexp       *regexp.Regexp
+type matchRoute struct {
+	match        func(path string) bool
 	newComponent func() Composer
 }
