@@ -46,11 +46,13 @@ $(APP): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_
 
 # The main job: build everything and serve the playground at http://localhost:8080 (ADDR=host:port
 # for another address), with the classes kept in CLASSES_DB (a file in the user's state folder unless
-# given).
+# given). BOARD_SEASON=S makes the board rank season S: the variant of the data of seed S (runs made
+# with apibank run --seed S); 0, the default, ranks the builtin data itself.
 ADDR ?= localhost:8080
 CLASSES_DB ?= $(or $(XDG_STATE_HOME),$(HOME)/.local/state)/apibank/classes.db
+BOARD_SEASON ?= 0
 run: wasm app
-	$(GO) run ./cmd/server --addr $(ADDR) --db "$(CLASSES_DB)"
+	$(GO) run ./cmd/server --addr $(ADDR) --db "$(CLASSES_DB)" --board-season $(BOARD_SEASON)
 
 # The two modules' best brotli and gzip forms beside them (web/*.wasm.br, .gz): slow to make (brotli
 # at its best setting), so made once per build, not at every start-up; cmd/server and the static
@@ -61,10 +63,11 @@ $(PRECOMPRESSED) &: $(APP) $(ENGINE)
 	$(GO) run ./cmd/server --precompress --web web
 
 # The same pages as a static site in dist/ (any static host), each web/ file with its .br and .gz,
-# and the board of CLASSES_DB (when it exists) as board.json: a read-only board page.
+# and the board of CLASSES_DB (when it exists) as board.json, ranked on season BOARD_SEASON: a
+# read-only board page.
 static: wasm app precompressed
 	rm -rf dist
-	$(GO) run ./cmd/server --static dist $(if $(wildcard $(CLASSES_DB)),--db "$(CLASSES_DB)")
+	$(GO) run ./cmd/server --static dist $(if $(wildcard $(CLASSES_DB)),--db "$(CLASSES_DB)") --board-season $(BOARD_SEASON)
 
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
 	cd e2e && npm ci --no-audit --no-fund
@@ -104,19 +107,21 @@ deps:
 # The commands the tests start (server, apibank, fakemodel) are built once, in bin/e2e, not once per
 # test file.
 # Two test files run at once, each with its own server and browser, except those that hold the
-# machine to a budget (a task's CPU time, a wall time, memory) or start wrangler dev: they run alone,
-# after the others.
+# machine to a budget (a task's CPU time, a wall time, memory): they run alone, after the others.
+# The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
+# again against the Worker: worker-playground, worker-classroom) run last, two at once: each has its
+# own wrangler on a free port with its own local D1.
 E2E_BIN := $(CURDIR)/bin/e2e
-E2E_ALONE := bulk startup run hostile worker worker-class worker-board
+E2E_ALONE := bulk startup run-timing hostile
+E2E_WORKER := worker worker-class worker-board worker-playground worker-classroom
 E2E_ALONE_FILES := $(E2E_ALONE:%=tests/%.test.mjs)
-E2E_SHARED_FILES = $(filter-out $(E2E_ALONE_FILES),$(patsubst e2e/%,%,$(sort $(wildcard e2e/tests/*.test.mjs))))
+E2E_WORKER_FILES := $(E2E_WORKER:%=tests/%.test.mjs)
+E2E_SHARED_FILES = $(filter-out $(E2E_ALONE_FILES) $(E2E_WORKER_FILES),$(patsubst e2e/%,%,$(sort $(wildcard e2e/tests/*.test.mjs))))
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_SHARED_FILES)
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_ALONE_FILES)
-	@# The playground's and the class's browser tests again, against the Worker on workerd (wrangler
-	@# dev; the classes in its local D1).
-	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) APIBANK_E2E_TARGET=worker node --test --test-concurrency=1 tests/playground.test.mjs tests/class.test.mjs
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_WORKER_FILES)
 
 # A PNG of every page in screenshots/ for review.
 screenshots: deps wasm app e2e/node_modules/.package-lock.json

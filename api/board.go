@@ -26,6 +26,11 @@ type Board struct {
 	// Engine names the build of the engine the host judges with (the hash of engine.wasm's bytes):
 	// entries judged by another build are shown apart.
 	Engine string
+	// Season is the seed of the variant of the builtin data the board ranks (1 to
+	// protocol.MaxSeed; 0: the builtin data itself, no season). Every submission is judged on the
+	// data its run was made on (its recorded seed), and only runs made on the season's variant are
+	// ranked: a board of a season cannot be memorized from the public data.
+	Season int64
 	// Limits bound the endpoints; a zero field takes its default (DefaultBoardLimits).
 	Limits BoardLimits
 	// Logger gets the store's failures; nil discards them. No owner key is ever logged.
@@ -89,18 +94,30 @@ func WithBoard(b Board) Option {
 	}
 }
 
-// boardAPI is the board endpoints' state: the configuration, and the data hashes and task lists
-// computed so far (the builtin data does not change while a process runs).
+// boardAPI is the board endpoints' state: the configuration, and the data hashes, task lists and
+// the season's start computed so far (the builtin data and its variants do not change while a
+// process runs).
 type boardAPI struct {
 	Board
 	mu     sync.Mutex
-	hashes map[string]string     // levels joined by "," → run.DataHash
-	tasks  map[string][]run.Task // levels joined by "," → run.Tasks
+	hashes map[string]string     // dataKey → run.DataHash
+	tasks  map[string][]run.Task // dataKey → run.Tasks
+	since  *time.Time            // when the store says the season was first ranked, once read
 }
 
-// levelTasks are the tasks of levels as run.Tasks lists them, listed once a process.
-func (b *boardAPI) levelTasks(ctx context.Context, s *session, levels []string) ([]run.Task, error) {
-	key := strings.Join(levels, ",")
+// maxKept bounds the hashes and task lists kept: a submission names its seed and levels, and a
+// board sees few of them.
+const maxKept = 64
+
+// dataKey names what a hash or a task list is of: a seed's data and levels.
+func dataKey(seed int64, levels []string) string {
+	return strconv.FormatInt(seed, 10) + ":" + strings.Join(levels, ",")
+}
+
+// levelTasks are the tasks of levels in the data of seed (loaded in s) as run.Tasks lists them,
+// listed once a process.
+func (b *boardAPI) levelTasks(ctx context.Context, s *session, seed int64, levels []string) ([]run.Task, error) {
+	key := dataKey(seed, levels)
 	b.mu.Lock()
 	ts, ok := b.tasks[key]
 	b.mu.Unlock()
@@ -112,7 +129,7 @@ func (b *boardAPI) levelTasks(ctx context.Context, s *session, levels []string) 
 		return nil, err
 	}
 	b.mu.Lock()
-	if len(b.tasks) < 64 { // the level lists a submission can name are few; keep no more
+	if len(b.tasks) < maxKept {
 		b.tasks[key] = ts
 	}
 	b.mu.Unlock()
@@ -174,17 +191,18 @@ func (b *boardAPI) storeError(w http.ResponseWriter, id string, err error) {
 	writeError(w, http.StatusInternalServerError, CodeInternal, "the board's store failed", 0)
 }
 
-// knownHash is the data hash of levels when this process has computed it.
-func (b *boardAPI) knownHash(levels []string) (string, bool) {
+// knownHash is the data hash of levels in the data of seed when this process has computed it.
+func (b *boardAPI) knownHash(seed int64, levels []string) (string, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	h, ok := b.hashes[strings.Join(levels, ",")]
+	h, ok := b.hashes[dataKey(seed, levels)]
 	return h, ok
 }
 
-// dataHash is the host's run.DataHash of levels, computed once a process.
-func (b *boardAPI) dataHash(ctx context.Context, s *session, levels []string) (string, error) {
-	if h, ok := b.knownHash(levels); ok {
+// dataHash is the host's run.DataHash of levels in the data of seed (loaded in s), computed once a
+// process.
+func (b *boardAPI) dataHash(ctx context.Context, s *session, seed int64, levels []string) (string, error) {
+	if h, ok := b.knownHash(seed, levels); ok {
 		return h, nil
 	}
 	h, err := run.DataHash(ctx, s.transport, levels, nil)
@@ -192,15 +210,34 @@ func (b *boardAPI) dataHash(ctx context.Context, s *session, levels []string) (s
 		return "", err
 	}
 	b.mu.Lock()
-	b.hashes[strings.Join(levels, ",")] = h
+	if len(b.hashes) < maxKept || seed == b.Season { // the season's hash is always kept: every view needs it
+		b.hashes[dataKey(seed, levels)] = h
+	}
 	b.mu.Unlock()
 	return h, nil
 }
 
-// current is what the host judges with now.
-func (b *boardAPI) current(ctx context.Context, s *session) (board.Current, error) {
-	d, err := b.dataHash(ctx, s, board.Levels)
-	return board.Current{Data: d, Engine: b.Engine}, err
+// seasonSince is when the season was first ranked (nil without a season), read from the store
+// once a process: the store keeps the first time a host ranks a season, and that is now when it
+// has none.
+func (b *boardAPI) seasonSince(ctx context.Context) (*time.Time, error) {
+	if b.Season == 0 {
+		return nil, nil
+	}
+	b.mu.Lock()
+	since := b.since
+	b.mu.Unlock()
+	if since != nil {
+		return since, nil
+	}
+	t, err := b.Store.Season(ctx, b.Season, b.Now().Truncate(time.Millisecond).UTC())
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.since = &t
+	b.mu.Unlock()
+	return &t, nil
 }
 
 func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
@@ -224,35 +261,44 @@ func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
 		tooMany(w, ends.Sub(now), fmt.Sprintf("this address made %d board submissions today, the limit", b.Limits.SubmissionsPerAddress))
 		return
 	}
+	if err := board.Check(sub); err != nil {
+		refused(w, err)
+		return
+	}
+	seed := sub.Run.Seed
 	h.work(w, r, true, func(ctx context.Context, s *session) error {
-		var tasks []run.Task // nil for levels Rescore refuses
-		if validLevels(sub.Run.Levels) {
-			ts, err := b.levelTasks(ctx, s, sub.Run.Levels)
-			if err != nil {
-				return err
+		// Judged on the data the run was made on, whatever the season: its verdicts are right,
+		// and Rank lists it apart when that is not the season's data.
+		if err := board.Load(ctx, s.transport, seed); err != nil {
+			var pe *protocol.Error
+			if errors.As(err, &pe) && pe.Code == protocol.CodeBadRequest {
+				writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("the run's seed %d: %s", seed, pe.Message), 0)
+				return nil
 			}
-			tasks = ts
+			return err
+		}
+		tasks, err := b.levelTasks(ctx, s, seed, sub.Run.Levels)
+		if err != nil {
+			return err
 		}
 		judged, err := board.RescoreTasks(ctx, s.transport, sub, tasks)
-		var in *board.InputError
-		if errors.As(err, &in) {
-			writeError(w, http.StatusBadRequest, CodeBadRequest, in.Error(), in.Line)
-			return nil
+		if err != nil {
+			if refused(w, err) {
+				return nil
+			}
+			return err
 		}
+		data, err := b.dataHash(ctx, s, seed, board.Levels)
 		if err != nil {
 			return err
 		}
-		cur, err := b.current(ctx, s)
-		if err != nil {
-			return err
-		}
-		runData, err := b.dataHash(ctx, s, sub.Run.Levels)
+		runData, err := b.dataHash(ctx, s, seed, sub.Run.Levels)
 		if err != nil {
 			return err
 		}
 		key, hash := class.NewKey()
-		e := board.Entry{ID: board.NewID(), Created: now.Truncate(time.Millisecond).UTC(), KeyHash: hash, Data: cur.Data, Engine: cur.Engine,
-			RunData: sub.Run.DataHash == runData, Run: sub.Run, Score: judged.Score}
+		e := board.Entry{ID: board.NewID(), Created: now.Truncate(time.Millisecond).UTC(), KeyHash: hash, Data: data, Engine: b.Engine,
+			Seed: seed, RunData: sub.Run.DataHash == runData, Run: sub.Run, Score: judged.Score}
 		blobs := map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts)}
 		for i, t := range sub.Trials {
 			blobs[board.BlobTrial(i+1)] = []byte(t.Predictions)
@@ -261,9 +307,20 @@ func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
 			b.storeError(w, e.ID, err)
 			return nil
 		}
-		writeJSON(w, http.StatusCreated, board.Submitted{Entry: e, OwnerKey: key})
+		writeJSON(w, http.StatusCreated, board.Submitted{Entry: e, OwnerKey: key, Season: b.Season})
 		return nil
 	})
+}
+
+// refused answers a submission the board refuses (a *board.InputError) as 400, naming its line,
+// and says whether err was one.
+func refused(w http.ResponseWriter, err error) bool {
+	var in *board.InputError
+	if !errors.As(err, &in) {
+		return false
+	}
+	writeError(w, http.StatusBadRequest, CodeBadRequest, in.Error(), in.Line)
+	return true
 }
 
 func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
@@ -283,33 +340,30 @@ func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
 		b.storeError(w, "", err)
 		return
 	}
-	answer := func(cur board.Current) {
+	since, err := b.seasonSince(r.Context())
+	if err != nil {
+		b.storeError(w, "", err)
+		return
+	}
+	answer := func(data string) {
+		cur := board.Current{Data: data, Engine: b.Engine, Season: b.Season, Since: since}
 		writeJSON(w, http.StatusOK, board.View{Current: cur, Filter: f, Entries: entries, Rows: board.Rank(entries, cur, f)})
 	}
-	if data, ok := b.knownHash(board.Levels); ok { // an engine is needed only for the first view
-		answer(board.Current{Data: data, Engine: b.Engine})
+	if data, ok := b.knownHash(b.Season, board.Levels); ok { // an engine is needed only for the first view
+		answer(data)
 		return
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
-		cur, err := b.current(ctx, s)
+		if err := board.Load(ctx, s.transport, b.Season); err != nil {
+			return err
+		}
+		data, err := b.dataHash(ctx, s, b.Season, board.Levels)
 		if err != nil {
 			return err
 		}
-		answer(cur)
+		answer(data)
 		return nil
 	})
-}
-
-// validLevels says whether levels are known levels, each once (Rescore says what is wrong otherwise).
-func validLevels(levels []string) bool {
-	seen := map[string]bool{}
-	for _, l := range levels {
-		if !contains(board.Levels, l) || seen[l] {
-			return false
-		}
-		seen[l] = true
-	}
-	return len(levels) > 0
 }
 
 func contains(xs []string, x string) bool {
@@ -399,14 +453,19 @@ func (h *handler) retract(w http.ResponseWriter, r *http.Request, id string) {
 }
 
 // BoardExport is the board of entries as a static export writes it (board.json): what the engine
-// behind do judges with now (its data; engine names its build), every entry, the overall rows, and
-// when it was exported. The board page of a host without a server reads it.
-func BoardExport(ctx context.Context, entries []board.Entry, do protocol.Transport, engine string, now time.Time) (board.View, error) {
+// behind do (a fresh session) judges with now (its data, or the variant of season when it is not
+// 0; engine names its build), the season and since when it was first ranked (nil: not known, an
+// export without a store), every entry, the overall rows, and when it was exported. The board page
+// of a host without a server reads it.
+func BoardExport(ctx context.Context, entries []board.Entry, do protocol.Transport, engine string, season int64, since *time.Time, now time.Time) (board.View, error) {
+	if err := board.Load(ctx, do, season); err != nil {
+		return board.View{}, err
+	}
 	data, err := run.DataHash(ctx, do, board.Levels, nil)
 	if err != nil {
 		return board.View{}, err
 	}
-	cur := board.Current{Data: data, Engine: engine}
+	cur := board.Current{Data: data, Engine: engine, Season: season, Since: since}
 	if entries == nil {
 		entries = []board.Entry{}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class/sqlite"
@@ -232,5 +233,118 @@ func documentBoardExchanges(t *testing.T, h http.Handler) []exchange {
 		{"board retract wrong key", "DELETE", path, wrong, "", 401, []string{"unauthorized"}},
 		{"board retract", "DELETE", path, bearer, "", 200, []string{`"retracted":`}},
 		{"board retract unknown", "DELETE", BoardPath + "/0123456789ab", bearer, "", 404, []string{"not_found"}},
+	}
+}
+
+// newSeasonAPI is the board's API of season over the SQLite file db, with the clock at now.
+func newSeasonAPI(t *testing.T, db string, season int64, now time.Time) http.Handler {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return New(&nativePool{}, Limits{}, WithBoard(Board{Store: store, Engine: "test-build", Season: season, Now: func() time.Time { return now }}))
+}
+
+// TestBoardSeason: a board of season 7 judges every run on the data it was made on (every perfect
+// run is right everywhere), ranks the run made on season 7's variant and lists apart, saying on
+// which data, the runs of the original data and of season 41; it answers its season and since when
+// it ranks it, which a restart of the store (later) keeps; the answers are the document's. The same
+// store without a season ranks the original run and lists the variants' runs apart.
+func TestBoardSeason(t *testing.T) {
+	const L1 = "level-1-given-desc"
+	v, err := newValidator(openAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "board.db")
+	first := time.Date(2026, 12, 6, 9, 30, 0, 0, time.UTC)
+	h := newSeasonAPI(t, db, 7, first)
+	send := func(h http.Handler, method, path string, body []byte, want int, into any) {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(method, path, bytes.NewReader(body)))
+		if rec.Code != want {
+			t.Fatalf("%s %s answered %d, want %d: %.500s", method, path, rec.Code, want, rec.Body.String())
+		}
+		docPath := path
+		if i := strings.IndexByte(docPath, '?'); i >= 0 {
+			docPath = docPath[:i]
+		}
+		resp, err := v.response(docPath, method, rec.Code)
+		if err == nil {
+			err = v.checkAnswer(resp, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+		}
+		if err != nil {
+			t.Errorf("%s %s: the answer is not the document's: %v", method, path, err)
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), into); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	runs := []struct {
+		name    string
+		sub     board.Submission
+		section string
+		why     string
+	}{
+		{"season 7", boardtest.RunOn(t, 7, run.Text, L1), board.SectionRanked, ""},
+		{"original", boardtest.Run(t, run.Text, L1), board.SectionLegacy, "made on the original data"},
+		{"season 41", boardtest.RunOn(t, 41, run.Text, L1), board.SectionLegacy, "made on season 41's variant"},
+	}
+	made := map[string]board.Entry{}
+	for _, r := range runs {
+		r.sub.Run.Model = r.name
+		var m board.Submitted
+		send(h, "POST", BoardPath, mustJSON(t, r.sub), http.StatusCreated, &m)
+		e := m.Entry
+		if e.Seed != r.sub.Run.Seed || m.Season != 7 || !e.RunData || !e.Score.Complete || e.Score.Overall.Accuracy != 1 {
+			t.Errorf("%s: entry seed %d (run %d), board season %d, run data %v, complete %v, accuracy %v: want judged right on its own data",
+				r.name, e.Seed, r.sub.Run.Seed, m.Season, e.RunData, e.Score.Complete, e.Score.Overall.Accuracy)
+		}
+		made[r.name] = e
+	}
+	if d := made["season 7"].Data; d == made["original"].Data || d == made["season 41"].Data || made["original"].Data == made["season 41"].Data {
+		t.Errorf("the entries' data hashes are not the data of each: %s, %s, %s", d, made["original"].Data, made["season 41"].Data)
+	}
+
+	check := func(h http.Handler, when string, since time.Time) {
+		t.Helper()
+		var view board.View
+		send(h, "GET", BoardPath+"?level="+L1, nil, http.StatusOK, &view)
+		if c := view.Current; c.Season != 7 || c.Since == nil || !c.Since.Equal(since) || c.Data != made["season 7"].Data {
+			t.Errorf("%s: current %+v, want season 7 since %v on data %s", when, c, since, made["season 7"].Data)
+		}
+		if len(view.Rows) != len(runs) {
+			t.Fatalf("%s: rows %v", when, ids(view.Rows))
+		}
+		for _, r := range runs {
+			for _, row := range view.Rows {
+				if row.Entry.ID == made[r.name].ID && (row.Section != r.section || row.Why != r.why) {
+					t.Errorf("%s: %s is %s (%q), want %s (%q)", when, r.name, row.Section, row.Why, r.section, r.why)
+				}
+			}
+		}
+	}
+	check(h, "first", first)
+	// A restart, days later: the season is ranked since the first time all the same.
+	check(newSeasonAPI(t, db, 7, first.AddDate(0, 0, 3)), "after a restart", first)
+
+	// The same store without a season: the original run is ranked, the variants' runs apart.
+	var plain board.View
+	send(newSeasonAPI(t, db, 0, first), "GET", BoardPath+"?level="+L1, nil, http.StatusOK, &plain)
+	if plain.Current.Season != 0 || plain.Current.Since != nil || plain.Current.Data != made["original"].Data {
+		t.Errorf("without a season: current %+v", plain.Current)
+	}
+	for _, row := range plain.Rows {
+		want := board.SectionLegacy
+		if row.Entry.ID == made["original"].ID {
+			want = board.SectionRanked
+		}
+		if row.Section != want {
+			t.Errorf("without a season: %s is %s (%q), want %s", row.Entry.Run.Model, row.Section, row.Why, want)
+		}
 	}
 }

@@ -352,7 +352,8 @@ func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
 			index[a.Student] = i
 			v.Students = append(v.Students, wire.StudentView{Student: a.Student})
 		}
-		v.Students[i].Answers = append(v.Students[i].Answers, wire.AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC()})
+		v.Students[i].Answers = append(v.Students[i].Answers, wire.AnswerView{Level: a.Level, File: a.File, ID: a.ID, Answer: a.Answer, Verdict: a.Verdict, Correct: a.Correct, At: a.At.UTC(),
+			Seed: wire.ExerciseSeed(wire.ClassScope(code), a.Student, a.Level, a.File, a.ID)})
 	}
 	writeJSON(w, http.StatusOK, v)
 }
@@ -369,7 +370,10 @@ func (c *classes) delete(w http.ResponseWriter, r *http.Request, code string) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// answer judges a student's answer with the engine and keeps it with the engine's verdict.
+// answer judges a student's answer with the engine, on the student's own variant of the exercise,
+// and keeps it with the engine's verdict. The variant's seed is derived here from the class, the
+// student and the exercise (wire.ExerciseSeed): a request cannot name one (the strict decoder
+// refuses a "seed" field), and the verdict it may carry is only compared.
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 	c := h.classes
 	code, ok := c.lookup(w, r, raw)
@@ -396,7 +400,11 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		c.storeError(w, code, err)
 		return
 	}
+	seed := wire.ExerciseSeed(wire.ClassScope(code), req.Student, req.Level, req.File, *req.ID)
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
+		if _, err := call[protocol.Loaded](ctx, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed}); err != nil {
+			return err
+		}
 		line, err := json.Marshal(map[string]any{"level": req.Level, "file": req.File, "id": *req.ID, "pred": req.Answer})
 		if err != nil {
 			return err
@@ -425,7 +433,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 			return nil
 		}
 		cv := v.Call()
-		out := wire.AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error}
+		out := wire.AnswerVerdict{Verdict: cv.Category, Correct: cv.Correct, Tool: cv.Tool, Called: cv.Called, Error: cv.Error, Seed: seed}
 		a := class.Answer{Student: req.Student, Level: req.Level, File: req.File, ID: *req.ID, Answer: req.Answer, Verdict: cv.Category, Correct: cv.Correct, At: c.Now()}
 		quota := class.Quota{Student: limitName("answers-per-student", code, req.Student), Class: limitName("answers-per-class", code, ""),
 			Window: answerWindow, PerStudent: c.Limits.AnswersPerStudent, PerClass: c.Limits.AnswersPerClass}

@@ -118,7 +118,7 @@ func answerBody(student, file string, id int, answer string, extra string) strin
 }
 
 // goldSample is the first level-1 call sample of the builtin data and its gold call, as the engine
-// says.
+// says. A student of a class answers on a variant of it: studentGold is that student's gold.
 func goldSample(t *testing.T) (file string, id int, gold string) {
 	t.Helper()
 	do := func(_ context.Context, req []byte) ([]byte, error) { return engine.New().Handle(req), nil }
@@ -132,12 +132,32 @@ func goldSample(t *testing.T) (file string, id int, gold string) {
 			break
 		}
 	}
+	return file, id, goldOn(t, 0, file, id)
+}
+
+// goldOn is the gold call of a level-1 sample in the variant seed names (0: the builtin data), as an
+// engine of its own says.
+func goldOn(t *testing.T, seed int64, file string, id int) string {
+	t.Helper()
+	s := engine.New()
+	do := func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }
+	if seed != 0 {
+		if _, err := protocol.Call[protocol.Loaded](context.Background(), do, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	line, _ := json.Marshal(map[string]any{"level": level1, "file": file, "id": id, "pred": ""})
 	b, err := protocol.Call[protocol.Batch](context.Background(), do, protocol.Request{Op: protocol.OpScore, Preds: string(line), Gold: true})
 	if err != nil || len(b.Results) != 1 || b.Results[0].Call().GoldCall == "" {
-		t.Fatalf("the gold call of %s #%d: %v %+v", file, id, err, b)
+		t.Fatalf("the gold call of %s #%d (seed %d): %v %+v", file, id, seed, err, b)
 	}
-	return file, id, b.Results[0].Call().GoldCall
+	return b.Results[0].Call().GoldCall
+}
+
+// studentGold is the gold call of a student's own variant of a level-1 exercise of class code.
+func studentGold(t *testing.T, code, student, file string, id int) string {
+	t.Helper()
+	return goldOn(t, wire.ExerciseSeed(wire.ClassScope(code), student, level1, file, id), file, id)
 }
 
 // TestClassFlow: a class is made, two students answer (one right, one wrong claiming to be right),
@@ -150,6 +170,7 @@ func TestClassFlow(t *testing.T) {
 		t.Fatalf("made %+v: want a class code and a key of 256 bits", m)
 	}
 
+	gold = studentGold(t, m.Class, "Ann", file, id)
 	w := a.req(t, "POST", ClassesPath+"/"+strings.ToLower(m.Class)+"/answers", "", answerBody("Ann", file, id, gold, `"verdict":"CORRECT","correct":true`))
 	var right wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &right) != nil || right.Verdict != "CORRECT" || !right.Correct || right.Parity == nil || !*right.Parity {
@@ -347,15 +368,19 @@ func TestClassKeyNeverLogged(t *testing.T) {
 // TestClassConcurrentAnswers: 30 students answering at once all get a verdict, and all are kept.
 func TestClassConcurrentAnswers(t *testing.T) {
 	a := newClassAPI(t, ClassLimits{})
-	file, id, gold := goldSample(t)
+	file, id, _ := goldSample(t)
 	m := a.create(t, "thirty")
 	var wg sync.WaitGroup
 	codes := make([]int, 30)
+	golds := make([]string, len(codes))
+	for i := range golds {
+		golds[i] = studentGold(t, m.Class, fmt.Sprintf("student %02d", i), file, id)
+	}
 	for i := range codes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i] = a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody(fmt.Sprintf("student %02d", i), file, id, gold, "")).Code
+			codes[i] = a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody(fmt.Sprintf("student %02d", i), file, id, golds[i], "")).Code
 		}()
 	}
 	wg.Wait()
@@ -424,7 +449,8 @@ func documentClassExchanges(t *testing.T, h http.Handler) []exchange {
 	if rec.Code != 201 || json.Unmarshal(rec.Body.Bytes(), &m) != nil {
 		t.Fatalf("making a class: %d %s", rec.Code, rec.Body)
 	}
-	file, id, gold := goldSample(t)
+	file, id, _ := goldSample(t)
+	gold := studentGold(t, m.Class, "Ann", file, id)
 	path := ClassesPath + "/" + m.Class
 	bearer := map[string]string{"Authorization": "Bearer " + m.TeacherKey}
 	wrong := map[string]string{"Authorization": "Bearer " + m.TeacherKey[1:]}
@@ -497,5 +523,63 @@ func TestClassSweepOncePerHour(t *testing.T) {
 	// The minute's count and the last hour's sweep count ended before this sweep: it dropped them.
 	if n, err := store.PruneHits(ctx, clk.Now()); err != nil || n != 0 {
 		t.Errorf("the sweep left %d ended counts (%v)", n, err)
+	}
+}
+
+// TestClassVariants: each student answers on a variant of their own. Two students of a class
+// answer the same exercise, each with the other's gold first, then with their own: only their own
+// variant's gold is right, and the server's seed is the one ExerciseSeed derives. The teacher's view
+// names each answer's seed; a request cannot name one, and a verdict it claims changes nothing.
+func TestClassVariants(t *testing.T) {
+	a := newClassAPI(t, ClassLimits{})
+	file, id, builtin := goldSample(t)
+	m := a.create(t, "variants")
+	ann, bo := studentGold(t, m.Class, "Ann", file, id), studentGold(t, m.Class, "Bo", file, id)
+	if ann == bo || ann == builtin || bo == builtin {
+		t.Fatalf("the exercise %s #%d should differ between its variants:\nAnn %s\nBo  %s\nbuiltin %s", file, id, ann, bo, builtin)
+	}
+	send := func(student, answer, extra string) wire.AnswerVerdict {
+		t.Helper()
+		w := a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody(student, file, id, answer, extra))
+		var v wire.AnswerVerdict
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &v) != nil {
+			t.Fatalf("%s answering %s: %d %s", student, answer, w.Code, w.Body)
+		}
+		if want := wire.ExerciseSeed(wire.ClassScope(m.Class), student, level1, file, id); v.Seed != want {
+			t.Errorf("%s was judged on seed %d, want %d", student, v.Seed, want)
+		}
+		return v
+	}
+	// Each with the other's gold, claiming it right: wrong, both.
+	for _, c := range []struct{ student, answer string }{{"Ann", bo}, {"Bo", ann}, {"Ann", builtin}} {
+		if v := send(c.student, c.answer, `"verdict":"CORRECT","correct":true`); v.Correct || v.Verdict == "CORRECT" || v.Parity == nil || *v.Parity {
+			t.Errorf("%s with another variant's gold %s: %+v, want a wrong answer and a parity failure", c.student, c.answer, v)
+		}
+	}
+	// Each with their own: right.
+	for _, c := range []struct{ student, answer string }{{"Ann", ann}, {"Bo", bo}} {
+		if v := send(c.student, c.answer, ""); !v.Correct || v.Verdict != "CORRECT" {
+			t.Errorf("%s with their own gold %s: %+v", c.student, c.answer, v)
+		}
+	}
+	// A request cannot name the seed.
+	other := wire.ExerciseSeed(wire.ClassScope(m.Class), "Bo", level1, file, id)
+	if w := a.req(t, "POST", ClassesPath+"/"+m.Class+"/answers", "", answerBody("Ann", file, id, bo, fmt.Sprintf(`"seed":%d`, other))); w.Code != 400 {
+		t.Errorf("an answer naming a seed: %d %s, want 400", w.Code, w.Body)
+	}
+
+	v := a.view(t, m)
+	for _, s := range v.Students {
+		want := wire.ExerciseSeed(wire.ClassScope(m.Class), s.Student, level1, file, id)
+		var right []bool
+		for _, x := range s.Answers {
+			right = append(right, x.Correct)
+			if x.Seed != want {
+				t.Errorf("the view's seed of %s: %d, want %d", s.Student, x.Seed, want)
+			}
+		}
+		if wantRight := map[string]string{"Ann": "[false false true]", "Bo": "[false true]"}[s.Student]; fmt.Sprint(right) != wantRight {
+			t.Errorf("%s's answers kept as %v, want %s", s.Student, right, wantRight)
+		}
 	}
 }

@@ -177,15 +177,51 @@ func (p *BoardPage) Render() app.UI {
 		app.If(p.exported(), func() app.UI {
 			return app.P().Class("note").DataSet("testid", "board-exported").Text("This is a read-only export of the board, written " + p.view.Exported + ": no submission or retraction here, and the verdicts and predictions files are on the live board.")
 		}),
+		app.If(p.view != nil && p.view.Current.Season != 0, func() app.UI { return p.seasonView() }),
 		app.If(p.view != nil, func() app.UI { return p.filters() }),
 		app.If(p.view != nil, func() app.UI {
-			return app.P().Class("small").DataSet("testid", "board-current").Text("Judged now with data " + p.view.Current.Data + " and engine " + p.view.Current.Engine + ".")
+			return app.P().Class("small").DataSet("testid", "board-current").Text("Judged now on " + board.DataWords(p.view.Current.Season) + " (data " + p.view.Current.Data + ") with engine " + p.view.Current.Engine + ".")
 		}),
 		app.If(p.view != nil && len(rows) == 0, func() app.UI {
 			return app.P().DataSet("testid", "board-empty").Body(app.Text("No entries under this filter. "), app.A().Href("/runs").Text("Submit a run from the Runs page."))
 		}),
 		app.If(len(rows) > 0, func() app.UI { return p.sections(rows) }),
 		app.If(p.open != "", func() app.UI { return p.entryView() }),
+	)
+}
+
+// SeasonWords says which season a board ranks and since when: "Season 7 — ranked since
+// 2026-12-06" ("" for a board of the original data; without "ranked since" when it is not known).
+func SeasonWords(cur board.Current) string {
+	if cur.Season == 0 {
+		return ""
+	}
+	words := "Season " + strconv.FormatInt(cur.Season, 10)
+	if cur.Since != nil {
+		words += " — ranked since " + cur.Since.UTC().Format("2006-01-02")
+	}
+	return words
+}
+
+// SeasonRun is how to make a run of the board's season and submit it (the commands of the CLI):
+// site is the board's address.
+func SeasonRun(season int64, site string) string {
+	return fmt.Sprintf("apibank run --seed %d --base-url URL --model NAME --out m.jsonl && apibank submit m.jsonl --board %s", season, site)
+}
+
+// seasonView says which season the board ranks, since when, and how to run on it.
+func (p *BoardPage) seasonView() app.UI {
+	cur := p.view.Current
+	site := "SITE"
+	if u := app.Window().URL(); u != nil && u.Host != "" {
+		site = u.Scheme + "://" + u.Host
+	}
+	return app.Section().Class("card").Aria("labelledby", "board-season-h").DataSet("testid", "board-season").DataSet("season", cur.Season).Body(
+		app.H2().ID("board-season-h").DataSet("testid", "board-season-title").Text(SeasonWords(cur)),
+		app.P().Text(fmt.Sprintf("This board ranks runs made on season %d's variant of the data: the builtin dialogues with their people, places, names and values moved, so that answers learned from the public data do not score here. Runs made on the original data or on another season's variant are judged on their own data and listed apart, with the data they were made on.", cur.Season)),
+		app.If(!p.exported(), func() app.UI {
+			return app.P().Body(app.Text("Run on this season and submit the run: "), app.Code().DataSet("testid", "board-season-run").Text(SeasonRun(cur.Season, site)))
+		}),
 	)
 }
 
@@ -201,7 +237,7 @@ func (p *BoardPage) filters() app.UI {
 var boardSections = []struct{ Name, Title, About string }{
 	{board.SectionRanked, "Ranked", "Complete runs judged with the data and engine the board uses now, covering the level asked (every level for the overall ranking)."},
 	{board.SectionUnranked, "Unranked", "Partial runs, and runs of other levels than the ranking asks: shown with their numbers, not ranked."},
-	{board.SectionLegacy, "Legacy", "Runs judged with other data or another engine build than the board's now: not comparable with the ranked ones."},
+	{board.SectionLegacy, "Legacy", "Runs made on other data than the board ranks (the original data or another season's variant: each says which), or judged with other data or another engine build than the board's now: not comparable with the ranked ones."},
 	{board.SectionRetracted, "Retracted", "Entries their owners retracted: listed, never ranked."},
 }
 
@@ -370,12 +406,15 @@ func (p *BoardPage) entryView() app.UI {
 	if ri.Limit > 0 {
 		facts += fmt.Sprintf(" · first %d samples a level", ri.Limit)
 	}
-	judged := fmt.Sprintf("Judged %s with data %s and engine %s", e.Created.UTC().Format("2006-01-02 15:04 UTC"), e.Data, e.Engine)
+	judged := fmt.Sprintf("Made on %s and judged on it %s, with data %s and engine %s", board.DataWords(e.Seed), e.Created.UTC().Format("2006-01-02 15:04 UTC"), e.Data, e.Engine)
+	if p.view != nil && e.Seed != p.view.Current.Season {
+		judged += "; listed apart: the board ranks " + board.DataWords(p.view.Current.Season)
+	}
 	if !e.RunData {
 		judged += "; the run saw other data (" + ri.DataHash + ")"
 	}
 	sc := e.Score
-	return app.Section().Class("card").Aria("labelledby", "board-entry-h").DataSet("testid", "board-entry").DataSet("id", e.ID).Body(
+	return app.Section().Class("card").Aria("labelledby", "board-entry-h").DataSet("testid", "board-entry").DataSet("id", e.ID).DataSet("seed", e.Seed).Body(
 		app.H2().ID("board-entry-h").Text("Entry "+e.ID+": "+ri.Model),
 		app.P().Class("small").Text(facts),
 		app.P().Class("small").DataSet("testid", "board-entry-recorded").Text("As the run recorded them: the model and settings above were not run again here. Its answers were re-scored, not reproduced."),

@@ -52,6 +52,9 @@ func boardEntryURL(id string) string { return "/board?entry=" + id }
 // end cannot be submitted: the error says why.
 func BoardTrials(r *SavedRun, all []*SavedRun) ([]*SavedRun, error) {
 	trials := []*SavedRun{r}
+	if r.Settings.Variants > 0 {
+		return nil, errors.New("a robustness run cannot be submitted: the board ranks runs on one data; run the model on the builtin data, or on a variant, from the Run page instead")
+	}
 	if r.Group != "" {
 		trials = nil
 		for _, o := range all {
@@ -99,7 +102,7 @@ func BoardSubmission(r *SavedRun, all []*SavedRun) (board.Submission, error) {
 	s := first.Settings
 	info := board.RunInfo{Model: s.Model, Host: first.Host, Form: s.Form, Stream: s.Stream, Temperature: s.Temperature,
 		Levels: s.Levels, Limit: s.Limit, State: s.State, Steps: s.Steps, Trials: len(trials),
-		Started: first.Started, Ended: last.Ended, Encoder: first.Encoder, DataHash: first.DataHash, Engine: first.Engine, Source: "tab"}
+		Started: first.Started, Ended: last.Ended, Encoder: first.Encoder, DataHash: first.DataHash, Engine: first.Engine, Source: "tab", Seed: first.Seed}
 	sub := board.Submission{Format: board.Format}
 	for _, t := range trials {
 		info.TokensIn += t.TokensIn

@@ -56,6 +56,10 @@ func (b *boardSubmit) taken() app.UI {
 			app.Text("The board judged the run again and listed it as entry "+e.ID+" ("+Percent(e.Score.Overall.Accuracy)+" overall). "),
 			app.A().Href(boardEntryURL(e.ID)).DataSet("testid", "run-submitted-link").Text("See it on the board"),
 		),
+		app.If(e.Seed != b.done.Season, func() app.UI {
+			return app.P().DataSet("testid", "run-submitted-apart").Text("The run was made on " + board.DataWords(e.Seed) + " and judged on it; the board ranks " +
+				board.DataWords(b.done.Season) + ", so the entry is listed apart, not ranked.")
+		}),
 		app.Label().Class("field").Body(
 			app.Span().Text("Owner key "),
 			app.Input().Type("text").ReadOnly(true).Value(b.done.OwnerKey).DataSet("testid", "owner-key").Spellcheck(false).

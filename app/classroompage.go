@@ -83,8 +83,14 @@ type ClassroomPage struct {
 	// the exercises this tab put in its assignment draft.
 	assignment *Assignment
 	picked     int
-	// subName is the name a student writes in a submission file.
-	subName string
+	// student is the name an assignment's student gave (kept per assignment in the tab's store):
+	// with the assignment, it names their exercises' variants and their submission file; subName
+	// is the name field before it is given.
+	student, subName string
+	// onBuiltin is true when the tab holds the builtin data, whose variants a class's or an
+	// assignment's exercises are; shown is the exercise and seed that dlg is from.
+	onBuiltin bool
+	shown     shownExercise
 	// units are the curriculum and unitEx each unit's exercises in this data; unit is the unit shown
 	// (-1: a level's exercises); example is its worked example, run by the engine.
 	units   []Unit
@@ -97,6 +103,59 @@ type ClassroomPage struct {
 }
 
 func progressKey(data string) string { return "classroom/" + data }
+
+// shownExercise names what the page shows: an exercise, and the variant it is shown from.
+type shownExercise struct {
+	key  string
+	seed int64
+}
+
+// studentKey keeps the name an assignment's student gave, per assignment.
+func studentKey(a Assignment) string { return "classroom/student/" + AssignmentID(a) }
+
+// seedOf is the seed of the variant the exercise is shown and judged on: the student's own in a
+// class or an assignment (wire.ExerciseSeed), 0 (the builtin data) for a learner alone or when the
+// tab holds other data.
+func (p *ClassroomPage) seedOf(s protocol.SampleView) int64 {
+	if !p.onBuiltin {
+		return 0
+	}
+	ex := ExerciseRef{s.Level, s.File, s.ID}
+	if p.joined.Class != "" {
+		return ExerciseSeedIn(p.joined.Class, nil, p.joined.Student, ex)
+	}
+	return ExerciseSeedIn("", p.assignment, p.student, ex)
+}
+
+// needsName is true while an assignment's student (in no class) has not given the name their
+// exercises are made from.
+func (p *ClassroomPage) needsName() bool {
+	return p.assignment != nil && p.joined.Class == "" && p.student == ""
+}
+
+// OnDismount puts the builtin data back in the tab's engine if an exercise's variant is loaded.
+func (p *ClassroomPage) OnDismount() { tab.LeaveVariants() }
+
+// start takes the name an assignment's student typed: their exercises are made from it.
+func (p *ClassroomPage) start(ctx app.Context, e app.Event) {
+	if el := app.Window().GetElementByID("classroom-student-name"); el.Truthy() {
+		p.subName = el.Get("value").String()
+	}
+	name := strings.TrimSpace(p.subName)
+	switch {
+	case name == "":
+		p.saveErr = "Type your name as your teacher should see it: your exercises are made from it."
+		return
+	case len([]rune(name)) > 64:
+		p.saveErr = "A name has at most 64 characters."
+		return
+	}
+	p.student, p.saveErr = name, ""
+	if err := tab.Store.Set(studentKey(*p.assignment), name); err != nil {
+		p.saveErr = err.Error()
+	}
+	p.open(p.page) // the mount's context: the form whose button was clicked is gone
+}
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
 // pre-render, which has no engine and so shows the page empty, and the component tests).
@@ -113,6 +172,9 @@ func (p *ClassroomPage) OnMount(ctx app.Context) {
 			p.err = err.Error()
 		} else {
 			p.assignment = &a
+			p.student = ""
+			_ = tab.Store.Get(studentKey(a), &p.student)
+			p.subName = p.student
 		}
 	}
 	p.load(ctx)
@@ -132,6 +194,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 	}
 	type loaded struct {
 		data    string
+		builtin bool
 		ex      []protocol.SampleView
 		docs    []ToolDoc
 		units   []Unit
@@ -142,6 +205,12 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		name, err := tab.DataName()
 		if err != nil {
 			return loaded{}, err
+		}
+		if name == builtinName {
+			// The lists are the builtin data's: a variant loaded for an exercise goes first.
+			if err := tab.OnVariant(0, func(Engine) error { return nil }); err != nil {
+				return loaded{}, err
+			}
 		}
 		ss, err := tab.Samples(level)
 		if err != nil {
@@ -170,7 +239,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 				ex = append(ex, s)
 			}
 		}
-		l := loaded{data: name, ex: ex, docs: docs}
+		l := loaded{data: name, builtin: name == builtinName, ex: ex, docs: docs}
 		if assignment == nil {
 			if l.units, err = Curriculum(); err != nil {
 				return l, err
@@ -192,7 +261,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 			p.err = err.Error()
 			return
 		}
-		p.data, p.exercises, p.index, p.docs = l.data, l.ex, 0, l.docs
+		p.data, p.exercises, p.index, p.docs, p.onBuiltin = l.data, l.ex, 0, l.docs, l.builtin
 		p.units, p.unitEx = l.units, l.unitEx
 		p.example = nil
 		if unit >= 0 && unit < len(l.example) && l.example[unit] != nil {
@@ -211,33 +280,48 @@ func (p *ClassroomPage) load(ctx app.Context) {
 	})
 }
 
-// open fetches the current exercise's dialogue and tools.
+// open fetches the current exercise's dialogue and tools, from the student's variant of it. Its
+// answer comes through the mount's context: the element whose event asked may be gone by then.
 func (p *ClassroomPage) open(ctx app.Context) {
-	p.verdict, p.answer, p.dlg, p.showAnswer = nil, "", nil, false
+	ctx = p.page // set on mount
+	p.verdict, p.answer, p.dlg, p.showAnswer, p.shown = nil, "", nil, false, shownExercise{}
 	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
 		el.Set("value", "")
 	}
-	if p.index >= len(p.exercises) {
+	if p.index >= len(p.exercises) || p.needsName() {
 		return
 	}
 	s := p.exercises[p.index]
+	want := shownExercise{exerciseKey(s), p.seedOf(s)}
+	onBuiltin := p.onBuiltin
 	type loaded struct {
 		d     *protocol.Dialogue
 		tools json.RawMessage
 	}
-	refresh(ctx, func() (loaded, error) {
-		d, err := tab.Dialogue(s.Level, s.File)
-		if err != nil {
-			return loaded{}, err
+	refresh(ctx, func() (l loaded, err error) {
+		read := func(e Engine) error {
+			d, err := call[protocol.Dialogue](e, protocol.Request{Op: protocol.OpDialogue, Level: s.Level, File: s.File})
+			if err != nil {
+				return err
+			}
+			id := s.ID
+			pr, err := call[protocol.Prompt](e, protocol.Request{Op: protocol.OpPrompt, Level: s.Level, File: s.File, Sample: &id})
+			l = loaded{&d, pr.Tools}
+			return err
 		}
-		pr, err := tab.Prompt(s.Level, s.File, s.ID)
-		return loaded{d, pr.Tools}, err
+		if !onBuiltin {
+			return l, read(tab.Engine)
+		}
+		return l, tab.OnVariant(want.seed, read)
 	}, func(l loaded, err error) {
+		if p.index >= len(p.exercises) || (shownExercise{exerciseKey(p.exercises[p.index]), p.seedOf(p.exercises[p.index])}) != want {
+			return // the student moved on (or joined a class) meanwhile: another open is under way
+		}
 		if err != nil {
 			p.err = err.Error()
 			return
 		}
-		p.dlg, p.tools = l.d, l.tools
+		p.dlg, p.tools, p.shown = l.d, l.tools, want
 	})
 }
 
@@ -256,12 +340,7 @@ func (p *ClassroomPage) Render() app.UI {
 			return app.P().Class("card").DataSet("testid", "classroom-assignment").Body(
 				app.Text("Assignment: "), app.Strong().Text(p.assignment.Name), app.Text(fmt.Sprintf(" · %d exercises · ", len(p.assignment.Items))),
 				app.A().Href("/classroom").Text("all exercises"), app.Br(),
-				app.Label().Class("field").Body(app.Span().Text("Your name "),
-					app.Input().DataSet("testid", "classroom-submission-name").MaxLength(64).Value(p.subName).
-						OnInput(func(ctx app.Context, e app.Event) { p.subName = ctx.JSSrc().Get("value").String() })),
-				app.Text(" "),
-				app.Button().DataSet("testid", "classroom-submission").Title("A file of your answers and attempts to hand to your teacher").
-					Text("Download my submission").OnClick(func(ctx app.Context, e app.Event) { p.downloadSubmission() }))
+				p.assignmentStudent())
 		}).Else(func() app.UI {
 			return app.Div().Body(p.curriculum(),
 				app.Div().Class("row").Body(
@@ -280,8 +359,28 @@ func (p *ClassroomPage) Render() app.UI {
 		errorBox(p.err),
 		note(p.saveErr),
 		app.If(total == 0 && p.err == "", func() app.UI { return note("No call samples at this level.") }),
-		app.If(total > 0 && p.index < total, func() app.UI { return p.exercise() }),
+		app.If(total > 0 && p.index < total && !p.needsName(), func() app.UI { return p.exercise() }),
 	)
+}
+
+// assignmentStudent is the assignment's name field, before the name is given (the exercises are
+// made from it), or the name and the submission's download.
+func (p *ClassroomPage) assignmentStudent() app.UI {
+	download := app.Button().DataSet("testid", "classroom-submission").Title("A file of your answers and attempts to hand to your teacher").
+		Text("Download my submission").OnClick(func(ctx app.Context, e app.Event) { p.downloadSubmission() })
+	if p.joined.Class != "" {
+		return app.Span().Body(app.Text("Your answers go to class "+p.joined.Class+"; a file of them for your teacher: "), download)
+	}
+	if p.student != "" {
+		return app.Span().Body(app.Text("Working as "), app.Strong().DataSet("testid", "classroom-student").Text(p.student), app.Text(" · "), download)
+	}
+	return app.Div().DataSet("testid", "classroom-student-form").Body(
+		app.P().Class("small").Text("Your exercises are made for you from your name: the names, places and secrets in them are yours, and your teacher sees the same ones. Type it as your teacher should see it."),
+		app.Label().Class("field").Body(app.Span().Text("Your name "),
+			app.Input().ID("classroom-student-name").DataSet("testid", "classroom-submission-name").MaxLength(64).Value(p.subName).
+				OnInput(func(ctx app.Context, e app.Event) { p.subName = ctx.JSSrc().Get("value").String() })),
+		app.Text(" "),
+		app.Button().Class("primary").DataSet("testid", "classroom-student-start").Text("Start").OnClick(p.start))
 }
 
 func (p *ClassroomPage) exercise() app.UI {
@@ -301,9 +400,17 @@ func (p *ClassroomPage) exercise() app.UI {
 		}
 	}
 	pr := p.progress[exerciseKey(s)]
-	return app.Section().Class("card").Body(
+	seed := p.seedOf(s)
+	ready := p.dlg != nil && p.shown == shownExercise{exerciseKey(s), seed}
+	return app.Section().Class("card").DataSet("testid", "classroom-exercise").DataSet("seed", seed).DataSet("ready", ready).Body(
 		app.H2().Text(fmt.Sprintf("Exercise %d of %d · %s", p.index+1, len(p.exercises), s.File)),
-		app.Div().Class("chat").Body(turns...),
+		app.If(seed != 0, func() app.UI {
+			return app.P().Class("small").DataSet("testid", "classroom-variant").Text(fmt.Sprintf(
+				"Your own version of this exercise (variant %d): its names, places and secrets are yours, so is its answer.", seed))
+		}),
+		// Always there, so that the elements after it keep their places while a variant loads.
+		app.P().Class("small").DataSet("testid", "classroom-preparing").Hidden(ready).Text("Preparing the exercise…"),
+		app.Div().Class("chat").DataSet("testid", "classroom-chat").Body(turns...),
 		app.Details().Body(app.Summary().Text("Tools you can use"), app.Pre().Class("prompt-text").Text(Pretty(p.tools))),
 		app.Label().For("classroom-input").Class("block").Text("Your call"),
 		app.Textarea().ID("classroom-input").DataSet("testid", "classroom-input").Rows(2).Spellcheck(false).
@@ -324,7 +431,10 @@ func (p *ClassroomPage) exercise() app.UI {
 			app.If(p.picked > 0, func() app.UI {
 				return app.A().Href("/teach#assignment").DataSet("testid", "classroom-picked").Text(fmt.Sprintf("%d in the assignment", p.picked))
 			}),
-			app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer").OnClick(func(ctx app.Context, e app.Event) { p.countShown() }),
+			// A variant's answer is not the sample page's (the builtin data's): "Show the answer" gives it.
+			app.If(seed == 0, func() app.UI {
+				return app.A().Href(sampleURL(s.Level, s.File, s.ID)).Text("see the answer").OnClick(func(ctx app.Context, e app.Event) { p.countShown() })
+			}),
 		),
 		app.If(s.Level == "level-3", func() app.UI {
 			return app.P().Class("note").Body(app.Text("A level-3 scene is a whole plan, not one call: "),
@@ -369,9 +479,18 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		vs   map[string]protocol.Verdict
 		errs map[string]string
 	}
-	refresh(ctx, func() (judged, error) {
-		vs, errs, err := Judge([]SubmissionAnswer{answer})
-		return judged{vs, errs}, err
+	seed, onBuiltin := p.seedOf(s), p.onBuiltin
+	ctx = p.page // the verdict comes through the mount's context (see open)
+	refresh(ctx, func() (j judged, err error) {
+		// Judged on the variant the exercise is shown from: the student's own gold is the right one.
+		run := func(e Engine) error {
+			j.vs, j.errs, err = judgeOn(e, []SubmissionAnswer{answer})
+			return err
+		}
+		if !onBuiltin {
+			return j, run(tab.Engine)
+		}
+		return j, tab.OnVariant(seed, run)
 	}, func(j judged, err error) {
 		k := exerciseKey(s)
 		if err != nil {
@@ -404,13 +523,17 @@ func (p *ClassroomPage) downloadSubmission() {
 	if p.assignment == nil {
 		return
 	}
-	b, _ := json.MarshalIndent(NewSubmission(p.subName, *p.assignment, p.progress), "", " ")
+	sub := NewSubmission(p.student, *p.assignment, p.progress)
+	if p.joined.Class != "" {
+		sub.Student, sub.Class = p.joined.Student, p.joined.Class
+	}
+	b, _ := json.MarshalIndent(sub, "", " ")
 	name := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
 			return r
 		}
 		return '-'
-	}, p.subName)
+	}, sub.Student)
 	if name == "" {
 		name = "student"
 	}

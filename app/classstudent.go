@@ -55,6 +55,7 @@ func (p *ClassroomPage) join(ctx app.Context, e app.Event) {
 	if err := tab.Store.Set(joinedKey, p.joined); err != nil {
 		p.joinErr = err.Error()
 	}
+	p.open(p.page) // the exercise again, from this student's variant (the form is gone)
 }
 
 // leave stops sending answers to the class (answers still queued are sent all the same).
@@ -62,6 +63,7 @@ func (p *ClassroomPage) leave(ctx app.Context, e app.Event) {
 	p.joinName = p.joined.Student
 	p.joined = Joined{}
 	tab.Store.Del(joinedKey)
+	p.open(p.page)
 }
 
 // sendToClass queues the checked answer for the class, with the tab's verdict for the server's

@@ -22,30 +22,14 @@ type workedExample struct {
 // runExample judges the gold answer's slot with an empty prediction and the gold asked for, which
 // runs the gold call in the engine, and reads the request and any gold reply from the dialogue.
 func (p *ClassroomPage) runExample(ctx app.Context, s protocol.SampleView) {
-	refresh(ctx, func() (*workedExample, error) {
-		d, err := tab.Dialogue(s.Level, s.File)
-		if err != nil {
-			return nil, err
+	onBuiltin := p.onBuiltin
+	refresh(ctx, func() (w *workedExample, err error) {
+		if !onBuiltin {
+			return workedOn(tab.Engine, s)
 		}
-		w := &workedExample{Sample: s}
-		for _, t := range d.Turns {
-			switch {
-			case t.Line < s.GoldLine && t.Role == "User":
-				w.User = t.Text
-			case t.Line == s.GoldLine && t.Role == "AI":
-				w.Reply = t.Text
-			}
-		}
-		line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": ""})
-		b, err := call[protocol.Batch](tab.Engine, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "example", Gold: true})
-		if err != nil {
-			return nil, err
-		}
-		if len(b.Results) > 0 {
-			v := b.Results[0].Call()
-			w.Call, w.Result = v.GoldCall, v.GoldResult
-		}
-		return w, nil
+		// A worked example is the builtin data's: no student's variant.
+		err = tab.OnVariant(0, func(e Engine) error { w, err = workedOn(e, s); return err })
+		return w, err
 	}, func(w *workedExample, err error) {
 		if err != nil {
 			p.err = err.Error()
@@ -107,4 +91,31 @@ func (p *ClassroomPage) unitIntro() app.UI {
 			)
 		}),
 	)
+}
+
+// workedOn reads a worked example from the data e holds.
+func workedOn(e Engine, s protocol.SampleView) (*workedExample, error) {
+	d, err := call[protocol.Dialogue](e, protocol.Request{Op: protocol.OpDialogue, Level: s.Level, File: s.File})
+	if err != nil {
+		return nil, err
+	}
+	w := &workedExample{Sample: s}
+	for _, t := range d.Turns {
+		switch {
+		case t.Line < s.GoldLine && t.Role == "User":
+			w.User = t.Text
+		case t.Line == s.GoldLine && t.Role == "AI":
+			w.Reply = t.Text
+		}
+	}
+	line, _ := json.Marshal(map[string]any{"level": s.Level, "file": s.File, "id": s.ID, "pred": ""})
+	b, err := call[protocol.Batch](e, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "example", Gold: true})
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Results) > 0 {
+		v := b.Results[0].Call()
+		w.Call, w.Result = v.GoldCall, v.GoldResult
+	}
+	return w, nil
 }

@@ -23,6 +23,9 @@ func call[T any](e Engine, req protocol.Request) (T, error) {
 		var zero T
 		return zero, errors.New("the engine is not running (it runs in the browser tab)")
 	}
+	if _, raw := e.(rawEngine); !raw {
+		tab.settle() // a page left its variants: its successor's requests go to the builtin data
+	}
 	return protocol.Call[T](context.Background(), e.Do, req)
 }
 

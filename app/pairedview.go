@@ -11,7 +11,9 @@ import (
 )
 
 // trialsOf is a run as run.Compare takes one side: the run itself first, then the other trials of
-// its settings that ran to their end (none for a single run), for the flip rate between trials.
+// its settings that ran to their end (none for a single run), for the flip rate between trials. A
+// pass of a robustness run has for trials the passes of its group on the same data (the original
+// and its rerun).
 func trialsOf(r *SavedRun, runs []*SavedRun) []*run.Result {
 	out := []*run.Result{{Batch: r.Batch, Episodes: r.Episodes}}
 	if r.Group == "" {
@@ -19,7 +21,7 @@ func trialsOf(r *SavedRun, runs []*SavedRun) []*run.Result {
 	}
 	var others []*SavedRun
 	for _, o := range runs {
-		if o != r && o.Group == r.Group && o.Status == runDone {
+		if o != r && o.Group == r.Group && o.Status == runDone && o.Seed == r.Seed {
 			others = append(others, o)
 		}
 	}

@@ -51,6 +51,8 @@ type Runner struct {
 	err     string
 	// last is the run that ended most recently in this tab.
 	last *SavedRun
+	// robust sums up the robustness run that ended most recently, once its last pass has ended.
+	robust *RobustGroup
 }
 
 // runner is the tab's runner.
@@ -63,13 +65,15 @@ type RunState struct {
 	Progress run.Progress
 	Err      string
 	Last     *SavedRun
+	// Robust sums up the robustness run Last ended (nil when Last is no pass of one).
+	Robust *RobustGroup
 }
 
 // State returns the runner's state now.
 func (r *Runner) State() RunState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return RunState{Running: r.cur != nil, Run: r.cur, Progress: r.prog, Err: r.err, Last: r.last}
+	return RunState{Running: r.cur != nil, Run: r.cur, Progress: r.prog, Err: r.err, Last: r.last, Robust: r.robust}
 }
 
 // Cancel stops the run going on; what finished is kept.
@@ -92,23 +96,33 @@ func NewSavedRun(s RunSettings, data string, dataHash string) *SavedRun {
 	r := &SavedRun{Format: runFormat, ID: newRunID(now), Host: endpointHost(s.BaseURL), Settings: s, Status: runRunning,
 		Started: now.UTC().Format(time.RFC3339), Engine: EngineIdentity(), Data: data, DataHash: dataHash, Encoder: run.EncoderVersion,
 		Predictions: []run.Prediction{}, Episodes: []run.Episode{}, Failures: []run.Failure{}}
-	if s.Trials > 1 {
-		r.Group, r.Trial = r.ID, 1
+	switch {
+	case s.Variants > 0:
+		r.Group, r.Trial = r.ID, 1 // the original; its seed is 0
+	case s.Trials > 1:
+		r.Group, r.Trial, r.Seed = r.ID, 1, s.Seed
+	default:
+		r.Seed = s.Seed
 	}
 	return r
 }
 
-// nextTrial is the run that follows r among repeated trials, or nil when r was the last, or
-// ended otherwise than done (a cancel stops the trials still to come).
+// nextTrial is the run that follows r among repeated trials or the passes of a robustness run, or
+// nil when r was the last, or ended otherwise than done (a cancel stops the trials still to come,
+// as it stops `apibank run`). A pass asks its own data: its data and hash are known once it is
+// loaded.
 func nextTrial(r *SavedRun) *SavedRun {
-	if r.Trial == 0 || r.Trial >= r.Settings.Trials || r.Status != runDone {
+	if r.Trial == 0 || r.Trial >= plannedRuns(r.Settings) || r.Status != runDone {
 		return nil
 	}
 	n := NewSavedRun(r.Settings, r.Data, r.DataHash)
 	if n.ID <= r.ID { // two runs within one millisecond keep distinct, ordered IDs
 		n.ID = r.ID + "+"
 	}
-	n.Group, n.Trial = r.Group, r.Trial+1
+	n.Group, n.Trial, n.Seed = r.Group, r.Trial+1, r.Seed
+	if r.Settings.Variants > 0 {
+		n.Seed, n.Data, n.DataHash = passSeed(r.Settings, n.Trial), "", ""
+	}
 	return n
 }
 
@@ -148,25 +162,25 @@ func (r *Runner) Start(saved *SavedRun, key string) error {
 // start is Start. resume says the records the store keeps of saved are tasks already finished (a
 // resumed run, or a retry of failed requests alone), not asked again; keepEpisodes keeps saved's
 // episodes (and their failures) instead of playing level 3; chain says whether a trial's end
-// starts the next trial (not after a retry of failed requests: the trials after it exist already).
+// starts the next trial, or a robustness pass's the next pass (not after a retry of failed
+// requests: the trials after it exist already).
 //
 // The run keeps none of its answers: each record lands in the store as it comes (run.Options
 // Landed and EpisodeLanded), run.Run writes its predictions file to recordLines (which notes the
 // order of the records and lands the episodes not landed yet) and judges it as it goes, and the
 // saved run is a summary (see RunStore).
+//
+// A run on a variant, and every pass of a robustness run, first has the tab's engine load the data
+// it asks (loadPassData); when the last of them ends, the data loaded before comes back.
 func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain bool) error {
 	if tab.Engine == nil {
 		return errors.New("the engine is not running")
 	}
-	cfg := saved.Settings.Config()
-	if err := cfg.Validate(); err != nil {
+	if err := saved.Settings.Config().Validate(); err != nil {
 		return err
 	}
 	if err := saved.Settings.Endpoint(key).Validate(); err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "model: "))
-	}
-	if keepEpisodes {
-		cfg.Levels = slices.DeleteFunc(slices.Clone(cfg.Levels), func(l string) bool { return l == run.Level3 })
 	}
 	r.mu.Lock()
 	if r.cur != nil {
@@ -174,64 +188,99 @@ func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain 
 		return errBusy
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.cur, r.cancel, r.err, r.prog, r.started = saved, cancel, "", run.Progress{}, time.Now()
+	r.cur, r.cancel, r.err, r.prog, r.started, r.robust = saved, cancel, "", run.Progress{}, time.Now(), nil
 	r.mu.Unlock()
 
-	kept := keptEpisodes{episodes: saved.Episodes, failures: saved.Failures, order: saved.order}
 	go func() {
-		defer cancel()
-		warmBeforeRun()
-		saved.Status, saved.summary = runRunning, true
-		if err := runStore.PutSummary(saved, nil); err != nil {
-			r.setErr("the run is not kept across reloads: " + err.Error())
+		var before *loadedData
+		if wantsData(saved) {
+			before = currentData()
 		}
-		client := model.New(saved.Settings.Endpoint(key))
-		lines := &recordLines{id: saved.ID, setErr: r.setErr}
-		opt := run.Options{
-			Progress: func(p run.Progress) {
-				r.mu.Lock()
-				r.prog = p
-				r.mu.Unlock()
-			},
-			Yield: nextTask,
-			Landed: func(k string, p run.Prediction, resp model.Response) {
-				if err := runStore.Land(saved.ID, Landed{Key: k, Pred: p, Response: resp}); err != nil {
-					r.setErr("a sample is not kept: " + err.Error())
+		var ended []*SavedRun // the passes of a robustness run this goroutine ran
+		for saved != nil {
+			res, order, kept, err := r.pass(ctx, saved, key, resume, keepEpisodes)
+			cancel()
+			var next *SavedRun
+			if chain && err == nil && res != nil {
+				saved.Status = runDone // as finish will say: nextTrial reads it
+				if res.Cancelled {
+					saved.Status = runCancelled
 				}
-			},
-			EpisodeLanded: func(k string, ep run.Episode) {
-				if err := runStore.Land(saved.ID, Landed{Key: k, Episode: &ep}); err != nil {
-					r.setErr("an episode is not kept: " + err.Error())
-				}
-			},
-			Out: lines,
-		}
-		if resume {
-			opt.Done = func(k string) (run.Prediction, model.Response, bool) {
-				l, ok, err := runStore.Record(saved.ID, k)
-				return l.Pred, l.Response, err == nil && ok && l.Episode == nil
+				next = nextTrial(saved)
 			}
-			opt.DoneEpisode = func(k string) (run.Episode, bool) {
-				l, ok, err := runStore.Record(saved.ID, k)
-				if err != nil || !ok || l.Episode == nil || !episodeEnded(*l.Episode) {
-					return run.Episode{}, false
-				}
-				return *l.Episode, true
+			if next != nil {
+				ctx, cancel = context.WithCancel(context.Background())
+			}
+			r.finish(saved, res, err, order, keepEpisodes, kept, next, cancel)
+			ended = append(ended, saved)
+			if next == nil && saved.Settings.Variants > 0 {
+				r.sumUpRobustness(saved, ended)
+			}
+			saved, resume, keepEpisodes = next, false, false
+		}
+		if before != nil {
+			if err := before.restore(); err != nil {
+				r.setErr("the data loaded before the run could not be loaded again: " + err.Error())
 			}
 		}
-		res, err := run.Run(ctx, tab.Engine.Do, client, cfg, opt)
-		r.finish(saved, res, err, lines.order, keepEpisodes, kept)
-		// Repeated trials: the next one starts when this one is done, with the same key.
-		if !chain {
-			return
-		}
-		if next := nextTrial(saved); next != nil {
-			if err := r.Start(next, key); err != nil {
-				r.setErr("the next trial did not start: " + err.Error())
-			}
-		}
+		r.release()
 	}()
 	return nil
+}
+
+// pass runs saved once in the background (see start) and returns its result, the task keys of its
+// records in the run's order, and its episodes kept from before (keepEpisodes).
+func (r *Runner) pass(ctx context.Context, saved *SavedRun, key string, resume, keepEpisodes bool) (*run.Result, []string, keptEpisodes, error) {
+	cfg := saved.Settings.Config()
+	if keepEpisodes {
+		cfg.Levels = slices.DeleteFunc(slices.Clone(cfg.Levels), func(l string) bool { return l == run.Level3 })
+	}
+	kept := keptEpisodes{episodes: saved.Episodes, failures: saved.Failures, order: saved.order}
+	warmBeforeRun()
+	saved.Status, saved.summary = runRunning, true
+	// Kept first, so that a reload while its data loads finds the pass to resume.
+	if err := runStore.PutSummary(saved, nil); err != nil {
+		r.setErr("the run is not kept across reloads: " + err.Error())
+	}
+	if err := loadPassData(saved); err != nil {
+		return nil, nil, kept, err
+	}
+	client := model.New(saved.Settings.Endpoint(key))
+	lines := &recordLines{id: saved.ID, setErr: r.setErr}
+	opt := run.Options{
+		Progress: func(p run.Progress) {
+			r.mu.Lock()
+			r.prog = p
+			r.mu.Unlock()
+		},
+		Yield: nextTask,
+		Landed: func(k string, p run.Prediction, resp model.Response) {
+			if err := runStore.Land(saved.ID, Landed{Key: k, Pred: p, Response: resp}); err != nil {
+				r.setErr("a sample is not kept: " + err.Error())
+			}
+		},
+		EpisodeLanded: func(k string, ep run.Episode) {
+			if err := runStore.Land(saved.ID, Landed{Key: k, Episode: &ep}); err != nil {
+				r.setErr("an episode is not kept: " + err.Error())
+			}
+		},
+		Out: lines,
+	}
+	if resume {
+		opt.Done = func(k string) (run.Prediction, model.Response, bool) {
+			l, ok, err := runStore.Record(saved.ID, k)
+			return l.Pred, l.Response, err == nil && ok && l.Episode == nil
+		}
+		opt.DoneEpisode = func(k string) (run.Episode, bool) {
+			l, ok, err := runStore.Record(saved.ID, k)
+			if err != nil || !ok || l.Episode == nil || !episodeEnded(*l.Episode) {
+				return run.Episode{}, false
+			}
+			return *l.Episode, true
+		}
+	}
+	res, err := run.Run(ctx, tab.Engine.Do, client, cfg, opt)
+	return res, lines.order, kept, err
 }
 
 // episodeEnded says whether an episode was played to its judgement (what EpisodeLanded is told):
@@ -286,7 +335,10 @@ type keptEpisodes struct {
 }
 
 // finish takes a run's result into its saved run, its summary, and keeps it with its verdicts.
-func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, order []string, keepEpisodes bool, kept keptEpisodes) {
+// next, when not nil, is the run that follows (a trial, a pass), which becomes the runner's run at
+// once, with cancel for its Cancel: the page sees one run going on from the first to the last. The
+// last run stays the runner's until release.
+func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, order []string, keepEpisodes bool, kept keptEpisodes, next *SavedRun, cancel context.CancelFunc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
@@ -328,7 +380,18 @@ func (r *Runner) finish(saved *SavedRun, res *run.Result, err error, order []str
 	if saveErr != nil {
 		r.err = "the finished run could not be kept: " + saveErr.Error()
 	}
-	r.cur, r.cancel, r.last = nil, nil, saved
+	r.last = saved
+	if next != nil {
+		r.cur, r.cancel, r.prog, r.started = next, cancel, run.Progress{}, time.Now()
+	}
+}
+
+// release ends the runner's run: saved was the last, and its work after its end (the robustness,
+// the data loaded back) is done, so that a run started next never meets it.
+func (r *Runner) release() {
+	r.mu.Lock()
+	r.cur, r.cancel = nil, nil
+	r.mu.Unlock()
 }
 
 func (r *Runner) setErr(msg string) {
@@ -371,7 +434,20 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 	r.mu.Unlock()
 	go func() {
 		defer cancel()
-		verdicts, err := retryOne(ctx, saved, key, f)
+		var before *loadedData
+		if wantsData(saved) {
+			before = currentData()
+		}
+		err := loadPassData(saved)
+		var verdicts *protocol.Batch
+		if err == nil {
+			verdicts, err = retryOne(ctx, saved, key, f)
+		}
+		if before != nil {
+			if rerr := before.restore(); rerr != nil && err == nil {
+				err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
+			}
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if err != nil {

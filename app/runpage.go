@@ -13,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/model"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
 
@@ -306,6 +307,7 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 			num("Samples per level ", "run-limit", zeroBlank(p.s.Limit), 1, func(v string) { p.s.Limit = atoi(v) }),
 			num("Trials ", "run-trials", strconv.Itoa(max(p.s.Trials, 1)), 1, func(v string) { p.s.Trials = min(max(atoi(v), 1), run.MaxTrials) }),
 		),
+		p.renderData(),
 		app.P().Class("small").Text("Temperature 0 makes answers as repeatable as the endpoint allows. Retries: on 408, 409, 429, 5xx and network errors, with exponential backoff and jitter, honouring Retry-After. Samples per level empty: all of them. "+
 			"Trials above 1 run the same settings that many times, one after another, each kept as its own run; the Runs page then shows pass^k (the chance that k trials of a task all succeed) and the spread of the accuracy."),
 		app.Div().Class("row").Body(
@@ -314,6 +316,69 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 			app.Button().DataSet("testid", "run-cancel").Disabled(!running).Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { runner.Cancel() }),
 		),
 	)
+}
+
+// renderData is the form's data settings: the data the run asks (that loaded in the tab, or a
+// variant of the builtin data by its seed) and the variants of a robustness run.
+func (p *RunPage) renderData() app.UI {
+	return app.Div().Class("row").Body(
+		app.Label().Class("field").Body(
+			app.Span().Text("Data "),
+			app.Select().DataSet("testid", "run-data").OnChange(func(ctx app.Context, e app.Event) {
+				p.s.Seed = 0
+				if ctx.JSSrc().Get("value").String() == "variant" {
+					p.s.Seed = 1
+				}
+				p.save()
+			}).Body(
+				app.Option().Value("loaded").Selected(p.s.Seed == 0).Text("the data loaded in this tab (the builtin data, or the folder imported)"),
+				app.Option().Value("variant").Selected(p.s.Seed != 0).Text("a variant of the builtin data: seed …"),
+			),
+		),
+		app.If(p.s.Seed != 0, func() app.UI {
+			return app.Label().Class("field").Body(
+				app.Span().Text("Seed "),
+				app.Input().Type("number").Step(1).Min("1").Max(strconv.FormatInt(protocol.MaxSeed, 10)).DataSet("testid", "run-seed").Value(strconv.FormatInt(p.s.Seed, 10)).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.s.Seed = parseSeed(ctx.JSSrc().Get("value").String())
+						p.save()
+					}),
+			)
+		}),
+		app.Label().Class("field").Body(
+			app.Span().Text("Variants "),
+			app.Input().Type("number").Step(1).Min("0").Max(strconv.Itoa(run.MaxVariants)).DataSet("testid", "run-variants").Value(strconv.Itoa(p.s.Variants)).
+				OnChange(func(ctx app.Context, e app.Event) {
+					n, _ := strconv.Atoi(strings.TrimSpace(ctx.JSSrc().Get("value").String()))
+					p.s.Variants = min(max(n, 0), run.MaxVariants)
+					p.save()
+				}),
+		),
+		app.P().Class("small").Text("A variant asks the same requests of the builtin data with other names, numbers and texts; the same seed gives the same variant everywhere (apibank run --seed S). "+
+			"Variants above 0 makes a robustness run, as apibank run --variants N: the builtin data, its variants of seeds 1 to N, and the builtin data asked again, each pass kept as its own run; the report then says how much of the accuracy holds in the variants, beside how much verdicts change by asking again."),
+	)
+}
+
+// parseSeed reads a seed typed in the form: a whole number from 1 to protocol.MaxSeed (1 for
+// anything else).
+func parseSeed(v string) int64 {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 1 {
+		return 1
+	}
+	return min(n, protocol.MaxSeed)
+}
+
+// runDataWords says, after a run's heading, the data it asks when that is not simply the data
+// loaded: a variant, or a pass of a robustness run.
+func runDataWords(r *SavedRun) string {
+	switch {
+	case r.Settings.Variants > 0:
+		return " · robustness: " + passName(r)
+	case r.Seed != 0:
+		return fmt.Sprintf(" · variant seed %d", r.Seed)
+	}
+	return ""
 }
 
 // keyNote says where the key is kept, plainly.
@@ -429,14 +494,22 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 		p.err = "Choose at least one level."
 		return
 	}
+	if err := CheckRunSettings(p.s); err != nil {
+		p.err = err.Error() + "."
+		return
+	}
 	s := p.s
 	key := p.key
 	ctx.Async(func() {
 		warmBeforeRun()
-		data, err := tab.DataName()
-		hash := ""
-		if err == nil {
-			hash, err = DataHash(s.Levels)
+		var data, hash string
+		var err error
+		// A run on a variant, or a robustness run, names its data once it is loaded (loadPassData).
+		if s.Seed == 0 && s.Variants == 0 {
+			data, err = tab.DataName()
+			if err == nil {
+				hash, err = DataHash(s.Levels)
+			}
 		}
 		if err == nil {
 			err = runner.Start(NewSavedRun(s, data, hash), key)
@@ -525,9 +598,10 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		}
 	}
 	return app.Section().Class("card").Aria("labelledby", "run-progress-h").Body(
-		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form%s)", r.Settings.Model, r.Host, r.Settings.Form, map[bool]string{true: ", batch"}[r.Source == runSourceBatch])),
+		app.H2().ID("run-progress-h").Text(fmt.Sprintf("%s at %s (%s form%s)%s", r.Settings.Model, r.Host, r.Settings.Form, map[bool]string{true: ", batch"}[r.Source == runSourceBatch], runDataWords(r))),
 		app.Div().Class("numbers").DataSet("testid", "run-progress").DataSet("done", pr.Done).DataSet("total", pr.Total).
-			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).DataSet("source", r.Source).Aria("live", "polite").Body(
+			DataSet("failed", failed).DataSet("state", status).DataSet("id", r.ID).DataSet("source", r.Source).
+			DataSet("seed", r.Seed).DataSet("pass", r.Trial).DataSet("group", r.Group).Aria("live", "polite").Body(
 			app.Div().Class("number").Body(app.Span().Class("big").Text(fmt.Sprintf("%d/%d", pr.Done, pr.Total)), app.Span().Text(" done · "+status)),
 			app.Div().Class("number").Body(app.Span().Class("big").DataSet("testid", "run-accuracy").Text(acc), app.Span().Text(" "+accNote)),
 			app.Div().Class("number").Body(app.Span().Text(fmt.Sprintf("rate %s · time left %s · tokens %d in, %d out · %d requests failed", rate, eta, pr.TokensIn, pr.TokensOut, failed))),
@@ -536,9 +610,13 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		app.If(!st.Running && r.Cut.Size+r.Cut.Timeout > 0, func() app.UI {
 			return app.P().Class("note").DataSet("testid", "run-cut").DataSet("size", r.Cut.Size).DataSet("timeout", r.Cut.Timeout).Text(CutNote(r.Cut))
 		}),
+		app.If(st.Running && wantsData(r), func() app.UI {
+			return app.P().Class("small").DataSet("testid", "run-data-note").Text("While this run goes on, this tab's engine holds " + dataWords(r.Seed) + ": the other pages of this tab show it too, and the data loaded before comes back when the run ends.")
+		}),
 		app.If(!st.Running, func() app.UI {
 			return app.P().Body(app.Text("The run is saved in this browser: "), app.A().Href("/runs").Text("see it with the other runs"), app.Text("."))
 		}),
+		app.If(!st.Running && st.Robust != nil && st.Robust.First.Group == r.Group, func() app.UI { return robustView([]RobustGroup{*st.Robust}) }),
 		app.If(!st.Running && len(r.Failures) > 0, func() app.UI { return p.renderFailures(r) }),
 	)
 }

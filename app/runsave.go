@@ -49,6 +49,13 @@ type RunSettings struct {
 	// Trials above 1 runs these settings that many times, one run after another, each kept as
 	// its own run of one group; the Runs page sums the group up as pass^k.
 	Trials int `json:"trials,omitempty"`
+	// Seed names the variant of the builtin data the run asks (1 to protocol.MaxSeed; 0: the data
+	// loaded in the tab), as `apibank run --seed S` does.
+	Seed int64 `json:"seed,omitempty"`
+	// Variants above 0 makes a robustness run, as `apibank run --variants N` does: the builtin
+	// data, its variants of seeds run.VariantSeeds(N), and the builtin data asked again, each pass
+	// kept as its own run of one group (see RobustGroups).
+	Variants int `json:"variants,omitempty"`
 }
 
 // Endpoint returns the model settings with the key given (the only place a key joins settings).
@@ -122,6 +129,11 @@ type SavedRun struct {
 	Group string `json:"group,omitempty"`
 	Trial int    `json:"trial,omitempty"`
 
+	// Seed names the variant of the builtin data the run asked (0: the data that was loaded; for a
+	// pass of a robustness run, the builtin data itself). A run with a seed is re-scored on its
+	// variant.
+	Seed int64 `json:"seed,omitempty"`
+
 	// summary says the run is what the store hands pages (see RunStore): no predictions or
 	// responses, its episodes and verdicts in short; wholeRun reads it back whole. order is the
 	// task keys of its records in the run's order.
@@ -132,7 +144,13 @@ type SavedRun struct {
 // Label names a run in lists: model, form and when (and its trial, when it is one of several).
 func (r *SavedRun) Label() string {
 	l := fmt.Sprintf("%s · %s · %s", r.Settings.Model, r.Settings.Form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
-	if r.Trial > 0 {
+	switch {
+	case r.Settings.Variants > 0:
+		l += " · robustness: " + passName(r)
+	case r.Seed != 0:
+		l += fmt.Sprintf(" · variant seed %d", r.Seed)
+	}
+	if r.Trial > 0 && r.Settings.Variants == 0 {
 		l += fmt.Sprintf(" · trial %d of %d", r.Trial, r.Settings.Trials)
 	}
 	if r.Source == runSourceBatch {

@@ -30,9 +30,11 @@ type RunsPage struct {
 	// from the store; diffsOf names the pair they are of ("" until they are read).
 	diffs   []Disagreement
 	diffsOf string
-	agree   *Agreement
-	err     string
-	msg     string
+	// robust sums up the robustness runs listed (RobustGroups), summed up when the runs change.
+	robust []RobustGroup
+	agree  *Agreement
+	err    string
+	msg    string
 	// board is the state of a submission to the board (submitBoard).
 	board boardSubmit
 	// mc is the page's own context (see RunPage.mc).
@@ -47,7 +49,7 @@ func (p *RunsPage) OnMount(ctx app.Context) {
 	p.mc = ctx
 	p.load(ctx)
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) {
-		p.runs, p.a, p.b, p.open, p.episodes, p.diffs, p.diffsOf = nil, "", "", "", nil, nil, ""
+		p.runs, p.a, p.b, p.open, p.episodes, p.diffs, p.diffsOf, p.robust = nil, "", "", "", nil, nil, "", nil
 	})
 	if frag := ctx.Page().URL().Fragment; strings.HasPrefix(frag, "run=") {
 		r, err := ParseShareFragment(frag)
@@ -74,6 +76,7 @@ func (p *RunsPage) load(ctx app.Context) {
 				return
 			}
 			p.runs = rs
+			p.robust = RobustGroups(p.allRuns())
 			if p.a == "" && len(rs) > 1 {
 				p.a, p.b = rs[1].ID, rs[0].ID
 			}
@@ -114,10 +117,11 @@ func (p *RunsPage) Render() app.UI {
 		}),
 		app.If(len(p.runs) > 0 || p.foreign != nil, func() app.UI { return p.leaderboard() }),
 		app.If(len(groups) > 0, func() app.UI { return trialsView(groups) }),
+		app.If(len(p.robust) > 0, func() app.UI { return robustView(p.robust) }),
 		app.If(len(p.runs)+btoi(p.foreign != nil) > 1, func() app.UI { return p.comparePicker() }),
 		// The comparison shows once the samples judged differently are read (see compare).
 		app.If(p.a != "" && p.b != "" && p.a != p.b && p.byID(p.a) != nil && p.byID(p.b) != nil && p.diffsOf == p.a+"\x00"+p.b, func() app.UI {
-			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns(), p.diffs)
+			return compareRuns(p.byID(p.a), p.byID(p.b), p.allRuns(), p.robust, p.diffs)
 		}),
 		app.If(p.open != "" && p.byID(p.open) != nil, func() app.UI { return p.runView(p.byID(p.open)) }),
 	)
@@ -193,7 +197,7 @@ func (p *RunsPage) leaderboard() app.UI {
 			if r == p.foreign {
 				label += " (opened, not kept)"
 			}
-			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("source", r.Source).DataSet("accuracy", Percent(o.Accuracy)).Body(
+			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("source", r.Source).DataSet("seed", r.Seed).DataSet("group", r.Group).DataSet("accuracy", Percent(o.Accuracy)).Body(
 				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures)))),
 				accuracyCell(levelTally(r, Levels[0])),
 				accuracyCell(levelTally(r, Levels[1])),
@@ -228,10 +232,12 @@ func (p *RunsPage) comparePicker() app.UI {
 	)
 }
 
-// compareRuns draws two runs side by side: per level, the paired test of the difference (with the
-// flip rate between the trials among runs), per category and tool, then the samples they judge
-// differently (diffs), each opening both answers.
-func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement) app.UI {
+// compareRuns draws two runs side by side: when both are passes of robustness runs (among robust),
+// their robustness; per level, the paired test of the difference (with the flip rate between the
+// trials among runs), per category and tool, then the samples they judge differently (diffs), each
+// opening both answers.
+func compareRuns(a, b *SavedRun, runs []*SavedRun, robust []RobustGroup, diffs []Disagreement) app.UI {
+	ga, gb := findRobust(robust, a), findRobust(robust, b)
 	ra, rb := reportOf(a), reportOf(b)
 	levels := unionNames(func(r *protocol.Report) []string {
 		var out []string
@@ -280,6 +286,7 @@ func compareRuns(a, b *SavedRun, runs []*SavedRun, diffs []Disagreement) app.UI 
 	return app.Section().Class("card").DataSet("testid", "compare").Body(
 		app.H2().Text("A and B side by side"),
 		note(warn),
+		app.If(ga != nil && gb != nil, func() app.UI { return compareRobust(ga, gb) }),
 		app.H3().Text("Per level (call accuracy, 95% Wilson interval)"),
 		app.Table().Class("tally").Body(head(), app.TBody().Body(app.Range(levels).Slice(func(i int) app.UI {
 			return app.Tr().Body(app.Td().Text(LevelLabel(levels[i])), accuracyCell(tallyOf(ra.Levels, levels[i])), accuracyCell(tallyOf(rb.Levels, levels[i])))
@@ -534,48 +541,72 @@ func (p *RunsPage) onImport(ctx app.Context, e app.Event) {
 func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 	ctx := p.mc
 	p.err, p.msg, p.agree = "", "Re-scoring "+from+" with this tab's engine…", nil
-	refresh(ctx, func() (Agreement, error) {
-		var carried []protocol.Verdict
-		if r.Batch != nil {
-			carried = r.Batch.Results
-		}
-		var ag Agreement
-		if len(r.Predictions) > 0 {
-			b, err := tab.ScoreRun(run.PredictionsJSONL(r.Predictions), r.Settings.State)
-			if err != nil {
+	refresh(ctx, func() (ag Agreement, err error) {
+		// A run on a variant (or a pass of a robustness run) is judged on its data, which the
+		// engine loads for the re-score; the data loaded before comes back after it.
+		if wantsData(r) {
+			if st := runner.State(); st.Running && (!wantsData(st.Run) || st.Run.Seed != r.Seed) {
+				return ag, fmt.Errorf("it was made on %s, which this tab's engine would have to load while a run goes on: open it again once the run has ended", dataWords(r.Seed))
+			}
+			before := currentData()
+			if err := loadData(r.Seed); err != nil {
 				return ag, err
 			}
-			if carried != nil {
-				ag = CompareVerdicts(carried, b.Results)
+			if before != nil {
+				defer func() {
+					if rerr := before.restore(); rerr != nil && err == nil {
+						err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
+					}
+				}()
 			}
-			r.Batch = &b
 		}
-		for i, ep := range r.Episodes {
-			o, err := ReplayEpisode(ep)
-			if err != nil {
-				return ag, fmt.Errorf("episode %s: %v", ep.File, err)
-			}
-			if ep.Outcome != nil {
-				ag.Compared++
-				if episodeWords(ep, true) == episodeWords(run.Episode{Outcome: &o}, true) {
-					ag.Agree++
-				} else if len(ag.Differ) < 20 {
-					ag.Differ = append(ag.Differ, fmt.Sprintf("episode %s: was %s, now %s", ep.File, episodeWords(ep, true), episodeWords(run.Episode{Outcome: &o}, true)))
-				}
-			}
-			r.Episodes[i].Outcome = &o
-		}
-		return ag, nil
+		return rescoreHere(r)
 	}, func(ag Agreement, err error) {
 		if err != nil {
 			p.err, p.msg = from+": "+err.Error(), ""
 			return
 		}
 		p.foreign, p.agree = r, &ag
+		p.robust = RobustGroups(p.allRuns())
 		p.openRun(r)
 		p.compare()
 		p.msg = "Opened " + from + ", re-scored with this tab's engine."
 	})
+}
+
+// rescoreHere judges a run's predictions with this tab's engine as it is loaded, replays its
+// episodes' calls, and says whether the verdicts agree with those the run carried.
+func rescoreHere(r *SavedRun) (ag Agreement, err error) {
+	var carried []protocol.Verdict
+	if r.Batch != nil {
+		carried = r.Batch.Results
+	}
+	if len(r.Predictions) > 0 {
+		b, err := tab.ScoreRun(run.PredictionsJSONL(r.Predictions), r.Settings.State)
+		if err != nil {
+			return ag, err
+		}
+		if carried != nil {
+			ag = CompareVerdicts(carried, b.Results)
+		}
+		r.Batch = &b
+	}
+	for i, ep := range r.Episodes {
+		o, err := ReplayEpisode(ep)
+		if err != nil {
+			return ag, fmt.Errorf("episode %s: %v", ep.File, err)
+		}
+		if ep.Outcome != nil {
+			ag.Compared++
+			if episodeWords(ep, true) == episodeWords(run.Episode{Outcome: &o}, true) {
+				ag.Agree++
+			} else if len(ag.Differ) < 20 {
+				ag.Differ = append(ag.Differ, fmt.Sprintf("episode %s: was %s, now %s", ep.File, episodeWords(ep, true), episodeWords(run.Episode{Outcome: &o}, true)))
+			}
+		}
+		r.Episodes[i].Outcome = &o
+	}
+	return ag, nil
 }
 
 // ReplayEpisode plays an episode's calls again in a fresh episode of this tab's engine and returns

@@ -26,6 +26,7 @@ type Tab struct {
 	byKey     map[string]*protocol.Dialogue
 	samples   map[string][]protocol.SampleView
 	imported  string // the name of the imported folder this tab can switch back to
+	variants  variantState
 }
 
 // tab is this process's tab: one per browser tab (the wasm program), one for the server's pre-render.
@@ -55,6 +56,10 @@ func (t *Tab) DataName() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if h.Variant != nil {
+		// A page's variant of the builtin data (see OnVariant): the tab's data is the builtin data.
+		h.Data = builtinName
+	}
 	t.mu.Lock()
 	t.data = h.Data
 	t.mu.Unlock()
@@ -78,9 +83,23 @@ func (t *Tab) Load(name string, files map[string]string) (protocol.Loaded, error
 	}
 	t.mu.Lock()
 	t.data, t.dialogues, t.byKey, t.samples = res.Name, nil, nil, nil
+	t.variants.varied = false
 	if files != nil {
 		t.imported = res.Name
 	}
+	t.mu.Unlock()
+	return res, nil
+}
+
+// LoadVariant loads the variant of the builtin data that seed names (0: the builtin data itself);
+// on success the pages' caches are dropped.
+func (t *Tab) LoadVariant(seed int64) (protocol.Loaded, error) {
+	res, err := call[protocol.Loaded](t.Engine, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed})
+	if err != nil {
+		return res, err
+	}
+	t.mu.Lock()
+	t.data, t.dialogues, t.byKey, t.samples = res.Name, nil, nil, nil
 	t.mu.Unlock()
 	return res, nil
 }
@@ -99,6 +118,7 @@ func (t *Tab) SwitchTo(name string) (protocol.Loaded, error) {
 		}
 		t.mu.Lock()
 		t.data, t.dialogues, t.byKey, t.samples = res.Name, nil, nil, nil
+		t.variants.varied = false
 		t.mu.Unlock()
 		return res, nil
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/apibank-playground/apibank/protocol"
@@ -13,12 +14,16 @@ const SubmissionFormat = "apibank-submission/1"
 
 // Submission is what a student without a class hands in for an assignment: each exercise's last
 // answer, attempts and whether the answer was seen. Correct is what the student's tab judged; a
-// teacher's tab never reads it (it judges every answer again).
+// teacher's tab never reads it (it judges every answer again, on the student's variant of each
+// exercise: ExerciseSeedIn of the class or the assignment, the student and the exercise).
 type Submission struct {
-	Format     string             `json:"format"`
-	Student    string             `json:"student"`
-	Assignment string             `json:"assignment"`
-	Answers    []SubmissionAnswer `json:"answers"`
+	Format     string `json:"format"`
+	Student    string `json:"student"`
+	Assignment string `json:"assignment"`
+	// Class is the class the student was in, whose variants they answered (empty: none, the
+	// assignment's variants; the assignment is named by its name and its exercises, in order).
+	Class   string             `json:"class,omitempty"`
+	Answers []SubmissionAnswer `json:"answers"`
 }
 
 // SubmissionAnswer is one exercise of a submission.
@@ -71,6 +76,11 @@ func ParseSubmission(name string, b []byte) (Submission, error) {
 // Judge scores answers with the tab's engine, the path the Classroom checks an answer by; the
 // verdicts come back by exercise key. An answer the engine could not judge is in errs by key.
 func Judge(answers []SubmissionAnswer) (map[string]protocol.Verdict, map[string]string, error) {
+	return judgeOn(tab.Engine, answers)
+}
+
+// judgeOn is Judge on the data e holds.
+func judgeOn(e Engine, answers []SubmissionAnswer) (map[string]protocol.Verdict, map[string]string, error) {
 	if len(answers) == 0 {
 		return map[string]protocol.Verdict{}, map[string]string{}, nil
 	}
@@ -79,7 +89,7 @@ func Judge(answers []SubmissionAnswer) (map[string]protocol.Verdict, map[string]
 		l, _ := json.Marshal(map[string]any{"level": a.Level, "file": a.File, "id": a.ID, "pred": a.Answer})
 		lines = append(lines, string(l))
 	}
-	b, err := call[protocol.Batch](tab.Engine, protocol.Request{Op: protocol.OpScore, Preds: strings.Join(lines, "\n"), Name: "classroom", Gold: true})
+	b, err := call[protocol.Batch](e, protocol.Request{Op: protocol.OpScore, Preds: strings.Join(lines, "\n"), Name: "classroom", Gold: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,13 +106,15 @@ func Judge(answers []SubmissionAnswer) (map[string]protocol.Verdict, map[string]
 	return out, errs, nil
 }
 
-// JudgedCell is one student's exercise as the teacher's tab judged it.
+// JudgedCell is one student's exercise as the teacher's tab judged it, on the student's variant.
 type JudgedCell struct {
 	Answer     string
 	Attempts   int
 	SeenAnswer bool
 	Correct    bool
 	Category   string
+	// Variant is the exercise as the student's variant gives it (Seed 0: the data of this tab).
+	Variant Variant
 }
 
 // SubmissionTable is students by exercises, every verdict the teacher's engine's.
@@ -110,15 +122,64 @@ type SubmissionTable struct {
 	Students  []string
 	Exercises []ExerciseRef
 	Cells     map[string]map[string]JudgedCell
+	// Variants is false when this tab holds data other than the builtin data: the answers were
+	// judged on it, not on the students' variants of the builtin data.
+	Variants bool
 }
 
-// JudgeSubmissions judges every answer of the submissions again and lays them out; a student named
-// twice keeps the later file.
+// submissionAssignment is the assignment a submission answers: its name and its exercises in order
+// (NewSubmission writes one answer per exercise), which name it (AssignmentID).
+func submissionAssignment(s Submission) Assignment {
+	a := Assignment{Name: s.Assignment}
+	for _, x := range s.Answers {
+		a.Items = append(a.Items, ExerciseRef{x.Level, x.File, x.ID})
+	}
+	return a
+}
+
+// judgeSubmission judges a submission's answers, each on the student's variant of its exercise
+// when the tab holds the builtin data.
+func judgeSubmission(s Submission, onBuiltin bool) (map[string]protocol.Verdict, map[string]string, map[string]Variant, error) {
+	if !onBuiltin {
+		vs, errs, err := Judge(s.Answers)
+		return vs, errs, map[string]Variant{}, err
+	}
+	a := submissionAssignment(s)
+	vs, errs, variants := map[string]protocol.Verdict{}, map[string]string{}, map[string]Variant{}
+	for _, x := range s.Answers {
+		ex := ExerciseRef{x.Level, x.File, x.ID}
+		seed := ExerciseSeedIn(s.Class, &a, s.Student, ex)
+		err := tab.OnVariant(seed, func(e Engine) error {
+			v, e1, err := judgeOn(e, []SubmissionAnswer{x})
+			if err != nil {
+				return err
+			}
+			maps.Copy(vs, v)
+			maps.Copy(errs, e1)
+			if vr, err := variantOf(e, seed, ex); err == nil {
+				variants[ex.Key()] = vr
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return vs, errs, variants, nil
+}
+
+// JudgeSubmissions judges every answer of the submissions again, on each student's variant of
+// each exercise, and lays them out; a student named twice keeps the later file.
 func JudgeSubmissions(subs []Submission) (SubmissionTable, error) {
 	t := SubmissionTable{Cells: map[string]map[string]JudgedCell{}}
+	name, err := tab.DataName()
+	if err != nil {
+		return t, err
+	}
+	t.Variants = name == builtinName
 	seen := map[string]bool{}
 	for _, s := range subs {
-		vs, errs, err := Judge(s.Answers)
+		vs, errs, variants, err := judgeSubmission(s, t.Variants)
 		if err != nil {
 			return t, err
 		}
@@ -132,7 +193,7 @@ func JudgeSubmissions(subs []Submission) (SubmissionTable, error) {
 				seen[k] = true
 				t.Exercises = append(t.Exercises, ExerciseRef{a.Level, a.File, a.ID})
 			}
-			c := JudgedCell{Answer: a.Answer, Attempts: a.Attempts, SeenAnswer: a.SeenAnswer, Category: "NOT_ANSWERED"}
+			c := JudgedCell{Answer: a.Answer, Attempts: a.Attempts, SeenAnswer: a.SeenAnswer, Category: "NOT_ANSWERED", Variant: variants[k]}
 			if v, ok := vs[k]; ok && a.Answer != "" {
 				c.Correct, c.Category = v.Call().Correct, v.Call().Category
 			} else if e, ok := errs[k]; ok {

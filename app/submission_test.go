@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // TestSubmissionsAreJudgedAgain: a submission's answers are judged by the tab's engine; a verdict
@@ -19,17 +21,11 @@ func TestSubmissionsAreJudgedAgain(t *testing.T) {
 		t.Fatalf("exercises: %v (%d)", err, len(ex))
 	}
 	a, b := ex[0], ex[1]
-	// The gold call of a, as the engine gives it, is a right answer.
-	gold, _, err := Judge([]SubmissionAnswer{{Level: a.Level, File: a.File, ID: a.ID}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	right := gold[exerciseKey(a)].Call().GoldCall
-	if right == "" {
-		t.Fatal("no gold call for", exerciseKey(a))
-	}
+	asg := Assignment{Name: "Week 1", Items: []ExerciseRef{{a.Level, a.File, a.ID}, {b.Level, b.File, b.ID}}}
+	// Ana's gold call of a, from her variant of it, is her right answer.
+	right := goldOfVariant(t, ExerciseSeedIn("", &asg, "Ana", asg.Items[0]), asg.Items[0])
 	file := func(student string, answers ...SubmissionAnswer) []byte {
-		body, _ := json.Marshal(Submission{Format: SubmissionFormat, Student: student, Answers: answers})
+		body, _ := json.Marshal(Submission{Format: SubmissionFormat, Student: student, Assignment: asg.Name, Answers: answers})
 		return body
 	}
 	honest := file("Ana", SubmissionAnswer{Level: a.Level, File: a.File, ID: a.ID, Answer: right, Attempts: 2},
@@ -100,5 +96,101 @@ func TestNewSubmission(t *testing.T) {
 	want := []SubmissionAnswer{{"L", "f", 2, "[A()]", 3, true, true}, {"L", "g", 0, "", 0, false, false}}
 	if s.Format != SubmissionFormat || s.Student != "Ana" || s.Assignment != "w1" || len(s.Answers) != 2 || s.Answers[0] != want[0] || s.Answers[1] != want[1] {
 		t.Errorf("got %+v", s)
+	}
+}
+
+// goldOfVariant is an exercise's gold call in the variant seed names, as the tab's engine gives it.
+func goldOfVariant(t *testing.T, seed int64, ex ExerciseRef) string {
+	t.Helper()
+	var v Variant
+	err := tab.OnVariant(seed, func(e Engine) (err error) { v, err = variantOf(e, seed, ex); return err })
+	if err != nil || v.Gold == "" || v.Request == "" {
+		t.Fatalf("the variant %d of %s: %+v %v", seed, ex.Key(), v, err)
+	}
+	return v.Gold
+}
+
+// TestSubmissionsOnEachStudentsVariant: two students hand in the same assignment, each with the
+// other's gold call of an exercise and then with their own: each is right only on their own
+// variant's gold, and the table shows each one's seed, request and gold as their variant gives them.
+func TestSubmissionsOnEachStudentsVariant(t *testing.T) {
+	useNative(t)
+	ss, err := tab.Samples("level-1-given-desc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex ExerciseRef
+	for _, s := range ss {
+		if s.Kind == "call" {
+			ex = ExerciseRef{s.Level, s.File, s.ID}
+			break
+		}
+	}
+	asg := Assignment{Name: "Week 2", Items: []ExerciseRef{ex}}
+	seedA, seedB := ExerciseSeedIn("", &asg, "Ana", ex), ExerciseSeedIn("", &asg, "Bo", ex)
+	goldA, goldB := goldOfVariant(t, seedA, ex), goldOfVariant(t, seedB, ex)
+	if seedA == seedB || goldA == goldB {
+		t.Fatalf("Ana and Bo share an exercise: seeds %d %d, golds %s %s", seedA, seedB, goldA, goldB)
+	}
+	judge := func(answerA, answerB string) SubmissionTable {
+		t.Helper()
+		var subs []Submission
+		for _, x := range []struct{ student, answer string }{{"Ana", answerA}, {"Bo", answerB}} {
+			body, _ := json.Marshal(NewSubmission(x.student, asg, map[string]Progress{ex.Key(): {Attempts: 1, Solved: true, Answer: x.answer}}))
+			s, err := ParseSubmission(x.student+".json", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs = append(subs, s)
+		}
+		tbl, err := JudgeSubmissions(subs)
+		if err != nil || !tbl.Variants {
+			t.Fatalf("%+v %v", tbl, err)
+		}
+		return tbl
+	}
+	swapped := judge(goldB, goldA)
+	own := judge(goldA, goldB)
+	for _, x := range []struct {
+		student, gold string
+		seed          int64
+	}{{"Ana", goldA, seedA}, {"Bo", goldB, seedB}} {
+		if c := swapped.Cells[x.student][ex.Key()]; c.Correct {
+			t.Errorf("%s is right with the other's gold: %+v", x.student, c)
+		}
+		c := own.Cells[x.student][ex.Key()]
+		if !c.Correct || c.Category != "CORRECT" {
+			t.Errorf("%s with their own gold: %+v", x.student, c)
+		}
+		if c.Variant.Seed != x.seed || c.Variant.Gold != x.gold || c.Variant.Request == "" {
+			t.Errorf("%s's variant as the table shows it: %+v, want seed %d and gold %s", x.student, c.Variant, x.seed, x.gold)
+		}
+	}
+	if own.Cells["Ana"][ex.Key()].Variant.Request == own.Cells["Bo"][ex.Key()].Variant.Request {
+		t.Errorf("Ana and Bo were asked the same: %q", own.Cells["Ana"][ex.Key()].Variant.Request)
+	}
+}
+
+// TestVariantsLeaveTheBuiltinData: once a page that loaded variants is left, the tab's next
+// requests find the builtin data again.
+func TestVariantsLeaveTheBuiltinData(t *testing.T) {
+	useNative(t)
+	ex := ExerciseRef{"level-1-given-desc", "", 0}
+	ss, _ := tab.Samples(ex.Level)
+	for _, s := range ss {
+		if s.Kind == "call" {
+			ex.File, ex.ID = s.File, s.ID
+			break
+		}
+	}
+	builtin := goldOfVariant(t, 0, ex)
+	seed := ExerciseSeedIn("ABCDEF", nil, "Ana", ex)
+	if g := goldOfVariant(t, seed, ex); g == builtin {
+		t.Fatalf("the variant's gold is the builtin one: %s", g)
+	}
+	tab.LeaveVariants()
+	h, err := call[protocol.Hello](tab.Engine, protocol.Request{Op: protocol.OpHello})
+	if err != nil || h.Variant != nil || h.Data != builtinName {
+		t.Fatalf("after leaving: %+v %v", h, err)
 	}
 }

@@ -40,6 +40,10 @@ type TeachPage struct {
 	judged *SubmissionTable
 	// draft is the assignment being made (exercises picked on the Classroom page).
 	draft Assignment
+	// variants are the class's students' variants read so far (student -> exercise key), and
+	// reading the student whose variants are being read.
+	variants map[string]map[string]Variant
+	reading  string
 	// page is the context of the mount: answers of the server are dispatched through it, as the
 	// element whose event sent a request may be gone when the answer comes (go-app drops a
 	// dispatch to an element no longer mounted).
@@ -51,6 +55,59 @@ func (p *TeachPage) OnPreRender(ctx app.Context) { p.mount(ctx, false) }
 
 // OnMount loads the classes this tab knows and takes one from a teacher link (#class=CODE&key=KEY).
 func (p *TeachPage) OnMount(ctx app.Context) { p.mount(ctx, true) }
+
+// OnDismount puts the builtin data back in the tab's engine if a student's variant is loaded.
+func (p *TeachPage) OnDismount() { tab.LeaveVariants() }
+
+// readVariants reads each exercise a student of the current class answered from the student's
+// variant (its seed, request and gold call), in this tab's engine, one variant after the other.
+func (p *TeachPage) readVariants(ctx app.Context, student string) {
+	if p.view == nil || p.reading != "" {
+		return
+	}
+	code := p.view.Class
+	var exs []ExerciseRef
+	var seeds []int64
+	seen := map[string]bool{}
+	for _, s := range p.view.Students {
+		if s.Student != student {
+			continue
+		}
+		for _, a := range s.Answers {
+			ex := ExerciseRef{a.Level, a.File, a.ID}
+			if !seen[ex.Key()] {
+				seen[ex.Key()] = true
+				exs = append(exs, ex)
+				seeds = append(seeds, ExerciseSeedIn(code, nil, student, ex))
+			}
+		}
+	}
+	p.reading, p.err = student, ""
+	p.page.Async(func() {
+		name, err := tab.DataName()
+		var vs map[string]Variant
+		switch {
+		case err != nil:
+		case name != builtinName:
+			err = fmt.Errorf("this tab holds %q: a student's variants are of the builtin data (load it on the Dataset page)", name)
+		default:
+			vs, err = VariantsOf(seeds, exs)
+		}
+		p.page.Dispatch(func(ctx app.Context) {
+			p.reading = ""
+			if p.view == nil || p.view.Class != code {
+				return
+			}
+			if err != nil {
+				p.err = "The variants of " + student + ": " + err.Error()
+			}
+			if p.variants == nil {
+				p.variants = map[string]map[string]Variant{}
+			}
+			p.variants[student] = vs
+		})
+	})
+}
 
 func (p *TeachPage) mount(ctx app.Context, browser bool) {
 	p.page = ctx
@@ -151,6 +208,9 @@ func (p *TeachPage) load(ctx app.Context) {
 			if err != nil {
 				p.err, p.view = fmt.Sprintf("Class %s: %v", c.Class, err), nil
 				return
+			}
+			if p.view == nil || p.view.Class != v.Class {
+				p.variants = nil
 			}
 			p.err, p.view = "", &v
 			if v.Name != "" && c.Name != v.Name {
@@ -305,9 +365,24 @@ func submissionTableUI(t SubmissionTable) app.UI {
 		}
 		rows = append(rows, app.Tr().DataSet("student", s).Body(cells...))
 	}
-	return app.Div().Class("table-wrap").Body(app.Table().DataSet("testid", "teach-sub-table").Body(
-		app.Caption().Text("Judged here: ✓ right, ✗ not; the number is the attempts the student made; seen: the answer was shown"),
-		app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)))
+	var vrows []variantRow
+	for _, s := range t.Students {
+		for _, ex := range t.Exercises {
+			if c, ok := t.Cells[s][ex.Key()]; ok {
+				vrows = append(vrows, variantRow{Student: s, Exercise: ex, Variant: c.Variant, Answer: c.Answer, Category: c.Category, Correct: c.Correct})
+			}
+		}
+	}
+	return app.Div().Body(
+		app.Div().Class("table-wrap").Body(app.Table().DataSet("testid", "teach-sub-table").Body(
+			app.Caption().Text("Judged here: ✓ right, ✗ not; the number is the attempts the student made; seen: the answer was shown"),
+			app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...))),
+		app.If(!t.Variants, func() app.UI {
+			return note("This tab holds other data than the builtin data: the answers were judged on it, not on each student's variant of the builtin data.")
+		}).Else(func() app.UI {
+			return variantTableUI("teach-sub-variants", "Each student's exercises, from their own variants: what they were asked, the right answer, and their answer as judged here", vrows)
+		}),
+	)
 }
 
 // assignmentCard makes an assignment link from the exercises picked on the Classroom page.
@@ -382,14 +457,15 @@ func (p *TeachPage) classView(c TeacherClass) app.UI {
 		),
 	)
 	if p.view != nil {
-		body = append(body, classTableUI(NewClassTable(*p.view)))
+		body = append(body, classTableUI(NewClassTable(*p.view), p.view.Class, p.reading, p.readVariants))
+		body = append(body, p.classVariantsUI())
 	}
 	return app.Section().Class("card").DataSet("testid", "teach-class").Body(body...)
 }
 
 // classTableUI draws the students by exercises (solved, attempts), then each exercise's most
 // common wrong categories with an example answer. Names and answers are shown as text.
-func classTableUI(t ClassTable) app.UI {
+func classTableUI(t ClassTable, code, reading string, read func(app.Context, string)) app.UI {
 	if len(t.Students) == 0 {
 		return app.P().DataSet("testid", "teach-empty").Text("No answers yet. Students open the student link, type their name, and check answers on the Classroom page.")
 	}
@@ -397,6 +473,7 @@ func classTableUI(t ClassTable) app.UI {
 	for _, ex := range t.Exercises {
 		head = append(head, app.Th().Scope("col").Title(ex.Level+" "+ex.File+" #"+fmt.Sprint(ex.ID)).Text(fmt.Sprintf("%s #%d", strings.TrimSuffix(ex.File, ".jsonl"), ex.ID)))
 	}
+	head = append(head, app.Th().Scope("col").Text("Their exercises"))
 	rows := []app.UI{}
 	for _, s := range t.Students {
 		cells := []app.UI{app.Th().Scope("row").DataSet("testid", "teach-student").Text(s)}
@@ -411,8 +488,15 @@ func classTableUI(t ClassTable) app.UI {
 			case c.Attempts > 0:
 				text = fmt.Sprintf("✗ %d", c.Attempts)
 			}
-			cells = append(cells, app.Td().DataSet("testid", "teach-cell").DataSet("solved", c.Solved).DataSet("attempts", c.Attempts).Text(text))
+			seed := ExerciseSeedIn(code, nil, s, ex)
+			cells = append(cells, app.Td().DataSet("testid", "teach-cell").DataSet("solved", c.Solved).DataSet("attempts", c.Attempts).DataSet("seed", seed).
+				Title(fmt.Sprintf("variant %d", seed)).Text(text))
 		}
+		cells = append(cells, app.Td().Body(app.Button().DataSet("testid", "teach-read-variants").DataSet("student", s).Disabled(reading != "").
+			Title("Read each exercise this student answered from their own variant: what they were asked and the right answer").
+			Text(map[bool]string{true: "Reading…", false: "Show"}[reading == s]).
+			// The student is read from the button: go-app keeps a reused element's first handler.
+			OnClick(func(ctx app.Context, e app.Event) { read(ctx, ctx.JSSrc().Get("dataset").Get("student").String()) })))
 		rows = append(rows, app.Tr().DataSet("student", s).Body(cells...))
 	}
 	var wrong []app.UI
@@ -438,4 +522,66 @@ func classTableUI(t ClassTable) app.UI {
 			return app.Div().Body(app.H3().Text("Most common wrong answers"), app.Ul().Body(wrong...))
 		}),
 	)
+}
+
+// classVariantsUI lists the variants read of the class's students: per student and exercise, the
+// seed, what the student was asked and the right answer, with their last answer. All as text.
+func (p *TeachPage) classVariantsUI() app.UI {
+	if len(p.variants) == 0 || p.view == nil {
+		return app.Text("")
+	}
+	var rows []variantRow
+	for _, s := range p.view.Students {
+		vs, ok := p.variants[s.Student]
+		if !ok {
+			continue
+		}
+		last := map[string]wire.AnswerView{}
+		var order []ExerciseRef
+		for _, a := range s.Answers {
+			ex := ExerciseRef{a.Level, a.File, a.ID}
+			if _, ok := last[ex.Key()]; !ok {
+				order = append(order, ex)
+			}
+			last[ex.Key()] = a
+		}
+		for _, ex := range order {
+			a := last[ex.Key()]
+			rows = append(rows, variantRow{Student: s.Student, Exercise: ex, Variant: vs[ex.Key()], Answer: a.Answer, Category: a.Verdict, Correct: a.Correct})
+		}
+	}
+	return variantTableUI("teach-variants", "Each student's exercises, from their own variants: what they were asked, the right answer, and their last answer (the server's verdict)", rows)
+}
+
+// variantRow is one student's exercise in a table of variants.
+type variantRow struct {
+	Student  string
+	Exercise ExerciseRef
+	Variant  Variant
+	Answer   string
+	Category string
+	Correct  bool
+}
+
+// variantTableUI draws rows of students' variants; every text is shown as text.
+func variantTableUI(testid, caption string, rows []variantRow) app.UI {
+	body := make([]app.UI, 0, len(rows))
+	for _, r := range rows {
+		body = append(body, app.Tr().DataSet("testid", testid+"-row").DataSet("student", r.Student).DataSet("exercise", r.Exercise.Key()).
+			DataSet("seed", r.Variant.Seed).Body(
+			app.Th().Scope("row").Text(r.Student),
+			app.Td().Text(fmt.Sprintf("%s #%d", strings.TrimSuffix(r.Exercise.File, ".jsonl"), r.Exercise.ID)),
+			app.Td().DataSet("testid", testid+"-seed").Text(fmt.Sprint(r.Variant.Seed)),
+			app.Td().DataSet("testid", testid+"-request").Text(truncate(r.Variant.Request, 400)),
+			app.Td().Body(app.Code().DataSet("testid", testid+"-gold").Text(r.Variant.Gold)),
+			app.Td().Body(app.Code().DataSet("testid", testid+"-answer").Text(truncate(r.Answer, 200))),
+			app.Td().DataSet("testid", testid+"-verdict").DataSet("correct", r.Correct).Text(r.Category),
+		))
+	}
+	return app.Div().Class("table-wrap").Body(app.Table().DataSet("testid", testid).Body(
+		app.Caption().Text(caption),
+		app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("Student"), app.Th().Scope("col").Text("Exercise"),
+			app.Th().Scope("col").Text("Variant"), app.Th().Scope("col").Text("They were asked"), app.Th().Scope("col").Text("The right answer"),
+			app.Th().Scope("col").Text("Their answer"), app.Th().Scope("col").Text("Verdict"))),
+		app.TBody().Body(body...)))
 }

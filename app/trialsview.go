@@ -22,12 +22,13 @@ type TrialGroup struct {
 
 // TrialGroups sums up the runs that are repeated trials, one group per first trial, newest group
 // first (the order runs are listed in). Only trials that ran to their end count: a cancelled or
-// still running trial would count tasks it never asked as failures.
+// still running trial would count tasks it never asked as failures. The passes of a robustness
+// run are no trials (RobustGroups sums them up).
 func TrialGroups(runs []*SavedRun) []TrialGroup {
 	byGroup := map[string][]*SavedRun{}
 	var order []string
 	for _, r := range runs {
-		if r.Group == "" {
+		if r.Group == "" || r.Settings.Variants > 0 {
 			continue
 		}
 		if _, ok := byGroup[r.Group]; !ok {

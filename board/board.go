@@ -5,7 +5,10 @@
 // What a submission claims is never believed: its report, an episode's outcome and a line's verdict
 // are not read; the host's engine scores the predictions and replays the episodes (Rescore). An
 // entry records the dataset's hash and the engine's build it was judged with, so that entries of
-// other data or another engine are shown apart, never ranked with the current ones (Board). The
+// other data or another engine are shown apart, never ranked with the current ones (Rank). A board
+// may rank a season, a variant of the builtin data named by its seed (Current.Season), so that it
+// cannot be memorized from the public data: every run is judged on the data it was made on
+// (Entry.Seed, loaded by Load) and ranked only when that is the season's. The
 // Store interface is where entries are kept: SQLite on the server, D1 on the Worker, the same SQL
 // store as the classes (class.SQLStore). The HTTP handlers are api's; this package holds
 // no runtime and builds for every GOOS, so the board page ranks a static export in the tab as the
@@ -60,6 +63,11 @@ type Entry struct {
 	// Data and Engine are the host's dataset hash and engine build the entry was judged with.
 	Data   string `json:"data"`
 	Engine string `json:"engine"`
+	// Seed names the data the host judged the entry on: the variant of the builtin data its run
+	// recorded (run.Info.Seed; 0 the builtin data itself). An entry is judged on the data its run
+	// was made on, whatever season the board ranks, so that its verdicts are right; one made on
+	// other data than the board's season is listed apart (Rank).
+	Seed int64 `json:"seed,omitempty"`
 	// RunData says whether the run saw the samples the host judged it on: its recorded data hash
 	// is the host's hash of the same levels. A run on other data is shown apart, never ranked.
 	RunData bool    `json:"run_data"`
@@ -88,6 +96,9 @@ type Store interface {
 	Blob(ctx context.Context, id, name string) ([]byte, error)
 	// Retract marks an entry retracted at t (it stays listed); ErrNotFound when there is none.
 	Retract(ctx context.Context, id string, t time.Time) error
+	// Season answers when the board first ranked season seed (a variant's seed, above 0): the
+	// first call for a seed keeps now and answers it, every later one answers that same time.
+	Season(ctx context.Context, seed int64, now time.Time) (time.Time, error)
 	// Hit counts an event toward a rate limit, as class.Store.Hit does (the same counts table).
 	Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (ok bool, ends time.Time, err error)
 }

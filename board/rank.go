@@ -4,16 +4,33 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apibank-playground/apibank/stats"
 )
 
-// Current is what a host judges with now: its dataset's hash and its engine's build. Entries judged
-// with other ones are legacy.
+// Current is what a host judges with now: its dataset's hash and its engine's build, and the season
+// it ranks. Entries judged with other ones are legacy.
 type Current struct {
 	Data   string `json:"data"`
 	Engine string `json:"engine"`
+	// Season is the seed of the variant of the builtin data the board ranks (0: the builtin data
+	// itself, no season): Data is that variant's hash. Runs made on it (apibank run --seed
+	// SEASON) are ranked; runs made on other data are listed apart.
+	Season int64 `json:"season,omitempty"`
+	// Since is when this host first ranked the season (kept in its store; nil without a season,
+	// or in an export without a store).
+	Since *time.Time `json:"since,omitempty"`
+}
+
+// DataWords names the data of a seed in words: "the original data" (0) or "season N's variant".
+func DataWords(seed int64) string {
+	if seed == 0 {
+		return "the original data"
+	}
+	return "season " + strconv.FormatInt(seed, 10) + "'s variant"
 }
 
 // Filter narrows a ranking: a form (text, native; "" both) and a level ("" overall).
@@ -45,8 +62,8 @@ type Row struct {
 	Score LevelScore `json:"score"`
 }
 
-// Rank places every entry under f: the ranked ones (standing, complete, judged on the current data
-// and engine, covering the level asked, or every level for the overall ranking) best first by
+// Rank places every entry under f: the ranked ones (standing, complete, made on the season's data
+// and judged on it and the current engine, covering the level asked, or every level for the overall ranking) best first by
 // accuracy, each compared with its neighbour above by the paired McNemar test on their first trials;
 // then the unranked, the legacy and the retracted, newest first.
 func Rank(entries []Entry, cur Current, f Filter) []Row {
@@ -67,7 +84,7 @@ func Rank(entries []Entry, cur Current, f Filter) []Row {
 		case e.Retracted != nil:
 			r.Section = SectionRetracted
 			retracted = append(retracted, r)
-		case e.Data != cur.Data || e.Engine != cur.Engine || !e.RunData:
+		case e.Seed != cur.Season || e.Data != cur.Data || e.Engine != cur.Engine || !e.RunData:
 			r.Section, r.Why = SectionLegacy, legacyWhy(e, cur)
 			legacy = append(legacy, r)
 		case !e.Score.Complete:
@@ -109,14 +126,18 @@ func Rank(entries []Entry, cur Current, f Filter) []Row {
 	return slices.Concat(ranked, unranked, legacy, retracted)
 }
 
-// legacyWhy says how an entry's judging differs from the host's now.
+// legacyWhy says how an entry's judging differs from the host's now: first on which data its run
+// was made when that is not the season the board ranks, in words.
 func legacyWhy(e Entry, cur Current) string {
 	var why []string
+	switch {
+	case e.Seed != cur.Season:
+		why = append(why, "made on "+DataWords(e.Seed))
+	case e.Data != cur.Data:
+		why = append(why, "judged on data "+e.Data+", now "+cur.Data)
+	}
 	if !e.RunData {
 		why = append(why, "the run saw other data than the board judged it on")
-	}
-	if e.Data != cur.Data {
-		why = append(why, "judged on data "+e.Data+", now "+cur.Data)
 	}
 	if e.Engine != cur.Engine {
 		why = append(why, "judged by engine "+e.Engine+", now "+cur.Engine)

@@ -1,6 +1,7 @@
 package board_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,4 +100,83 @@ func ids(rows []board.Row) []string {
 		out = append(out, r.Entry.ID+"/"+r.Section)
 	}
 	return out
+}
+
+// TestRankSeasons: a board of a season ranks the runs made on its variant (judged on its data) and
+// lists apart, saying in words on which data each was made, the runs of the original data and of
+// other seasons; a board without a season lists every variant's run apart.
+func TestRankSeasons(t *testing.T) {
+	all := strings.Repeat("1", 100)
+	// on is an entry made on the data of seed, judged on it (its data hash "d<seed>").
+	on := func(id string, seed int64, created int) board.Entry {
+		e := entry(id, "text", all, created)
+		e.Seed, e.Run.Seed, e.Data = seed, seed, "d"+strconv.FormatInt(seed, 10)
+		return e
+	}
+	original := on("original", 0, 1)
+	s7 := on("season-7", 7, 2)
+	s7b := on("season-7-worse", 7, 3)
+	s7b.Score.Marks["level-1-given-desc"] = strings.Repeat("0", 40) + strings.Repeat("1", 60)
+	s7b.Score.Overall.Accuracy, s7b.Score.Overall.Right = 0.6, 60
+	s41 := on("season-41", 41, 4)
+	s7old := on("season-7-old-engine", 7, 5)
+	s7old.Engine = "e0"
+	s7moved := on("season-7-data-moved", 7, 6) // judged on season 7 when its variant was other data
+	s7moved.Data = "d7-before"
+	s7lied := on("season-7-other-run-data", 7, 7)
+	s7lied.RunData = false
+	entries := []board.Entry{original, s7, s7b, s41, s7old, s7moved, s7lied}
+
+	type want struct{ id, section, why string }
+	since := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		cur  board.Current
+		want []want
+	}{
+		{"season 7", board.Current{Data: "d7", Engine: "e1", Season: 7, Since: &since}, []want{
+			{"season-7", board.SectionRanked, ""},
+			{"season-7-worse", board.SectionRanked, ""},
+			{"season-7-other-run-data", board.SectionLegacy, "the run saw other data than the board judged it on"},
+			{"season-7-data-moved", board.SectionLegacy, "judged on data d7-before, now d7"},
+			{"season-7-old-engine", board.SectionLegacy, "judged by engine e0, now e1"},
+			{"season-41", board.SectionLegacy, "made on season 41's variant"},
+			{"original", board.SectionLegacy, "made on the original data"},
+		}},
+		{"season 41", board.Current{Data: "d41", Engine: "e1", Season: 41, Since: &since}, []want{
+			{"season-41", board.SectionRanked, ""},
+			{"season-7-other-run-data", board.SectionLegacy, "made on season 7's variant; the run saw other data than the board judged it on"},
+			{"season-7-data-moved", board.SectionLegacy, "made on season 7's variant"},
+			{"season-7-old-engine", board.SectionLegacy, "made on season 7's variant; judged by engine e0, now e1"},
+			{"season-7-worse", board.SectionLegacy, "made on season 7's variant"},
+			{"season-7", board.SectionLegacy, "made on season 7's variant"},
+			{"original", board.SectionLegacy, "made on the original data"},
+		}},
+		{"no season", board.Current{Data: "d0", Engine: "e1"}, []want{
+			{"original", board.SectionRanked, ""},
+			{"season-7-other-run-data", board.SectionLegacy, "made on season 7's variant; the run saw other data than the board judged it on"},
+			{"season-7-data-moved", board.SectionLegacy, "made on season 7's variant"},
+			{"season-7-old-engine", board.SectionLegacy, "made on season 7's variant; judged by engine e0, now e1"},
+			{"season-41", board.SectionLegacy, "made on season 41's variant"},
+			{"season-7-worse", board.SectionLegacy, "made on season 7's variant"},
+			{"season-7", board.SectionLegacy, "made on season 7's variant"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := board.Rank(entries, tt.cur, board.Filter{})
+			if len(rows) != len(tt.want) {
+				t.Fatalf("%d rows, want %d: %v", len(rows), len(tt.want), ids(rows))
+			}
+			for i, w := range tt.want {
+				if r := rows[i]; r.Entry.ID != w.id || r.Section != w.section || r.Why != w.why {
+					t.Errorf("row %d: %s %s %q, want %s %s %q", i, r.Entry.ID, r.Section, r.Why, w.id, w.section, w.why)
+				}
+			}
+		})
+	}
+	for seed, want := range map[int64]string{0: "the original data", 7: "season 7's variant", 1<<53 - 1: "season 9007199254740991's variant"} {
+		if got := board.DataWords(seed); got != want {
+			t.Errorf("DataWords(%d) = %q, want %q", seed, got, want)
+		}
+	}
 }

@@ -119,7 +119,8 @@ type Judged struct {
 	Verdicts []SampleVerdict
 }
 
-// Rescore judges a submission with the engine behind do (the builtin data loaded): every trial's
+// Rescore judges a submission with the engine behind do (the data the run was made on loaded: the
+// builtin data, or its variant the run's seed names; see Entry.Seed): every trial's
 // predictions scored as the score op scores them, every episode's calls replayed, the failed
 // requests counted as wrong. A line the engine cannot judge, a sample outside the run's levels, a
 // task answered twice in a trial or a malformed file refuses the whole submission (an
@@ -131,7 +132,7 @@ func Rescore(ctx context.Context, do protocol.Transport, sub Submission) (Judged
 // RescoreTasks is Rescore with the run's tasks as run.Tasks lists them for the submission's levels,
 // when the caller has them (a host keeps them: they change only with the data); nil lists them.
 func RescoreTasks(ctx context.Context, do protocol.Transport, sub Submission, tasks []run.Task) (Judged, error) {
-	if err := check(sub); err != nil {
+	if err := Check(sub); err != nil {
 		return Judged{}, err
 	}
 	if tasks == nil {
@@ -219,6 +220,17 @@ func RescoreTasks(ctx context.Context, do protocol.Transport, sub Submission, ta
 	return Judged{Score: summarize(sub.Run.Levels, len(tasks), verdicts), Verdicts: verdicts}, nil
 }
 
+// Load loads, in the fresh engine session behind do, the data a run made on seed is judged on: the
+// variant of the builtin data that seed names. Seed 0 is the builtin data itself, which a fresh
+// session holds already: nothing is sent.
+func Load(ctx context.Context, do protocol.Transport, seed int64) error {
+	if seed == 0 {
+		return nil
+	}
+	_, err := protocol.Call[protocol.Loaded](ctx, do, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed})
+	return err
+}
+
 const kindEpisode = "episode"
 
 type taskKey struct {
@@ -255,8 +267,9 @@ func verdictOf(trial int, v protocol.Verdict) *SampleVerdict {
 	return out
 }
 
-// check refuses a submission whose form is wrong before any judging.
-func check(sub Submission) error {
+// Check refuses a submission whose form is wrong before any judging (an *InputError): its format,
+// trials, form, model, levels, seed and the sizes of what it records.
+func Check(sub Submission) error {
 	switch {
 	case sub.Format != Format:
 		return refuse(0, 0, "format %q; a submission is %q", sub.Format, Format)
@@ -272,6 +285,10 @@ func check(sub Submission) error {
 		return refuse(0, 0, "the run recorded no model")
 	case len(sub.Run.Levels) == 0:
 		return refuse(0, 0, "the run recorded no levels")
+	case sub.Run.Seed < 0 || sub.Run.Seed > protocol.MaxSeed:
+		return refuse(0, 0, "seed %d: a variant's seed is from 1 to %d (0: the original data)", sub.Run.Seed, int64(protocol.MaxSeed))
+	case sub.Run.Variants > 0:
+		return refuse(0, 0, "a robustness run (--variants) is not a board run: its trials were made on different data; submit a run of one data (apibank run, with --seed for a variant)")
 	}
 	seen := map[string]bool{}
 	for _, l := range sub.Run.Levels {

@@ -175,6 +175,9 @@ func TestRescoreRefuses(t *testing.T) {
 		{"trials disagree", with(func(s *board.Submission) { s.Run.Trials = 3 }), 0, "3 trials"},
 		{"unknown level", with(func(s *board.Submission) { s.Run.Levels = []string{"level-9"} }), 0, "level-9"},
 		{"unknown form", with(func(s *board.Submission) { s.Run.Form = "smoke" }), 0, "smoke"},
+		{"a negative seed", with(func(s *board.Submission) { s.Run.Seed = -1 }), 0, "seed -1"},
+		{"a seed past the largest", with(func(s *board.Submission) { s.Run.Seed = 1 << 53 }), 0, "seed 9007199254740992"},
+		{"a robustness run", with(func(s *board.Submission) { s.Run.Variants = 3 }), 0, "robustness run"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,4 +199,36 @@ func firstFile(t *testing.T, ls []string) string {
 		t.Fatal(err)
 	}
 	return p.File
+}
+
+// TestRescoreOnTheRunsData: a run made on a variant is judged right on that variant (the data it
+// was made on, loaded with board.Load) and not on the original data, whose values it does not
+// hold: which is why the board judges every run on its recorded seed.
+func TestRescoreOnTheRunsData(t *testing.T) {
+	ctx := context.Background()
+	sub := boardtest.RunOn(t, 7, run.Text, "level-1-given-desc")
+	if sub.Run.Seed != 7 {
+		t.Fatalf("the run recorded seed %d", sub.Run.Seed)
+	}
+	do := boardtest.Engine()
+	if err := board.Load(ctx, do, 7); err != nil {
+		t.Fatal(err)
+	}
+	on, err := board.Rescore(ctx, do, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := on.Score.Overall; !on.Score.Complete || o.Judged == 0 || o.Accuracy != 1 {
+		t.Errorf("on its variant: complete %v, %d/%d right", on.Score.Complete, o.Right, o.Judged)
+	}
+	off, err := board.Rescore(ctx, boardtest.Engine(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := off.Score.Overall; o.Accuracy >= 1 {
+		t.Errorf("on the original data the variant's answers are %d/%d right: the variant moved nothing a call names", o.Right, o.Judged)
+	}
+	if err := board.Load(ctx, boardtest.Engine(), 0); err != nil {
+		t.Errorf("Load of seed 0 (nothing to send): %v", err)
+	}
 }

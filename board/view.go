@@ -26,4 +26,7 @@ type Submitted struct {
 	Entry Entry `json:"entry"`
 	// OwnerKey retracts the entry (DELETE with Authorization: Bearer KEY); only its hash is kept.
 	OwnerKey string `json:"owner_key"`
+	// Season is the season the board ranks (0: the original data): an entry made on other data
+	// (Entry.Seed) is listed apart.
+	Season int64 `json:"season,omitempty"`
 }

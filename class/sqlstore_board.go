@@ -159,3 +159,17 @@ func (s *SQLStore) Retract(ctx context.Context, id string, t time.Time) error {
 	}
 	return nil
 }
+
+// Season answers when the board first ranked season seed, keeping now when it never did: the
+// insert does nothing when the season is kept already (by this or another process), and the read
+// answers the time kept. Two statements, no transaction: every writer keeps the first time.
+func (s *SQLStore) Season(ctx context.Context, seed int64, now time.Time) (time.Time, error) {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO board_seasons (seed, since) VALUES (?, ?) ON CONFLICT (seed) DO NOTHING`, seed, ms(now)); err != nil {
+		return time.Time{}, wrap("board season", err)
+	}
+	var since int64
+	if err := s.db.QueryRowContext(ctx, `SELECT since FROM board_seasons WHERE seed = ?`, seed).Scan(&since); err != nil {
+		return time.Time{}, wrap("board season", err)
+	}
+	return fromMS(since), nil
+}

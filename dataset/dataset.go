@@ -84,6 +84,10 @@ type Dialogue struct {
 	// Repaired marks a dialogue of a dataset judged without the original's defects (see
 	// Data.Repaired): list arguments written in the text format are read as lists.
 	Repaired bool
+	// Today is the date the dialogue is written from, which its prompt states and its worlds are at
+	// (tools.World.SetToday): its data's today for its file (tools.Base.TodayOf) when its data states
+	// one (a tools.TodayDB), else "" (tools.Today). See StatedToday.
+	Today string
 
 	// fill accepts API turns whose result is null (to be filled by running the calls).
 	fill bool
@@ -339,6 +343,10 @@ func CatalogFor(level string) *tools.Catalog {
 
 // ToolCatalog returns the catalog the dialogue's calls use: its own when it names one (a scene's),
 // else its level's.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (d *Dialogue) ToolCatalog() *tools.Catalog {
 	if c, ok := tools.CatalogByName(d.Catalog); ok && d.Catalog != "" {
 		return c
@@ -495,6 +503,10 @@ func (d *Dialogue) SpecialTurn() int {
 // CallSets returns the dialogue's gold call sets in order: for each API turn that starts a set, the
 // indexes of its turns (itself, then the parallel turns that follow it). A dialogue without
 // parallel turns has one set per API turn.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (d *Dialogue) CallSets() [][]int {
 	var sets [][]int
 	for i, t := range d.Turns {
@@ -541,27 +553,27 @@ func parseMeta(m *value.Map) (*Meta, error) {
 	meta := &Meta{Special: m.String("special")}
 	var err error
 	if meta.Special != "" && !slices.Contains(protocol.Specials, meta.Special) {
-		return nil, fmt.Errorf("special must be one of %s, not %q", strings.Join(protocol.Specials, ", "), meta.Special)
+		return nil, errorf("special must be one of %s, not %q", strings.Join(protocol.Specials, ", "), meta.Special)
 	}
 	if l, ok := m.Get("line"); ok {
 		n, isInt := l.(int64)
 		if !isInt || n < 1 {
-			return nil, fmt.Errorf("line must be a positive line number")
+			return nil, errorf("line must be a positive line number")
 		}
 		meta.Line = int(n)
 	}
 	if meta.Special != "" && meta.Line == 0 {
-		return nil, fmt.Errorf("a special case needs \"line\": the line of the AI turn that answers instead of a call")
+		return nil, errorf("a special case needs \"line\": the line of the AI turn that answers instead of a call")
 	}
 	if d, ok := m.Get("derived"); ok {
 		list, ok := d.([]any)
 		if !ok {
-			return nil, fmt.Errorf("derived must be a list")
+			return nil, errorf("derived must be a list")
 		}
 		for _, e := range list {
 			em, ok := e.(*value.Map)
 			if !ok {
-				return nil, fmt.Errorf("derived items must be objects {value, rule}")
+				return nil, errorf("derived items must be objects {value, rule}")
 			}
 			meta.Derived = append(meta.Derived, Derivation{Value: value.Str(mustGet(em, "value")), Rule: em.String("rule")})
 		}
@@ -570,7 +582,7 @@ func parseMeta(m *value.Map) (*Meta, error) {
 		return nil, err
 	}
 	if len(meta.Needs) > 0 && meta.Special == "" {
-		return nil, fmt.Errorf("needs belong to a special case (\"special\")")
+		return nil, errorf("needs belong to a special case (\"special\")")
 	}
 	if meta.Audit, err = parseAudit(m); err != nil {
 		return nil, err
@@ -583,12 +595,12 @@ func parseAlternatives(m *value.Map) (free []string, accept []*value.Map, err er
 	if v, ok := m.Get("free"); ok {
 		list, isList := v.([]any)
 		if !isList {
-			return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+			return nil, nil, errorf("\"free\" must be a list of argument names")
 		}
 		for _, e := range list {
 			name, isText := e.(string)
 			if !isText || name == "" {
-				return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+				return nil, nil, errorf("\"free\" must be a list of argument names")
 			}
 			free = append(free, name)
 		}
@@ -596,12 +608,12 @@ func parseAlternatives(m *value.Map) (free []string, accept []*value.Map, err er
 	if v, ok := m.Get("accept"); ok {
 		list, isList := v.([]any)
 		if !isList {
-			return nil, nil, fmt.Errorf("\"accept\" must be a list of param_dict objects")
+			return nil, nil, errorf("\"accept\" must be a list of param_dict objects")
 		}
 		for _, e := range list {
 			am, isMap := e.(*value.Map)
 			if !isMap {
-				return nil, nil, fmt.Errorf("\"accept\" must be a list of param_dict objects")
+				return nil, nil, errorf("\"accept\" must be a list of param_dict objects")
 			}
 			accept = append(accept, am)
 		}
@@ -617,13 +629,13 @@ func parseNeeds(m *value.Map, key string) ([]protocol.Need, error) {
 	}
 	list, isList := v.([]any)
 	if !isList {
-		return nil, fmt.Errorf("%s must be a list of {\"what\", \"any\": [phrases]}", key)
+		return nil, errorf("%s must be a list of {\"what\", \"any\": [phrases]}", key)
 	}
 	var needs []protocol.Need
 	for i, e := range list {
 		nm, isMap := e.(*value.Map)
 		if !isMap {
-			return nil, fmt.Errorf("%s item %d must be an object {\"what\", \"any\"}", key, i+1)
+			return nil, errorf("%s item %d must be an object {\"what\", \"any\"}", key, i+1)
 		}
 		n := protocol.Need{What: nm.String("what")}
 		phrases, _ := nm.Get("any")
@@ -634,7 +646,7 @@ func parseNeeds(m *value.Map, key string) ([]protocol.Need, error) {
 			}
 		}
 		if n.What == "" || !isList || len(n.Any) == 0 {
-			return nil, fmt.Errorf("%s item %d needs \"what\" and a non-empty \"any\" list of phrases", key, i+1)
+			return nil, errorf("%s item %d needs \"what\" and a non-empty \"any\" list of phrases", key, i+1)
 		}
 		needs = append(needs, n)
 	}
@@ -649,14 +661,14 @@ func parseAudit(m *value.Map) (*protocol.Audit, error) {
 	}
 	am, isMap := v.(*value.Map)
 	if !isMap {
-		return nil, fmt.Errorf("audit must be an object {\"status\", \"note\"}")
+		return nil, errorf("audit must be an object {\"status\", \"note\"}")
 	}
 	a := &protocol.Audit{Status: am.String("status"), Note: am.String("note")}
 	if a.Status != protocol.AuditVerified && a.Status != protocol.AuditFixed {
-		return nil, fmt.Errorf("audit status must be %s or %s, not %q", protocol.AuditVerified, protocol.AuditFixed, a.Status)
+		return nil, errorf("audit status must be %s or %s, not %q", protocol.AuditVerified, protocol.AuditFixed, a.Status)
 	}
 	if a.Status == protocol.AuditFixed && a.Note == "" {
-		return nil, fmt.Errorf("a fixed audit needs a note saying what was fixed")
+		return nil, errorf("a fixed audit needs a note saying what was fixed")
 	}
 	return a, nil
 }
@@ -702,7 +714,7 @@ func LoadKnown(name string, files Files, k Known) (*Data, error) {
 	}
 	d, errs, err := load(name, files, true, known)
 	if err == nil && len(errs) > 0 {
-		err = fmt.Errorf("%s: %s", name, errs[0].Error())
+		err = errorf("%s: %s", name, errs[0].Error())
 	}
 	if err != nil {
 		return nil, err
@@ -802,6 +814,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	dpaths := map[*Dialogue]string{} // each dialogue's path, for its today (see Dialogue.Today)
 	for _, p := range paths {
 		data := files[p]
 		dir, base := path.Split(p)
@@ -810,12 +823,14 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 		case strings.HasSuffix(base, ".jsonl") && (path.Base(dir) == Level1 || path.Base(dir) == Level2):
 			if lazy {
 				dialogues = append(dialogues, &Dialogue{Level: path.Base(dir), File: base, pending: &pendingParse{name: p, text: data, data: d}})
+				dpaths[dialogues[len(dialogues)-1]] = p
 				continue
 			}
 			dl, e := ParseDialogue(path.Base(dir), p, data)
 			errs = append(errs, e...)
 			if len(dl.Turns) > 0 {
 				dialogues = append(dialogues, dl)
+				dpaths[dl] = p
 			}
 		case strings.HasSuffix(base, ".json") && path.Base(dir) == "init_database":
 			var v checkedFile
@@ -824,7 +839,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 			if known != nil {
 				text := bytes.TrimPrefix(data, []byte(lines.BOM))
 				if len(bytes.TrimLeft(text, " \t\r\n")) == 0 {
-					return nil, nil, fmt.Errorf("%s: no JSON value in a file its known state vouched for", p)
+					return nil, nil, errorf("%s: no JSON value in a file its known state vouched for", p)
 				}
 				v = checkedFile{text: text, shape: textShape(text)}
 			} else {
@@ -855,7 +870,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 		}
 	}
 	if len(dialogues) == 0 && len(d.scenes) == 0 && len(dbs) == 0 {
-		return nil, errs, fmt.Errorf("%s: no API-Bank data found (expected lv1-lv2-samples/%s/*.jsonl, lv1-lv2-samples/%s/*.jsonl, lv3-samples/*.txt or init_database/*.json)", name, Level1, Level2)
+		return nil, errs, errorf("%s: no API-Bank data found (expected lv1-lv2-samples/%s/*.jsonl, lv1-lv2-samples/%s/*.jsonl, lv3-samples/*.txt or init_database/*.json)", name, Level1, Level2)
 	}
 	sort.SliceStable(dialogues, func(i, j int) bool {
 		a, b := dialogues[i], dialogues[j]
@@ -870,7 +885,7 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 		for name, text := range known {
 			_, have := dbs[name]
 			if have || (name != "Dictionary" && name != "Translate") || value.Check(text) != nil || textShape(text) != "object" {
-				return nil, nil, fmt.Errorf("%s: the known %s table is not a JSON object of a table the folder lacks", name, name)
+				return nil, nil, errorf("%s: the known %s table is not a JSON object of a table the folder lacks", name, name)
 			}
 			dbs[name] = tools.Defer(text)
 			d.harvested = append(d.harvested, harvestedTable{name: name, text: text})
@@ -882,7 +897,20 @@ func load(name string, files Files, lazy bool, known map[string][]byte) (*Data, 
 		d.Tables = "gold results"
 	}
 	d.Base = tools.NewBase(dbs)
+	if _, ok := dbs[tools.TodayDB]; ok {
+		for _, dl := range dialogues {
+			dl.Today = d.Base.TodayOf(dpaths[dl])
+		}
+	}
 	return d, errs, nil
+}
+
+// StatedToday returns the date the dialogue is written from (Today, or tools.Today).
+func (d *Dialogue) StatedToday() string {
+	if d.Today != "" {
+		return d.Today
+	}
+	return tools.Today
 }
 
 // decodeFile decodes a whole JSON file, skipping a UTF-8 byte order mark at its start. On a syntax
@@ -978,3 +1006,9 @@ func harvestTables(dbs map[string]any, data *Data) []harvestedTable {
 	}
 	return out
 }
+
+// errorf is fmt.Errorf. Not inlined: a copy at each of the package's many calls would cost the
+// engine module more than the call does.
+//
+//go:noinline
+func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }

@@ -3,7 +3,6 @@ package dataset
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -70,7 +69,7 @@ func ReadFS(fsys fs.FS, root string) (Files, error) {
 		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+			return errorf("%s: %w", p, err)
 		}
 		rel := p
 		if root != "." {

@@ -33,7 +33,7 @@ func ReadFolder(dir string) (Files, []LineError, error) {
 		return nil, nil, err
 	}
 	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("%s is not a folder", dir)
+		return nil, nil, errorf("%s is not a folder", dir)
 	}
 	files := Files{}
 	var problems []LineError
@@ -61,7 +61,7 @@ func ReadFolder(dir string) (Files, []LineError, error) {
 		if err != nil {
 			var big *tooBigError
 			if errors.As(err, &big) && MaxFolder-total < MaxFile {
-				err = fmt.Errorf("not read: with it the folder's data files pass %d MiB in all, the most one folder may have", MaxFolder>>20)
+				err = errorf("not read: with it the folder's data files pass %d MiB in all, the most one folder may have", MaxFolder>>20)
 			}
 			problems = append(problems, LineError{File: rel, Message: err.Error()})
 			return nil
@@ -144,7 +144,7 @@ func regular(st fs.FileInfo, max int64) error {
 	case m.IsDir():
 		return errors.New("not read: a folder, not a regular file")
 	}
-	return fmt.Errorf("not read: not a regular file (%v)", m.Type())
+	return errorf("not read: not a regular file (%v)", m.Type())
 }
 
 // tooBigError is ReadFile's error for a file over its limit (size -1: it grew past it while read).

@@ -236,19 +236,19 @@ func parseFree(cm *value.Map) ([]string, map[string][]string, error) {
 	text := func(name string) error {
 		v, _ := params.Get(name)
 		if _, ok := v.(string); !ok {
-			return fmt.Errorf("%q is not a text argument of the call", name)
+			return errorf("%q is not a text argument of the call", name)
 		}
 		return nil
 	}
 	if v, ok := cm.Get("free"); ok {
 		list, isList := v.([]any)
 		if !isList {
-			return nil, nil, fmt.Errorf("\"free\" must be a list of argument names")
+			return nil, nil, errorf("\"free\" must be a list of argument names")
 		}
 		for _, e := range list {
 			name, _ := e.(string)
 			if err := text(name); err != nil {
-				return nil, nil, fmt.Errorf("free: %w", err)
+				return nil, nil, errorf("free: %w", err)
 			}
 			free = append(free, name)
 		}
@@ -257,13 +257,13 @@ func parseFree(cm *value.Map) ([]string, map[string][]string, error) {
 	if v, ok := cm.Get("about"); ok {
 		am, isMap := v.(*value.Map)
 		if !isMap {
-			return nil, nil, fmt.Errorf("\"about\" must be an object {argument: [phrases]}")
+			return nil, nil, errorf("\"about\" must be an object {argument: [phrases]}")
 		}
 		about = map[string][]string{}
 		var err error
 		am.Each(func(name string, pv any) bool {
 			if err = text(name); err != nil {
-				err = fmt.Errorf("about: %w", err)
+				err = errorf("about: %w", err)
 				return false
 			}
 			list, _ := pv.([]any)
@@ -273,7 +273,7 @@ func parseFree(cm *value.Map) ([]string, map[string][]string, error) {
 				}
 			}
 			if len(about[name]) == 0 {
-				err = fmt.Errorf("about %q needs a non-empty list of phrases", name)
+				err = errorf("about %q needs a non-empty list of phrases", name)
 				return false
 			}
 			if !slices.Contains(free, name) {
@@ -295,13 +295,13 @@ func parsePyCall(text string) (SceneCall, error) {
 	open := strings.IndexByte(text, '(')
 	end := closingParen(text, open)
 	if open <= 0 || end < 0 || !(strings.TrimSpace(text[end+1:]) == "" || strings.HasPrefix(strings.TrimSpace(text[end+1:]), ":")) {
-		return SceneCall{}, fmt.Errorf("not a call: %q (want Name(key=value, ...))", text)
+		return SceneCall{}, errorf("not a call: %q (want Name(key=value, ...))", text)
 	}
 	text = text[:end+1]
 	name := strings.TrimSpace(text[:open])
 	for _, r := range name {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
-			return SceneCall{}, fmt.Errorf("bad tool name %q", name)
+			return SceneCall{}, errorf("bad tool name %q", name)
 		}
 	}
 	p := &litParser{s: text[open+1 : len(text)-1]}
@@ -313,20 +313,20 @@ func parsePyCall(text string) (SceneCall, error) {
 		}
 		key := p.ident()
 		if key == "" {
-			return SceneCall{}, fmt.Errorf("expected a parameter name at %q", p.rest())
+			return SceneCall{}, errorf("expected a parameter name at %q", p.rest())
 		}
 		p.skip()
 		if !p.eat('=') {
-			return SceneCall{}, fmt.Errorf("expected '=' after %s", key)
+			return SceneCall{}, errorf("expected '=' after %s", key)
 		}
 		v, err := p.literal()
 		if err != nil {
-			return SceneCall{}, fmt.Errorf("parameter %s: %v", key, err)
+			return SceneCall{}, errorf("parameter %s: %v", key, err)
 		}
 		args.Set(key, v)
 		p.skip()
 		if !p.eat(',') && !p.done() {
-			return SceneCall{}, fmt.Errorf("expected ',' at %q", p.rest())
+			return SceneCall{}, errorf("expected ',' at %q", p.rest())
 		}
 	}
 	return SceneCall{Tool: name, Params: args}, nil
@@ -369,7 +369,7 @@ func (p *litParser) ident() string {
 func (p *litParser) literal() (any, error) {
 	p.skip()
 	if p.done() {
-		return nil, fmt.Errorf("missing value")
+		return nil, errorf("missing value")
 	}
 	switch c := p.s[p.i]; {
 	case c == '"' || c == '\'':
@@ -389,7 +389,7 @@ func (p *litParser) literal() (any, error) {
 			b.WriteByte(ch)
 			p.i++
 		}
-		return nil, fmt.Errorf("unterminated string")
+		return nil, errorf("unterminated string")
 	case c == '[':
 		p.i++
 		list := []any{}
@@ -409,7 +409,7 @@ func (p *litParser) literal() (any, error) {
 				if p.eat(']') {
 					return list, nil
 				}
-				return nil, fmt.Errorf("expected ',' or ']' in a list")
+				return nil, errorf("expected ',' or ']' in a list")
 			}
 		}
 	case c == '{':
@@ -426,7 +426,7 @@ func (p *litParser) literal() (any, error) {
 			}
 			p.skip()
 			if !p.eat(':') {
-				return nil, fmt.Errorf("expected ':' in a dict")
+				return nil, errorf("expected ':' in a dict")
 			}
 			v, err := p.literal()
 			if err != nil {
@@ -439,7 +439,7 @@ func (p *litParser) literal() (any, error) {
 				if p.eat('}') {
 					return m, nil
 				}
-				return nil, fmt.Errorf("expected ',' or '}' in a dict")
+				return nil, errorf("expected ',' or '}' in a dict")
 			}
 		}
 	default:
@@ -463,7 +463,7 @@ func (p *litParser) literal() (any, error) {
 			return f, nil
 		}
 		if word == "" {
-			return nil, fmt.Errorf("missing value")
+			return nil, errorf("missing value")
 		}
 		return word, nil
 	}
@@ -512,7 +512,7 @@ func ParseLiteral(s string) (any, error) {
 	}
 	p.skip()
 	if !p.done() {
-		return nil, fmt.Errorf("unexpected %q after the value", p.rest())
+		return nil, errorf("unexpected %q after the value", p.rest())
 	}
 	return v, nil
 }

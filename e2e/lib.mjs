@@ -784,6 +784,22 @@ function threadTasks(events, name) {
   return tasks.map((t) => ({ at: (t.ts - t0) / 1000, wall: t.wall, cpu: t.cpu }));
 }
 
+/** runProgress reads the Run page's progress hook: done, total, failed, state and the run's id. */
+export async function runProgress(page) {
+  return page.$eval("[data-testid=run-progress]", (el) => ({
+    done: Number(el.dataset.done), total: Number(el.dataset.total), failed: Number(el.dataset.failed), state: el.dataset.state, id: el.dataset.id,
+  }));
+}
+
+/** runFinished waits until the run the Run page shows has ended and is not the run `before`, and reads its progress. */
+export async function runFinished(page, before = "", timeout = 180000) {
+  await page.waitForFunction((b) => {
+    const el = document.querySelector("[data-testid=run-progress]");
+    return el && el.dataset.state !== "running" && el.dataset.id !== b;
+  }, before, { timeout, polling: 100 });
+  return runProgress(page);
+}
+
 /**
  * fillRunForm fills the Run page's form as a user does: a custom endpoint (baseURL, key, model),
  * the form (text or native), the levels ticked, and the run's settings (timeout in seconds, "" for the

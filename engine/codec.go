@@ -29,36 +29,30 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 	}
 	m, ok := v.(*value.Map)
 	if !ok {
-		return nil, fmt.Errorf("a request must be a JSON object")
+		return nil, errorf("a request must be a JSON object")
 	}
 	r := &protocol.Request{Body: body}
 	var bad error
 	m.Each(func(k string, v any) bool {
 		text := func(dst *string) {
-			s, ok := v.(string)
-			if !ok && v != nil {
-				bad = fmt.Errorf("field %q must be a string", k)
+			if e := textField(k, v, dst); e != nil {
+				bad = e
 			}
-			*dst = s
 		}
 		flag := func(dst *bool) {
-			b, ok := v.(bool)
-			if !ok && v != nil {
-				bad = fmt.Errorf("field %q must be true or false", k)
+			if e := flagField(k, v, dst); e != nil {
+				bad = e
 			}
-			*dst = b
 		}
 		integer := func(dst *int) {
-			n, ok := value.Int(v)
-			if !ok {
-				bad = fmt.Errorf("field %q must be an integer", k)
+			if e := intField(k, v, dst); e != nil {
+				bad = e
 			}
-			*dst = int(n)
 		}
 		switch k {
 		case "v":
 			if _, isNum := v.(bool); isNum || v == nil {
-				bad = fmt.Errorf("field \"v\" must be an integer (the protocol version, %d)", protocol.Version)
+				bad = errorf("field \"v\" must be an integer (the protocol version, %d)", protocol.Version)
 				break
 			}
 			integer(&r.V)
@@ -79,7 +73,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "form":
 			text(&r.Form)
 			if bad == nil && r.Form != "" && r.Form != protocol.FormText && r.Form != protocol.FormNative {
-				bad = fmt.Errorf("field \"form\" must be %s or %s, not %q", protocol.FormText, protocol.FormNative, truncate(r.Form, 40))
+				bad = errorf("field \"form\" must be %s or %s, not %q", protocol.FormText, protocol.FormNative, truncate(r.Form, 40))
 			}
 		case "preds":
 			text(&r.Preds)
@@ -104,7 +98,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "seed":
 			n, ok := value.Int(v)
 			if !ok || n < 0 || n > protocol.MaxSeed {
-				bad = fmt.Errorf("field \"seed\" must be a whole number from 0 to %d", int64(protocol.MaxSeed))
+				bad = errorf("field \"seed\" must be a whole number from 0 to %d", int64(protocol.MaxSeed))
 			}
 			r.Seed = n
 		case "sample":
@@ -113,7 +107,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 			}
 			n, ok := value.Int(v)
 			if !ok {
-				bad = fmt.Errorf("field \"sample\" must be an integer")
+				bad = errorf("field \"sample\" must be an integer")
 			}
 			i := int(n)
 			r.Sample = &i
@@ -128,7 +122,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "parts":
 			list, ok := v.([]any)
 			if !ok && v != nil {
-				bad = fmt.Errorf("field \"parts\" must be a list of {path, size}")
+				bad = errorf("field \"parts\" must be a list of {path, size}")
 				break
 			}
 			for i, e := range list {
@@ -138,7 +132,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 				path, ok1 := pv.(string)
 				size, ok2 := sv.(int64)
 				if !ok || !ok1 || !ok2 || size < 0 {
-					bad = fmt.Errorf("parts[%d] must be {\"path\": text, \"size\": bytes}", i)
+					bad = errorf("parts[%d] must be {\"path\": text, \"size\": bytes}", i)
 					break
 				}
 				r.Parts = append(r.Parts, protocol.Part{Path: path, Size: int(size)})
@@ -146,14 +140,14 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "files":
 			fm, ok := v.(*value.Map)
 			if !ok && v != nil {
-				bad = fmt.Errorf("field \"files\" must be an object of path -> text")
+				bad = errorf("field \"files\" must be an object of path -> text")
 				break
 			}
 			r.Files = make(map[string]string, fm.Len())
 			fm.Each(func(p string, c any) bool {
 				s, ok := c.(string)
 				if !ok {
-					bad = fmt.Errorf("files[%q] must be a text", p)
+					bad = errorf("files[%q] must be a text", p)
 					return false
 				}
 				r.Files[p] = s
@@ -166,14 +160,14 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "tools", "seen":
 			list, ok := v.([]any)
 			if !ok && v != nil {
-				bad = fmt.Errorf("field %q must be a list of texts", k)
+				bad = errorf("field %q must be a list of texts", k)
 				break
 			}
 			var out []string
 			for _, e := range list {
 				s, ok := e.(string)
 				if !ok {
-					bad = fmt.Errorf("field %q must be a list of texts", k)
+					bad = errorf("field %q must be a list of texts", k)
 					break
 				}
 				out = append(out, s)
@@ -186,13 +180,13 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "databases":
 			list, ok := v.([]any)
 			if !ok && v != nil {
-				bad = fmt.Errorf("field \"databases\" must be a list of names")
+				bad = errorf("field \"databases\" must be a list of names")
 				break
 			}
 			for _, e := range list {
 				s, ok := e.(string)
 				if !ok {
-					bad = fmt.Errorf("field \"databases\" must be a list of names")
+					bad = errorf("field \"databases\" must be a list of names")
 					break
 				}
 				r.Databases = append(r.Databases, s)
@@ -200,7 +194,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 		case "pairs":
 			list, ok := v.([]any)
 			if !ok && v != nil {
-				bad = fmt.Errorf("field \"pairs\" must be a list of {ref, hyp}")
+				bad = errorf("field \"pairs\" must be a list of {ref, hyp}")
 				break
 			}
 			for i, e := range list {
@@ -210,7 +204,7 @@ func decodeRequest(data []byte) (*protocol.Request, error) {
 				rs, ok3 := ref.(string)
 				hs, ok4 := hyp.(string)
 				if !ok || !ok1 || !ok2 || !ok3 || !ok4 {
-					bad = fmt.Errorf("pairs[%d] must be {\"ref\": text, \"hyp\": text}", i)
+					bad = errorf("pairs[%d] must be {\"ref\": text, \"hyp\": text}", i)
 					break
 				}
 				r.Pairs = append(r.Pairs, protocol.Pair{Ref: rs, Hyp: hs})
@@ -233,19 +227,19 @@ func takeBody(r *protocol.Request) error {
 	}
 	switch {
 	case r.Body == nil && len(r.Parts) > 0:
-		return fmt.Errorf("%d parts are announced but no body follows the JSON", len(r.Parts))
+		return errorf("%d parts are announced but no body follows the JSON", len(r.Parts))
 	case r.Body == nil:
 		return nil
 	case files:
 		if len(r.Files) > 0 {
-			return fmt.Errorf("the files are given twice: in the field \"files\" and as the body")
+			return errorf("the files are given twice: in the field \"files\" and as the body")
 		}
 		total := 0
 		for _, p := range r.Parts {
 			total += p.Size
 		}
 		if total != len(r.Body) {
-			return fmt.Errorf("the parts announce %d bytes but the body has %d", total, len(r.Body))
+			return errorf("the parts announce %d bytes but the body has %d", total, len(r.Body))
 		}
 		r.Files = make(map[string]string, len(r.Parts))
 		at := 0
@@ -255,10 +249,10 @@ func takeBody(r *protocol.Request) error {
 		}
 		return nil
 	case r.Op != protocol.OpScoreLines && r.Op != protocol.OpRougeLines:
-		return fmt.Errorf("op %q takes no body after its JSON (only %s, %s, %s and %s do)", truncate(string(r.Op), 40),
+		return errorf("op %q takes no body after its JSON (only %s, %s, %s and %s do)", truncate(string(r.Op), 40),
 			protocol.OpScoreLines, protocol.OpRougeLines, protocol.OpLoad, protocol.OpFill)
 	case r.Lines != "":
-		return fmt.Errorf("the lines are given twice: in the field \"lines\" and as the body")
+		return errorf("the lines are given twice: in the field \"lines\" and as the body")
 	}
 	return nil
 }
@@ -285,7 +279,7 @@ func splitBody(rest []byte, at int) ([]byte, error) {
 		return nil, nil
 	}
 	if rest[i] != '\n' {
-		return nil, fmt.Errorf("unexpected data after the JSON value (offset %d; a body goes after a line break)", at+i)
+		return nil, errorf("unexpected data after the JSON value (offset %d; a body goes after a line break)", at+i)
 	}
 	return rest[i+1:], nil
 }
@@ -327,4 +321,47 @@ func encode(r protocol.Response) []byte {
 		b, _ = json.Marshal(protocol.Response{V: protocol.Version, ID: r.ID, Error: internal("response not encodable: " + err.Error())})
 	}
 	return b
+}
+
+// errorf is fmt.Errorf. Not inlined: a copy at each of the file's many calls would cost the engine
+// module more than the call does.
+//
+//go:noinline
+func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
+
+// textField sets *dst to a request's field k of value v, a text (or null: ""). Not inlined, nor
+// are flagField and intField: decodeRequest reads a field with them in many places.
+//
+//go:noinline
+func textField(k string, v any, dst *string) error {
+	s, ok := v.(string)
+	*dst = s
+	if !ok && v != nil {
+		return errorf("field %q must be a string", k)
+	}
+	return nil
+}
+
+// flagField sets *dst to a request's field k of value v, true or false (or null: false).
+//
+//go:noinline
+func flagField(k string, v any, dst *bool) error {
+	b, ok := v.(bool)
+	*dst = b
+	if !ok && v != nil {
+		return errorf("field %q must be true or false", k)
+	}
+	return nil
+}
+
+// intField sets *dst to a request's field k of value v, an integer.
+//
+//go:noinline
+func intField(k string, v any, dst *int) error {
+	n, ok := value.Int(v)
+	*dst = int(n)
+	if !ok {
+		return errorf("field %q must be an integer", k)
+	}
+	return nil
 }

@@ -300,13 +300,35 @@ func (s *Scorer) judgeFair(cat *tools.Catalog, start *tools.World, c *call.Call,
 // not calling it, since the model has been told the date.
 const getToday = "GetToday"
 
-// todayNeed is what a reply must say to answer "what is the date" without GetToday: today's date in
-// one of its usual spellings.
-var todayNeed = protocol.Need{What: "states today's date", Any: []string{
-	tools.Today, "31 march", "march 31", "31st of march", "march 31st", "31st march", "31/03", "3/31", "03/31"}}
+// todayNeed is what a reply must say to answer "what is the date" without GetToday: today (a
+// YYYY-MM-DD date) in one of its usual spellings ("31 march", "march 31st", "3/31", ...).
+func todayNeed(today string) protocol.Need {
+	n := protocol.Need{What: "states today's date", Any: []string{today}}
+	words := strings.Fields(strings.ToLower(tools.InWords(today))) // "friday," "31" "march" "2023"
+	if len(words) != 4 || len(today) != 10 {
+		return n
+	}
+	d, month := words[1], words[2]
+	ord := d + "th"
+	if len(d) == 1 || d[0] != '1' {
+		switch d[len(d)-1] {
+		case '1':
+			ord = d + "st"
+		case '2':
+			ord = d + "nd"
+		case '3':
+			ord = d + "rd"
+		}
+	}
+	mm, dd := today[5:7], today[8:]
+	n.Any = append(n.Any, d+" "+month, month+" "+d, ord+" of "+month, month+" "+ord, ord+" "+month,
+		dd+"/"+mm, strings.TrimPrefix(mm, "0")+"/"+d, mm+"/"+dd)
+	return n
+}
 
-// statesToday reports whether a reply without a call answers a GetToday sample: it gives the date.
-func statesToday(reply string) bool { return Meets(reply, todayNeed) }
+// statesToday reports whether a reply without a call answers a GetToday sample: it gives today's
+// date (the dialogue's stated today).
+func statesToday(reply, today string) bool { return Meets(reply, todayNeed(today)) }
 
 // withoutStated returns golds without its GetToday calls when the prediction cs makes none: a call
 // that reads what the prompt states may be left out of a set.

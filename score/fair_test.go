@@ -380,3 +380,24 @@ func TestSameEffect(t *testing.T) {
 		}
 	}
 }
+
+// TestTodayNeed: the spellings of today a reply may give, for the builtin data's today and others.
+func TestTodayNeed(t *testing.T) {
+	for _, c := range []struct {
+		today string
+		want  []string
+	}{
+		{tools.Today, []string{tools.Today, "31 march", "march 31", "31st of march", "march 31st", "31st march", "31/03", "3/31", "03/31"}},
+		{"2023-05-02", []string{"2023-05-02", "2 may", "may 2", "2nd of may", "may 2nd", "2nd may", "02/05", "5/2", "05/02"}},
+		{"2023-11-12", []string{"2023-11-12", "12 november", "november 12", "12th of november", "november 12th", "12th november", "12/11", "11/12", "11/12"}},
+		{"2023-06-23", []string{"2023-06-23", "23 june", "june 23", "23rd of june", "june 23rd", "23rd june", "23/06", "6/23", "06/23"}},
+	} {
+		got := todayNeed(c.today).Any
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("todayNeed(%s) = %q, want %q", c.today, got, c.want)
+		}
+	}
+	if !statesToday("It is May 2nd.", "2023-05-02") || statesToday("It is March 31st.", "2023-05-02") {
+		t.Error("statesToday does not read the stated today")
+	}
+}

@@ -171,6 +171,7 @@ func (s *Scorer) world(sm Sample) *tools.World {
 	if s.mode != Replay {
 		// Nothing keeps a verdict's world past the verdict: the scorer's one is reset for each.
 		s.data.Base.Reset(&s.fresh)
+		s.fresh.SetToday(sm.Dialogue.Today)
 		return &s.fresh
 	}
 	return s.replayed(sm.Dialogue, sm.Gold).Clone()
@@ -182,6 +183,7 @@ func (s *Scorer) replayed(d *dataset.Dialogue, pos int) *tools.World {
 	if !ok {
 		cat := d.ToolCatalog()
 		w := s.data.Base.NewWorld()
+		w.SetToday(d.Today)
 		states = make([]*tools.World, len(d.Turns)+1)
 		states[0] = w
 		for i, t := range d.Turns {
@@ -261,7 +263,7 @@ func (s *Scorer) call(sm Sample, pred string) CallVerdict {
 	}
 	c, ok := s.calls.Find(pred)
 	if !ok {
-		if sm.Dialogue.Repaired && gt.Tool == getToday && statesToday(pred) {
+		if sm.Dialogue.Repaired && gt.Tool == getToday && statesToday(pred, sm.Dialogue.StatedToday()) {
 			// The prompt states the date: a reply that gives it is as right as asking GetToday.
 			v.Category, v.Correct = Correct, true
 			return v

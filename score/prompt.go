@@ -81,7 +81,8 @@ func BuildPrompt(sm Sample) Prompt {
 	// prompt states it, so every such date is knowable. The original's prompts say nothing of it.
 	today := ""
 	if sm.Dialogue.Repaired {
-		today = "Today is " + tools.TodayInWords + " (" + tools.Today + ")."
+		date := sm.Dialogue.StatedToday()
+		today = "Today is " + tools.InWords(date) + " (" + date + ")."
 		b.WriteString(today + "\n")
 	}
 	if expectCall {

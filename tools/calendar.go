@@ -93,12 +93,20 @@ func calParseDT(v any) error {
 }
 
 // calArg returns the input field key (nil when absent).
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func calArg(in *value.Map, key string) any {
 	v, _ := in.Get(key)
 	return v
 }
 
 // calTruthy is Python's truth value of a JSON-like value.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func calTruthy(v any) bool {
 	switch x := v.(type) {
 	case nil:

@@ -29,6 +29,10 @@ func (c *Catalog) Call(w *World, name string, args *value.Map) (*value.Map, erro
 
 // CallNative is Call for native tool calls, whose arguments are typed JSON: it differs only in that a
 // JSON true for a bool parameter means true (the original's conversion accepts only the text "True").
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (c *Catalog) CallNative(w *World, name string, args *value.Map) (*value.Map, error) {
 	return c.call(w, name, args, true)
 }
@@ -263,6 +267,10 @@ func digitValue(r rune) int {
 }
 
 // pyTypeName is Python's type name of a JSON-like value, for error texts.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func pyTypeName(v any) string {
 	switch v.(type) {
 	case nil:
@@ -286,6 +294,10 @@ func pyTypeName(v any) string {
 }
 
 // read returns a database of the running tool's world, for reading only.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (c *Ctx) read(name string) any { return c.w.read(name) }
 
 // write returns the running tool's world's own copy of a database, for changing it.
@@ -321,6 +333,10 @@ func (c *Ctx) ownTable(name string, v any) *value.Map {
 
 // writeRecord returns the world's own copy of the record under key of an object database, for
 // changing it, and whether there is one that is an object.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (c *Ctx) writeRecord(table, key string) (*value.Map, bool) { return c.w.writeRecord(table, key) }
 
 // user resolves a token to its username as CheckToken does: the first account, in file order, whose

@@ -34,6 +34,10 @@ type cond func(r, g *value.Map) (bool, error)
 
 // all runs the conditions in order and stops at the first false or error, as Python's `and` chain
 // does (so a missing key is only an error when the check reaches it).
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func all(conds ...cond) func(r, g *value.Map) (bool, error) {
 	return func(r, g *value.Map) (bool, error) {
 		for _, c := range conds {
@@ -120,6 +124,10 @@ func assertSameName(r, g *value.Map) (bool, error) {
 // sameIn compares one input field, after an optional normalisation applied to both sides.
 // A normaliser returns ok=false when the value cannot be normalised (e.g. an unparsable date): the
 // sides are then unequal, as in the original.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func sameIn(key string, norm func(any) (any, bool)) cond {
 	return func(r, g *value.Map) (bool, error) {
 		a, err := inputField(r, key)

@@ -33,6 +33,11 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Text }
 
+// escape returns the error of kind with text: an exception the tool's call lets escape.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func escape(kind Kind, text string) *Error { return &Error{Kind: kind, Text: text} }
 
 // keyError is the error of a lookup of a missing key: its text is the key's Python repr.
@@ -44,4 +49,8 @@ type failure string
 func (f failure) Error() string { return string(f) }
 
 // fail returns an error that the tool call turns into the envelope's exception.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func fail(text string) error { return failure(text) }

@@ -24,11 +24,19 @@ func homeTools() []*Tool {
 
 // homeAttr is the AttributeError Python raises when a str method is called on a value that is not
 // a text (native calls may send any JSON type for a str parameter).
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func homeAttr(v any, method string) *Error {
 	return escape(Attribute, "'"+pyTypeName(v)+"' object has no attribute '"+method+"'")
 }
 
 // homeStr returns v as a text, or the AttributeError of calling the str method on it.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func homeStr(v any, method string) (string, error) {
 	s, ok := v.(string)
 	if !ok {
@@ -39,6 +47,10 @@ func homeStr(v any, method string) (string, error) {
 
 // homeCaught turns an error that Python would raise inside a tool into the envelope's exception:
 // the original tools catch every Exception and report its str().
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func homeCaught(err error) error {
 	if e, ok := err.(*Error); ok {
 		return fail(e.Text)
@@ -140,6 +152,10 @@ func homeItem(v any, key string) (any, error) {
 }
 
 // homeInput reads response['input'][key] as the original checks do.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func homeInput(env *value.Map, key string) (any, error) { return inputField(env, key) }
 
 // homeEq reads env1[key] and env2[key] (in that order) and compares them with ==.

@@ -121,10 +121,32 @@ func (c caption) value() any {
 // use).
 func (b *Base) searchIndexed() searchIndexed {
 	b.searchOnce.Do(func() {
+		var text []byte
+		if d, ok := b.dbs["SearchEngine"].(*Deferred); ok {
+			text, _ = d.undecoded()
+		}
+		searchMemo.Lock()
+		defer searchMemo.Unlock()
+		if text != nil && searchMemo.text == string(text) {
+			b.search = searchMemo.idx
+			return
+		}
 		db, _ := b.db("SearchEngine")
 		b.search.index, b.search.docs = searchIndex(db)
+		if text != nil {
+			searchMemo.text, searchMemo.idx = string(text), b.search
+		}
 	})
 	return b.search
+}
+
+// searchMemo is the last SearchEngine index built from a database's text, by that text: bases made
+// from the same text (a dataset and its variants, whose SearchEngine database is byte-identical)
+// share one index, as the worlds of one base do (no tool writes the database).
+var searchMemo struct {
+	sync.Mutex
+	text string
+	idx  searchIndexed
 }
 
 // captionMap maps each url of a decoded ImageCaptioning array to the caption of its first item.
@@ -177,6 +199,10 @@ func searchIndex(db any) (*bm25.Index, []any) {
 
 // infoText returns v as a text, or the error Python raises when a str method is called on another
 // type: "'int' object has no attribute 'strip'".
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func infoText(v any, method string) (string, error) {
 	if s, ok := v.(string); ok {
 		return s, nil
@@ -185,6 +211,10 @@ func infoText(v any, method string) (string, error) {
 }
 
 // infoNoAttr is Python's AttributeError text for a missing attribute of v's type.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func infoNoAttr(v any, attr string) string {
 	return "'" + pyTypeName(v) + "' object has no attribute '" + attr + "'"
 }

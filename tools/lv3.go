@@ -79,6 +79,10 @@ const (
 )
 
 // lv3Strs makes a list value of texts.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func lv3Strs(s ...string) []any {
 	out := make([]any, len(s))
 	for i, x := range s {
@@ -255,6 +259,10 @@ func (c *Ctx) lv3Reach(key string) {
 }
 
 // lv3List returns a level-3 table that is an array, for reading only.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (c *Ctx) lv3List(name string) []any {
 	l, _ := c.read(name).([]any)
 	return l

@@ -160,6 +160,10 @@ var (
 )
 
 // CatalogByName returns APIs for "apis" (or "", "lv1", "lv2") and LV3 for "lv3_apis" (or "lv3").
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func CatalogByName(name string) (*Catalog, bool) {
 	switch name {
 	case "", "apis", "lv1", "lv2", "level-1-given-desc", "level-2-toolsearcher":

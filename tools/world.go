@@ -77,6 +77,20 @@ type World struct {
 	rnd *rand.Rand
 	// ctx is what the tool running in this world sees (see Catalog.Call).
 	ctx Ctx
+	// today, when not "", is the world's today instead of its base's (see SetToday).
+	today string
+}
+
+// SetToday makes date the world's today (GetToday's answer) instead of its base's: a dialogue
+// written from another today than its data's runs in a world at its own ("" is the base's again).
+func (w *World) SetToday(date string) { w.today = date }
+
+// Today returns the world's today: the one SetToday gave it, or its base's (Base.Today).
+func (w *World) Today() string {
+	if w.today != "" {
+		return w.today
+	}
+	return w.base.Today()
 }
 
 // seed is the fixed seed of every new world's generator.
@@ -112,7 +126,7 @@ func (w *World) Base() *Base { return w.base }
 
 // Clone returns an independent copy of the world: later writes to either are not seen by the other.
 func (w *World) Clone() *World {
-	c := &World{base: w.base, own: make(map[string]any, len(w.own))}
+	c := &World{base: w.base, own: make(map[string]any, len(w.own)), today: w.today}
 	for k, v := range w.own {
 		c.own[k] = value.Clone(v)
 	}

@@ -14,6 +14,10 @@ import (
 // Marshal encodes v as compact JSON. Object keys keep their order, floats print as Python's repr
 // (9.0 stays 9.0, so an integer and a float stay distinguishable), non-finite floats as the texts
 // "NaN", "Infinity" and "-Infinity" (JSON has no such numbers), and no HTML escaping is applied.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func Marshal(v any) []byte { return AppendValue(nil, v) }
 
 // Append writes the JSON encoding of v to b, as Marshal does.

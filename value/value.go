@@ -102,6 +102,10 @@ func (m *Map) Len() int {
 }
 
 // Keys returns the keys in insertion order.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (m *Map) Keys() []string {
 	if m == nil {
 		return nil
@@ -126,6 +130,11 @@ func (m *Map) Each(f func(key string, v any) bool) {
 	}
 }
 
+// find returns the index of key's entry, or -1.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (m *Map) find(key string) int {
 	if m == nil {
 		return -1
@@ -145,6 +154,10 @@ func (m *Map) find(key string) int {
 }
 
 // Get returns the value under key and whether it is present.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (m *Map) Get(key string) (any, bool) {
 	if i := m.find(key); i >= 0 {
 		return m.entries[i].val, true
@@ -153,9 +166,17 @@ func (m *Map) Get(key string) (any, bool) {
 }
 
 // Has reports whether key is present.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (m *Map) Has(key string) bool { return m.find(key) >= 0 }
 
 // String returns the text under key, or "" when it is absent or not a string.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func (m *Map) String(key string) string {
 	v, _ := m.Get(key)
 	s, _ := v.(string)
@@ -355,6 +376,10 @@ func Clone(v any) any {
 }
 
 // Float converts a number value (bool, int or float) to float64; ok is false for anything else.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func Float(v any) (float64, bool) {
 	f, _, ok := number(v)
 	return f, ok

@@ -16,6 +16,9 @@ type replacer struct {
 	heads map[uint16][]int32
 	// short are the moves of one-byte values.
 	short []int32
+	// pairs has a bit set for the first two bytes of every value (lower case, seven bits each): a
+	// word that starts otherwise is no value's, without a look in heads.
+	pairs [128 * 128 / 64]uint64
 }
 
 // newReplacer indexes moves.
@@ -31,6 +34,8 @@ func newReplacer(moves []Move) *replacer {
 		}
 		k := head(m.From[0], m.From[1])
 		r.heads[k] = append(r.heads[k], int32(i))
+		b := pair(m.From[0], m.From[1])
+		r.pairs[b/64] |= 1 << (b % 64)
 	}
 	for _, list := range r.heads {
 		sort.SliceStable(list, func(a, b int) bool { return len(moves[list[a]].From) > len(moves[list[b]].From) })
@@ -40,6 +45,9 @@ func newReplacer(moves []Move) *replacer {
 
 func head(a, b byte) uint16 { return uint16(lowerByte(a))<<8 | uint16(lowerByte(b)) }
 
+// pair is the index of the bit of pairs for a value that starts with a, b.
+func pair(a, b byte) int { return int(lowerByte(a)&0x7f)<<7 | int(lowerByte(b)&0x7f) }
+
 func lowerByte(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
@@ -47,9 +55,9 @@ func lowerByte(c byte) byte {
 	return c
 }
 
-// replace returns s with every move's value replaced, and calls hit with the index of each move
-// found (once per occurrence). It returns s itself when nothing moved.
-func (r *replacer) replace(s string, hit func(int)) string {
+// replace returns s with every move's value replaced, and sets hit[i] for each move i found whose
+// value changes (hit may be nil). It returns s itself when nothing moved.
+func (r *replacer) replace(s string, hit []bool) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i+1 < len(s); i++ {
@@ -68,7 +76,7 @@ func (r *replacer) replace(s string, hit func(int)) string {
 		b.WriteString(surface(m, s[i:i+n-len(suffix)]))
 		b.WriteString(suffix)
 		if hit != nil && m.From != m.To {
-			hit(mi)
+			hit[mi] = true
 		}
 		last = i + n
 		i = last - 1
@@ -83,6 +91,9 @@ func (r *replacer) replace(s string, hit func(int)) string {
 // match returns the move whose value is at s[i:] as whole words, the length matched and the
 // suffix kept (a plural "s"), or -1.
 func (r *replacer) match(s string, i int) (int, int, string) {
+	if b := pair(s[i], s[i+1]); r.pairs[b/64]&(1<<(b%64)) == 0 && len(r.short) == 0 {
+		return -1, 0, ""
+	}
 	for _, mi := range r.heads[head(s[i], s[i+1])] {
 		m := r.moves[mi]
 		if n, suffix, ok := matchAt(m, s, i); ok {

@@ -1,8 +1,8 @@
 // Package variant makes a variant of a dataset from a seed: the values a user could have said
-// otherwise (names, usernames, passwords, emails, places, amounts, item texts) replaced
-// consistently in the dialogues, the world's databases, the gold calls, their accepted
-// alternatives and the special cases' needs, and each variant dialogue proven by the same checks
-// as the data it comes from. A model that learned the original's samples meets new ones; a
+// otherwise (names, usernames, passwords, emails, places) replaced consistently, and its dates and
+// its today moved by whole weeks, in the dialogues, the world's databases, the gold calls, their
+// accepted alternatives and the special cases' needs, and each variant dialogue proven by the same
+// checks as the data it comes from. A model that learned the original's samples meets new ones; a
 // student gets an exercise of their own.
 //
 // # What moves
@@ -21,7 +21,18 @@
 //     and its character classes, and a mistyped one stays the same near miss of its new value;
 //   - places (locations, and their parts between commas): their proper words drawn from a pool,
 //     their numbers redrawn with as many digits ("Room 12B" → "Room 47B");
-//   - the ids of moved patients' appointments (their copies' ids, see below).
+//   - the ids of moved patients' appointments (their copies' ids, see below);
+//   - dates (dates.go): one shift per seed, a non-zero number of whole weeks (at most 26 either
+//     way) that keeps the user databases' dates, today and the dialogues' dates near today (ten
+//     weeks either side) within 2023, so a weekday stays the weekday it was ("next Monday" still
+//     is) and the year a text states or means stays true. Moved: every YYYY-MM-DD date of 2023
+//     (alone or a datetime's date) in the levels 1-2 dialogues and the user databases, every
+//     record's, and the dates the dialogues write with a month's name ("April 9", "9 April",
+//     "Apr. 9th", "9th of April", "April the 9th"; "May" and "Mar" capitalised only), in the form
+//     they are written; and the world's today, which the variant states in a database of its own
+//     (tools.TodayDB, {"date": ...}): GetToday answers it and every prompt states it. A date whose
+//     move would leave 2023 stays, and so does one of another year ("July 20, 1969", a flight of
+//     next January); a bare "the 9th" or "4/9" is not read as a date. Times of day stay.
 //
 // A value is matched as whole words: names as written or in capitals (a plural "s" kept), places,
 // usernames and e-mails in any case (written in the case the text uses), secrets byte for byte.
@@ -39,8 +50,12 @@
 //     Symptom, HealthData, Hotel, TimeSwitch, Scenes, lv3.*) is byte-identical in every variant, and
 //     the level-3 tools' own people, accounts and places (their results, and the arguments naming
 //     them) are protected.
-//   - Dates and times, and so the world's stated date (tools.Today): a later shift by whole weeks
-//     would be one more kind of move, with the stated date moved alike.
+//   - Times of day, and the dates of the databases that are facts of the world (a stock's prices, a
+//     day in history, the health data, the timed switches, the hotels) and of the level-3 scenes
+//     (the level-3 tools' own facts): a dialogue that asks such a fact on a date fails its proof
+//     with its dates moved (the fact is not there on the new date), and is served with its other
+//     values moved and its dates kept, or unchanged (see the proof): about 40 of the builtin data's
+//     394 dialogue and scene files.
 //   - A name part written in lower case in a text other than as part of its full name ("bill",
 //     "may"): it is a common word too.
 //   - Amounts and item texts as a whole (an agenda item's content, a meeting's topic): an amount
@@ -58,19 +73,36 @@
 // find records by the user's token or the patient's name, so a copy never shows in another user's
 // results (the proof checks every dialogue in the variant's world).
 //
+// The user databases' dates move in place, in the original records and their copies alike, and the
+// variant's world is at the moved today; a dialogue served with its dates kept is written from the
+// data's today, which the today database names for its file ("written": {path: date}): the dataset
+// gives it that today (dataset.Dialogue.Today), its prompt states it and its worlds are at it
+// (tools.World.SetToday), so its GetToday answers what it recorded.
+//
 // # The proof
 //
 // Make guards every file it changes with verify's format, execution and grounding checks and the
-// special cases' needs, in the variant's world; a file that fails is served unchanged (its
-// original bytes), and the Report says which check failed and why; the files served unchanged are
-// then checked as they are in the variant's world. Prove runs every check of package verify,
+// special cases' needs, in the variant's world. A file has up to three versions, tried in turn
+// until one passes: its values and dates moved; its values moved and its dates kept (written from
+// the data's today); the file as it is. The Report says which check the first failed and why
+// (Unchanged for a file served as it is, DatesKept for one served with its dates kept). The last
+// version failing in the variant's world is an error of the variant with its dates moved; Make then
+// makes it again with its dates kept everywhere (Shift 0), as it made variants before dates moved. Prove runs every check of package verify,
 // fairness included (writable in both forms, special, shown, audit), on the whole variant: the tests
 // require it to pass, and the variant's gold to replay to the ceiling in the text and native forms.
+//
+// # Cost
+//
+// What Make finds in the data before it draws (parse and discover: the values, the fixed
+// vocabulary, the span of the dates) does not depend on the seed: it is found once per process for
+// the same files (discovered compares the files' bytes with the last ones it was asked about), so a
+// variant costs its moves, its replacements and its guard; the engine keeps eight variants made.
 //
 // # Names and hashes
 //
 // A variant is loaded (dataset.LoadRepaired) under Name(base, seed), "builtin~s42"; seed 0 is the
 // original. A run's data hash (run.DataHash) digests the samples' list (file, id, kind, tool), which
-// a variant shares with its original: Report.Digest, a digest of the seed, the moves and the files,
+// a variant shares with its original: Report.Digest, a digest of the seed, the shift, the moves and
+// the files,
 // is what that hash must fold in to tell variants apart.
 package variant

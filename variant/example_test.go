@@ -22,14 +22,16 @@ func ExampleMake() {
 	if err != nil {
 		panic(err)
 	}
-	_, unchanged := rep.Shares()
-	fmt.Println(rep.Name, "proven:", proof.OK, "served unchanged:", unchanged)
+	moved, unchanged := rep.Shares()
+	fmt.Println(rep.Name, "proven:", proof.OK, "files moved:", moved, "served unchanged:", unchanged)
+	fmt.Println("dates moved by whole weeks:", rep.Shift != 0 && rep.Shift%7 == 0)
 	for _, m := range rep.Moves {
 		if m.From == "PriyaSharma" {
 			fmt.Println(m.Kind, "moved:", m.To != m.From, strings.Contains(string(out["init_database/Account.json"]), `"`+m.To+`"`))
 		}
 	}
 	// Output:
-	// builtin~s42 proven: true served unchanged: 0
+	// builtin~s42 proven: true files moved: 198 served unchanged: 37
+	// dates moved by whole weeks: true
 	// username moved: true true
 }

@@ -1,12 +1,17 @@
 package variant
 
 import (
-	"fmt"
+	"bytes"
+	"errors"
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
+	"sync"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Make returns the variant of files (a dataset in the builtin layout, as dataset.Load takes it)
@@ -17,101 +22,252 @@ import (
 // that is not a dialogue, a scene or a user database. The error is not nil only when a file served
 // unchanged fails in the variant's world, which its copies are made never to do: then no variant is
 // served.
+//
+// What Make finds in files before it draws (see discover) does not depend on the seed: it is found
+// once per process for the same files (see discovered), so a second seed costs the moves only.
 func Make(files dataset.Files, seed uint64) (dataset.Files, *Report, error) {
-	rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}}
 	if seed == 0 {
-		rep.Digest = digest(0, nil, nil, files)
+		rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}}
+		rep.Digest = digest(0, 0, nil, nil, files)
 		return files, rep, nil
 	}
-	src := parse(files)
-	p := newPlan(discover(src), seed)
+	f := discovered(files)
+	shift := pickShift(seed, f.dayLo, f.dayHi)
+	out, rep, err := build(files, seed, f, shift)
+	if err == errRevertedFails && shift != 0 {
+		// A file served unchanged does not hold in a world whose dates moved (it asks the world's
+		// today, or a record by its date): this variant keeps the dates.
+		out, rep, err = build(files, seed, f, 0)
+	}
+	if err == errRevertedFails {
+		err = failed(seed, rep.Unchanged[0].Path+", served unchanged, fails in the variant's world: "+rep.Unchanged[0].Check+": "+rep.Unchanged[0].Why)
+	}
+	return out, rep, err
+}
+
+// errRevertedFails is build's error when a file served unchanged fails in the variant's world;
+// build's report then holds that failure first in Unchanged.
+var errRevertedFails = errors.New("a file served unchanged fails in the variant's world")
+
+// build makes the variant of seed with its dates moved by shift days (see Make).
+func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files, *Report, error) {
+	rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}, Shift: shift}
+	p := newPlan(f, seed)
 	r := newReplacer(append(slices.Clip(p.moves), p.pins...))
 	rep.Moves = p.moves
 
-	out := make(dataset.Files, len(files))
-	for k, v := range files {
-		out[k] = v
-	}
-	hits := map[string]map[int]bool{}
-	var texts []string
-	for _, df := range src.dialogues {
-		texts = append(texts, df.path)
-	}
-	for _, sf := range src.scenes {
-		texts = append(texts, sf.path)
-	}
-	for _, pth := range texts {
+	// Each dialogue and scene file has up to three versions, tried in turn until one proves: its
+	// values and dates moved, its values only (its dates kept, written from the data's today), and
+	// the file as it is.
+	out := maps.Clone(files)
+	tries := map[string][]version{}
+	for _, pth := range f.texts {
 		s := string(files[pth])
-		h := map[int]bool{}
-		if ns := r.replace(s, func(i int) { h[i] = true }); ns != s {
-			out[pth] = []byte(ns)
-			hits[pth] = h
+		h, days := make([]bool, len(r.moves)), map[int]bool{}
+		moved := r.replace(s, h)
+		var vs []version
+		if dated := moved; !f.scenes[pth] { // a scene's dates are the level-3 tools' facts
+			if dated = shiftDates(moved, shift, days); dated != moved {
+				vs = append(vs, version{dated, h, days, false})
+			}
+		}
+		if moved != s {
+			vs = append(vs, version{moved, h, nil, len(vs) > 0})
+		}
+		if len(vs) > 0 {
+			tries[pth] = append(vs, version{s, nil, nil, true})
+			out[pth] = []byte(vs[0].text)
 		}
 	}
-	for _, name := range sortedKeys(src.dbs) {
-		if _, user := userFields[name]; user {
-			pth := src.dbs[name]
+	world := []string{}
+	for _, name := range f.dbNames {
+		if userFields[name] != nil {
 			var n int
+			pth := f.dbs[name]
 			out[pth], n = worldCopies(name, files[pth], p, r)
+			out[pth] = []byte(shiftDates(string(out[pth]), shift, nil))
 			rep.Copies += n
 		}
+		world = append(world, f.dbs[name])
+	}
+	today := tools.DateOf(tools.DayNumber(f.today) + shift)
+	if shift != 0 && f.todayPath != "" {
+		out[f.todayPath] = todayFile(today, f.today, nil)
+		if _, ok := f.dbs[tools.TodayDB]; !ok {
+			world = append(world, f.todayPath)
+		}
 	}
 
-	// The guard: a moved file whose variant fails is served unchanged, and is then checked again,
-	// as it is, in the variant's world. Files that nothing moved in are their originals, in a world
-	// that only gained records under keys no original names: Prove checks them too.
-	dbs := dataset.Files{}
-	for _, name := range sortedKeys(src.dbs) {
-		dbs[src.dbs[name]] = out[src.dbs[name]]
-	}
-	subset := func(paths []string) dataset.Files {
-		fs := maps.Clone(dbs)
-		for _, pth := range paths {
-			fs[pth] = out[pth]
-		}
-		return fs
-	}
-	fails, err := guard(subset(sortedKeys(hits)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("variant %d: %w", seed, err)
-	}
-	var reverted []string
-	for _, pth := range failedPaths(fails) {
-		if _, moved := hits[pth]; !moved {
-			continue // a file of the same name at another level: checked as it is below
-		}
-		out[pth] = files[pth]
-		delete(hits, pth)
-		rep.Unchanged = append(rep.Unchanged, fails[pth])
-		reverted = append(reverted, pth)
-	}
-	if len(reverted) > 0 {
-		fails, err := guard(subset(reverted))
+	// The guard: a file whose version fails is served as its next version, checked in turn, until
+	// its last (the file as it is) fails in the variant's world, which the variant's world is made
+	// never to do. Files that nothing moved in are their originals, with no date of dateYear, in a
+	// world that only gained records under keys no original names and moved its dates: Prove checks
+	// them too.
+	check := sortedKeys(tries)
+	var written []string // the files written from the data's today
+	why := map[string]Unchanged{}
+	for len(check) > 0 {
+		fails, err := guard(withWorld(out, world, check))
 		if err != nil {
-			return nil, nil, fmt.Errorf("variant %d: %w", seed, err)
+			return nil, nil, failed(seed, err.Error())
 		}
-		if len(fails) > 0 {
-			u := fails[failedPaths(fails)[0]]
-			return nil, nil, fmt.Errorf("variant %d: %s, served unchanged, fails in the variant's world: %s: %s", seed, u.Path, u.Check, u.Why)
+		check = check[:0]
+		for _, pth := range sortedKeys(fails) {
+			vs := tries[pth]
+			if vs == nil {
+				continue // a file of the same name at another level: checked as it is
+			}
+			if len(vs) == 1 {
+				rep.Unchanged = append([]Unchanged{fails[pth]}, rep.Unchanged...)
+				return nil, rep, errRevertedFails
+			}
+			if _, ok := why[pth]; !ok {
+				why[pth] = fails[pth] // the check its variant failed first
+			}
+			tries[pth] = vs[1:]
+			out[pth] = []byte(vs[1].text)
+			if vs[1].kept && !slices.Contains(written, pth) {
+				written = append(written, pth)
+			}
+			check = append(check, pth)
+		}
+		if len(check) > 0 && shift != 0 && f.todayPath != "" {
+			sort.Strings(written)
+			out[f.todayPath] = todayFile(today, f.today, written)
 		}
 	}
 
-	unchanged := map[string]bool{}
-	for _, u := range rep.Unchanged {
-		unchanged[u.Path] = true
-	}
-	used := map[int]bool{}
-	for _, pth := range texts {
-		fr := FileReport{Path: pth, Moved: len(hits[pth]), Unchanged: unchanged[pth]}
-		for i := range hits[pth] {
-			used[i] = true
+	used, days := make([]bool, len(r.moves)), map[int]bool{}
+	for _, pth := range f.texts { // in path order
+		fr := FileReport{Path: pth}
+		if vs := tries[pth]; len(vs) > 0 {
+			v := vs[0]
+			fr.Unchanged = v.hits == nil
+			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && shift != 0 && !f.scenes[pth]
+			fr.Moved = len(v.days)
+			for i, hit := range v.hits {
+				if hit && i < len(p.moves) {
+					fr.Moved++
+					used[i] = true
+				}
+			}
+			for n := range v.days {
+				days[n] = true
+			}
+			if u, ok := why[pth]; ok {
+				if fr.Unchanged {
+					rep.Unchanged = append(rep.Unchanged, u)
+				} else {
+					rep.DatesKept = append(rep.DatesKept, u)
+				}
+			}
 		}
 		rep.Files = append(rep.Files, fr)
 	}
-	sort.Slice(rep.Files, func(i, j int) bool { return rep.Files[i].Path < rep.Files[j].Path })
-	for i := range used {
-		rep.Moved[p.moves[i].Kind]++
+	for i, m := range p.moves {
+		if used[i] {
+			rep.Moved[m.Kind]++
+		}
 	}
-	rep.Digest = digest(seed, p.moves, rep.Unchanged, out)
+	if len(days) > 0 {
+		rep.Moved[KindDate] = len(days)
+	}
+	rep.Digest = digest(seed, shift, p.moves, rep.Unchanged, out)
 	return out, rep, nil
+}
+
+// version is a version of a file a variant may serve: its text, the moves and the dates (day
+// numbers) moved in it, and whether it is written from the data's today (its dates kept).
+type version struct {
+	text string
+	hits []bool
+	days map[int]bool
+	kept bool
+}
+
+// failed is Make's error for seed.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
+func failed(seed uint64, why string) error {
+	return errors.New("variant " + strconv.FormatUint(seed, 10) + ": " + why)
+}
+
+// todayFile is the text of a variant's tools.TodayDB: its today, and the files written from the
+// data's today (from), served unchanged.
+func todayFile(today, from string, written []string) []byte {
+	b := []byte(`{"date": "` + today + `"`)
+	if len(written) > 0 {
+		b = append(b, `, "written": {`...)
+		for i, pth := range written {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = value.AppendText(b, pth)
+			b = append(b, `: "`+from+`"`...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "}\n"...)
+}
+
+// withWorld returns the files a guard checks: the variant's databases (at world) and the files at
+// paths.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
+func withWorld(out dataset.Files, world, paths []string) dataset.Files {
+	fs := dataset.Files{}
+	for _, pth := range append(world, paths...) {
+		fs[pth] = out[pth]
+	}
+	return fs
+}
+
+// discoveries keeps what discover found in the last files it was asked about: a process makes its
+// variants from one dataset (the builtin data), so every seed after the first skips discovery.
+var discoveries struct {
+	sync.Mutex
+	files dataset.Files
+	found *found
+}
+
+// discovered returns what discover finds in files, found once for files of the same bytes.
+func discovered(files dataset.Files) *found {
+	discoveries.Lock()
+	defer discoveries.Unlock()
+	if discoveries.found == nil || !sameFiles(discoveries.files, files) {
+		discoveries.files, discoveries.found = files, discover(parse(files))
+	}
+	return discoveries.found
+}
+
+// sameFiles reports whether a and b hold the same paths with the same bytes.
+func sameFiles(a, b dataset.Files) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, x := range a {
+		y, ok := b[p]
+		if !ok || !bytes.Equal(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedKeys returns a map's keys in order.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -520,20 +520,14 @@ func isAlnum(s string) bool {
 }
 
 // sorted returns a set's members in order.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func sorted(set map[string]bool) []string {
 	out := make([]string, 0, len(set))
 	for s := range set {
 		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
 	}
 	sort.Strings(out)
 	return out

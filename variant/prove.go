@@ -2,7 +2,6 @@ package variant
 
 import (
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -68,14 +67,4 @@ func guard(files dataset.Files) (map[string]Unchanged, error) {
 		}
 	}
 	return out, nil
-}
-
-// failedPaths returns the paths of a guard's failures, sorted.
-func failedPaths(fails map[string]Unchanged) []string {
-	out := make([]string, 0, len(fails))
-	for p := range fails {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
 }

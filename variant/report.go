@@ -2,7 +2,6 @@ package variant
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"hash/fnv"
 	"sort"
 	"strconv"
@@ -26,6 +25,13 @@ type Report struct {
 	// Unchanged are the files whose variant failed a check: served as they are, with the check that
 	// failed and why.
 	Unchanged []Unchanged `json:"unchanged,omitempty"`
+	// DatesKept are the files whose values moved but whose dates stayed, their variant with its dates
+	// moved having failed a check (a question about a fact of the world on a date): written from the
+	// data's today, which their worlds keep (see tools.TodayDB).
+	DatesKept []Unchanged `json:"dates_kept,omitempty"`
+	// Shift is how many days the variant's dates moved (a whole number of weeks; 0 when they stay):
+	// the dialogues', the user databases' and the world's today (see shiftDates).
+	Shift int `json:"shift"`
 	// Copies counts the world's records copied with their values moved (see worldCopies).
 	Copies int `json:"copies"`
 	// Digest is a digest of the variant: what a run's data hash must fold in, since the samples of a
@@ -40,6 +46,8 @@ type FileReport struct {
 	Moved int `json:"moved"`
 	// Unchanged is set when the file's variant failed a check (see Report.Unchanged).
 	Unchanged bool `json:"unchanged,omitempty"`
+	// DatesKept is set when its values moved but its dates stayed (see Report.DatesKept).
+	DatesKept bool `json:"dates_kept,omitempty"`
 }
 
 // Unchanged is a file served unchanged: the check its variant failed (a verify check name, or
@@ -76,7 +84,7 @@ func (r *Report) Shares() (moved, unchanged int) {
 // digest digests a variant: its seed, its moves, the files served unchanged, and the paths and
 // sizes of its files. Two variants of one original differ in it as soon as one value does; it
 // costs no pass over the files' bytes (the moves say what changed).
-func digest(seed uint64, moves []Move, unchanged []Unchanged, files dataset.Files) string {
+func digest(seed uint64, shift int, moves []Move, unchanged []Unchanged, files dataset.Files) string {
 	h := fnv.New128a() // not crypto/sha256: it would bring the FIPS module into the engine
 	var n [8]byte
 	field := func(s string) {
@@ -87,6 +95,9 @@ func digest(seed uint64, moves []Move, unchanged []Unchanged, files dataset.File
 	field("apibank variant 1")
 	binary.LittleEndian.PutUint64(n[:], seed)
 	h.Write(n[:])
+	if shift != 0 {
+		field("shift " + strconv.Itoa(shift))
+	}
 	for _, m := range moves {
 		field(string(m.Kind))
 		field(m.From)
@@ -105,5 +116,10 @@ func digest(seed uint64, moves []Move, unchanged []Unchanged, files dataset.File
 		binary.LittleEndian.PutUint64(n[:], uint64(len(files[p])))
 		h.Write(n[:])
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	sum := h.Sum(nil)
+	out := make([]byte, 16)
+	for i := range out {
+		out[i] = "0123456789abcdef"[sum[i/2]>>(4*(1-i%2))&15]
+	}
+	return string(out)
 }

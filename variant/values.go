@@ -32,26 +32,34 @@ const (
 	KindPlace Kind = "place"
 	// KindPlaceWord is a proper word of a location's name ("Karavalli" of "Karavalli restaurant").
 	KindPlaceWord Kind = "place word"
+	// KindDate is a date: every date of the year dateYear moves by the variant's shift (see
+	// shiftDates).
+	KindDate Kind = "date"
 	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
 	KindID Kind = "appointment id"
 )
 
 // Kinds lists the kinds in the order reports give them.
-var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID}
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindDate}
 
 // What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
 // catalog's tools answer from tables of their own, so its people and places are facts of the world).
 // A parameter is named "Tool.param" when the name alone is ambiguous. Text parameters (an agenda
 // item's content, a meeting's topic, an e-mail's subject) do not move as a whole, but the names and
 // places written in them do; every other parameter is fixed vocabulary, whose words never move.
-var paramKinds = map[string]Kind{
-	"username": KindUsername, "OpenBankAccount.account": KindUsername,
-	"password": KindPassword, "new_password": KindPassword, "old_password": KindPassword,
-	"token": KindToken, "email": KindEmail, "receiver": KindEmail,
-	"attendees": KindPerson, "patient_name": KindPerson, "OpenBankAccount.name": KindPerson,
-	"doctor_name": kindDoctor, "new_appointment_doctor": kindDoctor,
-	"location": KindPlace,
-	"content":  kindText, "meeting_topic": kindText, "subject": kindText,
+var paramKinds = kindTable(`username=username OpenBankAccount.account=username
+	password=password new_password=password old_password=password token=token email=email receiver=email
+	attendees=person patient_name=person OpenBankAccount.name=person doctor_name=doctor
+	new_appointment_doctor=doctor location=place content=text meeting_topic=text subject=text`)
+
+// kindTable reads a table of name=kind pairs, separated by spaces ("_" in a kind is a space).
+func kindTable(s string) map[string]Kind {
+	m := map[string]Kind{}
+	for _, f := range strings.Fields(s) {
+		name, k, _ := strings.Cut(f, "=")
+		m[name] = Kind(strings.ReplaceAll(k, "_", " "))
+	}
+	return m
 }
 
 // Kinds that classify a value found but are not moved as themselves.
@@ -76,15 +84,20 @@ func paramKind(tool, param string) Kind {
 // key. Every other database is a fact of the world (Wiki, Stock, Dictionary, SearchEngine,
 // History, QuestionAnswering, ImageCaptioning, SpeechRecognition, Translate, Symptom, HealthData,
 // Hotel, TimeSwitch, Scenes, lv3.*): byte-identical in every variant, and its words never move.
-var userFields = map[string]map[string]Kind{
-	"Account":      {"key": KindUsername, "password": KindPassword, "token": KindToken, "email": KindEmail},
-	"Bank":         {"key": KindUsername},
-	"Agenda":       {"username": KindUsername, "location": KindPlace, "content": kindText},
-	"Alarm":        {"username": KindUsername},
-	"Meeting":      {"username": KindUsername, "location": KindPlace, "attendees": KindPerson, "meeting_topic": kindText},
-	"Reminder":     {"username": KindUsername, "content": kindText},
-	"Appointments": {"key": KindID, "patient_name": KindPerson, "doctor_name": kindDoctor},
-}
+var userFields = func() map[string]map[string]Kind {
+	m := map[string]map[string]Kind{}
+	for _, db := range strings.Split(`Account key=username password=password token=token email=email
+		|Bank key=username
+		|Agenda username=username location=place content=text
+		|Alarm username=username
+		|Meeting username=username location=place attendees=person meeting_topic=text
+		|Reminder username=username content=text
+		|Appointments key=appointment_id patient_name=person doctor_name=doctor`, "|") {
+		name, fields, _ := strings.Cut(strings.TrimSpace(db), " ")
+		m[name] = kindTable(fields)
+	}
+	return m
+}()
 
 // jsonKeys are the member names of the data's files: never a value to move.
 var jsonKeys = strings.Fields(`role text api_name param_dict result input output exception parallel free accept
@@ -112,54 +125,62 @@ func wordSet(s string) map[string]bool {
 // source is the data a variant is made from, parsed: its dialogue and scene files, its databases.
 type source struct {
 	files     dataset.Files
-	dialogues []dialogueFile
-	scenes    []sceneFile
-	// dbs maps a database's name to its file's path.
-	dbs map[string]string
-}
-
-type dialogueFile struct {
-	path string
-	d    *dataset.Dialogue
-}
-
-type sceneFile struct {
-	path string
-	sc   *dataset.Scene
+	dialogues []*dataset.Dialogue
+	scenes    []*dataset.Scene
+	// texts are the paths of the dialogue and scene files, in order; dbs maps a database's name to
+	// its file's path, and dbNames are the databases' names in order.
+	texts   []string
+	dbs     map[string]string
+	dbNames []string
+	// scenePaths are the texts that are scenes.
+	scenePaths map[string]bool
 }
 
 // parse reads files as dataset.Load finds them: dialogues of levels 1-2, level-3 scenes (ours, JSON)
 // and the databases. A file that does not parse is left out (it is served as it is).
 func parse(files dataset.Files) *source {
-	src := &source{files: files, dbs: map[string]string{}}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	src := &source{files: files, dbs: map[string]string{}, scenePaths: map[string]bool{}}
+	for _, p := range sortedKeys(files) {
 		dir, base := path.Split(p)
 		dir = path.Base(strings.TrimSuffix(dir, "/"))
 		switch {
 		case strings.HasSuffix(base, ".jsonl") && (dir == dataset.Level1 || dir == dataset.Level2):
 			d, errs := dataset.ParseDialogue(dir, p, files[p])
 			if len(errs) == 0 && len(d.Turns) > 0 {
-				src.dialogues = append(src.dialogues, dialogueFile{p, d})
+				src.dialogues = append(src.dialogues, d)
+				src.texts = append(src.texts, p)
 			}
 		case strings.HasSuffix(base, ".json") && dir == dataset.Level3:
 			if sc, errs := dataset.ParseSceneJSON(p, files[p], false); sc != nil && len(errs) == 0 {
-				src.scenes = append(src.scenes, sceneFile{p, sc})
+				src.scenes = append(src.scenes, sc)
+				src.texts = append(src.texts, p)
+				src.scenePaths[p] = true
 			}
 		case strings.HasSuffix(base, ".json") && dir == "init_database":
-			src.dbs[strings.TrimSuffix(base, ".json")] = p
+			name := strings.TrimSuffix(base, ".json")
+			src.dbs[name] = p
+			src.dbNames = append(src.dbNames, name)
 		}
 	}
+	sort.Strings(src.dbNames)
 	return src
 }
 
 // found is what the data says about its values: the candidates of each kind, and the words that
 // must not move.
 type found struct {
+	// texts, dbs and dbNames are the source's (see source): the files a variant moves values in.
+	texts   []string
+	dbs     map[string]string
+	dbNames []string
+	// today is the data's today, and todayPath the path of the database that states it (where a
+	// variant writes it when the data has none); dayLo and dayHi are the span of the dates that may
+	// move (day numbers, see tools.DayNumber; 0 for none).
+	today     string
+	todayPath string
+	// scenes are the texts that are level-3 scenes.
+	scenes       map[string]bool
+	dayLo, dayHi int
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
@@ -186,7 +207,7 @@ type account struct{ password, token, email string }
 // discover finds the movable values of src (see the package doc): from the world's user databases
 // and the gold calls' arguments, classified by the field or parameter they come from.
 func discover(src *source) *found {
-	f := &found{values: map[Kind]map[string]bool{}, tokenArgs: map[string]bool{}, accounts: map[string]account{},
+	f := &found{texts: src.texts, dbs: src.dbs, dbNames: src.dbNames, scenes: src.scenePaths, values: map[Kind]map[string]bool{}, tokenArgs: map[string]bool{}, accounts: map[string]account{},
 		appointments: map[string]string{}, protected: map[string]bool{}, lowered: map[string]bool{}, words: map[string]bool{},
 		known: map[string]bool{}}
 	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace} {
@@ -210,12 +231,7 @@ func discover(src *source) *found {
 			}
 		}
 	}
-	names := make([]string, 0, len(src.dbs))
-	for n := range src.dbs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range src.dbNames {
 		text := src.files[src.dbs[name]]
 		fields, user := userFields[name]
 		if !user {
@@ -255,8 +271,8 @@ func discover(src *source) *found {
 		})
 	}
 	var texts []string
-	for _, df := range src.dialogues {
-		for _, t := range df.d.Turns {
+	for _, d := range src.dialogues {
+		for _, t := range d.Turns {
 			if t.Role != dataset.API {
 				texts = append(texts, t.Text)
 				continue
@@ -280,10 +296,10 @@ func discover(src *source) *found {
 			}
 		}
 	}
-	for _, sf := range src.scenes {
-		texts = append(texts, sf.sc.Utterance)
-		texts = append(texts, sf.sc.KeyInfo...)
-		for _, c := range sf.sc.Calls {
+	for _, sc := range src.scenes {
+		texts = append(texts, sc.Utterance)
+		texts = append(texts, sc.KeyInfo...)
+		for _, c := range sc.Calls {
 			// Level-3 tools answer from tables of their own: the people, accounts and places in
 			// their results and in the arguments that name them (a user_name, a member_name) are
 			// facts of the world. Only the people and places a user gives may move.
@@ -300,8 +316,43 @@ func discover(src *source) *found {
 		}
 	}
 	f.lowerWords(texts)
+	f.dates(src)
 	return f
 }
+
+// dates finds the data's today (its tools.TodayDB, or tools.Today) and where that database is or
+// goes, and the span of the dates of dateYear that the dialogues, the scenes and the user databases
+// hold (see pickShift).
+func (f *found) dates(src *source) {
+	f.today, f.todayPath = tools.Today, src.dbs[tools.TodayDB]
+	if f.todayPath != "" {
+		if v, err := value.Decode(src.files[f.todayPath]); err == nil {
+			if m, ok := v.(*value.Map); ok && tools.DayNumber(m.String("date")) != 0 {
+				f.today = m.String("date")
+			}
+		}
+	} else if len(src.dbNames) > 0 {
+		f.todayPath = path.Join(path.Dir(src.dbs[src.dbNames[0]]), tools.TodayDB+".json")
+	}
+	t := tools.DayNumber(f.today)
+	f.dayLo, f.dayHi = t, t
+	for _, name := range src.dbNames {
+		if userFields[name] != nil {
+			f.dayLo, f.dayHi = dateSpan(string(src.files[src.dbs[name]]), f.dayLo, f.dayHi, 0, 1<<30)
+		}
+	}
+	for _, p := range f.texts {
+		if !f.scenes[p] {
+			f.dayLo, f.dayHi = dateSpan(string(src.files[p]), f.dayLo, f.dayHi, t-nearToday, t+nearToday)
+		}
+	}
+}
+
+// nearToday is how many days from today a dialogue's date may be to bound the shift (see
+// pickShift): farther dates are mostly facts (a stock's price, a day in history), whose dialogues
+// are served unchanged; one the shift would take out of dateYear stays (see shiftDates), and its
+// file is then served unchanged too if it no longer proves.
+const nearToday = 70
 
 // add records a candidate value of a kind (texts only; "" is no value).
 func (f *found) add(k Kind, s string) {
@@ -444,6 +495,10 @@ func (f *found) lowerWords(texts []string) {
 }
 
 // lowerASCII lowers the ASCII letters of s.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
@@ -483,10 +538,9 @@ func foldAccents(s string) string {
 // accents maps the accented Latin letters to their base letters.
 var accents = func() map[rune]byte {
 	m := map[rune]byte{}
-	for base, list := range map[byte]string{'a': "áàâäãåÁÀÂÄÃÅ", 'c': "çÇ", 'e': "éèêëÉÈÊË", 'i': "íìîïÍÌÎÏ",
-		'n': "ñÑ", 'o': "óòôöõøÓÒÔÖÕØ", 'u': "úùûüÚÙÛÜ", 'y': "ýÿÝ", 's': "šŠ", 'z': "žŽ"} {
-		for _, r := range list {
-			m[r] = base
+	for _, list := range strings.Fields("aáàâäãåÁÀÂÄÃÅ cçÇ eéèêëÉÈÊË iíìîïÍÌÎÏ nñÑ oóòôöõøÓÒÔÖÕØ uúùûüÚÙÛÜ yýÿÝ sšŠ zžŽ") {
+		for _, r := range list[1:] {
+			m[r] = list[0]
 		}
 	}
 	return m

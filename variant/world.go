@@ -2,7 +2,7 @@ package variant
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"strconv"
 
 	"github.com/apibank-playground/apibank/value"
@@ -28,7 +28,7 @@ type member struct {
 func members(text []byte) (ms []member, close int, err error) {
 	i := skipSpace(text, 0)
 	if i >= len(text) || text[i] != '{' {
-		return nil, 0, fmt.Errorf("not a JSON object")
+		return nil, 0, errors.New("not a JSON object")
 	}
 	i = skipSpace(text, i+1)
 	for i < len(text) && text[i] != '}' {
@@ -38,11 +38,11 @@ func members(text []byte) (ms []member, close int, err error) {
 		kv, rest, err := value.DecodeHead(text[i:])
 		key, ok := kv.(string)
 		if err != nil || !ok {
-			return nil, 0, fmt.Errorf("bad key at %d", i)
+			return nil, 0, errors.New("bad key at " + strconv.Itoa(i))
 		}
 		i = skipSpace(text, len(text)-len(rest))
 		if i >= len(text) || text[i] != ':' {
-			return nil, 0, fmt.Errorf("no ':' at %d", i)
+			return nil, 0, errors.New("no ':' at " + strconv.Itoa(i))
 		}
 		i = skipSpace(text, i+1)
 		_, rest, err = value.DecodeHead(text[i:])
@@ -54,7 +54,7 @@ func members(text []byte) (ms []member, close int, err error) {
 		i = skipSpace(text, end)
 	}
 	if i >= len(text) {
-		return nil, 0, fmt.Errorf("unterminated object")
+		return nil, 0, errors.New("unterminated object")
 	}
 	return ms, i, nil
 }

@@ -217,12 +217,16 @@ func (e *evidence) formulaGrounded(f string) bool {
 }
 
 // languages maps language codes to the names a user would say.
-var languages = map[string][]string{
-	"en": {"english"}, "fr": {"french"}, "es": {"spanish"}, "de": {"german"}, "it": {"italian"},
-	"pt": {"portuguese"}, "ja": {"japanese"}, "ko": {"korean"}, "zh-cn": {"chinese", "mandarin"},
-	"zh-tw": {"traditional chinese"}, "ru": {"russian"}, "ar": {"arabic"}, "hi": {"hindi"}, "nl": {"dutch"},
-	"sv": {"swedish"}, "tr": {"turkish"}, "pl": {"polish"}, "el": {"greek"}, "sw": {"swahili"},
-}
+var languages = func() map[string][]string {
+	m := map[string][]string{}
+	for _, f := range strings.Fields(`en=english fr=french es=spanish de=german it=italian pt=portuguese ja=japanese
+		ko=korean zh-cn=chinese,mandarin zh-tw=traditional_chinese ru=russian ar=arabic hi=hindi nl=dutch
+		sv=swedish tr=turkish pl=polish el=greek sw=swahili`) {
+		code, names, _ := strings.Cut(f, "=")
+		m[code] = strings.Split(strings.ReplaceAll(names, "_", " "), ",")
+	}
+	return m
+}()
 
 var months = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
 

@@ -206,6 +206,7 @@ func checkCall(cat *tools.Catalog, name string, params, result *value.Map, bad f
 func checkExecution(base *tools.Base, dl *dataset.Dialogue, report func(ok bool, line int, why string)) {
 	cat := dl.ToolCatalog()
 	w := base.NewWorld()
+	w.SetToday(dl.Today)
 	for _, set := range dl.CallSets() {
 		before := w.Clone()
 		for _, i := range set {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apibank-playground/apibank/board"
 	"github.com/apibank-playground/apibank/class"
 )
 
@@ -35,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) class.Store) {
 		{"PruneHits", pruneHits},
 		{"Take", take},
 		{"TakeAtOnce", takeAtOnce},
+		{"BoardSeason", boardSeason},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -493,5 +495,52 @@ func takeAtOnce(t *testing.T, s class.Store) {
 	got, err := s.Answers(ctx, "ACDEFG")
 	if taken != limit || err != nil || len(got) != limit {
 		t.Errorf("%d answers at once under a class's limit of %d: %d taken, %d kept (%v)", tries, limit, taken, len(got), err)
+	}
+}
+
+// boardSeason: a store that keeps the board too (board.Store) keeps when each season was first
+// ranked: the first call's time, whatever later calls (at once or later) bring; seeds apart, the
+// largest seed a variant has included.
+func boardSeason(t *testing.T, s class.Store) {
+	bs, ok := s.(board.Store)
+	if !ok {
+		t.Skip("the store keeps no board")
+	}
+	const big = 1<<53 - 1 // protocol.MaxSeed
+	for _, tt := range []struct {
+		what string
+		seed int64
+		now  time.Time
+		want time.Time
+	}{
+		{"a season first ranked", 7, at(0, 5), at(0, 5)},
+		{"the same season later", 7, at(3, 0), at(0, 5)},
+		{"another season", 8, at(1, 9), at(1, 9)},
+		{"the first again", 7, at(9, 0), at(0, 5)},
+		{"the largest seed", big, at(2, 1), at(2, 1)},
+		{"the largest seed later", big, at(4, 0), at(2, 1)},
+	} {
+		got, err := bs.Season(ctx, tt.seed, tt.now)
+		if err != nil || !got.Equal(tt.want) {
+			t.Errorf("%s: Season(%d, %v) = %v, %v; want %v", tt.what, tt.seed, tt.now, got, err, tt.want)
+		}
+	}
+	// Processes that rank a new season at once all answer one time, one of theirs.
+	const n = 8
+	var wg sync.WaitGroup
+	got := make([]time.Time, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = bs.Season(ctx, 41, at(5, i))
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil || !got[i].Equal(got[0]) || got[0].Before(at(5, 0)) || got[0].After(at(5, n-1)) {
+			t.Errorf("Season at once: call %d answered %v, %v; call 0 %v", i, got[i], errs[i], got[0])
+		}
 	}
 }

@@ -1,7 +1,9 @@
 // Package wire is the class API's JSON (/api/v1/classes...): the bodies a client sends and the
 // answers it gets, declared once for the handlers (api) and the UI's client (app, GOOS=js).
-// It imports nothing but the standard library's time, so the UI carries no store and no engine host
-// for it. api/openapi.json documents the same shapes; a change here is a change of the API.
+// It imports only the standard library and package protocol (which the UI imports anyway), so the
+// UI carries no store and no engine host for it. ExerciseSeed (seed.go) is the one rule naming each
+// student's variant of an exercise. api/openapi.json documents the same shapes; a change here is a
+// change of the API.
 package wire
 
 import "time"
@@ -45,6 +47,9 @@ type AnswerVerdict struct {
 	Error string `json:"error,omitempty"`
 	// Parity is false when the tab's verdict sent with the answer differs from this one.
 	Parity *bool `json:"parity,omitempty"`
+	// Seed names the variant of the builtin data the answer was judged on: ExerciseSeed of the
+	// class, the student and the exercise, computed by the server (a request cannot name one).
+	Seed int64 `json:"seed,omitempty"`
 }
 
 // ClassView is the answer of GET /api/v1/classes/{CODE}: the class and every answer of each
@@ -71,4 +76,7 @@ type AnswerView struct {
 	Verdict string    `json:"verdict"`
 	Correct bool      `json:"correct"`
 	At      time.Time `json:"at"`
+	// Seed names the student's variant of the exercise (ExerciseSeed), derived again for the view:
+	// it is not kept.
+	Seed int64 `json:"seed,omitempty"`
 }

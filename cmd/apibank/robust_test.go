@@ -77,14 +77,22 @@ func TestRunVariants(t *testing.T) {
 		t.Error("the variant's predictions are the original's: the variant moved nothing the gold says")
 	}
 
+	// How much a variant changes, per level: at level 1 every dialogue's prompt states the moved
+	// today, and most move values and dates too, so a model that knows only the originals loses
+	// most tasks; a level-3 scene moves only the people and places its user gives (its tools' own
+	// are facts of the world, and so are its dates), which few do. Either fails when the variants
+	// move nothing of the level (the model is then right on all of them).
+	maxMean := map[string]float64{"level-1-given-desc": 0.5, "level-3": 0.99}
+	minFlips := map[string]float64{"level-1-given-desc": 0.5, "level-3": 0.02}
 	learned, _ := robustJSON(t, goldServer(t, nil).URL(), 2, levels...)
 	for _, rb := range learned.Robustness {
 		if rb.Original != 1 || rb.Rerun != 1 || rb.RerunFlips != 0 {
 			t.Errorf("the model of the original samples, %s: original %v, rerun %v, flips %v", rb.Level, rb.Original, rb.Rerun, rb.RerunFlips)
 		}
-		if rb.Mean > 0.5 || rb.VariantFlips < 0.5 || rb.EveryVariant >= rb.Original {
-			t.Errorf("a model that learned the original samples by heart scores %v on their variants (every variant %v, flips %v): the variants do not tell", rb.Mean, rb.EveryVariant, rb.VariantFlips)
+		if rb.Mean > maxMean[rb.Level] || rb.VariantFlips < minFlips[rb.Level] || rb.EveryVariant >= rb.Original {
+			t.Errorf("%s: a model that learned the original samples by heart scores %v on their variants (every variant %v, flips %v): the variants do not tell", rb.Level, rb.Mean, rb.EveryVariant, rb.VariantFlips)
 		}
+		t.Logf("%s: the model of the original samples scores %v on the variants, flips %v", rb.Level, rb.Mean, rb.VariantFlips)
 	}
 
 	stdout, _, code := runCapture(t, "run", "--native", "--base-url", goldServer(t, run.VariantSeeds(1)).URL(), "--model", "m", "--api-key-env", "NO_SUCH_KEY_VAR",
@@ -115,12 +123,22 @@ func TestSeedSameBytesInEveryHost(t *testing.T) {
 	for i, engine := range []string{"--wasm=" + wasm, "--native"} {
 		for _, cmd := range [][]string{{"prompts", "--form", "native"}, {"prompts", "--form", "text"}, {"replay", "--json"}, {"batch", "prepare", "--model", "m", "--out", "-"}} {
 			args := append(append([]string{}, cmd...), engine, "--seed", "11")
+			batch := filepath.Join(t.TempDir(), "b.jsonl")
 			if cmd[0] == "batch" {
-				args = append([]string{"batch", "prepare"}, append([]string{"--model", "m", "--out", filepath.Join(t.TempDir(), "b.jsonl")}, engine, "--seed", "11")...)
+				args = append([]string{"batch", "prepare"}, append([]string{"--model", "m", "--out", batch}, engine, "--seed", "11")...)
 			}
 			stdout, stderr, code := runCapture(t, args...)
 			if code != 0 {
 				t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+			}
+			if cmd[0] == "batch" {
+				// Its output names the file it wrote, in a folder of its own: the file's bytes are
+				// what must agree.
+				b, err := os.ReadFile(batch)
+				if err != nil || len(b) == 0 {
+					t.Fatalf("%v: %v", args, err)
+				}
+				stdout = string(b)
 			}
 			got[i] += stdout
 		}

@@ -45,6 +45,18 @@ func (f *apiFlags) check() error {
 	return nil
 }
 
+// warmRequests are what every engine instance answers before it serves: host.WarmRequests and, for
+// a board of a season, the load of the season's variant. An engine instance keeps the variants it
+// made across the sessions it serves, so a submission's load of the season (or a view's) finds it
+// made: no visitor waits the seconds a variant takes to make and prove.
+func warmRequests(season int64) []protocol.Request {
+	warm := host.WarmRequests()
+	if season != 0 {
+		warm = append(warm, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: season})
+	}
+	return warm
+}
+
 // apiRoutes mounts the API for every method on its paths (it answers 405 itself, in its JSON form).
 func apiRoutes(h http.Handler) []Route {
 	var out []Route
@@ -107,8 +119,9 @@ func (p *startingPool) Acquire(ctx context.Context) (protocol.Transport, func(de
 // start compiles web/engine.wasm twice (with and without the checks that let a deadline stop a
 // call; each with its own compilation cache, as wazero's cache key does not tell them apart) and
 // makes the instances: `instances` fast ones and half as many (at least one) interruptible ones.
-// failed is called if it cannot; the returned stop closes what was made.
-func (p *startingPool) start(wasmPath string, instances int, logger *slog.Logger, failed func(error)) (stop func()) {
+// failed is called if it cannot; the returned stop closes what was made. Every instance answers warm
+// before it joins a pool (nil: host.WarmRequests).
+func (p *startingPool) start(wasmPath string, instances int, warm []protocol.Request, logger *slog.Logger, failed func(error)) (stop func()) {
 	done := make(chan struct{})
 	var closers []func()
 	go func() {
@@ -142,7 +155,7 @@ func (p *startingPool) start(wasmPath string, instances int, logger *slog.Logger
 					return out, fmt.Errorf("%s: %w", wasmPath, err)
 				}
 				closers = append(closers, func() { rt.Close(context.Background()) })
-				pool, err := host.NewPool(ctx, rt, host.PoolConfig{Size: size, OnReplace: func(reason string, err error) {
+				pool, err := host.NewPool(ctx, rt, host.PoolConfig{Size: size, Warm: warm, OnReplace: func(reason string, err error) {
 					attrs := []any{"reason", reason, "interruptible", interruptible}
 					if err != nil {
 						attrs = append(attrs, "error", err.Error())

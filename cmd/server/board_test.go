@@ -45,7 +45,7 @@ func TestExportBoard(t *testing.T) {
 	store.Close()
 
 	dir := t.TempDir()
-	if err := exportBoard(ctx, dir, enginePath, db, time.Now(), io.Discard); err != nil {
+	if err := exportBoard(ctx, dir, enginePath, db, 0, time.Now(), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var view board.View
@@ -68,11 +68,50 @@ func TestExportBoard(t *testing.T) {
 	}
 
 	empty := t.TempDir()
-	if err := exportBoard(ctx, empty, enginePath, "", time.Now(), io.Discard); err != nil {
+	if err := exportBoard(ctx, empty, enginePath, "", 0, time.Now(), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ = os.ReadFile(filepath.Join(empty, "board.json"))
 	if json.Unmarshal(raw, &view) != nil || len(view.Entries) != 0 || view.Current.Data == "" || view.Entries == nil {
 		t.Errorf("an export without a store: %s", raw)
+	}
+}
+
+// TestExportBoardSeason: --static with --board-season writes the season into board.json with since
+// when the store first ranked it (kept: a later export says the same), and the variant's data hash.
+func TestExportBoardSeason(t *testing.T) {
+	ctx := context.Background()
+	enginePath, err := filepath.Abs(filepath.Join("..", "..", "web", "engine.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(enginePath); err != nil {
+		t.Fatalf("web/engine.wasm is missing: run `make wasm` (make test does) — %v", err)
+	}
+	db := filepath.Join(t.TempDir(), "board.db")
+	first := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	read := func(season int64, now time.Time) board.View {
+		t.Helper()
+		dir := t.TempDir()
+		if err := exportBoard(ctx, dir, enginePath, db, season, now, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var v board.View
+		if raw, err := os.ReadFile(filepath.Join(dir, "board.json")); err != nil || json.Unmarshal(raw, &v) != nil {
+			t.Fatalf("board.json: %v", err)
+		}
+		return v
+	}
+	a := read(7, first)
+	b := read(7, first.AddDate(0, 1, 0))
+	plain := read(0, first)
+	if a.Current.Season != 7 || a.Current.Since == nil || !a.Current.Since.Equal(first) {
+		t.Errorf("the first export of season 7: %+v", a.Current)
+	}
+	if b.Current.Since == nil || !b.Current.Since.Equal(first) || b.Current.Data != a.Current.Data {
+		t.Errorf("a later export: %+v, want since %v and data %s kept", b.Current, first, a.Current.Data)
+	}
+	if plain.Current.Season != 0 || plain.Current.Since != nil || plain.Current.Data == a.Current.Data {
+		t.Errorf("an export without a season: %+v (season 7's data %s)", plain.Current, a.Current.Data)
 	}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/sqlite"
 	"github.com/apibank-playground/apibank/host"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/serve"
 )
 
@@ -77,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bd := api.DefaultBoardLimits()
 	var boardLimits api.BoardLimits
 	fs.IntVar(&boardLimits.SubmissionsPerAddress, "board-submissions-per-address", bd.SubmissionsPerAddress, "most board submissions a client address makes a day (429 above)")
+	season := fs.Int64("board-season", 0, "the board's season: the seed of the variant of the builtin data it ranks (runs made with apibank run --seed S); 0: the builtin data itself")
 	var allow endpointsFlag
 	fs.Var(&allow, "allow-endpoint", "a model endpoint the pages may also reach, such as an Ollama on the LAN over plain HTTP (http://192.168.1.20:11434/v1); repeatable (https anywhere and http on loopback are always allowed)")
 	var apiCfg apiFlags
@@ -98,6 +100,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := apiCfg.check(); err != nil {
 		return err
+	}
+	if *season < 0 || *season > protocol.MaxSeed {
+		return fmt.Errorf("--board-season %d: a variant's seed, from 1 to %d (0: no season)", *season, int64(protocol.MaxSeed))
 	}
 	if *precompress {
 		return Precompress(*web, largeAsset, stdout)
@@ -121,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := exportStatic(*static, h, assets, stdout, allow...); err != nil {
 			return err
 		}
-		return exportBoard(ctx, *static, filepath.Join(*web, "engine.wasm"), *dbPath, time.Now(), stdout)
+		return exportBoard(ctx, *static, filepath.Join(*web, "engine.wasm"), *dbPath, *season, time.Now(), stdout)
 	}
 	site, err := NewSite(h, assets)
 	if err != nil {
@@ -144,7 +149,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer cancel(nil)
 	if apiCfg.on {
 		pool := &startingPool{}
-		stopPool := pool.start(filepath.Join(*web, "engine.wasm"), apiCfg.instances, logger, func(err error) {
+		stopPool := pool.start(filepath.Join(*web, "engine.wasm"), apiCfg.instances, warmRequests(*season), logger, func(err error) {
 			cancel(fmt.Errorf("the API's engine: %w", err))
 		})
 		defer stopPool()
@@ -160,8 +165,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			opts = append(opts, api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits}),
-				api.WithBoard(api.Board{Store: store, Engine: build, Logger: logger, Limits: boardLimits}))
-			logger.Info("classes and board", "db", *dbPath, "engine", build)
+				api.WithBoard(api.Board{Store: store, Engine: build, Season: *season, Logger: logger, Limits: boardLimits}))
+			logger.Info("classes and board", "db", *dbPath, "engine", build, "season", *season)
 		}
 		routes = apiRoutes(api.New(pool, apiCfg.limits, opts...))
 	}
@@ -317,8 +322,9 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 // exportBoard writes the board of the store at dbPath (an empty board when there is none) to dir
 // as board.json, and each entry's verdicts (board-data/ID.json) and predictions files
 // (board-data/ID.trial-N.jsonl), for the read-only board page of a static host. The engine module
-// at enginePath says what the board judges with now.
-func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.Time, stdout io.Writer) error {
+// at enginePath says what the board judges with now, on the variant of season when it is not 0; the
+// store says since when the season is ranked (kept there now if it never was).
+func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int64, now time.Time, stdout io.Writer) error {
 	module, err := os.ReadFile(enginePath)
 	if err != nil {
 		return err
@@ -340,6 +346,7 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 		return err
 	}
 	var entries []board.Entry
+	var since *time.Time
 	files := map[string][]byte{}
 	if dbPath != "" {
 		store, err := openClasses(ctx, dbPath)
@@ -349,6 +356,13 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 		defer store.Close()
 		if entries, err = store.Entries(ctx); err != nil {
 			return err
+		}
+		if season != 0 {
+			t, err := store.Season(ctx, season, now.Truncate(time.Millisecond).UTC())
+			if err != nil {
+				return err
+			}
+			since = &t
 		}
 		for _, e := range entries {
 			raw, err := store.Blob(ctx, e.ID, board.BlobVerdicts)
@@ -369,7 +383,7 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 			}
 		}
 	}
-	view, err := api.BoardExport(ctx, entries, s.Handle, board.Build(module), now)
+	view, err := api.BoardExport(ctx, entries, s.Handle, board.Build(module), season, since, now)
 	if err != nil {
 		return err
 	}
@@ -385,7 +399,7 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, now time.T
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "board written to %s (%d entries)\n", filepath.Join(dir, "board.json"), len(entries))
+	fmt.Fprintf(stdout, "board written to %s (%d entries%s)\n", filepath.Join(dir, "board.json"), len(entries), map[bool]string{true: fmt.Sprintf(", season %d", season)}[season != 0])
 	return nil
 }
 

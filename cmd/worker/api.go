@@ -10,6 +10,7 @@ import (
 
 	"github.com/apibank-playground/apibank/api"
 	"github.com/apibank-playground/apibank/class"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // maxBody is the largest request body the Worker takes: 8 MiB. The original benchmark's whole data
@@ -66,7 +67,7 @@ func classAPI(logger *slog.Logger, open openStore, getenv func(string) string) h
 				logger.Error("opening the class store", "error", err.Error())
 			case store != nil:
 				classes = apiHandler(api.WithClasses(api.Classes{Store: store, Logger: logger, Limits: classLimits(logger, getenv), ClientAddr: clientAddr}),
-					api.WithBoard(api.Board{Store: store, Engine: engineBuild, Logger: logger, Limits: boardLimits(logger, getenv), ClientAddr: clientAddr}))
+					api.WithBoard(api.Board{Store: store, Engine: engineBuild, Season: boardSeason(logger, getenv), Logger: logger, Limits: boardLimits(logger, getenv), ClientAddr: clientAddr}))
 			}
 		})
 		switch {
@@ -101,6 +102,23 @@ func boardLimits(logger *slog.Logger, getenv func(string) string) api.BoardLimit
 		l.SubmissionsPerAddress = n
 	}
 	return l
+}
+
+// boardSeason reads the board's season from the Worker's variable BOARD_SEASON (as cmd/server's
+// --board-season): the seed of the variant of the builtin data the board ranks. Unset or 0 is no
+// season; a value that is not a seed (a whole number from 1 to protocol.MaxSeed) is logged, naming
+// the variable, and no season kept, as a bad limit variable keeps its default.
+func boardSeason(logger *slog.Logger, getenv func(string) string) int64 {
+	raw := strings.TrimSpace(getenv("BOARD_SEASON"))
+	if raw == "" || raw == "0" {
+		return 0
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < 1 || n > protocol.MaxSeed {
+		logger.Error("BOARD_SEASON is not a variant's seed (a whole number from 1 to 2^53-1); the board ranks the builtin data", "variable", "BOARD_SEASON", "value", raw)
+		return 0
+	}
+	return n
 }
 
 // wholeVar reads a Worker variable that is a whole number above 0: unset is not ok, and a value

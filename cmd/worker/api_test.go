@@ -259,3 +259,28 @@ func firstLevel1File(t *testing.T) string {
 	}
 	return es[0].Name()
 }
+
+// TestBoardSeasonVar: BOARD_SEASON names the board's season; unset, 0 and a value that is not a
+// variant's seed are no season, and a bad value is logged by name.
+func TestBoardSeasonVar(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want int64
+		log  bool
+	}{
+		{"", 0, false},
+		{"0", 0, false},
+		{"7", 7, false},
+		{" 41 ", 41, false},
+		{"9007199254740991", 9007199254740991, false},
+		{"9007199254740992", 0, true},
+		{"-3", 0, true},
+		{"seven", 0, true},
+	} {
+		var logs strings.Builder
+		got := boardSeason(slog.New(slog.NewTextHandler(&logs, nil)), func(n string) string { return map[string]string{"BOARD_SEASON": tt.raw}[n] })
+		if got != tt.want || tt.log != strings.Contains(logs.String(), "BOARD_SEASON") {
+			t.Errorf("BOARD_SEASON=%q: season %d, log %q; want %d, logged %v", tt.raw, got, logs.String(), tt.want, tt.log)
+		}
+	}
+}

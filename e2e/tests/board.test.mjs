@@ -8,10 +8,18 @@
 // nothing serious. The model's name is markup, shown as text. Where the site has no board server, the
 // page shows a static export's board.json, read only. Expected numbers come from the
 // board's own answers and the Score page, never from constants.
+//
+// A board of a season (cmd/server --board-season 7): runs made with apibank run (--seed 7 and
+// without) against the perfect model of the variant, submitted with apibank submit; the page says
+// which season it ranks and since when, how to run on it, ranks the season's run and lists the
+// original-data run apart, saying in words on which data it was made.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { watch, open, session, startFakeModel, fillRunForm, launch, fits, axe, pasteAndScore } from "../lib.mjs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { watch, open, session, startFakeModel, startServer, goBinary, fillRunForm, launch, fits, axe, pasteAndScore } from "../lib.mjs";
 
 const s = session({ db: true });
 let fake;
@@ -217,5 +225,80 @@ test("on a static host (no board server) the page shows the exported board.json,
     assert.deepEqual(w.errors.filter((e) => !/status of 404|goapp service worker registration failed/.test(e)), []);
   } finally {
     await b.close();
+  }
+});
+
+test("a board of a season: the page names the season and since when, ranks the season's run, lists the original-data run apart", async () => {
+  const season = 7;
+  const dir = mkdtempSync(path.join(tmpdir(), "apibank-e2e-season-"));
+  const seasonFake = await startFakeModel(null, ["--gold", "builtin", "--seed", String(season)]);
+  const server = await startServer(["--db", path.join(dir, "season.db"), "--board-season", String(season)]);
+  const b = await launch();
+  try {
+    // Two CLI runs of level 1 against the perfect model: on the season's variant, and on the original data.
+    const runAndSubmit = (name, seedArgs) => {
+      const out = path.join(dir, name + ".jsonl");
+      execFileSync(goBinary("apibank"), ["run", "--native", "--base-url", seasonFake.url, "--model", name, "--level", L1, "--out", out, ...seedArgs], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      // The server answers 503 while its engine pool starts: submit again until it takes the run.
+      for (let i = 0; ; i++) {
+        try {
+          return execFileSync(goBinary("apibank"), ["submit", out, "--board", server.url], { stdio: ["ignore", "pipe", "pipe"] }).toString();
+        } catch (e) {
+          if (i > 60 || !/HTTP 503/.test(String(e.stderr))) throw new Error(`submit ${name}: ${e.stderr}`);
+          execFileSync("sleep", ["1"]);
+        }
+      }
+    };
+    const onSeason = runAndSubmit("on-season", ["--seed", String(season)]);
+    assert.match(onSeason, /made on season 7's variant/);
+    assert.doesNotMatch(onSeason, /listed apart/);
+    const onOriginal = runAndSubmit("on-original", []);
+    assert.match(onOriginal, /made on the original data/);
+    assert.match(onOriginal, /the board ranks season 7's variant: the entry is listed apart/);
+
+    const live = await (await fetch(server.url + "/api/v1/board")).json();
+    assert.equal(live.current.season, season, "the board API answers its season");
+    assert.match(live.current.since, /^\d{4}-\d\d-\d\dT/, "the board API answers since when it ranks the season");
+    const id = (model) => live.entries.find((e) => e.run.model === model).id;
+    for (const e of live.entries) assert.equal(e.score.overall.accuracy, 1, `${e.run.model} is judged on the data it was made on`);
+
+    const page = await b.context.newPage();
+    const w = watch(page);
+    await open(page, server.url, "/board");
+    const card = page.getByTestId("board-season");
+    await card.waitFor();
+    assert.equal(await page.getByTestId("board-season-title").textContent(), `Season ${season} — ranked since ${live.current.since.slice(0, 10)}`);
+    assert.match(await page.getByTestId("board-season-run").textContent(), new RegExp(`^apibank run --seed ${season} .* apibank submit m\\.jsonl --board ${server.url.replace(/[.]/g, "\\.")}$`));
+    await page.getByTestId("board-filters").getByTestId("level-select").selectOption(L1);
+    const ranked = await row(page, id("on-season"));
+    assert.equal(ranked.section, "ranked");
+    assert.equal(ranked.rank, "1");
+    const apart = await row(page, id("on-original"));
+    assert.equal(apart.section, "legacy");
+    assert.match(apart.text, /made on the original data/);
+    // The entry's view says on which data it was made and judged, and why it is apart.
+    await page.click(`[data-testid=board-row][data-id="${id("on-original")}"] [data-testid=board-open]`);
+    const state = page.locator(`[data-testid=board-entry][data-id="${id("on-original")}"] [data-testid=board-entry-state]`);
+    await state.waitFor();
+    assert.match(await state.textContent(), /^Made on the original data and judged on it .*; listed apart: the board ranks season 7's variant\./);
+    await page.click(`[data-testid=board-row][data-id="${id("on-season")}"] [data-testid=board-open]`);
+    const seasonState = page.locator(`[data-testid=board-entry][data-id="${id("on-season")}"] [data-testid=board-entry-state]`);
+    await seasonState.waitFor();
+    assert.match(await seasonState.textContent(), /^Made on season 7's variant and judged on it /);
+    assert.doesNotMatch(await seasonState.textContent(), /listed apart/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await fits(page, "/board (a season)");
+    await page.setViewportSize({ width: 1200, height: 900 });
+    const v = await axe(page);
+    assert.deepEqual(v, [], "axe reports\n" + v.join("\n"));
+    assert.deepEqual(w.errors, []);
+    await page.close();
+  } finally {
+    await b.close();
+    await server.stop();
+    await seasonFake.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

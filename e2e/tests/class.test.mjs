@@ -1,15 +1,17 @@
 // A class on the server (cmd/server --db, SQLite; with APIBANK_E2E_TARGET=worker the Worker, D1): a
 // teacher makes a class on the Teach page, two students in two browser contexts join it from the
-// student link and answer (one of them offline first: the answer waits in the tab and goes when the
-// tab is back online), the teacher sees both with the server's verdicts, exports the CSV, and
-// deletes the class.
+// student link and answer, each on their own variant of the exercise (different values, the same
+// after a reload; one of them offline first: the answer waits in the tab and goes when the tab is
+// back online), each judged right only on their own variant's gold; the teacher sees both with the
+// server's verdicts and each one's variant and expected answer, exports the CSV, and deletes the
+// class.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { startServer, startWorker, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText, textCarries } from "../lib.mjs";
+import { startServer, startWorker, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText } from "../lib.mjs";
 
 let server, browser, dir;
 
@@ -54,20 +56,32 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
   assert.ok(key && key.length >= 43, "the teacher link carries the key in its fragment");
   await teacher.page.waitForSelector("[data-testid=teach-empty]");
 
-  // The first exercise and its gold call, from a student's own engine.
+  // The first exercise, and its gold call in the builtin data, from a student's own engine.
   const ann = await person(new URL(studentLink).pathname + "?class=" + code);
   const samples = await engineRequest(ann.page, { op: "samples", level: "level-1-given-desc" });
   const first = samples.find((x) => x.kind === "call");
   const d = await engineRequest(ann.page, { op: "dialogue", level: first.level, file: first.file });
-  const gold = d.turns.find((t) => t.line === first.gold_line);
-  assert.ok(textCarries(gold.param_dict), "the first exercise's gold call is writable in the text form");
+  const builtinGold = goldText(d.turns.find((t) => t.line === first.gold_line));
 
+  /** shown is the exercise the student's page shows once its variant is loaded: its seed, its dialogue's text, and its gold call as the tab's engine (holding that variant) gives it. */
+  async function shown(s) {
+    await s.page.waitForSelector("[data-testid=classroom-exercise][data-ready=true]", { timeout: 60000 }).catch(async (e) => {
+      throw new Error(e.message + "\nthe page says: " + (await s.page.textContent("main")) + "\nerrors: " + s.w.errors.join("\n"));
+    });
+    const seed = Number(await s.page.getByTestId("classroom-exercise").getAttribute("data-seed"));
+    const chat = await s.page.getByTestId("classroom-chat").textContent();
+    const pr = await engineRequest(s.page, { op: "prompt", level: first.level, file: first.file, sample: first.id });
+    return { seed, chat, gold: pr.gold };
+  }
   async function join(s, name) {
     await s.page.getByTestId("class-name-input").fill(name);
     await s.page.getByTestId("class-join").click();
     await s.page.waitForSelector("[data-testid=class-joined]");
     assert.equal(await s.page.getByTestId("class-student").textContent(), name);
     await s.page.waitForFunction((f) => document.querySelector("main h2")?.textContent.includes(f), first.file);
+    const x = await shown(s);
+    assert.ok(x.seed >= 1, "a class's student gets a variant of their own");
+    return x;
   }
   async function answer(s, text) {
     await s.page.getByTestId("classroom-input").fill(text);
@@ -82,17 +96,26 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
     }
   };
 
-  await join(ann, "Ann");
-  await answer(ann, goldText(gold));
+  const annX = await join(ann, "Ann");
+  assert.notEqual(annX.gold, builtinGold, "Ann's exercise is not the builtin data's");
+  // The same exercise again after a reload.
+  await ann.page.reload();
+  await ready(ann.page);
+  assert.deepEqual(await shown(ann), annX, "Ann's variant is the same after a reload");
+  await answer(ann, annX.gold);
   await judged(ann);
   assert.equal(await ann.page.getByTestId("class-server-verdict").getAttribute("data-category"), "CORRECT");
 
-  // Bo is offline when he checks: the tab judges at once, the answer waits, and goes once he is back.
+  // Bo gets other values in the same exercise. He is offline when he checks Ann's answer: the tab
+  // judges it at once (wrong on his variant), the answer waits, and goes once he is back.
   const bo = await person("/classroom?class=" + code.toLowerCase());
   const boName = "Bo <b>Tables</b>";
-  await join(bo, boName);
+  const boX = await join(bo, boName);
+  assert.notEqual(boX.seed, annX.seed);
+  assert.notEqual(boX.gold, annX.gold, "Ann and Bo have different answers to the same exercise");
+  assert.notEqual(boX.chat, annX.chat, "Ann and Bo read different values in the same exercise");
   await bo.context.setOffline(true);
-  await answer(bo, "[NoSuchTool(x='1')]");
+  await answer(bo, annX.gold);
   await bo.page.waitForSelector("[data-testid=class-server-verdict][data-state=waiting]");
   await bo.page.waitForFunction(() => /out of reach/.test(document.querySelector("[data-testid=class-status]").textContent), null, { timeout: 20000 });
   await bo.context.setOffline(false);
@@ -100,6 +123,10 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
   const boVerdict = await bo.page.getByTestId("class-server-verdict").getAttribute("data-category");
   assert.notEqual(boVerdict, "CORRECT");
   assert.equal(await bo.page.getByTestId("classroom-verdict").getAttribute("data-category"), boVerdict, "the tab and the server agree");
+  // His own variant's gold is right, on the tab and on the server.
+  await answer(bo, boX.gold);
+  await bo.page.waitForSelector("[data-testid=classroom-verdict][data-category=CORRECT]");
+  await bo.page.waitForSelector("[data-testid=class-server-verdict][data-state=judged][data-category=CORRECT]", { timeout: 30000 });
 
   // The teacher sees both, names as typed (text, not markup).
   await teacher.page.getByTestId("teach-refresh").click();
@@ -111,8 +138,25 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
   assert.deepEqual(rows.map((r) => r.name), ["Ann", boName]);
   assert.equal(rows[1].bold, 0, "a student's name is shown as text");
   assert.equal(rows[0].cell.solved, "true");
-  assert.equal(rows[1].cell.solved, "false");
-  assert.equal(rows[1].cell.attempts, "1");
+  assert.equal(rows[1].cell.solved, "true");
+  assert.equal(rows[1].cell.attempts, "2");
+  assert.equal(rows[0].cell.seed, String(annX.seed), "the teacher's table names Ann's variant");
+  assert.equal(rows[1].cell.seed, String(boX.seed), "the teacher's table names Bo's variant");
+
+  // The teacher reads each student's variant: the seed, what they were asked, the right answer.
+  for (const [i, x] of [annX, boX].entries()) {
+    await teacher.page.locator("[data-testid=teach-read-variants]").nth(i).click();
+    await teacher.page.waitForFunction((n) => document.querySelectorAll("[data-testid=teach-variants-row]").length === n, i + 1, { timeout: 60000 }).catch(async (e) => {
+      throw new Error(e.message + "\nthe page says: " + (await teacher.page.textContent("main")));
+    });
+    const row = teacher.page.locator("[data-testid=teach-variants-row]").nth(i);
+    assert.equal(await row.getAttribute("data-seed"), String(x.seed));
+    assert.equal(await row.getAttribute("data-student"), [ "Ann", boName ][i]);
+    assert.equal(await row.getByTestId("teach-variants-gold").textContent(), x.gold, "the teacher sees the student's expected answer");
+    const request = await row.getByTestId("teach-variants-request").textContent();
+    assert.ok(request.length > 0 && x.chat.includes(request), `the request the teacher sees is the one the student read: ${request}`);
+  }
+  assert.equal(await teacher.page.locator("[data-testid=teach-variants] b").count(), 0, "a student's name is shown as text");
   assert.ok((await teacher.page.getByTestId("teach-wrong").first().textContent()).includes(boVerdict), "the common wrong answers name Bo's category");
 
   const [download] = await Promise.all([teacher.page.waitForEvent("download"), teacher.page.getByTestId("teach-csv").click()]);
@@ -121,6 +165,8 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
   assert.ok(csv.startsWith("class,student,level,file,id,answer,verdict,correct,at\n"), csv);
   assert.ok(csv.includes(`${code},Ann,level-1-given-desc,${first.file},${first.id},`) && csv.includes(",CORRECT,true,"), csv);
   assert.ok(csv.includes(boName) && csv.includes(`${boVerdict},false`), csv);
+  const api = await (await fetch(`${server.url}/api/v1/classes/${code}`, { headers: { Authorization: "Bearer " + key } })).json();
+  assert.deepEqual(api.students.map((s) => s.answers.map((a) => a.seed)), [[annX.seed], [boX.seed, boX.seed]], "the API names each answer's variant");
 
   await teacher.page.getByTestId("teach-delete").click();
   await teacher.page.getByTestId("teach-delete-confirm").click();

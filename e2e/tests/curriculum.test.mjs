@@ -63,7 +63,7 @@ test("submission files of an assignment are judged again by the teacher's tab; a
   const frag = Buffer.from(JSON.stringify({ n: "Week 2", x: picked.map((x) => ({ l: x.level, f: x.file, i: x.id })) })).toString("base64url");
   const link = s.server.url + "/classroom#a=" + frag;
 
-  /** submit answers the set as one student and downloads the submission file. */
+  /** submit answers the set as one student and downloads the submission file (see GOLD). */
   async function submit(name, answers) {
     await page.goto("about:blank");
     await page.goto(link);
@@ -72,11 +72,17 @@ test("submission files of an assignment are judged again by the teacher's tab; a
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.waitForSelector("[data-testid=classroom-submission-name]");
-    await page.waitForFunction(() => /^Exercise 1 of 2/.test(document.querySelector("main h2")?.textContent));
+    // The exercises are made from the name (each student's own variant).
     await page.getByTestId("classroom-submission-name").fill(name);
+    await page.getByTestId("classroom-student-start").click();
+    await page.waitForFunction(() => /^Exercise 1 of 2/.test(document.querySelector("main h2")?.textContent));
     for (let i = 0; i < answers.length; i++) {
       await page.waitForFunction((i) => new RegExp(`^Exercise ${i + 1} of 2`).test(document.querySelector("main h2")?.textContent), i);
-      await page.getByTestId("classroom-input").fill(answers[i]);
+      await page.waitForSelector("[data-testid=classroom-exercise][data-ready=true]", { timeout: 60000 });
+      // GOLD: the student's own variant's gold call, as the tab's engine (holding that variant) gives it.
+      const text = answers[i] === GOLD ? (await engineRequest(page, { op: "prompt", level: picked[i].level, file: picked[i].file, sample: picked[i].id })).gold : answers[i];
+      if (answers[i] === GOLD) gold0 = text;
+      await page.getByTestId("classroom-input").fill(text);
       await page.getByTestId("classroom-check").click();
       await page.waitForFunction(() => document.querySelector("[data-testid=classroom-attempts]")?.textContent.startsWith("Attempts: 1"));
       if (i + 1 < answers.length) await page.getByTestId("classroom-next").click();
@@ -88,8 +94,9 @@ test("submission files of an assignment are judged again by the teacher's tab; a
     return file;
   }
 
-  const gold0 = await goldOf(page, picked[0].level, picked[0].file, picked[0].id);
-  const ann = await submit("Ann", [gold0, "[NoSuchTool(x='1')]"]);
+  const GOLD = Symbol("gold");
+  let gold0 = "";
+  const ann = await submit("Ann", [GOLD, "[NoSuchTool(x='1')]"]);
   const sub = JSON.parse(readFileSync(ann, "utf8"));
   assert.equal(sub.format, "apibank-submission/1");
   assert.deepEqual(sub.answers.map((a) => [a.file, a.id, a.answer, a.attempts, a.correct]),

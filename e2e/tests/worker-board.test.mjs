@@ -4,7 +4,9 @@
 // `apibank run` against the fake endpoint's perfect model; every score checked is the hosts' own.
 //
 // The Worker runs with a small submission limit (a Worker variable) and on a state folder of this
-// file's own, so that it can be stopped and started again on the same local D1.
+// file's own, so that it can be stopped and started again on the same local D1. A second Worker ranks
+// season 7 (BOARD_SEASON): a run made with apibank run --seed 7 is ranked, the original-data run
+// listed apart, and the season's "ranked since" is kept in its D1 across a restart.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -16,15 +18,16 @@ import { goBinary, startFakeModel, startServer, startWorker } from "../lib.mjs";
 const limit = 6;
 const s = { worker: null, server: null, dir: mkdtempSync(path.join(tmpdir(), "apibank-worker-board-")), run: null, keys: [] };
 
-/** levelRun runs `apibank run` of level 1 against the perfect model and returns the submission the record and file make. */
-async function levelRun() {
-  const fake = await startFakeModel({}, ["--gold", "builtin"]);
+/** levelRun runs `apibank run` of level 1 (on the variant of seed, when given) against the perfect model and returns the submission the record and file make. */
+async function levelRun(seed = 0) {
+  const fake = await startFakeModel({}, ["--gold", "builtin", ...(seed ? ["--seed", String(seed)] : [])]);
   try {
-    const out = path.join(s.dir, "run.jsonl");
-    execFileSync(goBinary("apibank"), ["run", "--native", "--base-url", fake.url, "--model", "perfect", "--level", "level-1-given-desc", "--out", out], {
+    const name = seed ? `run-${seed}` : "run";
+    const out = path.join(s.dir, name + ".jsonl");
+    execFileSync(goBinary("apibank"), ["run", "--native", "--base-url", fake.url, "--model", "perfect", "--level", "level-1-given-desc", "--out", out, ...(seed ? ["--seed", String(seed)] : [])], {
       stdio: ["ignore", "ignore", "inherit"],
     });
-    const rec = JSON.parse(readFileSync(path.join(s.dir, "run.run.json"), "utf8"));
+    const rec = JSON.parse(readFileSync(path.join(s.dir, name + ".run.json"), "utf8"));
     return { format: "apibank-playground/submission@1", run: rec.run, trials: rec.trials.map((t) => ({ predictions: readFileSync(path.join(s.dir, t.file), "utf8"), failures: t.failures })) };
   } finally {
     await fake.stop();
@@ -46,6 +49,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (s.seasonWorker) await s.seasonWorker.stop();
   if (s.worker) await s.worker.stop();
   if (s.server) await s.server.stop();
   rmSync(s.dir, { recursive: true, force: true });
@@ -162,4 +166,42 @@ test("a restarted Worker keeps its board in D1, and a retracted entry stays list
   assert.equal(verdicts.body.verdicts.length, perfect.entry.score.expected);
   const file = await fetch(`${s.worker.url}/api/v1/board/${perfect.entry.id}/predictions`, { headers: { Connection: "close" } });
   assert.equal(await file.text(), s.run.trials[0].predictions, "the predictions download is not the file submitted");
+});
+
+test("a Worker of a season (BOARD_SEASON) ranks the season's run, lists the original-data run apart, and keeps since when in D1", async () => {
+  const seasonRun = await levelRun(7);
+  assert.equal(seasonRun.run.seed, 7, "apibank run --seed records its seed");
+  const persist = path.join(s.dir, "wrangler-season");
+  const start = () => startWorker({ persist, vars: { BOARD_SEASON: "7" } });
+  s.seasonWorker = await start();
+  const at = (...a) => send(s.seasonWorker.url, ...a);
+  const on = await at("POST", "/api/v1/board", { ...seasonRun, run: { ...seasonRun.run, model: "on-season" } });
+  assert.equal(on.status, 201, on.text.slice(0, 500));
+  assert.equal(on.body.season, 7);
+  assert.equal(on.body.entry.seed, 7);
+  assert.equal(on.body.entry.score.overall.accuracy, 1, "judged on the season's variant, the perfect run is right everywhere");
+  const original = await at("POST", "/api/v1/board", { ...s.run, run: { ...s.run.run, model: "on-original" } });
+  assert.equal(original.status, 201, original.text.slice(0, 500));
+  assert.equal(original.body.entry.seed, undefined, "the original-data run is judged on the original data");
+  assert.equal(original.body.entry.score.overall.accuracy, 1, "judged on the data it was made on, the perfect run is right everywhere");
+  assert.notEqual(original.body.entry.data, on.body.entry.data, "the variant's data hash is its own");
+
+  const view = await at("GET", "/api/v1/board?level=level-1-given-desc");
+  assert.equal(view.status, 200);
+  assert.equal(view.body.current.season, 7);
+  assert.equal(view.body.current.data, on.body.entry.data, "the board ranks the season's data");
+  assert.match(view.body.current.since, /^\d{4}-\d\d-\d\dT/);
+  const row = (rows, model) => rows.find((r) => r.entry.run.model === model);
+  assert.equal(row(view.body.rows, "on-season").section, "ranked");
+  assert.equal(row(view.body.rows, "on-season").rank, 1);
+  assert.equal(row(view.body.rows, "on-original").section, "legacy");
+  assert.equal(row(view.body.rows, "on-original").why, "made on the original data");
+
+  // A restart on the same D1: the season is ranked since the same time.
+  await s.seasonWorker.stop();
+  s.seasonWorker = await start();
+  const again = await send(s.seasonWorker.url, "GET", "/api/v1/board");
+  assert.equal(again.status, 200);
+  assert.equal(again.body.current.since, view.body.current.since, "since when the season is ranked changed in a restart");
+  assert.equal(again.body.entries.length, 2);
 });

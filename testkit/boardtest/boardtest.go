@@ -36,6 +36,7 @@ func Engine() protocol.Transport {
 }
 
 type key struct {
+	seed         int64
 	form, levels string
 }
 
@@ -49,10 +50,18 @@ var (
 // shared (a caller changes its copy's Trials slice, never the string).
 func Run(tb testing.TB, form string, levels ...string) board.Submission {
 	tb.Helper()
+	return RunOn(tb, 0, form, levels...)
+}
+
+// RunOn is Run on the variant of the builtin data that seed names (0: the builtin data itself), as
+// `apibank run --seed` makes it: the engine holds the variant, the perfect model knows its golds,
+// and the run records the seed and the variant's data hash.
+func RunOn(tb testing.TB, seed int64, form string, levels ...string) board.Submission {
+	tb.Helper()
 	if len(levels) == 0 {
 		levels = board.Levels
 	}
-	k := key{form, fmt.Sprint(levels)}
+	k := key{seed, form, fmt.Sprint(levels)}
 	mu.Lock()
 	defer mu.Unlock()
 	if s, ok := cache[k]; ok {
@@ -63,13 +72,21 @@ func Run(tb testing.TB, form string, levels ...string) board.Submission {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	do := Engine()
+	if seed != 0 {
+		if err := m.LearnVariants([]int64{seed}); err != nil {
+			tb.Fatal(err)
+		}
+		if err := board.Load(context.Background(), do, seed); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	srv, err := fakemodel.Start(fakemodel.Script{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer srv.Close()
 	srv.SetOracle(m)
-	do := Engine()
 	settings := model.Settings{BaseURL: srv.URL(), Model: "perfect", Retries: -1}
 	cfg := run.Config{Form: form, Levels: levels, Concurrency: 8}
 	started := time.Now().UTC()
@@ -88,7 +105,7 @@ func Run(tb testing.TB, form string, levels ...string) board.Submission {
 		Format: board.Format,
 		Run: board.RunInfo{Model: "perfect", Host: "127.0.0.1", Form: form, Levels: levels, Trials: 1,
 			Started: started.Format(time.RFC3339), Ended: time.Now().UTC().Format(time.RFC3339), TokensIn: res.TokensIn, TokensOut: res.TokensOut,
-			Encoder: run.EncoderVersion, DataHash: hash, Source: "cli"},
+			Encoder: run.EncoderVersion, DataHash: hash, Source: "cli", Seed: seed},
 		Trials: []board.Trial{{Predictions: string(run.OutJSONL(res.Predictions, res.Episodes))}},
 	}
 	cache[k] = s

@@ -1,0 +1,384 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	goapp "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// builtinData is the name the engine gives the builtin data (dataset.BuiltinName).
+const builtinData = "builtin"
+
+// plannedRuns is how many runs a run's settings make, one after another: its trials, or the passes
+// of a robustness run (the original, each variant, the rerun).
+func plannedRuns(s RunSettings) int {
+	if s.Variants > 0 {
+		return s.Variants + 2
+	}
+	return max(s.Trials, 1)
+}
+
+// passSeed is the seed of pass i (from 1) of a robustness run of s, in the order `apibank run
+// --variants N` asks them: the original (0), the variants of run.VariantSeeds(N), the rerun (0).
+func passSeed(s RunSettings, i int) int64 {
+	if i >= 2 && i <= s.Variants+1 {
+		return run.VariantSeeds(s.Variants)[i-2]
+	}
+	return 0
+}
+
+// passName says which pass of its robustness run r is.
+func passName(r *SavedRun) string {
+	n := r.Settings.Variants + 2
+	what := fmt.Sprintf("variant seed %d", r.Seed)
+	switch {
+	case r.Trial <= 1:
+		what = "original"
+	case r.Trial >= n:
+		what = "rerun"
+	}
+	return fmt.Sprintf("%s (pass %d of %d)", what, max(r.Trial, 1), n)
+}
+
+// wantsData says whether r asks data of its own (a variant, or a pass of a robustness run), which
+// the tab's engine loads before the run asks anything.
+func wantsData(r *SavedRun) bool { return r.Settings.Variants > 0 || r.Seed != 0 }
+
+// CheckRunSettings says what is wrong with a run's data settings, as `apibank run` refuses them.
+func CheckRunSettings(s RunSettings) error {
+	switch {
+	case s.Seed < 0 || s.Seed > protocol.MaxSeed:
+		return fmt.Errorf("the seed of a variant must be between 1 and %d, not %d", int64(protocol.MaxSeed), s.Seed)
+	case s.Variants < 0 || s.Variants > run.MaxVariants:
+		return fmt.Errorf("variants must be between 0 and %d, not %d", run.MaxVariants, s.Variants)
+	case s.Variants > 0 && (s.Trials > 1 || s.Seed != 0):
+		return fmt.Errorf("a robustness run (variants) asks the builtin data and its variants once each: it cannot go with trials above 1 or a variant as its data")
+	}
+	return nil
+}
+
+// loadedData is what the tab's engine has loaded: a variant of the builtin data (seed), or data
+// by name (the builtin data, an imported folder).
+type loadedData struct {
+	seed int64
+	name string
+}
+
+// currentData asks the engine what it has loaded (nil when it does not answer).
+func currentData() *loadedData {
+	h, err := call[protocol.Hello](tab.Engine, protocol.Request{Op: protocol.OpHello})
+	if err != nil {
+		return nil
+	}
+	d := &loadedData{name: h.Data}
+	if h.Variant != nil {
+		d.seed = h.Variant.Seed
+	}
+	return d
+}
+
+// is says whether d is the variant of the builtin data seed names (0: the builtin data itself).
+func (d *loadedData) is(seed int64) bool {
+	if seed != 0 {
+		return d.seed == seed
+	}
+	return d.seed == 0 && d.name == builtinData
+}
+
+// restore loads d again when the engine holds other data now.
+func (d *loadedData) restore() error {
+	now := currentData()
+	if now == nil || *now == *d {
+		return nil
+	}
+	var err error
+	if d.seed != 0 || d.name == builtinData {
+		_, err = tab.LoadVariant(d.seed)
+	} else {
+		_, err = tab.SwitchTo(d.name)
+	}
+	return err
+}
+
+// dataWords names the data of a seed.
+func dataWords(seed int64) string {
+	if seed == 0 {
+		return "the builtin data"
+	}
+	return "variant " + strconv.FormatInt(seed, 10) + " of the builtin data"
+}
+
+// loadData has the tab's engine load the variant of the builtin data seed names (0: the builtin data
+// itself), unless it holds it already.
+func loadData(seed int64) error {
+	if now := currentData(); now != nil && now.is(seed) {
+		return nil
+	}
+	if _, err := tab.LoadVariant(seed); err != nil {
+		return fmt.Errorf("%s could not be loaded: %w", dataWords(seed), err)
+	}
+	return nil
+}
+
+// loadPassData has the tab's engine load the data r asks (wantsData; nothing for another run),
+// and notes the data's name and hash in r when it has none yet (a new pass).
+func loadPassData(r *SavedRun) error {
+	if !wantsData(r) {
+		return nil
+	}
+	if err := loadData(r.Seed); err != nil {
+		return err
+	}
+	if r.DataHash != "" {
+		return nil
+	}
+	name, err := tab.DataName()
+	if err != nil {
+		return err
+	}
+	hash, err := DataHash(r.Settings.Levels)
+	if err != nil {
+		return err
+	}
+	r.Data, r.DataHash = name, hash
+	return nil
+}
+
+// RobustGroup is a robustness run as the pages sum it up: its passes kept in this browser, and the
+// robustness per level over those that ended (run.Robust), as `apibank run --variants N` sums up
+// the passes it ran.
+type RobustGroup struct {
+	// First is the group's first pass (its label names the group).
+	First *SavedRun
+	// Ran is how many passes ended (done or cancelled); Planned how many the run asks.
+	Ran, Planned int
+	// Cut says a pass was cancelled or has not ended: only the passes that ended are counted.
+	Cut   bool
+	Stats []run.Robustness
+}
+
+// RobustGroups sums up the robustness runs among runs, one group per run, in the order the runs
+// are listed. A pass counts when it ended, done or cancelled (with the tasks it judged), as the
+// CLI counts a cancelled pass; a pass still running, or never started, counts as not run.
+func RobustGroups(runs []*SavedRun) []RobustGroup {
+	byGroup := map[string][]*SavedRun{}
+	var order []string
+	for _, r := range runs {
+		if r.Group == "" || r.Settings.Variants <= 0 {
+			continue
+		}
+		if _, ok := byGroup[r.Group]; !ok {
+			order = append(order, r.Group)
+		}
+		byGroup[r.Group] = append(byGroup[r.Group], r)
+	}
+	out := make([]RobustGroup, 0, len(order))
+	for _, g := range order {
+		passes := byGroup[g]
+		sort.SliceStable(passes, func(i, j int) bool { return passes[i].Trial < passes[j].Trial })
+		n := passes[0].Settings.Variants
+		rg := RobustGroup{First: passes[0], Planned: n + 2}
+		seeds := run.VariantSeeds(n)
+		var original, rerun *run.Result
+		variants := make([]*run.Result, n)
+		counted := map[int]bool{} // a pass opened from a file beside the same pass kept counts once
+		for _, r := range passes {
+			if (r.Status != runDone && r.Status != runCancelled) || counted[r.Trial] {
+				continue
+			}
+			counted[r.Trial] = true
+			res := &run.Result{Batch: r.Batch, Episodes: r.Episodes}
+			switch {
+			case r.Trial == 1:
+				original = res
+			case r.Trial == n+2:
+				rerun = res
+			case r.Trial >= 2 && r.Trial <= n+1:
+				variants[r.Trial-2] = res
+			default:
+				continue
+			}
+			rg.Ran++
+			rg.Cut = rg.Cut || r.Status == runCancelled
+		}
+		rg.Cut = rg.Cut || rg.Ran < rg.Planned
+		rg.Stats = run.Robust(original, seeds, variants, rerun)
+		out = append(out, rg)
+	}
+	return out
+}
+
+// robustOf is the robustness run r is a pass of, summed up from runs (nil when it is none).
+func robustOf(r *SavedRun, runs []*SavedRun) *RobustGroup {
+	if r == nil || r.Group == "" || r.Settings.Variants <= 0 {
+		return nil
+	}
+	return findRobust(RobustGroups(runs), r)
+}
+
+// findRobust is the robustness run among groups that r is a pass of (nil when it is none).
+func findRobust(groups []RobustGroup, r *SavedRun) *RobustGroup {
+	if r == nil || r.Group == "" || r.Settings.Variants <= 0 {
+		return nil
+	}
+	for i := range groups {
+		if groups[i].First.Group == r.Group {
+			return &groups[i]
+		}
+	}
+	return nil
+}
+
+// sumUpRobustness sums up saved's robustness run for the Run page, from its passes this runner
+// ran (ended, in order) when they start at the original, else from the passes kept in the store (a
+// run resumed after a reload).
+func (r *Runner) sumUpRobustness(saved *SavedRun, ended []*SavedRun) {
+	runs := ended
+	if len(ended) == 0 || ended[0].Trial != 1 {
+		var err error
+		if runs, err = runStore.Runs(); err != nil {
+			r.setErr("the robustness could not be summed up: " + err.Error())
+			return
+		}
+	}
+	g := robustOf(saved, runs)
+	r.mu.Lock()
+	r.robust = g
+	r.mu.Unlock()
+}
+
+// robustnessJSON is a level's robustness as a data attribute: the JSON `apibank run --variants N
+// --json` prints for it, which tests compare with the CLI's.
+func robustnessJSON(rb run.Robustness) string {
+	b, err := json.Marshal(rb)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// robustNote says what a robustness table shows.
+const robustNote = "Each task (a call sample of levels 1–2, a level-3 episode) is asked in its original form, in variants of the builtin data (the same request with other names, numbers and texts) and in its original form again. " +
+	"A model that understood a request gets its variants right as well. Asking the unchanged original again is the baseline: how often a verdict changes when nothing does, which the changes by a variant must rise above before they mean anything."
+
+// robustView is the table of robustness runs: per run and level, the accuracy on the originals,
+// its mean ± sd (min–max) over the variants, the share right in every variant, the rerun's accuracy,
+// and how often asking again and a variant change a verdict.
+func robustView(groups []RobustGroup) goapp.UI {
+	return goapp.Section().DataSet("testid", "robustness").Body(
+		goapp.H2().Text("Robustness"),
+		goapp.P().Class("small").Text(robustNote),
+		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally").DataSet("testid", "robust-table").Body(
+			goapp.THead().Body(goapp.Tr().Body(
+				goapp.Th().Text("robustness run"), goapp.Th().Text("level"), goapp.Th().Text("tasks"), goapp.Th().Text("original"),
+				goapp.Th().Text("variants: mean ± sd (min–max)"), goapp.Th().Text("right in every variant"), goapp.Th().Text("rerun"),
+				goapp.Th().Text("verdicts changed: by asking again · by a variant"),
+			)),
+			goapp.TBody().Body(goapp.Range(groups).Slice(func(i int) goapp.UI {
+				g := groups[i]
+				label := fmt.Sprintf("%s — %d of %d passes", g.First.Label(), g.Ran, g.Planned)
+				if g.Cut {
+					label += " (only the passes that ended are counted)"
+				}
+				if len(g.Stats) == 0 {
+					return goapp.Tr().DataSet("testid", "robust-row").DataSet("group", g.First.Group).Body(
+						goapp.Td().Text(label), goapp.Td().ColSpan(7).Text("nothing judged yet"),
+					)
+				}
+				return goapp.Range(g.Stats).Slice(func(j int) goapp.UI {
+					rb := g.Stats[j]
+					first := ""
+					if j == 0 {
+						first = label
+					}
+					tasks := strconv.Itoa(rb.Tasks)
+					if rb.LeftOut > 0 {
+						tasks += fmt.Sprintf(" (%d left out)", rb.LeftOut)
+					}
+					return goapp.Tr().DataSet("testid", "robust-row").DataSet("group", g.First.Group).DataSet("level", rb.Level).
+						DataSet("robustness", robustnessJSON(rb)).Body(
+						goapp.Td().Text(first),
+						goapp.Td().Text(LevelLabel(rb.Level)),
+						goapp.Td().Text(tasks),
+						goapp.Td().Text(Percent(rb.Original)),
+						goapp.Td().Text(variantsWords(rb)),
+						goapp.Td().Text(Percent(rb.EveryVariant)),
+						goapp.Td().Text(Percent(rb.Rerun)),
+						goapp.Td().Text(Percent(rb.RerunFlips)+" · "+Percent(rb.VariantFlips)),
+					)
+				})
+			})),
+		)),
+	)
+}
+
+// variantsWords is a level's accuracy over the variants: mean ± sd (min–max), and the seeds.
+func variantsWords(rb run.Robustness) string {
+	if len(rb.Seeds) == 0 {
+		return "no variant ran"
+	}
+	return fmt.Sprintf("%s ± %s (%s–%s) over %d variants", Percent(rb.Mean), Percent(rb.StdDev), Percent(rb.Min), Percent(rb.Max), len(rb.Seeds))
+}
+
+// compareRobust is the comparison of two robustness runs, level by level side by side: the
+// accuracy on the originals, the variants' mean ± sd, the share right in every variant, and the
+// changes of verdict by asking again and by a variant.
+func compareRobust(a, b *RobustGroup) goapp.UI {
+	var levels []string
+	seen := map[string]bool{}
+	at := func(g *RobustGroup, level string) *run.Robustness {
+		for i := range g.Stats {
+			if g.Stats[i].Level == level {
+				return &g.Stats[i]
+			}
+		}
+		return nil
+	}
+	for _, g := range []*RobustGroup{a, b} {
+		for _, rb := range g.Stats {
+			if !seen[rb.Level] {
+				seen[rb.Level] = true
+				levels = append(levels, rb.Level)
+			}
+		}
+	}
+	attr := func(rb *run.Robustness) string {
+		if rb == nil {
+			return ""
+		}
+		return robustnessJSON(*rb)
+	}
+	cell := func(rb *run.Robustness) goapp.UI {
+		if rb == nil {
+			return goapp.Td().Text("—")
+		}
+		return goapp.Td().Body(
+			goapp.Strong().Text("original "+Percent(rb.Original)),
+			goapp.Br(),
+			goapp.Span().Text("variants "+variantsWords(*rb)),
+			goapp.Br(),
+			goapp.Span().Text("right in every variant "+Percent(rb.EveryVariant)),
+			goapp.Br(),
+			goapp.Span().Class("small").Text(fmt.Sprintf("verdicts changed: by asking again %s, by a variant %s", Percent(rb.RerunFlips), Percent(rb.VariantFlips))),
+		)
+	}
+	return goapp.Div().DataSet("testid", "compare-robust").Body(
+		goapp.H3().Text("Robustness side by side"),
+		goapp.P().Class("small").Text(fmt.Sprintf("A asked %d of %d passes, B %d of %d. ", a.Ran, a.Planned, b.Ran, b.Planned)+robustNote),
+		goapp.Table().Class("tally").Body(
+			goapp.THead().Body(goapp.Tr().Body(goapp.Th().Text("level"), goapp.Th().Text("A: "+a.First.Label()), goapp.Th().Text("B: "+b.First.Label()))),
+			goapp.TBody().Body(goapp.Range(levels).Slice(func(i int) goapp.UI {
+				ra, rb := at(a, levels[i]), at(b, levels[i])
+				return goapp.Tr().DataSet("testid", "compare-robust-row").DataSet("level", levels[i]).DataSet("a", attr(ra)).DataSet("b", attr(rb)).Body(
+					goapp.Td().Text(LevelLabel(levels[i])), cell(ra), cell(rb),
+				)
+			})),
+		),
+	)
+}

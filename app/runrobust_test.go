@@ -1,0 +1,303 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+)
+
+// TestRobustnessPasses: a robustness run of N variants is N+2 runs of one group, in the CLI's
+// order (the original, the variants of seeds 1..N, the rerun), each pass naming its data afresh; a
+// cancel stops the passes still to come.
+func TestRobustnessPasses(t *testing.T) {
+	s := RunSettings{Model: "m", Form: run.Text, Variants: 2}
+	first := NewSavedRun(s, "", "")
+	if first.Group != first.ID || first.Trial != 1 || first.Seed != 0 || plannedRuns(s) != 4 {
+		t.Fatalf("the original: group %q trial %d seed %d, %d passes planned", first.Group, first.Trial, first.Seed, plannedRuns(s))
+	}
+	var seeds []int64
+	var names []string
+	cur := first
+	for cur != nil {
+		seeds = append(seeds, cur.Seed)
+		names = append(names, passName(cur))
+		cur.Status, cur.Data, cur.DataHash = runDone, "data", "hash"
+		next := nextTrial(cur)
+		if next != nil && (next.Group != first.Group || next.Trial != cur.Trial+1 || next.ID <= cur.ID || next.DataHash != "" || next.Data != "") {
+			t.Fatalf("after pass %d: %+v", cur.Trial, next)
+		}
+		cur = next
+	}
+	if want := []int64{0, 1, 2, 0}; !reflect.DeepEqual(seeds, want) {
+		t.Errorf("seeds of the passes %v, want %v", seeds, want)
+	}
+	if want := []string{"original (pass 1 of 4)", "variant seed 1 (pass 2 of 4)", "variant seed 2 (pass 3 of 4)", "rerun (pass 4 of 4)"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("pass names %q", names)
+	}
+	first.Status = runCancelled
+	if n := nextTrial(first); n != nil {
+		t.Error("a cancelled pass stops the passes still to come")
+	}
+	if !strings.Contains(first.Label(), "robustness: original") || strings.Contains(first.Label(), "trial") {
+		t.Errorf("label %q", first.Label())
+	}
+	v := NewSavedRun(RunSettings{Model: "m", Form: run.Text, Seed: 7}, "", "")
+	if v.Seed != 7 || v.Group != "" || !wantsData(v) || !strings.Contains(v.Label(), "variant seed 7") {
+		t.Errorf("a run on variant 7: %+v, label %q", v, v.Label())
+	}
+	tr := NewSavedRun(RunSettings{Model: "m", Form: run.Text, Seed: 7, Trials: 2}, "d", "h")
+	tr.Status = runDone
+	if n := nextTrial(tr); n == nil || n.Seed != 7 || n.DataHash != "h" {
+		t.Errorf("the second trial on variant 7: %+v", n)
+	}
+	if wantsData(NewSavedRun(RunSettings{Model: "m", Form: run.Text}, "d", "h")) {
+		t.Error("a run on the loaded data loads nothing")
+	}
+}
+
+func TestCheckRunSettings(t *testing.T) {
+	for _, c := range []struct {
+		s  RunSettings
+		ok bool
+	}{
+		{RunSettings{}, true},
+		{RunSettings{Seed: 3}, true},
+		{RunSettings{Seed: protocol.MaxSeed}, true},
+		{RunSettings{Seed: protocol.MaxSeed + 1}, false},
+		{RunSettings{Seed: -1}, false},
+		{RunSettings{Variants: run.MaxVariants}, true},
+		{RunSettings{Variants: run.MaxVariants + 1}, false},
+		{RunSettings{Variants: 2, Trials: 2}, false},
+		{RunSettings{Variants: 2, Seed: 1}, false},
+	} {
+		if err := CheckRunSettings(c.s); (err == nil) != c.ok {
+			t.Errorf("%+v: %v", c.s, err)
+		}
+	}
+	if got := []int64{parseSeed("3"), parseSeed("0"), parseSeed("x"), parseSeed("9007199254740993")}; !reflect.DeepEqual(got, []int64{3, 1, 1, protocol.MaxSeed}) {
+		t.Errorf("parseSeed: %v", got)
+	}
+}
+
+// passRun is a pass of a robustness run of n variants whose call samples are judged as right says.
+func passRun(group string, trial, n int, status string, right ...bool) *SavedRun {
+	s := DefaultRunSettings()
+	s.Variants = n
+	r := &SavedRun{ID: group + "-" + string(rune('0'+trial)), Group: group, Trial: trial, Seed: passSeed(s, trial), Settings: s, Status: status, Batch: &protocol.Batch{}}
+	for i, ok := range right {
+		r.Batch.Results = append(r.Batch.Results, protocol.Verdict{Level: Levels[0], File: "f.jsonl", ID: 2 * i, Kind: protocol.KindCall, CallVerdict: &protocol.CallVerdict{Correct: ok}})
+	}
+	return r
+}
+
+// TestRobustGroups: a robustness run is summed up as run.Robust sums up the passes the CLI ran,
+// the passes that ended counted (a cancelled one with what it judged), and it is no trial group.
+func TestRobustGroups(t *testing.T) {
+	orig := passRun("g", 1, 2, runDone, true, true, false, true)
+	v1 := passRun("g", 2, 2, runDone, true, false, false, true)
+	v2 := passRun("g", 3, 2, runDone, false, true, false, true)
+	again := passRun("g", 4, 2, runDone, true, true, true, true)
+	runs := []*SavedRun{again, v2, v1, orig} // newest first
+	groups := RobustGroups(runs)
+	if len(groups) != 1 {
+		t.Fatalf("%d groups", len(groups))
+	}
+	g := groups[0]
+	want := run.Robust(&run.Result{Batch: orig.Batch}, []int64{1, 2}, []*run.Result{{Batch: v1.Batch}, {Batch: v2.Batch}}, &run.Result{Batch: again.Batch})
+	if g.First != orig || g.Ran != 4 || g.Planned != 4 || g.Cut || !reflect.DeepEqual(g.Stats, want) {
+		t.Errorf("group: first %s, %d of %d passes, cut %v, stats %+v; want %+v", g.First.ID, g.Ran, g.Planned, g.Cut, g.Stats, want)
+	}
+	if rb := g.Stats[0]; rb.Original != 0.75 || rb.Mean != 0.5 || rb.EveryVariant != 0.25 || rb.Rerun != 1 || rb.RerunFlips != 0.25 || rb.VariantFlips != 0.25 {
+		t.Errorf("figures %+v", rb)
+	}
+	if len(TrialGroups(runs)) != 0 {
+		t.Error("the passes of a robustness run are listed as repeated trials")
+	}
+
+	// Cancelled in the second variant: the passes that ran are counted, the cancelled one with
+	// what it judged; the rerun never ran.
+	cut := passRun("h", 3, 2, runCancelled, false)
+	runs = []*SavedRun{cut, passRun("h", 2, 2, runDone, true, false), passRun("h", 1, 2, runDone, true, true)}
+	g = RobustGroups(runs)[0]
+	want = run.Robust(&run.Result{Batch: runs[2].Batch}, []int64{1, 2}, []*run.Result{{Batch: runs[1].Batch}, {Batch: cut.Batch}}, nil)
+	if g.Ran != 3 || !g.Cut || !reflect.DeepEqual(g.Stats, want) {
+		t.Errorf("cancelled: %d passes, cut %v, stats %+v; want %+v", g.Ran, g.Cut, g.Stats, want)
+	}
+	// A pass still running counts as not run.
+	runs[0].Status = runRunning
+	g = RobustGroups(runs)[0]
+	if g.Ran != 2 || !g.Cut || len(g.Stats[0].Seeds) != 1 {
+		t.Errorf("running: %d passes, stats %+v", g.Ran, g.Stats)
+	}
+	if robustOf(runs[1], runs) == nil || robustOf(trialRun("x", 1, 2, runDone, true), runs) != nil {
+		t.Error("robustOf finds a pass's run, and none for a trial")
+	}
+	// The original and its rerun are each other's trials in a comparison; the variants are not.
+	if got := trialsOf(orig, []*SavedRun{again, v2, v1, orig}); len(got) != 2 || got[1].Batch != again.Batch {
+		t.Errorf("trials of the original: %d", len(got))
+	}
+}
+
+// waitRunner waits for the tab's runner to end every run it was given.
+func waitRunner(t *testing.T) RunState {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for runner.State().Running {
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not end in 120 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return runner.State()
+}
+
+// TestRobustnessRunInTheTab runs a robustness run of one variant and a run on a variant with the
+// engine in-process, as the Run page starts them: each pass asks its data (its hash is the hash of
+// that data), the runner sums the passes up as run.Robust does, the Runs page shows it and
+// compares two, and the data loaded before comes back.
+func TestRobustnessRunInTheTab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes a variant of the builtin data")
+	}
+	useNative(t)
+	UseRuns(NewMemoryRunStore(), NewKeyVault())
+	srv := startFake(t)
+	s := RunSettings{Preset: "custom", BaseURL: srv.URL(), Model: "fake-model", Form: run.Text, Levels: []string{Levels[0]}, Concurrency: 2, Limit: 3, Retries: 1, Variants: 1}
+	if err := runner.Start(NewSavedRun(s, "", ""), testKey); err != nil {
+		t.Fatal(err)
+	}
+	st := waitRunner(t)
+	if st.Err != "" {
+		t.Fatal(st.Err)
+	}
+	runs, err := runStore.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs kept, want 3 passes", len(runs))
+	}
+	hashOf := func(seed int64) string {
+		if _, err := tab.LoadVariant(seed); err != nil {
+			t.Fatal(err)
+		}
+		h, err := run.DataHash(context.Background(), tab.Engine.Do, s.Levels, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	var results []*run.Result
+	for i, r := range runs { // in ID order: the passes in order
+		if r.Trial != i+1 || r.Status != runDone || r.Seed != []int64{0, 1, 0}[i] || len(r.Failures) != 0 {
+			t.Fatalf("pass %d: trial %d, status %s, seed %d, %d failures", i+1, r.Trial, r.Status, r.Seed, len(r.Failures))
+		}
+		results = append(results, &run.Result{Batch: r.Batch})
+	}
+	if d := currentData(); d == nil || !d.is(0) {
+		t.Errorf("after the run the engine holds %+v, want the builtin data again", d)
+	}
+	if runs[0].DataHash != runs[2].DataHash || runs[1].DataHash == runs[0].DataHash || runs[1].DataHash != hashOf(1) || runs[0].DataHash != hashOf(0) {
+		t.Errorf("data hashes %s %s %s: each pass's is its data's", runs[0].DataHash, runs[1].DataHash, runs[2].DataHash)
+	}
+	want := run.Robust(results[0], []int64{1}, results[1:2], results[2])
+	if st.Robust == nil || !reflect.DeepEqual(st.Robust.Stats, want) || st.Robust.Ran != 3 || st.Robust.Cut {
+		t.Fatalf("the runner's robustness %+v, want %+v", st.Robust, want)
+	}
+	if want[0].Tasks == 0 {
+		t.Fatal("nothing judged: the check is vacuous")
+	}
+
+	// A run on variant 1: its hash is the variant's, and its answers the same requests'.
+	v := s
+	v.Variants, v.Seed = 0, 1
+	saved := NewSavedRun(v, "", "")
+	if err := runner.Start(saved, testKey); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitRunner(t); st.Err != "" {
+		t.Fatal(st.Err)
+	}
+	if saved.Seed != 1 || saved.DataHash != runs[1].DataHash || saved.Status != runDone {
+		t.Errorf("the run on variant 1: seed %d, hash %s (want %s), %s", saved.Seed, saved.DataHash, runs[1].DataHash, saved.Status)
+	}
+	w, err := runStore.Whole(saved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wv, err := runStore.Whole(runs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(w.PredictionsJSONL()) != string(wv.PredictionsJSONL()) {
+		t.Error("the run on variant 1 and the robustness run's pass on it wrote different predictions for the same answers")
+	}
+
+	// An exported run on a variant carries its seed, and re-scores on its variant.
+	b, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseSavedRun(b)
+	if err != nil || back.Seed != 1 || back.Settings.Seed != 1 {
+		t.Fatalf("read back: %v, seed %d", err, back.Seed)
+	}
+	frag, err := ShareFragment(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := ParseShareFragment(frag)
+	if err != nil || shared.Seed != 1 {
+		t.Fatalf("shared: %v, seed %+v", err, shared)
+	}
+	if err := loadData(shared.Seed); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := rescoreHere(back)
+	if err != nil || ag.Compared == 0 || ag.Agree != ag.Compared {
+		t.Errorf("re-scored on its variant: %+v, %v", ag, err)
+	}
+
+	// Two robustness runs compare side by side on the Runs page.
+	if err := runner.Start(NewSavedRun(s, "", ""), testKey); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitRunner(t); st.Err != "" {
+		t.Fatal(st.Err)
+	}
+	all, err := runStore.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortRuns(all)
+	groups := RobustGroups(all)
+	if len(groups) != 2 {
+		t.Fatalf("%d robustness runs", len(groups))
+	}
+	html := mount(t, &RunsPage{a: groups[1].First.ID, b: groups[0].First.ID})
+	if !strings.Contains(html, `data-testid="robust-row"`) || !strings.Contains(html, `data-testid="compare-robust-row"`) {
+		t.Fatalf("the Runs page shows no robustness table or comparison:\n%s", html)
+	}
+	rb, _ := json.Marshal(groups[0].Stats[0])
+	if !strings.Contains(html, "data-robustness=\""+strings.ReplaceAll(string(rb), `"`, `\"`)+"\"") {
+		t.Errorf("the robustness row does not carry %s", rb)
+	}
+}
+
+// TestRobustGroupsCountAPassOnce: a pass opened from a file beside the same pass kept in this
+// browser counts once.
+func TestRobustGroupsCountAPassOnce(t *testing.T) {
+	orig := passRun("g", 1, 1, runDone, true, false)
+	opened := passRun("g", 1, 1, runDone, true, false)
+	runs := []*SavedRun{opened, passRun("g", 3, 1, runDone, true, true), passRun("g", 2, 1, runDone, false, false), orig}
+	g := RobustGroups(runs)[0]
+	if g.Ran != 3 || g.Cut || g.Stats[0].Original != 0.5 || g.Stats[0].Rerun != 1 {
+		t.Errorf("%d of %d passes, cut %v, %+v", g.Ran, g.Planned, g.Cut, g.Stats)
+	}
+}

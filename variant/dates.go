@@ -1,0 +1,277 @@
+package variant
+
+import (
+	"math/rand/v2"
+	"strings"
+
+	"github.com/apibank-playground/apibank/tools"
+)
+
+// Dates move by a shift of whole weeks (so a weekday stays the weekday it was, and "next Monday"
+// the Monday it was), drawn per seed among those that keep every date of the year dateYear that the
+// dialogues and the user databases hold within that year: the year a text states, and the one a date
+// without a year means, stay true. The world's today moves with them (tools.TodayDB). Dates of other
+// years (a stock's history, a flight of next January) and the facts of the world's databases stay.
+
+// dateYear is the year whose dates move.
+const dateYear = "2023"
+
+// maxWeeks bounds a shift: at most half a year either way.
+const maxWeeks = 26
+
+// months are the months' names in lower case, January first; a text writes one in full or by its
+// first three letters.
+var months = strings.Fields("january february march april may june july august september october november december")
+
+// dateSpan widens lo, hi (day numbers, see tools.DayNumber) to the dates of dateYear in s (its
+// YYYY-MM-DD dates and the dates it writes with a month's name) from day from to day to.
+func dateSpan(s string, lo, hi, from, to int) (int, int) {
+	eachDate(s, func(n, _, _ int, _ string) {
+		if n >= from && n <= to {
+			lo, hi = min(lo, n), max(hi, n)
+		}
+	})
+	return lo, hi
+}
+
+// pickShift draws the seed's shift in days: a non-zero number of whole weeks that keeps the dates
+// from lo to hi (day numbers) within dateYear, or 0 when no week does (or there are no dates).
+func pickShift(seed uint64, lo, hi int) int {
+	if lo == 0 {
+		return 0
+	}
+	first, last := tools.DayNumber(dateYear+"-01-01"), tools.DayNumber(dateYear+"-12-31")
+	var weeks []int
+	for w := -maxWeeks; w <= maxWeeks; w++ {
+		if w != 0 && lo+7*w >= first && hi+7*w <= last {
+			weeks = append(weeks, w)
+		}
+	}
+	if len(weeks) == 0 {
+		return 0
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x243f6a8885a308d3)) // its own stream: the other moves do not depend on it
+	return 7 * weeks[rng.IntN(len(weeks))]
+}
+
+// shiftDates returns s with its dates of dateYear moved by days, written as they were: a
+// YYYY-MM-DD date (a datetime's date part too), and a day with a month's name in full or by three
+// letters, either way round ("April 9", "9 April", "Apr. 9th", "9th of April", "April the 9th"),
+// the day keeping its zero or ordinal and the month its case. A date whose move leaves dateYear
+// stays. moved, when not nil, gets the day number of each date moved.
+func shiftDates(s string, days int, moved map[int]bool) string {
+	if days == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	eachDate(s, func(n, start, end int, form string) {
+		to := tools.DateOf(n + days)
+		if !strings.HasPrefix(to, dateYear) {
+			return
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s) + 16)
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(rewriteDate(s[start:end], form, to))
+		last = end
+		if moved != nil {
+			moved[n] = true
+		}
+	})
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// rewriteDate writes the date to (YYYY-MM-DD) in the form of written: form is "iso", or the layout
+// of a written date ("md" a month then a day, "dm" a day then a month).
+func rewriteDate(written, form, to string) string {
+	if form == "iso" {
+		return to
+	}
+	m := int(to[5]-'0')*10 + int(to[6]-'0')
+	d := to[8:]
+	var out strings.Builder
+	for i := 0; i < len(written); {
+		j := i
+		switch c := written[i]; {
+		case c >= '0' && c <= '9':
+			for j < len(written) && written[j] >= '0' && written[j] <= '9' {
+				j++
+			}
+			day := strings.TrimPrefix(d, "0")
+			if j-i == 2 && written[i] == '0' {
+				day = d
+			}
+			out.WriteString(day)
+			if k := j + 2; k <= len(written) && isLetterByte(written[j]) {
+				out.WriteString(recase(ordinal(day), written[j:k]))
+				j = k
+			}
+		case isLetterByte(c):
+			for j < len(written) && isLetterByte(written[j]) {
+				j++
+			}
+			w := written[i:j]
+			if monthOf(w) == 0 {
+				out.WriteString(w) // "of", "the"
+				break
+			}
+			name := months[m-1]
+			if len(w) == 3 {
+				name = name[:3]
+			}
+			out.WriteString(recase(name, w))
+		default:
+			j++
+			out.WriteByte(c)
+		}
+		i = j
+	}
+	return out.String()
+}
+
+// ordinal is the English ordinal suffix of a day ("1" → "st", "12" → "th").
+func ordinal(day string) string {
+	if len(day) == 2 && day[0] == '1' {
+		return "th"
+	}
+	switch day[len(day)-1] {
+	case '1':
+		return "st"
+	case '2':
+		return "nd"
+	case '3':
+		return "rd"
+	}
+	return "th"
+}
+
+// monthOf is the month a word names (1 to 12), in full or by its first three letters in any case
+// ("may" and "mar" capitalised only: they are words too), or 0.
+func monthOf(w string) int {
+	if len(w) < 3 || len(w) > 9 || !strings.ContainsRune("jfmasondJFMASOND", rune(w[0])) {
+		return 0
+	}
+	if w == "may" || w == "mar" {
+		return 0 // a word too: a month is capitalised
+	}
+	for i, m := range months {
+		if (len(w) == len(m) || len(w) == 3) && equalFoldASCII(w, m[:len(w)]) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// eachDate calls f with each date of dateYear that s holds, in order: its day number, where it is,
+// and its form ("iso", "md" or "dm"; see rewriteDate).
+func eachDate(s string, f func(n, start, end int, form string)) {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) || !isWordByte(s[i]) {
+			continue
+		}
+		if end := i + 10; end <= len(s) && s[i:i+5] == dateYear+"-" && (end == len(s) || !isDigit(s[end])) {
+			if n := tools.DayNumber(s[i:end]); n != 0 {
+				f(n, i, end, "iso")
+				i = end - 1
+				continue
+			}
+		}
+		if c := s[i]; !isDigit(c) && !strings.ContainsRune("jfmasondJFMASOND", rune(c)) {
+			continue // neither a day nor a month starts here
+		}
+		if n, end, form := writtenDate(s, i); n != 0 {
+			f(n, i, end, form)
+			i = end - 1
+		}
+	}
+}
+
+// writtenDate reads a date written with a month's name at s[i:] ("April 9", "9th of April"), and
+// returns its day number (0 when there is none), where it ends and its form.
+func writtenDate(s string, i int) (n, end int, form string) {
+	j := i
+	for j < len(s) && isLetterByte(s[j]) {
+		j++
+	}
+	if m := monthOf(s[i:j]); m != 0 {
+		if j-i == 3 && j < len(s) && s[j] == '.' {
+			j++
+		}
+		k := skipWord(s, j, " ")
+		k = max(k, skipWord(s, j, " the "))
+		if d, e := readDay(s, k); k > j && d != 0 && inYear(s, e) {
+			return dayOf(m, d), e, "md"
+		}
+		return 0, 0, ""
+	}
+	d, e := readDay(s, i)
+	if d == 0 {
+		return 0, 0, ""
+	}
+	k := max(skipWord(s, e, " "), skipWord(s, e, " of "))
+	j = k
+	for j < len(s) && isLetterByte(s[j]) {
+		j++
+	}
+	if m := monthOf(s[k:j]); k > e && m != 0 && (j == len(s) || !isWordByte(s[j])) && inYear(s, j) {
+		return dayOf(m, d), j, "dm"
+	}
+	return 0, 0, ""
+}
+
+// inYear reports whether the written date that ends at s[i] is of dateYear: it states no year
+// after it (", 1969" or " 1969"), or dateYear.
+func inYear(s string, i int) bool {
+	i = skipWord(s, i, ",")
+	if j := skipWord(s, i, " "); j > i && j+4 <= len(s) && isDigit(s[j]) && isDigit(s[j+1]) && isDigit(s[j+2]) && isDigit(s[j+3]) {
+		return s[j:j+4] == dateYear && (j+4 == len(s) || !isWordByte(s[j+4]))
+	}
+	return true
+}
+
+// skipWord returns the index after sep at s[i:] (sep matched in any case), or i.
+func skipWord(s string, i int, sep string) int {
+	if i+len(sep) <= len(s) && equalFoldASCII(s[i:i+len(sep)], sep) {
+		return i + len(sep)
+	}
+	return i
+}
+
+// readDay reads a day of the month at s[i:]: one or two digits, an ordinal suffix maybe, ending a
+// word. It returns the day (0 when there is none) and where it ends.
+func readDay(s string, i int) (int, int) {
+	j := i
+	for j < len(s) && isDigit(s[j]) && j-i < 3 {
+		j++
+	}
+	if j == i || j-i > 2 {
+		return 0, 0
+	}
+	d := int(s[i] - '0')
+	if j-i == 2 {
+		d = d*10 + int(s[i+1]-'0')
+	}
+	if j+2 <= len(s) {
+		switch lowerASCII(s[j : j+2]) {
+		case "st", "nd", "rd", "th":
+			j += 2
+		}
+	}
+	if j < len(s) && isWordByte(s[j]) || d < 1 || d > 31 {
+		return 0, 0
+	}
+	return d, j
+}
+
+// dayOf is the day number of day d of month m of dateYear (0 when there is no such day).
+func dayOf(m, d int) int {
+	return tools.DayNumber(dateYear + "-" + string(rune('0'+m/10)) + string(rune('0'+m%10)) + "-" + string(rune('0'+d/10)) + string(rune('0'+d%10)))
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
