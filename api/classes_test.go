@@ -164,13 +164,13 @@ func studentGold(t *testing.T, code, student, file string, id int) string {
 // the teacher sees both with the server's verdicts, and deletes the class.
 func TestClassFlow(t *testing.T) {
 	a := newClassAPI(t, ClassLimits{})
-	file, id, gold := goldSample(t)
+	file, id, _ := goldSample(t)
 	m := a.create(t, "Tools 101")
 	if _, ok := class.NormalCode(m.Class); !ok || len(m.TeacherKey) < 43 {
 		t.Fatalf("made %+v: want a class code and a key of 256 bits", m)
 	}
 
-	gold = studentGold(t, m.Class, "Ann", file, id)
+	gold := studentGold(t, m.Class, "Ann", file, id)
 	w := a.req(t, "POST", ClassesPath+"/"+strings.ToLower(m.Class)+"/answers", "", answerBody("Ann", file, id, gold, `"verdict":"CORRECT","correct":true`))
 	var right wire.AnswerVerdict
 	if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &right) != nil || right.Verdict != "CORRECT" || !right.Correct || right.Parity == nil || !*right.Parity {

@@ -282,8 +282,8 @@ func (p *ClassroomPage) load(ctx app.Context) {
 
 // open fetches the current exercise's dialogue and tools, from the student's variant of it. Its
 // answer comes through the mount's context: the element whose event asked may be gone by then.
-func (p *ClassroomPage) open(ctx app.Context) {
-	ctx = p.page // set on mount
+func (p *ClassroomPage) open(app.Context) {
+	ctx := p.page // set on mount
 	p.verdict, p.answer, p.dlg, p.showAnswer, p.shown = nil, "", nil, false, shownExercise{}
 	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
 		el.Set("value", "")
@@ -468,7 +468,7 @@ func (p *ClassroomPage) exercise() app.UI {
 	)
 }
 
-func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
+func (p *ClassroomPage) check(_ app.Context, e app.Event) {
 	if el := app.Window().GetElementByID("classroom-input"); el.Truthy() {
 		p.answer = el.Get("value").String()
 	}
@@ -480,7 +480,7 @@ func (p *ClassroomPage) check(ctx app.Context, e app.Event) {
 		errs map[string]string
 	}
 	seed, onBuiltin := p.seedOf(s), p.onBuiltin
-	ctx = p.page // the verdict comes through the mount's context (see open)
+	ctx := p.page // the verdict comes through the mount's context (see open)
 	refresh(ctx, func() (j judged, err error) {
 		// Judged on the variant the exercise is shown from: the student's own gold is the right one.
 		run := func(e Engine) error {
