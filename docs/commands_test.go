@@ -922,7 +922,7 @@ func (s *pageRun) checkCLI(t *testing.T, it item, name string, args []string, st
 				}
 			}
 		}
-	case "score":
+	case "score", "batch score":
 		report()
 		if out := flagValue(args, "--out"); out != "" {
 			jsonLines(t, where, s.read(t, out))
@@ -955,11 +955,6 @@ func (s *pageRun) checkCLI(t *testing.T, it item, name string, args []string, st
 			if l["custom_id"] == nil || l["method"] != "POST" || l["body"] == nil {
 				t.Fatalf("%s: not a batch request: %v", where, l)
 			}
-		}
-	case "batch score":
-		report()
-		if out := flagValue(args, "--out"); out != "" {
-			jsonLines(t, where, s.read(t, out))
 		}
 	case "compare":
 		if !strings.Contains(stdout, "level") {
