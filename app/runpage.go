@@ -335,16 +335,16 @@ func (p *RunPage) renderData() app.UI {
 				app.Option().Value("variant").Selected(p.s.Seed != 0).Text("a variant of the builtin data: seed …"),
 			),
 		),
-		app.If(p.s.Seed != 0, func() app.UI {
-			return app.Label().Class("field").Body(
-				app.Span().Text("Seed "),
-				app.Input().Type("number").Step(1).Min("1").Max(strconv.FormatInt(protocol.MaxSeed, 10)).DataSet("testid", "run-seed").Value(strconv.FormatInt(p.s.Seed, 10)).
-					OnChange(func(ctx app.Context, e app.Event) {
-						p.s.Seed = parseSeed(ctx.JSSrc().Get("value").String())
-						p.save()
-					}),
-			)
-		}),
+		// Always drawn (disabled for the loaded data), so that choosing the data moves no field.
+		app.Label().Class("field").Body(
+			app.Span().Text("Seed "),
+			app.Input().Type("number").Step(1).Min("1").Max(strconv.FormatInt(protocol.MaxSeed, 10)).DataSet("testid", "run-seed").
+				Disabled(p.s.Seed == 0).Value(zeroBlank64(p.s.Seed)).Placeholder("1").
+				OnChange(func(ctx app.Context, e app.Event) {
+					p.s.Seed = parseSeed(ctx.JSSrc().Get("value").String())
+					p.save()
+				}),
+		),
 		app.Label().Class("field").Body(
 			app.Span().Text("Variants "),
 			app.Input().Type("number").Step(1).Min("0").Max(strconv.Itoa(run.MaxVariants)).DataSet("testid", "run-variants").Value(strconv.Itoa(p.s.Variants)).
@@ -357,6 +357,14 @@ func (p *RunPage) renderData() app.UI {
 		app.P().Class("small").Text("A variant asks the same requests of the builtin data with other names, numbers and texts; the same seed gives the same variant everywhere (apibank run --seed S). "+
 			"Variants above 0 makes a robustness run, as apibank run --variants N: the builtin data, its variants of seeds 1 to N, and the builtin data asked again, each pass kept as its own run; the report then says how much of the accuracy holds in the variants, beside how much verdicts change by asking again."),
 	)
+}
+
+// zeroBlank64 is n as text, "" for 0.
+func zeroBlank64(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // parseSeed reads a seed typed in the form: a whole number from 1 to protocol.MaxSeed (1 for

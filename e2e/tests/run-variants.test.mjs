@@ -45,6 +45,7 @@ function predLines(text) {
 async function startRobust(page, n, limit = LIMIT) {
   await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit, concurrency: 8 });
   await page.getByTestId("run-data").selectOption("loaded");
+  await page.waitForSelector("[data-testid=run-seed]:disabled"); // the page has taken the choice
   await set(page, "run-variants", n);
   const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.group || el.dataset.id).catch(() => "");
   await page.getByTestId("run-start").click();
@@ -58,7 +59,7 @@ async function startRobust(page, n, limit = LIMIT) {
   assert.equal(p.state, "done", `the robustness run ended ${p.state}: ${shown}`);
   await page.waitForSelector("[data-testid=robust-row][data-robustness]", { timeout: 10000 }).catch(async (err) => {
     const seen = await page.$$eval("[data-testid=robust-row]", (els) => els.map((e) => e.outerHTML.slice(0, 600)));
-    const main = await page.$eval("main", (e) => e.innerText.slice(0, 3000)).catch(() => "");
+    const main = await page.$eval("main", (e) => e.innerText.slice(-2500)).catch(() => "");
     throw new Error(err.message + "\nrows: " + JSON.stringify(seen) + "\npage: " + main);
   });
   const group = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.group);
@@ -117,7 +118,7 @@ test("a run on variant 3 in the tab exports the predictions apibank run --seed 3
   await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit: LIMIT, concurrency: 8 });
   await set(page, "run-variants", 0);
   await page.getByTestId("run-data").selectOption("variant");
-  await page.waitForSelector("[data-testid=run-seed]"); // shown once the page has drawn the choice
+  await page.waitForSelector("[data-testid=run-seed]:enabled"); // enabled once the page has taken the choice
   await set(page, "run-seed", 3);
   const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
   await page.getByTestId("run-start").click();
@@ -204,6 +205,7 @@ test("a reload in the middle of a variant's pass resumes it on its variant and g
   await fake.script(SLOW);
   await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit: 8, concurrency: 2 });
   await page.getByTestId("run-data").selectOption("loaded");
+  await page.waitForSelector("[data-testid=run-seed]:disabled");
   await set(page, "run-variants", 1);
   await page.getByTestId("run-start").click();
   const group = await waitPass(page, 2, 2);
