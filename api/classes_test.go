@@ -20,6 +20,7 @@ import (
 	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // clock is a test clock the class endpoints read.
@@ -135,23 +136,14 @@ func goldSample(t *testing.T) (file string, id int, gold string) {
 	return file, id, goldOn(t, 0, file, id)
 }
 
-// goldOn is the gold call of a level-1 sample in the variant seed names (0: the builtin data), as an
-// engine of its own says.
+// goldOn is the gold call of a level-1 sample in the variant seed names (0: the builtin data).
 func goldOn(t *testing.T, seed int64, file string, id int) string {
 	t.Helper()
-	s := engine.New()
-	do := func(_ context.Context, req []byte) ([]byte, error) { return s.Handle(req), nil }
-	if seed != 0 {
-		if _, err := protocol.Call[protocol.Loaded](context.Background(), do, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed}); err != nil {
-			t.Fatal(err)
-		}
+	gold, err := goldmodel.GoldCall(seed, level1, file, id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	line, _ := json.Marshal(map[string]any{"level": level1, "file": file, "id": id, "pred": ""})
-	b, err := protocol.Call[protocol.Batch](context.Background(), do, protocol.Request{Op: protocol.OpScore, Preds: string(line), Gold: true})
-	if err != nil || len(b.Results) != 1 || b.Results[0].Call().GoldCall == "" {
-		t.Fatalf("the gold call of %s #%d (seed %d): %v %+v", file, id, seed, err, b)
-	}
-	return b.Results[0].Call().GoldCall
+	return gold
 }
 
 // studentGold is the gold call of a student's own variant of a level-1 exercise of class code.

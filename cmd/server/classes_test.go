@@ -14,6 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/apibank-playground/apibank/class/wire"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // classServer is run() serving the real engine module and a class store in db, until stop.
@@ -135,7 +138,12 @@ func TestClassesServed(t *testing.T) {
 	if code := s.do(t, "POST", "/api/v1/classes", "", `{"name":"served"}`, &made); code != 201 || made.TeacherKey == "" {
 		t.Fatalf("create: %d %+v", code, made)
 	}
-	file, id, gold := firstCall(t)
+	file, id, _ := firstCall(t)
+	// Each student answers their own variant of the exercise: Ann's gold is her variant's.
+	gold, err := goldmodel.GoldCall(wire.ExerciseSeed(wire.ClassScope(made.Class), "Ann", "level-1-given-desc", file, id), "level-1-given-desc", file, id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	answer := func(student, text, claim string) map[string]any {
 		var v map[string]any
 		body, _ := json.Marshal(map[string]any{"student": student, "level": "level-1-given-desc", "file": file, "id": id, "answer": text})
