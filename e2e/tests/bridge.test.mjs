@@ -270,8 +270,25 @@ test("a kept state that brought the engine down is forgotten in the tab's sessio
   await kept.track(JSON.stringify({ v: 1, op: "call", call: "[GetToday()]" }), JSON.stringify({ ok: true }), false);
   assert.equal(kept.load().sandbox.length, 1, "the call is in the session");
   kept.forget();
-  assert.deepEqual(kept.saved(), { imported: false, sandboxCalls: 0, importedName: "" });
+  assert.deepEqual(kept.saved(), { imported: false, variant: false, sandboxCalls: 0, importedName: "" });
   const after = kept.load();
   assert.equal(after.sandbox.length, 0, "a reload finds no sandbox call to replay");
   assert.equal(after.active, "builtin", "a reload starts on the builtin data");
+});
+
+test("a variant loaded by its seed is what a restart and a reload rebuild, before the sandbox calls on it", async () => {
+  const store = memoryStore();
+  const kept = new Kept(store, { warn() {}, log() {} });
+  const variant = JSON.stringify({ v: 1, op: "load", builtin: true, seed: 42 });
+  await kept.track(variant, JSON.stringify({ ok: true, result: { name: "builtin~s42" } }), false);
+  await kept.track(JSON.stringify({ v: 1, op: "call", call: "[GetToday()]" }), JSON.stringify({ ok: true }), false);
+  assert.equal(kept.saved().variant, true);
+  assert.equal(kept.load().active, "variant");
+  const reloaded = new Kept(store, { warn() {}, log() {} });
+  await reloaded.readBack();
+  assert.deepEqual(reloaded.takeSteps().map((s) => JSON.parse(s).op), ["load", "call"], "after a reload: the variant, then the call");
+  assert.deepEqual(kept.takeSteps()[0], variant, "after a restart: the variant's own load");
+  await kept.track(JSON.stringify({ v: 1, op: "load", builtin: true }), JSON.stringify({ ok: true }), false);
+  assert.deepEqual(kept.takeSteps(), [], "the builtin data again: nothing to rebuild");
+  assert.equal(kept.load().active, "builtin");
 });

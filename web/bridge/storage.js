@@ -83,6 +83,7 @@ export class Kept {
     this.store = store;
     this.log = log || console;
     this.loadText = null; // the last load of an imported folder (null: builtin)
+    this.variantText = null; // the last load of a variant of the builtin data, by its seed (null: none)
     this.sandbox = []; // sandbox call requests since the last load or reset
     this.importedText = null; // the last imported folder's load request (kept while builtin is active)
     this.importedName = "";
@@ -92,7 +93,8 @@ export class Kept {
 
   save() {
     try {
-      this.store.session.setItem(SESSION_KEY, JSON.stringify({ sandbox: this.sandbox, imported: this.importedName, active: this.loadText ? "imported" : "builtin", key: this.tabKey }));
+      const active = this.loadText ? "imported" : this.variantText ? "variant" : "builtin";
+      this.store.session.setItem(SESSION_KEY, JSON.stringify({ sandbox: this.sandbox, imported: this.importedName, active, variant: this.variantText, key: this.tabKey }));
     } catch (err) {
       this.log.warn("apibank: could not save the sandbox history:", err.message);
     }
@@ -116,6 +118,7 @@ export class Kept {
     if (!saved) return;
     const calls = Array.isArray(saved.sandbox) ? saved.sandbox : [];
     this.tabKey = saved.key || "";
+    if (saved.active === "variant" && typeof saved.variant === "string") this.variantText = saved.variant;
     if (this.tabKey) {
       try {
         const rec = await within(this.store.get(this.tabKey), KEEP_MS, "IndexedDB");
@@ -156,6 +159,9 @@ export class Kept {
     switch (req.op) {
       case "load":
         this.loadText = req.builtin ? null : reqText;
+        // A variant is rebuilt by its seed: a restart in the middle of a run on it must not go on
+        // with the builtin data.
+        this.variantText = req.builtin && req.seed ? reqText : null;
         this.sandbox = [];
         if (!req.builtin && reqText !== this.importedText) {
           this.importedText = reqText;
@@ -194,6 +200,7 @@ export class Kept {
   takeSteps() {
     const steps = [];
     if (this.loadText) steps.push(this.loadText);
+    else if (this.variantText) steps.push(this.variantText);
     steps.push(...this.sandbox);
     this.sandbox = [];
     return steps;
@@ -205,13 +212,14 @@ export class Kept {
    */
   forget() {
     this.loadText = null;
+    this.variantText = null;
     this.sandbox = [];
     this.save();
   }
 
   /** saved reports what a restart would restore and the name of the folder imported in this tab. */
   saved() {
-    return { imported: this.loadText !== null, sandboxCalls: this.sandbox.length, importedName: this.importedName };
+    return { imported: this.loadText !== null, variant: this.variantText !== null, sandboxCalls: this.sandbox.length, importedName: this.importedName };
   }
 
   /** clear forgets this tab's saved sandbox history and every imported folder kept for reloads. */
