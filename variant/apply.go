@@ -11,9 +11,11 @@ import (
 // and no value or new value holds a quote or a backslash, so a JSON text is replaced as it reads.
 type replacer struct {
 	moves []Move
-	// heads maps the first two bytes of a value, lower case, to the moves that start so, longest
-	// first.
-	heads map[uint16][]int32
+	// heads holds, for the first two bytes of a value (lower case, see head: fewer than 65535 keys), 1
+	// + the index in lists of the moves that start so, longest first (0: none): an array, not a map,
+	// as it is read at every word start whose pair (below) is a value's.
+	heads *[1 << 16]uint16
+	lists [][]int32
 	// short are the moves of one-byte values.
 	short []int32
 	// pairs has a bit set for the first two bytes of every value (lower case, seven bits each): a
@@ -23,7 +25,7 @@ type replacer struct {
 
 // newReplacer indexes moves.
 func newReplacer(moves []Move) *replacer {
-	r := &replacer{moves: moves, heads: map[uint16][]int32{}}
+	r := &replacer{moves: moves, heads: new([1 << 16]uint16)}
 	for i, m := range moves {
 		if strings.ContainsAny(m.From+m.To, "\"\\\n") {
 			continue // not written as is in a JSON text (see replacer)
@@ -33,11 +35,15 @@ func newReplacer(moves []Move) *replacer {
 			continue
 		}
 		k := head(m.From[0], m.From[1])
-		r.heads[k] = append(r.heads[k], int32(i))
+		if r.heads[k] == 0 {
+			r.lists = append(r.lists, nil)
+			r.heads[k] = uint16(len(r.lists))
+		}
+		r.lists[r.heads[k]-1] = append(r.lists[r.heads[k]-1], int32(i))
 		b := pair(m.From[0], m.From[1])
 		r.pairs[b/64] |= 1 << (b % 64)
 	}
-	for _, list := range r.heads {
+	for _, list := range r.lists {
 		sort.SliceStable(list, func(a, b int) bool { return len(moves[list[a]].From) > len(moves[list[b]].From) })
 	}
 	return r
@@ -61,7 +67,14 @@ func (r *replacer) replace(s string, hit []bool) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i+1 < len(s); i++ {
-		if !isWordByte(s[i]) || (i > 0 && isWordByte(s[i-1])) {
+		if !isWordByte(s[i]) {
+			continue
+		}
+		if i > 0 && isWordByte(s[i-1]) {
+			// Inside a word: skip to its end (the loop's i++ steps past the byte that ends it).
+			for i+1 < len(s) && isWordByte(s[i+1]) {
+				i++
+			}
 			continue
 		}
 		mi, n, suffix := r.match(s, i)
@@ -94,7 +107,11 @@ func (r *replacer) match(s string, i int) (int, int, string) {
 	if b := pair(s[i], s[i+1]); r.pairs[b/64]&(1<<(b%64)) == 0 && len(r.short) == 0 {
 		return -1, 0, ""
 	}
-	for _, mi := range r.heads[head(s[i], s[i+1])] {
+	var list []int32
+	if h := r.heads[head(s[i], s[i+1])]; h != 0 {
+		list = r.lists[h-1]
+	}
+	for _, mi := range list {
 		m := r.moves[mi]
 		if n, suffix, ok := matchAt(m, s, i); ok {
 			return int(mi), n, suffix

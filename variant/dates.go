@@ -151,10 +151,19 @@ func ordinal(day string) string {
 	return "th"
 }
 
+// monthInitial marks the bytes a month's name starts with, in either case: a table, as it is read
+// at every word start of every text a variant moves.
+var monthInitial = func() (t [256]bool) {
+	for _, c := range []byte("jfmasondJFMASOND") {
+		t[c] = true
+	}
+	return t
+}()
+
 // monthOf is the month a word names (1 to 12), in full or by its first three letters in any case
 // ("may" and "mar" capitalised only: they are words too), or 0.
 func monthOf(w string) int {
-	if len(w) < 3 || len(w) > 9 || !strings.ContainsRune("jfmasondJFMASOND", rune(w[0])) {
+	if len(w) < 3 || len(w) > 9 || !monthInitial[w[0]] {
 		return 0
 	}
 	if w == "may" || w == "mar" {
@@ -182,7 +191,7 @@ func eachDate(s string, f func(n, start, end int, form string)) {
 				continue
 			}
 		}
-		if c := s[i]; !isDigit(c) && !strings.ContainsRune("jfmasondJFMASOND", rune(c)) {
+		if c := s[i]; !isDigit(c) && !monthInitial[c] {
 			continue // neither a day nor a month starts here
 		}
 		if n, end, form := writtenDate(s, i); n != 0 {

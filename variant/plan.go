@@ -112,6 +112,21 @@ func (p *plan) isTaken(s string) bool {
 	return p.f.words[l] || p.f.known[l] || p.taken[l]
 }
 
+// draw draws an entry of pool (firstNames, lastNames or placeWords) that is not taken (see isTaken),
+// nearest in length to want, as draw does: from the pool's open entries (found.open), which leave out
+// the entries taken whatever the seed, so only those given so far are looked up.
+func (p *plan) draw(pool []string, want int) (string, bool) {
+	o, ok := p.f.open[&pool[0]]
+	if !ok {
+		return draw(p.rng, pool, want, p.isTaken)
+	}
+	i := drawIndex(p.rng, len(o.words), want, func(i int) int { return len(o.words[i]) }, func(i int) bool { return p.taken[o.lower[i]] })
+	if i < 0 {
+		return "", false
+	}
+	return o.words[i], true
+}
+
 // safePart reports whether a word of a name or a place may move: a capitalised word of two letters
 // or more (a hyphen or an apostrophe inside), not fixed vocabulary, never written in lower case in a
 // text.
@@ -185,7 +200,7 @@ func (p *plan) names() {
 		if role[w] {
 			pool = firstNames
 		}
-		n, ok := draw(p.rng, pool, utf8.RuneCountInString(w), p.isTaken)
+		n, ok := p.draw(pool, utf8.RuneCountInString(w))
 		if !ok {
 			continue
 		}
@@ -475,7 +490,7 @@ func (p *plan) places() {
 		if _, ok := p.by[w]; ok {
 			continue // a name part too: it already moves
 		}
-		if n, ok := draw(p.rng, placeWords, utf8.RuneCountInString(w), p.isTaken); ok {
+		if n, ok := p.draw(placeWords, utf8.RuneCountInString(w)); ok {
 			p.add(KindPlaceWord, w, n, title)
 		}
 	}

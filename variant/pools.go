@@ -51,27 +51,60 @@ var placeWords = strings.Fields(`
 // in length to want: among the untaken entries whose length is closest, a random one. ok is false
 // when every entry is taken.
 func draw(rng *rand.Rand, pool []string, want int, taken func(string) bool) (string, bool) {
+	i := drawIndex(rng, len(pool), want, func(i int) int { return len(pool[i]) }, func(i int) bool { return taken(pool[i]) })
+	if i < 0 {
+		return "", false
+	}
+	return pool[i], true
+}
+
+// drawIndex is draw over n entries, told by their length and whether each is taken: the index of the
+// entry drawn, or -1.
+func drawIndex(rng *rand.Rand, n, want int, length func(int) int, taken func(int) bool) int {
 	best := -1
-	var candidates []string
-	for _, p := range pool {
-		if taken(p) {
+	var candidates []int
+	for i := 0; i < n; i++ {
+		if taken(i) {
 			continue
 		}
-		d := len(p) - want
+		d := length(i) - want
 		if d < 0 {
 			d = -d
 		}
 		switch {
 		case best < 0 || d < best:
-			best, candidates = d, append(candidates[:0], p)
+			best, candidates = d, append(candidates[:0], i)
 		case d == best:
-			candidates = append(candidates, p)
+			candidates = append(candidates, i)
 		}
 	}
 	if len(candidates) == 0 {
-		return "", false
+		return -1
 	}
-	return candidates[rng.IntN(len(candidates))], true
+	return candidates[rng.IntN(len(candidates))]
+}
+
+// openPool is the entries of a pool that are no word of the data and no value found (see
+// plan.isTaken), in the pool's order, and each in lower case: what a seed draws from, found once per
+// process (see found.open).
+type openPool struct {
+	words, lower []string
+}
+
+// openPools returns the pools' open entries (see openPool) for the data f found, by the pool's first
+// entry.
+func (f *found) openPools() map[*string]openPool {
+	m := map[*string]openPool{}
+	for _, pool := range [][]string{firstNames, lastNames, placeWords} {
+		var o openPool
+		for _, w := range pool {
+			if l := lowerASCII(w); !f.words[l] && !f.known[l] {
+				o.words, o.lower = append(o.words, w), append(o.lower, l)
+			}
+		}
+		m[&pool[0]] = o
+	}
+	return m
 }
 
 // Character classes, as a password, a token or an id keeps them position by position.

@@ -200,6 +200,9 @@ type found struct {
 	// found (lower case): a new value is never one of them.
 	words map[string]bool
 	known map[string]bool
+	// open are the pools' entries that are neither words nor known, by the pool's first entry (see
+	// openPool).
+	open map[*string]openPool
 }
 
 type account struct{ password, token, email string }
@@ -317,6 +320,7 @@ func discover(src *source) *found {
 	}
 	f.lowerWords(texts)
 	f.dates(src)
+	f.open = f.openPools()
 	return f
 }
 
@@ -426,9 +430,16 @@ func poolHits(text []byte, set map[string]bool) {
 
 // isWordByte reports whether c is part of a word: an ASCII letter or digit, '_', or a byte of a
 // multi-byte UTF-8 letter.
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes marks the bytes isWordByte reports: a table, as every byte of every text a variant moves
+// is looked up.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+	}
+	return t
+}()
 
 // isLetterByte reports whether c is an ASCII letter or a byte of a multi-byte UTF-8 character.
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
@@ -473,8 +484,9 @@ func (f *found) lowerWords(texts []string) {
 	for d := range f.values[kindDoctor] {
 		addName(strings.Fields(strings.TrimPrefix(d, "Dr. ")))
 	}
+	var words []string // one text's words, its room used again for the next
 	for _, s := range texts {
-		var words []string
+		words = words[:0]
 		for _, tok := range strings.Fields(s) {
 			if strings.ContainsAny(tok, "@/_") {
 				words = append(words, "")

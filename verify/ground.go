@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/internal/py"
@@ -27,18 +28,91 @@ import (
 // Evidence for a call is every earlier User and AI text and every earlier API output; for a scene,
 // the utterance, the key facts and earlier outputs.
 
-// evidence is normalised text a call's values may come from.
+// evidence is normalised text a call's values may come from: text is what buf has written so far
+// (buf only grows, so a text read earlier stays as it was, and an add copies nothing but its own).
 type evidence struct {
-	text    string
-	derived map[string]bool
+	text string
+	buf  strings.Builder
+	// squeezed is text with its spaces removed, written as text grows (see textGrounded).
+	squeezed strings.Builder
+	derived  map[string]bool
 }
 
+// normalize lowers s as Python does and collapses its whitespace: its words (runs of non-space, as
+// py.Fields splits them), joined by one space. s lowered is returned as it is when it has no other
+// whitespace than single spaces between words.
 func normalize(s string) string {
-	return strings.Join(py.Fields(py.Lower(s)), " ")
+	s = py.Lower(s)
+	if !needsCollapse(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	appendWords(&b, s)
+	return b.String()
 }
 
+// needsCollapse reports whether s has whitespace that is not a single space between two words.
+func needsCollapse(s string) bool {
+	prevSpace := true // a leading space needs collapsing
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if py.IsSpace(r) {
+			if prevSpace || r != ' ' {
+				return true
+			}
+			prevSpace = true
+		} else {
+			prevSpace = false
+		}
+		i += n
+	}
+	return prevSpace && len(s) > 0
+}
+
+// appendWords writes the words of s (runs of non-space, as py.Fields splits them) to b, joined by one
+// space.
+func appendWords(b *strings.Builder, s string) {
+	start, first := -1, true
+	for i := 0; i <= len(s); {
+		r, n := rune(' '), 1
+		if i < len(s) {
+			r = rune(s[i])
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
+			}
+		}
+		if py.IsSpace(r) {
+			if start >= 0 {
+				if !first {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s[start:i])
+				start, first = -1, false
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += n
+	}
+}
+
+// add appends s, normalised, to the evidence, a space either side.
 func (e *evidence) add(s string) {
-	e.text += " " + normalize(s) + " "
+	e.buf.WriteByte(' ')
+	from := e.buf.Len()
+	appendWords(&e.buf, py.Lower(s))
+	e.text = e.buf.String()
+	for rest := e.text[from:]; rest != ""; {
+		word, after, _ := strings.Cut(rest, " ")
+		e.squeezed.WriteString(word)
+		rest = after
+	}
+	e.buf.WriteByte(' ')
+	e.text = e.buf.String()
 }
 
 // grounded reports whether v is grounded, and if not, the first value that is not.
@@ -146,7 +220,7 @@ func (e *evidence) textGrounded(s string) bool {
 	if names, ok := languages[n]; ok {
 		return e.hasWord(names...)
 	}
-	if strings.Contains(strings.ReplaceAll(e.text, " ", ""), strings.ReplaceAll(n, " ", "")) {
+	if strings.Contains(e.squeezed.String(), strings.ReplaceAll(n, " ", "")) {
 		// "JohnDoe" said as "John Doe".
 		return true
 	}
