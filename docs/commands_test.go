@@ -1697,8 +1697,10 @@ func server(t *testing.T) *liveServer {
 }
 
 func launchMain() {
+	// One engine instance, and a request time limit for a test machine that runs the other packages'
+	// tests beside this one: a page's submission re-scores a whole run, on a variant making it first.
 	mainServer, serverErr = launchServer(srvBin, repo, []string{"--addr", "127.0.0.1:0", "--web", filepath.Join(repo, "web"),
-		"--db", filepath.Join(tmp, "classes.db"), "--log", "json", "--api-instances", "1"}, true)
+		"--db", filepath.Join(tmp, "classes.db"), "--log", "json", "--api-instances", "1", "--api-timeout", "2m"}, true)
 }
 
 func stopFixtures() {
