@@ -106,8 +106,9 @@ deps:
 # Firefox ESR and WebKit (e2e/tests/engines.test.mjs).
 # The commands the tests start (server, apibank, fakemodel) are built once, in bin/e2e, not once per
 # test file.
-# Two test files run at once, each with its own server and browser, except those that hold the
-# machine to a budget (a task's CPU time, a wall time, memory): they run alone, after the others.
+# Three test files run at once, each with its own server and browser (most of a browser test's time
+# is waiting for a page), except those that hold the machine to a budget (a task's CPU time, a wall
+# time, memory): they run alone, after the others.
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
 # again against the Worker: worker-playground, worker-classroom) run last, two at once: each has its
 # own wrangler on a free port with its own local D1.
@@ -119,7 +120,7 @@ E2E_WORKER_FILES := $(E2E_WORKER:%=tests/%.test.mjs)
 E2E_SHARED_FILES = $(filter-out $(E2E_ALONE_FILES) $(E2E_WORKER_FILES),$(patsubst e2e/%,%,$(sort $(wildcard e2e/tests/*.test.mjs))))
 test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
-	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_SHARED_FILES)
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_SHARED_FILES)
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_ALONE_FILES)
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_WORKER_FILES)
 

@@ -211,17 +211,20 @@ func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain 
 			if next != nil {
 				ctx, cancel = context.WithCancel(context.Background())
 			}
+			if next == nil && before != nil {
+				// The data loaded before the run is back before the run shows as ended: the pages
+				// that read the engine then find what they had.
+				if err := before.restore(); err != nil {
+					r.setErr("the data loaded before the run could not be loaded again: " + err.Error())
+				}
+				before = nil
+			}
 			r.finish(saved, res, err, order, keepEpisodes, kept, next, cancel)
 			ended = append(ended, saved)
 			if next == nil && saved.Settings.Variants > 0 {
 				r.sumUpRobustness(saved, ended)
 			}
 			saved, resume, keepEpisodes = next, false, false
-		}
-		if before != nil {
-			if err := before.restore(); err != nil {
-				r.setErr("the data loaded before the run could not be loaded again: " + err.Error())
-			}
 		}
 		r.release()
 	}()

@@ -216,10 +216,14 @@ function spawnAnnouncing(what, bin, args) {
   });
 }
 
-/** startServer runs cmd/server on a free port (with extra flags, if given) and resolves {url, log, stop}; log() is its access log so far. */
+/**
+ * startServer runs cmd/server on a free port (with extra flags, if given) and resolves {url, log, stop}; log() is its access log so far.
+ * Its API's time limit is a minute rather than 20 s: the suite runs several browsers and servers at once on a small machine, and a
+ * board submission re-scores a whole run (a test that means to meet the limit sets its own, later flags win).
+ */
 export async function startServer(extra = []) {
   const bin = serverBinary();
-  const { proc, url, stderr } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot(), ...extra]);
+  const { proc, url, stderr } = await spawnAnnouncing("server", bin, ["--addr", "127.0.0.1:0", "--web", webSnapshot(), "--api-timeout", "60s", ...extra]);
   return {
     url,
     log: stderr,
