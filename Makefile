@@ -148,8 +148,14 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	@# A first visit in WebKit on loopback (MiniBrowser through WebKitWebDriver under Xvfb).
 	cd e2e && ONLY=webkit node bench.mjs
 
-test: wasm app lint size-budget tracked-sizes
-	$(GO) test -count=1 ./...
+# The linters run beside the Go tests (much of a test's time is waiting for a server or a child
+# process), and either failing fails the target; the browser suite follows.
+test: wasm app size-budget tracked-sizes $(STATICCHECK)
+	@$(MAKE) --no-print-directory lint > bin/lint.log 2>&1 & lint=$$!; \
+	$(GO) test -count=1 ./...; tests=$$?; \
+	wait $$lint; linted=$$?; cat bin/lint.log; \
+	if [ $$linted -ne 0 ]; then echo "make test: lint failed (above)" >&2; fi; \
+	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
 	$(MAKE) test-browser
 
 # staticcheck at a pinned version, on every GOOS target the code builds for (0 findings; each one

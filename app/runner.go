@@ -194,7 +194,7 @@ func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain 
 	go func() {
 		var before *loadedData
 		if wantsData(saved) {
-			before = currentData()
+			before = dataBefore()
 		}
 		var ended []*SavedRun // the passes of a robustness run this goroutine ran
 		for saved != nil {
@@ -439,7 +439,7 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 		defer cancel()
 		var before *loadedData
 		if wantsData(saved) {
-			before = currentData()
+			before = dataBefore()
 		}
 		err := loadPassData(saved)
 		var verdicts *protocol.Batch

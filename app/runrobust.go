@@ -83,6 +83,18 @@ func currentData() *loadedData {
 	return d
 }
 
+// dataBefore is the data a run (or a re-scoring) puts back when it ends: what the engine holds, but
+// the builtin data for a variant, which only a run or a class's exercise loads for a while. After a
+// reload in the middle of a run on a variant, the engine comes back on that variant; the run that
+// resumes must still end on the tab's own data.
+func dataBefore() *loadedData {
+	d := currentData()
+	if d != nil && d.seed != 0 {
+		d = &loadedData{name: builtinData}
+	}
+	return d
+}
+
 // is says whether d is the variant of the builtin data seed names (0: the builtin data itself).
 func (d *loadedData) is(seed int64) bool {
 	if seed != 0 {

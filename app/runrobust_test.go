@@ -301,3 +301,24 @@ func TestRobustGroupsCountAPassOnce(t *testing.T) {
 		t.Errorf("%d of %d passes, cut %v, %+v", g.Ran, g.Planned, g.Cut, g.Stats)
 	}
 }
+
+// TestDataBefore: a run ends on the tab's own data; a variant the engine holds (after a reload in
+// the middle of a run on it) is not the tab's data, the builtin data is.
+func TestDataBefore(t *testing.T) {
+	useNative(t)
+	if _, err := tab.LoadVariant(3); err != nil {
+		t.Fatal(err)
+	}
+	if now := currentData(); now == nil || now.seed != 3 {
+		t.Fatalf("the engine holds %+v, want variant 3", now)
+	}
+	if before := dataBefore(); before == nil || before.seed != 0 || before.name != builtinData {
+		t.Errorf("the data a run ends on: %+v, want the builtin data", before)
+	}
+	if err := dataBefore().restore(); err != nil {
+		t.Fatal(err)
+	}
+	if now := currentData(); now == nil || now.seed != 0 || now.name != builtinData {
+		t.Errorf("after the restore the engine holds %+v", now)
+	}
+}

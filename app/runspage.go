@@ -548,7 +548,7 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 			if st := runner.State(); st.Running && (!wantsData(st.Run) || st.Run.Seed != r.Seed) {
 				return ag, fmt.Errorf("it was made on %s, which this tab's engine would have to load while a run goes on: open it again once the run has ended", dataWords(r.Seed))
 			}
-			before := currentData()
+			before := dataBefore()
 			if err := loadData(r.Seed); err != nil {
 				return ag, err
 			}
