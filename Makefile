@@ -110,7 +110,7 @@ deps:
 # is waiting for a page), except those that hold the machine to a budget (a task's CPU time, a wall
 # time, memory): they run alone, after the others.
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
-# again against the Worker: worker-playground, worker-classroom) run last, two at once: each has its
+# again against the Worker: worker-playground, worker-classroom) run last, three at once: each has its
 # own wrangler on a free port with its own local D1.
 E2E_BIN := $(CURDIR)/bin/e2e
 E2E_ALONE := bulk startup run-timing hostile
@@ -122,7 +122,7 @@ test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/no
 	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_SHARED_FILES)
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_ALONE_FILES)
-	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_WORKER_FILES)
+	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_WORKER_FILES)
 
 # A PNG of every page in screenshots/ for review.
 screenshots: deps wasm app e2e/node_modules/.package-lock.json
@@ -148,11 +148,11 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	@# A first visit in WebKit on loopback (MiniBrowser through WebKitWebDriver under Xvfb).
 	cd e2e && ONLY=webkit node bench.mjs
 
-# The linters run beside the Go tests (much of a test's time is waiting for a server or a child
-# process), and either failing fails the target; the browser suite follows.
+# The linters run beside the Go tests, three test packages at once (much of a test's time is waiting
+# for a server or a child process), and either failing fails the target; the browser suite follows.
 test: wasm app size-budget tracked-sizes $(STATICCHECK)
 	@$(MAKE) --no-print-directory lint > bin/lint.log 2>&1 & lint=$$!; \
-	$(GO) test -count=1 ./...; tests=$$?; \
+	$(GO) test -count=1 -p 3 ./...; tests=$$?; \
 	wait $$lint; linted=$$?; cat bin/lint.log; \
 	if [ $$linted -ne 0 ]; then echo "make test: lint failed (above)" >&2; fi; \
 	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]

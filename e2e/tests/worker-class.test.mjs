@@ -77,11 +77,11 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
   const d = await engineRequest(page, { op: "dialogue", level: first.level, file: first.file });
   const goldTurn = d.turns.find((t) => t.line === first.gold_line);
   assert.ok(textCarries(goldTurn.param_dict), "the first exercise's gold call is writable in the text form");
-  const gold = goldText(goldTurn);
+  const builtinGold = goldText(goldTurn);
   const wrong = `[NoSuchTool()]`;
   assert.deepEqual(w.errors, [], "console errors:\n" + w.errors.join("\n"));
   await page.close();
-  s.sample = { first, gold };
+  s.sample = { first, builtinGold };
 
   const made = await json("POST", "/api/v1/classes", { name: "Tools <b>101</b>" });
   assert.equal(made.status, 201, JSON.stringify(made.body) + "\nwrangler:\n" + s.worker.output.text.slice(-3000));
@@ -91,6 +91,13 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
 
   const answers = `/api/v1/classes/${code}/answers`;
   const answer = (student, text, extra = {}) => ({ student, level: first.level, file: first.file, id: first.id, answer: text, ...extra });
+  // Each student works on their own variant of the exercise: the builtin data's gold is wrong on
+  // Ann's, and the answer names the variant it was judged on.
+  const builtinAnswer = await json("POST", answers, answer("Ann", builtinGold));
+  assert.equal(builtinAnswer.status, 200, JSON.stringify(builtinAnswer.body));
+  assert.equal(builtinAnswer.body.correct, false, "the builtin data's gold on Ann's variant: " + JSON.stringify(builtinAnswer.body));
+  const gold = await variantGold(builtinAnswer.body.seed);
+  assert.notEqual(gold, builtinGold, "Ann's variant moves a value of the exercise's gold");
   // A gold answer with a forged wrong verdict is judged correct; a wrong answer with a forged
   // correct verdict is judged wrong: the request's verdict is never believed.
   const ann = await json("POST", answers, answer("Ann", gold, { verdict: "FAILED", correct: false }));
@@ -128,9 +135,10 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
   assert.equal(view.body.name, "Tools <b>101</b>");
   assert.deepEqual(view.body.students.map((x) => x.student), ["Ann", "Bo"]);
   const [a, b] = view.body.students.map((x) => x.answers);
-  assert.equal(a.length, 1);
+  assert.equal(a.length, 2);
   assert.equal(b.length, 1);
-  assert.deepEqual([a[0].answer, a[0].verdict, a[0].correct, a[0].file, a[0].id], [gold, "CORRECT", true, first.file, first.id]);
+  assert.deepEqual(a.map((x) => [x.answer, x.correct, x.seed]), [[builtinGold, false, builtinAnswer.body.seed], [gold, true, builtinAnswer.body.seed]]);
+  assert.deepEqual([a[1].answer, a[1].verdict, a[1].correct, a[1].file, a[1].id], [gold, "CORRECT", true, first.file, first.id]);
   assert.deepEqual([b[0].answer, b[0].verdict, b[0].correct], [wrong, bo.body.verdict, false]);
   assert.ok(!Number.isNaN(Date.parse(a[0].at)), "an answer has its time");
   for (const k of [undefined, "not-the-key"]) {
@@ -151,6 +159,24 @@ test("the Worker keeps a class in D1: made, answered (judged by its engine), see
   assert.ok(!s.worker.output.text.includes(key), "the teacher key is in wrangler's output");
 });
 
+/**
+ * variantGold is the gold call of the first exercise on the variant of the builtin data that seed
+ * names, from the engine of a page the Worker served: what a student working on it writes.
+ */
+async function variantGold(seed) {
+  assert.ok(seed > 0, "the answer names its variant");
+  const { first } = s.sample;
+  const page = await s.browser.context.newPage();
+  try {
+    await open(page, s.worker.url, "/classroom");
+    await engineRequest(page, { op: "load", builtin: true, seed });
+    const d = await engineRequest(page, { op: "dialogue", level: first.level, file: first.file });
+    return goldText(d.turns.find((t) => t.line === first.gold_line));
+  } finally {
+    await page.close();
+  }
+}
+
 /** answerOf is an answer of student to the first exercise (from the first test's page). */
 function answerOf(student, text) {
   assert.ok(s.sample, "the first test found the exercise");
@@ -163,8 +189,13 @@ test("a restarted Worker keeps its classes in D1, and its hourly sweep deletes t
   const idle = await json("POST", "/api/v1/classes", { name: "idle" });
   assert.equal(kept.status, 201, JSON.stringify(kept.body));
   assert.equal(idle.status, 201, JSON.stringify(idle.body));
-  const ann = await json("POST", `/api/v1/classes/${kept.body.class}/answers`, answerOf("Ann", s.sample.gold));
+  // Ann's variant in this class: found by a first answer, then answered right.
+  const probe = await json("POST", `/api/v1/classes/${kept.body.class}/answers`, answerOf("Ann", s.sample.builtinGold));
+  assert.equal(probe.status, 200, JSON.stringify(probe.body));
+  const gold = await variantGold(probe.body.seed);
+  const ann = await json("POST", `/api/v1/classes/${kept.body.class}/answers`, answerOf("Ann", gold));
   assert.equal(ann.status, 200, JSON.stringify(ann.body));
+  assert.equal(ann.body.correct, true, JSON.stringify(ann.body));
 
   // Stopped, the idle class is made 181 days idle and the other 179, and the sweep's count of this
   // hour is dropped (as if the hour had passed); then the Worker starts again on the same state.
@@ -182,8 +213,8 @@ test("a restarted Worker keeps its classes in D1, and its hourly sweep deletes t
   assert.equal(view.status, 200, "the class after a restart: " + JSON.stringify(view.body));
   assert.equal(view.body.name, "kept");
   assert.deepEqual(
-    view.body.students.map((x) => [x.student, x.answers.length, x.answers[0].correct, x.answers[0].answer]),
-    [["Ann", 1, true, s.sample.gold]],
+    view.body.students.map((x) => [x.student, x.answers.map((a) => [a.correct, a.answer])]),
+    [["Ann", [[false, s.sample.builtinGold], [true, gold]]]],
   );
   const gone = await json("GET", `/api/v1/classes/${idle.body.class}`, undefined, idle.body.teacher_key);
   assert.equal(gone.status, 404, "a class idle 181 days: " + JSON.stringify(gone.body));
