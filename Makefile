@@ -148,14 +148,8 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	@# A first visit in WebKit on loopback (MiniBrowser through WebKitWebDriver under Xvfb).
 	cd e2e && ONLY=webkit node bench.mjs
 
-# The linters run beside the Go tests, three test packages at once (much of a test's time is waiting
-# for a server or a child process), and either failing fails the target; the browser suite follows.
-test: wasm app size-budget tracked-sizes $(STATICCHECK)
-	@$(MAKE) --no-print-directory lint > bin/lint.log 2>&1 & lint=$$!; \
-	$(GO) test -count=1 -p 3 ./...; tests=$$?; \
-	wait $$lint; linted=$$?; cat bin/lint.log; \
-	if [ $$linted -ne 0 ]; then echo "make test: lint failed (above)" >&2; fi; \
-	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
+test: wasm app lint size-budget tracked-sizes
+	$(GO) test -count=1 ./...
 	$(MAKE) test-browser
 
 # staticcheck at a pinned version, on every GOOS target the code builds for (0 findings; each one
