@@ -107,13 +107,14 @@ deps:
 # The commands the tests start (server, apibank, fakemodel) are built once, in bin/e2e, not once per
 # test file.
 # Three test files run at once, each with its own server and browser (most of a browser test's time
-# is waiting for a page), except those that hold the machine to a budget (a task's CPU time, a wall
-# time, memory): they run alone, after the others.
+# is waiting for a page), except those that hold the machine to a budget of time (a task's CPU time,
+# a wall time, a watchdog's): they run alone, after the others. A budget of memory holds beside
+# other files (hostile).
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
 # again against the Worker: worker-playground, worker-classroom) run last, three at once: each has its
 # own wrangler on a free port with its own local D1.
 E2E_BIN := $(CURDIR)/bin/e2e
-E2E_ALONE := bulk startup run-timing hostile
+E2E_ALONE := bulk startup run-timing
 E2E_WORKER := worker worker-class worker-board worker-playground worker-classroom
 E2E_ALONE_FILES := $(E2E_ALONE:%=tests/%.test.mjs)
 E2E_WORKER_FILES := $(E2E_WORKER:%=tests/%.test.mjs)
