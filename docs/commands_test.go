@@ -324,31 +324,11 @@ func extract(p page) (items []item, problems []string) {
 	return items, problems
 }
 
-// splitComment cuts a shell line at its comment ("#" at a word's start, outside quotes).
-func splitComment(line string) (text, comment string) {
+// outsideQuotes returns the first index from from on, outside single and double quotes, at which
+// at holds, or -1: the one quote rule of splitComment and splitOutside.
+func outsideQuotes(s string, from int, at func(i int) bool) int {
 	quote := byte(0)
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
-			return line[:i], strings.TrimSpace(line[i+1:])
-		}
-	}
-	return line, ""
-}
-
-// splitOutside splits s at sep where it is outside quotes.
-func splitOutside(s, sep string) []string {
-	var parts []string
-	quote := byte(0)
-	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := from; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case quote != 0:
@@ -357,10 +337,30 @@ func splitOutside(s, sep string) []string {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case strings.HasPrefix(s[i:], sep):
-			parts = append(parts, strings.TrimSpace(s[start:i]))
-			start = i + len(sep)
+		case at(i):
+			return i
 		}
+	}
+	return -1
+}
+
+// splitComment cuts a shell line at its comment ("#" at a word's start, outside quotes).
+func splitComment(line string) (text, comment string) {
+	i := outsideQuotes(line, 0, func(i int) bool { return line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') })
+	if i < 0 {
+		return line, ""
+	}
+	return line[:i], strings.TrimSpace(line[i+1:])
+}
+
+// splitOutside splits s at sep where it is outside quotes.
+func splitOutside(s, sep string) []string {
+	var parts []string
+	start := 0
+	at := func(i int) bool { return strings.HasPrefix(s[i:], sep) }
+	for i := outsideQuotes(s, 0, at); i >= 0; i = outsideQuotes(s, i+1, at) {
+		parts = append(parts, strings.TrimSpace(s[start:i]))
+		start = i + len(sep)
 	}
 	parts = append(parts, strings.TrimSpace(s[start:]))
 	var out []string
