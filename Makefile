@@ -7,7 +7,7 @@ ENGINE  := web/engine.wasm
 JSENV   := GOOS=js GOARCH=wasm
 APP     := web/app.wasm
 
-.PHONY: all precompressed wasm run test tracked-sizes deps lint bench bench-class bench-board baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size
+.PHONY: all precompressed wasm run test tracked-sizes deps lint bench bench-class bench-board baseline fuzz clean sizes size-budget app static test-browser screenshots bench-browser worker worker-size test-go test-browser-shared test-browser-alone test-browser-worker browser-ready
 
 all: wasm app
 
@@ -113,16 +113,31 @@ deps:
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
 # again against the Worker: worker-playground, worker-classroom) run last, three at once: each has its
 # own wrangler on a free port with its own local D1.
+# make test runs the Go tests beside the first phase (test-browser-shared), whose files hold no
+# budget of time and leave the cores idle while they wait for pages.
 E2E_BIN := $(CURDIR)/bin/e2e
 E2E_ALONE := bulk startup run-timing
 E2E_WORKER := worker worker-class worker-board worker-playground worker-classroom
 E2E_ALONE_FILES := $(E2E_ALONE:%=tests/%.test.mjs)
 E2E_WORKER_FILES := $(E2E_WORKER:%=tests/%.test.mjs)
 E2E_SHARED_FILES = $(filter-out $(E2E_ALONE_FILES) $(E2E_WORKER_FILES),$(patsubst e2e/%,%,$(sort $(wildcard e2e/tests/*.test.mjs))))
-test-browser: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
+test-browser: browser-ready
+	$(MAKE) test-browser-shared
+	$(MAKE) test-browser-alone
+	$(MAKE) test-browser-worker
+
+# What every phase needs: the browsers, both modules, the Worker's build, the npm packages, and the
+# commands the tests start.
+browser-ready: deps wasm app worker e2e/node_modules/.package-lock.json worker/node_modules/.package-lock.json
 	$(GO) build -o $(E2E_BIN)/ ./cmd/server ./cmd/apibank ./cmd/fakemodel
+
+test-browser-shared:
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_SHARED_FILES)
+
+test-browser-alone:
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_ALONE_FILES)
+
+test-browser-worker:
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_WORKER_FILES)
 
 # A PNG of every page in screenshots/ for review.
@@ -150,8 +165,15 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && ONLY=webkit node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
+	$(MAKE) browser-ready
+	@# The Go tests and the browser files that hold no budget of time, side by side (see test-browser).
+	$(MAKE) -j2 test-go test-browser-shared
+	$(MAKE) test-browser-alone
+	$(MAKE) test-browser-worker
+
+# The Go tests alone.
+test-go:
 	$(GO) test -count=1 ./...
-	$(MAKE) test-browser
 
 # staticcheck at a pinned version, on every GOOS target the code builds for (0 findings; each one
 # kept on purpose carries a //lint:ignore with its reason).

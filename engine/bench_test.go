@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/apibank-playground/apibank/testkit/oracle"
@@ -61,4 +63,20 @@ func BenchmarkStreamOracleNative(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "verdicts/s")
+}
+
+// BenchmarkLoadVariantNative loads a new variant of the builtin data with the engine in-process (the
+// load op with a seed: variant.Make and its guard, the load and the index); host's
+// BenchmarkLoadVariant measures the same under wazero.
+func BenchmarkLoadVariantNative(b *testing.B) {
+	s := New()
+	s.Handle([]byte(`{"v":1,"op":"load","builtin":true,"seed":1}`))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out := s.Handle([]byte(`{"v":1,"op":"load","builtin":true,"seed":` + strconv.Itoa(2000+i) + `}`))
+		if !bytes.Contains(out, []byte(`"ok":true`)) {
+			b.Fatalf("load: %.300s", out)
+		}
+	}
 }
