@@ -286,6 +286,9 @@ func (s *session) done() {
 	}
 }
 
+// answerTime is what work leaves for writing its answer after the work's time limit.
+const answerTime = 10 * time.Second
+
 // work runs f with a fresh engine session within the time limit, answering errors itself;
 // unbounded marks the request for the pool (see Unbounded).
 func (h *handler) work(w http.ResponseWriter, r *http.Request, unbounded bool, f func(ctx context.Context, s *session) error) {
@@ -295,6 +298,10 @@ func (h *handler) work(w http.ResponseWriter, r *http.Request, unbounded bool, f
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.limits.Timeout)
 	defer cancel()
+	// The connection's write deadline (the server's, 30 s by default) must not end the answer before
+	// the work's own limit does: a limit set above it (--api-timeout) would otherwise cut a slow
+	// answer off with no word, where the client is owed the result or a 408.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(h.limits.Timeout + answerTime))
 	s, ok := h.acquire(w, ctx)
 	if !ok {
 		return

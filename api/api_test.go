@@ -461,3 +461,21 @@ func TestOverLimit(t *testing.T) {
 }
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }
+
+// TestLimitAboveWriteTimeout: a time limit longer than the server's write timeout still ends in an
+// answer (here the limit's 408), not a connection closed with no word.
+func TestLimitAboveWriteTimeout(t *testing.T) {
+	srv := httptest.NewUnstartedServer(New(slowPool{}, Limits{Timeout: 400 * time.Millisecond}))
+	srv.Config.WriteTimeout = 100 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/api/v1/dataset")
+	if err != nil {
+		t.Fatalf("no answer past the write timeout: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), "limit") {
+		t.Fatalf("want the limit's 408, got %d %s", resp.StatusCode, body)
+	}
+}
