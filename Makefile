@@ -24,7 +24,7 @@ wasm: $(ENGINE)
 BINARYEN := scripts/binaryen/node_modules/.package-lock.json
 WASMOPT := node scripts/binaryen/wasm-opt.mjs
 WASMOPT_FLAGS := -Oz --enable-sign-ext --enable-nontrapping-float-to-int --enable-bulk-memory --enable-mutable-globals
-$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack go.mod $(BINARYEN)
+$(ENGINE): $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -name '*_test.go') dataset/builtin.pack variant/builtin.learned go.mod $(BINARYEN)
 	@mkdir -p bin
 	$(WASMENV) $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o bin/engine-go.wasm ./wasm/engine
 	$(WASMOPT) bin/engine-go.wasm $@ $(WASMOPT_FLAGS)
@@ -34,8 +34,10 @@ $(BINARYEN): scripts/binaryen/package.json scripts/binaryen/package-lock.json
 	cd scripts/binaryen && npm ci --no-audit --no-fund
 
 # The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).
+# What a variant learns from the builtin data (variant/builtin.learned) is written again with it.
 dataset/builtin.pack: $(shell find dataset/builtin -type f)
 	$(GO) generate ./dataset
+	$(GO) generate ./variant
 	@touch $@  # the packer keeps an unchanged pack as it is; its date then says it is fresh
 
 # The user interface: go-app components (app/) with their GOOS=js main (wasm/app).

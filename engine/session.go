@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -319,11 +320,10 @@ func (s *Session) load(r *protocol.Request) (any, *protocol.Error) {
 		}
 		s.useIndexed(m.data, m.index)
 		s.loadErrs, s.builtinErrs, s.variant = m.errs, false, m.summary
-		errs = append(append([]dataset.LineError{}, m.errs...), s.index.Errors()...)
-		if errs == nil {
-			errs = []dataset.LineError{}
-		}
-		return protocol.Loaded{Name: m.data.Name, Dialogues: m.data.Counts(), Scenes: len(m.data.Scenes()), Databases: m.data.Base.Names(), Tables: m.data.Tables, Errors: errs, Variant: m.summary}, nil
+		// The index's errors (a dialogue with no reply sample) are of a file's turns, which a variant
+		// keeps as the builtin data has them: none (tests hold both), so the files are not parsed here.
+		errs = append([]dataset.LineError{}, m.errs...)
+		return protocol.Loaded{Name: m.data.Name, Dialogues: maps.Clone(m.counts), Scenes: m.scenes, Databases: m.data.Base.Names(), Tables: m.data.Tables, Errors: errs, Variant: m.summary}, nil
 	}
 	if r.Builtin {
 		b, err := dataset.Builtin()

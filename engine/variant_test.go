@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"maps"
 	"strings"
 	"testing"
 
@@ -105,4 +106,30 @@ func mustEncode(t *testing.T, r protocol.Request) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestVariantCountsWithoutParsing: a variant's load counts its dialogues and scenes from its report,
+// unparsed; once every file is parsed, the data counts the same, and no dialogue has an index error
+// (a variant keeps its original's turns).
+func TestVariantCountsWithoutParsing(t *testing.T) {
+	for _, seed := range []int64{1001, 1003, 1042, 1<<40 + 1} { // seeds no other test of the package loads (a process keeps its variants)
+		s := New()
+		loaded := ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed})
+		m, err := variantOf(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := m.data.ParsedOnUse(); n != 0 {
+			t.Errorf("seed %d: the load parsed %d files", seed, n)
+		}
+		if got, want := loaded.Dialogues, m.data.Counts(); !maps.Equal(got, want) {
+			t.Errorf("seed %d: the load counts %v dialogues, the data %v", seed, got, want)
+		}
+		if got, want := loaded.Scenes, len(m.data.Scenes()); got != want || got == 0 {
+			t.Errorf("seed %d: the load counts %d scenes, the data %d", seed, got, want)
+		}
+		if errs := m.index.Errors(); len(errs) != 0 {
+			t.Errorf("seed %d: index errors %v", seed, errs)
+		}
+	}
 }

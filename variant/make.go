@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
@@ -31,7 +32,11 @@ func Make(files dataset.Files, seed uint64) (dataset.Files, *Report, error) {
 		rep.Digest = digest(0, 0, nil, nil, files)
 		return files, rep, nil
 	}
-	f := discovered(files)
+	return makeFrom(files, seed, discovered(files))
+}
+
+// makeFrom is Make from what discover found in files (f).
+func makeFrom(files dataset.Files, seed uint64, f *found) (dataset.Files, *Report, error) {
 	shift := pickShift(seed, f.dayLo, f.dayHi)
 	out, rep, err := build(files, seed, f, shift)
 	if err == errRevertedFails && shift != 0 {
@@ -62,7 +67,7 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 	out := maps.Clone(files)
 	tries := map[string][]version{}
 	for _, pth := range f.texts {
-		s := string(files[pth])
+		s := text(files[pth])
 		h, days := make([]bool, len(r.moves)), map[int]bool{}
 		moved := r.replace(s, h)
 		var vs []version
@@ -76,7 +81,7 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 		}
 		if len(vs) > 0 {
 			tries[pth] = append(vs, version{s, nil, nil, true})
-			out[pth] = []byte(vs[0].text)
+			out[pth] = bytesOf(vs[0].text)
 		}
 	}
 	world := []string{}
@@ -85,7 +90,7 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 			var n int
 			pth := f.dbs[name]
 			out[pth], n = worldCopies(name, files[pth], p, r)
-			out[pth] = []byte(shiftDates(string(out[pth]), shift, nil))
+			out[pth] = bytesOf(shiftDates(text(out[pth]), shift, nil))
 			rep.Copies += n
 		}
 		world = append(world, f.dbs[name])
@@ -125,7 +130,7 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 				why[pth] = fails[pth] // the check its variant failed first
 			}
 			tries[pth] = vs[1:]
-			out[pth] = []byte(vs[1].text)
+			out[pth] = bytesOf(vs[1].text)
 			if vs[1].kept && !slices.Contains(written, pth) {
 				written = append(written, pth)
 			}
@@ -234,12 +239,17 @@ var discoveries struct {
 	found *found
 }
 
-// discovered returns what discover finds in files, found once for files of the same bytes.
+// discovered returns what discover finds in files, found once for files of the same bytes, and for
+// the builtin data's files taken from what the build learned (builtinLearned).
 func discovered(files dataset.Files) *found {
 	discoveries.Lock()
 	defer discoveries.Unlock()
 	if discoveries.found == nil || !sameFiles(discoveries.files, files) {
-		discoveries.files, discoveries.found = files, discover(parse(files))
+		f := learned(builtinLearned, files)
+		if f == nil {
+			f = discover(parse(files))
+		}
+		discoveries.files, discoveries.found = files, f
 	}
 	return discoveries.found
 }
@@ -251,7 +261,13 @@ func sameFiles(a, b dataset.Files) bool {
 	}
 	for p, x := range a {
 		y, ok := b[p]
-		if !ok || !bytes.Equal(x, y) {
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			continue // the same bytes: a process's builtin files, asked about again
+		}
+		if !bytes.Equal(x, y) {
 			return false
 		}
 	}
@@ -271,3 +287,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// text is a file's bytes as a string, and bytesOf a string as a file's bytes, both without a copy:
+// a dataset's bytes are never written once read (dataset.BuiltinFiles shares its own), nor are the
+// texts made from them, and a variant handles most of a megabyte of them.
+func text(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// bytesOf is text's converse (see text).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

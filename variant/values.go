@@ -141,29 +141,50 @@ type source struct {
 func parse(files dataset.Files) *source {
 	src := &source{files: files, dbs: map[string]string{}, scenePaths: map[string]bool{}}
 	for _, p := range sortedKeys(files) {
-		dir, base := path.Split(p)
-		dir = path.Base(strings.TrimSuffix(dir, "/"))
-		switch {
-		case strings.HasSuffix(base, ".jsonl") && (dir == dataset.Level1 || dir == dataset.Level2):
+		switch what, dir, name := fileRole(p); what {
+		case roleDialogue:
 			d, errs := dataset.ParseDialogue(dir, p, files[p])
 			if len(errs) == 0 && len(d.Turns) > 0 {
 				src.dialogues = append(src.dialogues, d)
 				src.texts = append(src.texts, p)
 			}
-		case strings.HasSuffix(base, ".json") && dir == dataset.Level3:
+		case roleScene:
 			if sc, errs := dataset.ParseSceneJSON(p, files[p], false); sc != nil && len(errs) == 0 {
 				src.scenes = append(src.scenes, sc)
 				src.texts = append(src.texts, p)
 				src.scenePaths[p] = true
 			}
-		case strings.HasSuffix(base, ".json") && dir == "init_database":
-			name := strings.TrimSuffix(base, ".json")
+		case roleDatabase:
 			src.dbs[name] = p
 			src.dbNames = append(src.dbNames, name)
 		}
 	}
 	sort.Strings(src.dbNames)
 	return src
+}
+
+// A file's role in a dataset, as parse reads it (fileRole).
+const (
+	roleOther = iota
+	roleDialogue
+	roleScene
+	roleDatabase
+)
+
+// fileRole says what the file at p is to parse: a level 1-2 dialogue (dir its level), a level-3
+// scene, a database (name its name), or another file.
+func fileRole(p string) (role int, dir, name string) {
+	dir, base := path.Split(p)
+	dir = path.Base(strings.TrimSuffix(dir, "/"))
+	switch {
+	case strings.HasSuffix(base, ".jsonl") && (dir == dataset.Level1 || dir == dataset.Level2):
+		return roleDialogue, dir, ""
+	case strings.HasSuffix(base, ".json") && dir == dataset.Level3:
+		return roleScene, dir, ""
+	case strings.HasSuffix(base, ".json") && dir == "init_database":
+		return roleDatabase, dir, strings.TrimSuffix(base, ".json")
+	}
+	return roleOther, dir, ""
 }
 
 // found is what the data says about its values: the candidates of each kind, and the words that

@@ -1,0 +1,154 @@
+package variant
+
+import (
+	_ "embed"
+	"encoding/json"
+	"hash/fnv"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apibank-playground/apibank/dataset"
+)
+
+//go:generate go run ./internal/learn ../dataset/builtin builtin.learned
+
+// builtinLearned is what discover finds in the builtin data, written by `go generate` (see Learn):
+// a process's first variant of the builtin data starts from it instead of reading the whole data
+// (under wazero, about 90 ms of a first variant's 350). A test fails when it is stale.
+//
+//go:embed builtin.learned
+var builtinLearned []byte
+
+// learnedFound is found as Learn writes it: sets as sorted lists, and the files it was learned from
+// named by their count, their bytes and a digest of their paths and sizes (see filesKey).
+type learnedFound struct {
+	Key string `json:"key"`
+	// Left are the dialogue and scene files that parse left out (they do not parse): the others,
+	// and the databases, are found again from the paths alone (fileRole).
+	Left         []string            `json:"left"`
+	Today        string              `json:"today"`
+	TodayPath    string              `json:"todayPath"`
+	DayLo        int                 `json:"dayLo"`
+	DayHi        int                 `json:"dayHi"`
+	Values       map[Kind][]string   `json:"values"`
+	TokenArgs    []string            `json:"tokenArgs"`
+	Accounts     map[string][]string `json:"accounts"`
+	Appointments map[string]string   `json:"appointments"`
+	Protected    []string            `json:"protected"`
+	Lowered      []string            `json:"lowered"`
+	Words        []string            `json:"words"`
+	Known        []string            `json:"known"`
+}
+
+// Learn returns what Make finds in files before it draws (the values that may move, the words that
+// must not, the dates' span), as the bytes a build keeps: `go generate` writes the builtin data's,
+// which Make then uses for files of the same paths and sizes instead of reading them all again. Of
+// the fixed vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
+func Learn(files dataset.Files) ([]byte, error) {
+	f := discover(parse(files))
+	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi, Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
+		Accounts: map[string][]string{}, Appointments: f.appointments, Words: sorted(f.words), Known: sorted(f.known)}
+	kept := set(f.texts)
+	for _, p := range sortedKeys(files) {
+		if r, _, _ := fileRole(p); (r == roleDialogue || r == roleScene) && !kept[p] {
+			l.Left = append(l.Left, p)
+		}
+	}
+	asked := map[string]bool{} // the words safePart may be asked about
+	for k, set := range f.values {
+		l.Values[k] = sorted(set)
+		for v := range set {
+			for _, w := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
+				asked[lowerASCII(w)] = true
+			}
+			for _, w := range camelHumps(v) {
+				asked[lowerASCII(w)] = true
+			}
+		}
+	}
+	for w := range f.protected {
+		if asked[w] {
+			l.Protected = append(l.Protected, w)
+		}
+	}
+	for w := range f.lowered {
+		if asked[w] {
+			l.Lowered = append(l.Lowered, w)
+		}
+	}
+	sort.Strings(l.Protected)
+	sort.Strings(l.Lowered)
+	for u, a := range f.accounts {
+		l.Accounts[u] = []string{a.password, a.token, a.email}
+	}
+	b, err := json.Marshal(l)
+	return append(b, '\n'), err
+}
+
+// learned returns what Learn wrote in b as found, or nil when b does not parse or was learned from
+// files other than these (by filesKey).
+func learned(b []byte, files dataset.Files) *found {
+	var l learnedFound
+	if len(b) == 0 || json.Unmarshal(b, &l) != nil || l.Key != filesKey(files) {
+		return nil
+	}
+	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
+		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments,
+		protected: set(l.Protected), lowered: set(l.Lowered), words: set(l.Words), known: set(l.Known)}
+	left := set(l.Left)
+	for _, p := range sortedKeys(files) {
+		switch r, _, name := fileRole(p); {
+		case r == roleDatabase:
+			f.dbs[name] = p
+			f.dbNames = append(f.dbNames, name)
+		case (r == roleDialogue || r == roleScene) && !left[p]:
+			f.texts = append(f.texts, p)
+			if r == roleScene {
+				f.scenes[p] = true
+			}
+		}
+	}
+	sort.Strings(f.dbNames)
+	for k, vs := range l.Values {
+		f.values[k] = set(vs)
+	}
+	for u, a := range l.Accounts {
+		if len(a) != 3 {
+			return nil
+		}
+		f.accounts[u] = account{a[0], a[1], a[2]}
+	}
+	if f.appointments == nil {
+		f.appointments = map[string]string{}
+	}
+	f.open = f.openPools()
+	return f
+}
+
+// set returns the members of list as a set.
+func set(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}
+
+// filesKey names a dataset's files by their number, their bytes and a digest (FNV-1a) of their paths
+// and sizes: cheap enough to compute for every first variant, and a build's data edited without
+// `go generate` fails the test that holds builtin.learned fresh.
+func filesKey(files dataset.Files) string {
+	paths := make([]string, 0, len(files))
+	total := 0
+	for p, b := range files {
+		paths = append(paths, p)
+		total += len(b)
+	}
+	sort.Strings(paths)
+	h := fnv.New64a()
+	for _, p := range paths {
+		h.Write([]byte(p + "\x00" + strconv.Itoa(len(files[p])) + "\x00"))
+	}
+	return strconv.Itoa(len(files)) + " files, " + strconv.Itoa(total) + " bytes, " + strconv.FormatUint(h.Sum64(), 16)
+}

@@ -1,0 +1,70 @@
+package variant
+
+import (
+	"bytes"
+	"maps"
+	"testing"
+)
+
+// TestBuiltinLearnedFresh: builtin.learned is what Learn finds in the builtin data today (run
+// `go generate ./variant` after editing the data; make does it with the pack).
+func TestBuiltinLearnedFresh(t *testing.T) {
+	want, err := Learn(builtinFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(builtinLearned, want) {
+		t.Fatal("variant/builtin.learned is stale: run go generate ./variant")
+	}
+	if learned(builtinLearned, builtinFiles(t)) == nil {
+		t.Fatal("builtin.learned does not name the builtin data's files")
+	}
+}
+
+// TestLearnedMakesTheSameVariants: a variant made from what the build learned is byte for byte the
+// one made from the data read whole, seed by seed.
+func TestLearnedMakesTheSameVariants(t *testing.T) {
+	files := builtinFiles(t)
+	fromLearned := learned(builtinLearned, files)
+	fromData := discover(parse(files))
+	for _, seed := range append(seeds, 3, 5, 7, 9, 11, 1000) {
+		a, ra, err := makeFrom(files, seed, fromLearned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, rb, err := makeFrom(files, seed, fromData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.EqualFunc(a, b, bytes.Equal) || ra.Digest != rb.Digest {
+			t.Fatalf("seed %d: the learned discovery makes another variant", seed)
+		}
+	}
+}
+
+// TestLearnedOtherFiles: what was learned from the builtin data is not used for other files (a file
+// more, a file of another size), nor when it does not parse.
+func TestLearnedOtherFiles(t *testing.T) {
+	files := builtinFiles(t)
+	more := maps.Clone(files)
+	more["lv1-lv2-samples/level-1-given-desc/extra.jsonl"] = []byte("{}\n")
+	longer := maps.Clone(files)
+	for p, b := range longer {
+		longer[p] = append(bytes.Clone(b), ' ')
+		break
+	}
+	for name, c := range map[string]struct {
+		b     []byte
+		files map[string][]byte
+	}{
+		"a file more":        {builtinLearned, more},
+		"a longer file":      {builtinLearned, longer},
+		"not JSON":           {[]byte("{"), files},
+		"nothing learned":    {nil, files},
+		"another data's key": {bytes.Replace(builtinLearned, []byte(`"key":"`), []byte(`"key":"x`), 1), files},
+	} {
+		if learned(c.b, c.files) != nil {
+			t.Errorf("%s: learned", name)
+		}
+	}
+}
