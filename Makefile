@@ -115,8 +115,8 @@ deps:
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
 # again against the Worker: worker-playground, worker-classroom) run last, three at once: each has its
 # own wrangler on a free port with its own local D1.
-# make test runs the Go tests beside the first phase (test-browser-shared), whose files hold no
-# budget of time and leave the cores idle while they wait for pages.
+# The Go tests run before them, not beside the first phase: that phase keeps both cores busy, and
+# side by side the two took longer than one after the other.
 E2E_BIN := $(CURDIR)/bin/e2e
 E2E_ALONE := bulk startup run-timing
 E2E_WORKER := worker worker-class worker-board worker-playground worker-classroom
@@ -167,11 +167,8 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && ONLY=webkit node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
-	$(MAKE) browser-ready
-	@# The Go tests and the browser files that hold no budget of time, side by side (see test-browser).
-	$(MAKE) -j2 test-go test-browser-shared
-	$(MAKE) test-browser-alone
-	$(MAKE) test-browser-worker
+	$(GO) test -count=1 ./...
+	$(MAKE) test-browser
 
 # The Go tests alone.
 test-go:

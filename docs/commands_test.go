@@ -58,6 +58,7 @@ var notRun = map[string]string{
 	"npx wrangler deploy":                                                 "deploys to a Cloudflare account; make worker-size makes the same upload as a dry run",
 	"go generate ./dataset":                                               "rewrites dataset/builtin.pack; dataset's TestBuiltinPackFresh fails when it is stale",
 	"go generate ./engine":                                                "rewrites the builtin ceilings; engine's TestBuiltinCeilingsFresh fails when they are stale",
+	"go generate ./variant":                                               "rewrites variant/builtin.learned; variant's TestBuiltinLearnedFresh fails when it is stale",
 	"go test ./cmd/apibank -run Parity":                                   "the parity tests themselves, which go test ./... runs (make test)",
 	"ONLY=phone node e2e/bench.mjs":                                       "a browser benchmark of minutes, which make bench-browser runs",
 	"go run ./cmd/apiload":                                                "a load test of 20,000 requests, which make bench runs",
