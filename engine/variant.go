@@ -2,7 +2,6 @@ package engine
 
 import (
 	"path"
-	"runtime/debug"
 	"sort"
 	"sync"
 
@@ -52,11 +51,6 @@ func variantOf(seed int64) (*made, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Making a variant allocates about 11 MB that is garbage once it is made. With the collector
-	// off meanwhile, that costs one collection afterwards instead of several during: under
-	// WebAssembly the collector runs on the only thread, so a tab or a CLI run waits for each one.
-	// (A memory limit, when one is set, still holds.)
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	vf, rep, err := variant.Make(files, uint64(seed))
 	if err != nil {
 		return nil, err

@@ -21,6 +21,17 @@ type replacer struct {
 	// pairs has a bit set for the first two bytes of every value (lower case, seven bits each): a
 	// word that starts otherwise is no value's, without a look in heads.
 	pairs [128 * 128 / 64]uint64
+	// triples has a bit set for a hash of the first three bytes of every value of three bytes or
+	// more (see triple), and twos for the first two of a two-byte value: most words that start as a
+	// value's pair do not go on as one ("text" and "Teresa"), so heads is read for few of them.
+	triples [1 << 16 / 64]uint64
+	twos    [128 * 128 / 64]uint64
+}
+
+// triple is the bit of replacer.triples for a value that starts with a, b, c (in any case).
+func triple(a, b, c byte) int {
+	h := (int(lowerByte(a)&0x7f)*131+int(lowerByte(b)&0x7f))*131 + int(lowerByte(c)&0x7f)
+	return h & (1<<16 - 1)
 }
 
 // newReplacer indexes moves.
@@ -42,6 +53,12 @@ func newReplacer(moves []Move) *replacer {
 		r.lists[r.heads[k]-1] = append(r.lists[r.heads[k]-1], int32(i))
 		b := pair(m.From[0], m.From[1])
 		r.pairs[b/64] |= 1 << (b % 64)
+		if len(m.From) == 2 {
+			r.twos[b/64] |= 1 << (b % 64)
+		} else {
+			t := triple(m.From[0], m.From[1], m.From[2])
+			r.triples[t/64] |= 1 << (t % 64)
+		}
 	}
 	for _, list := range r.lists {
 		sort.SliceStable(list, func(a, b int) bool { return len(moves[list[a]].From) > len(moves[list[b]].From) })
@@ -104,8 +121,19 @@ func (r *replacer) replace(s string, hit []bool) string {
 // match returns the move whose value is at s[i:] as whole words, the length matched and the
 // suffix kept (a plural "s"), or -1.
 func (r *replacer) match(s string, i int) (int, int, string) {
-	if b := pair(s[i], s[i+1]); r.pairs[b/64]&(1<<(b%64)) == 0 && len(r.short) == 0 {
-		return -1, 0, ""
+	if len(r.short) == 0 {
+		b := pair(s[i], s[i+1])
+		if r.pairs[b/64]&(1<<(b%64)) == 0 {
+			return -1, 0, ""
+		}
+		if r.twos[b/64]&(1<<(b%64)) == 0 {
+			if i+2 >= len(s) {
+				return -1, 0, ""
+			}
+			if t := triple(s[i], s[i+1], s[i+2]); r.triples[t/64]&(1<<(t%64)) == 0 {
+				return -1, 0, ""
+			}
+		}
 	}
 	var list []int32
 	if h := r.heads[head(s[i], s[i+1])]; h != 0 {

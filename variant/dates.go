@@ -160,6 +160,15 @@ var monthInitial = func() (t [256]bool) {
 	return t
 }()
 
+// monthPairs marks the first two letters of the months' names (lower case): most words that start
+// with a month's initial do not go on as one ("address", "make"), and are passed by at once.
+var monthPairs = func() (t [128][128]bool) {
+	for _, m := range months {
+		t[lowerByte(m[0])][lowerByte(m[1])] = true
+	}
+	return t
+}()
+
 // monthOf is the month a word names (1 to 12), in full or by its first three letters in any case
 // ("may" and "mar" capitalised only: they are words too), or 0.
 func monthOf(w string) int {
@@ -191,7 +200,7 @@ func eachDate(s string, f func(n, start, end int, form string)) {
 				continue
 			}
 		}
-		if c := s[i]; !isDigit(c) && !monthInitial[c] {
+		if c := s[i]; !isDigit(c) && (!monthInitial[c] || i+1 == len(s) || !monthPairs[lowerByte(c)&0x7f][lowerByte(s[i+1])&0x7f]) {
 			continue // neither a day nor a month starts here
 		}
 		if n, end, form := writtenDate(s, i); n != 0 {
