@@ -2,6 +2,7 @@ package dataset
 
 import (
 	_ "embed"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -48,8 +49,14 @@ func Builtin() (*Data, error) {
 
 // BuiltinFiles returns the files of the builtin data in the original's layout (a fresh map each
 // call; the bytes are shared and must not be changed): what a variant of the builtin data is made
-// from.
-func BuiltinFiles() (Files, error) { return Unpack(builtinPack) }
+// from. The pack is unpacked once per process, for the builtin data and its variants alike.
+func BuiltinFiles() (Files, error) {
+	files, err := builtinUnpacked()
+	return maps.Clone(files), err
+}
+
+// builtinUnpacked is the builtin pack unpacked, once.
+var builtinUnpacked = sync.OnceValues(func() (Files, error) { return Unpack(builtinPack) })
 
 // LoadRepaired loads files written as the builtin data is (our own data, or a variant of it): lazily,
 // as Load does, and judged without the original's defects. Its worlds run the tools without the
