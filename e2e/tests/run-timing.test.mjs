@@ -1,6 +1,7 @@
 // A full level-1 run from the tab against cmd/fakemodel, as a user's first and as a later one: its
-// wall time, and no main-thread task over the budget caused by the run. A file of its own, run alone
-// (it holds the machine to a CPU budget); the run's other tests are in run.test.mjs.
+// wall time, and no main-thread task over the budget caused by the run. A file of its own, run after
+// the shared files and never beside bulk (it holds the machine to a CPU budget; see the Makefile);
+// the run's other tests are in run.test.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { loadavg } from "node:os";
