@@ -110,16 +110,18 @@ deps:
 # test file.
 # Three test files run at once, each with its own server and browser (most of a browser test's time
 # is waiting for a page), except those that hold the machine to a budget of time (a task's CPU time,
-# a wall time, a watchdog's): they run after the others, two at once, so that the two files whose
-# budget is CPU time (bulk, run-timing) run one after the other beside the watchdogs' (startup),
-# which mostly wait. A budget of memory holds beside other files (hostile).
+# a wall time, a watchdog's): they run after the others, the two whose budget is CPU time (bulk,
+# then run-timing) one after the other beside the watchdogs' file (startup), which mostly waits.
+# A budget of memory holds beside other files (hostile).
 # The files that start wrangler dev (the Worker's own, and the playground's and the class's tests
 # again against the Worker: worker-playground, worker-classroom) run last, three at once: each has its
 # own wrangler on a free port with its own local D1.
 # The Go tests run before them, not beside the first phase: that phase keeps both cores busy, and
 # side by side the two took longer than one after the other.
 E2E_BIN := $(CURDIR)/bin/e2e
-E2E_ALONE := startup bulk run-timing
+E2E_CPU_BUDGET := bulk run-timing
+E2E_WATCHDOGS := startup
+E2E_ALONE := $(E2E_CPU_BUDGET) $(E2E_WATCHDOGS)
 E2E_WORKER := worker worker-class worker-board worker-playground worker-classroom
 E2E_ALONE_FILES := $(E2E_ALONE:%=tests/%.test.mjs)
 E2E_WORKER_FILES := $(E2E_WORKER:%=tests/%.test.mjs)
@@ -138,7 +140,9 @@ test-browser-shared:
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_SHARED_FILES)
 
 test-browser-alone:
-	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=2 $(E2E_ALONE_FILES)
+	cd e2e && { APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=1 $(E2E_CPU_BUDGET:%=tests/%.test.mjs) & \
+	  cpu=$$!; APIBANK_E2E_BIN=$(E2E_BIN) node --test $(E2E_WATCHDOGS:%=tests/%.test.mjs); dogs=$$?; \
+	  wait $$cpu; test $$? -eq 0 && test $$dogs -eq 0; }
 
 test-browser-worker:
 	cd e2e && APIBANK_E2E_BIN=$(E2E_BIN) node --test --test-concurrency=3 $(E2E_WORKER_FILES)
