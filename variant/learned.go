@@ -15,7 +15,7 @@ import (
 
 // builtinLearned is what discover finds in the builtin data, written by `go generate` (see Learn):
 // a process's first variant of the builtin data starts from it instead of reading the whole data
-// (under wazero, about 90 ms of a first variant's 350). A test fails when it is stale.
+// (which was most of a first variant's time under wazero). A test fails when it is stale.
 //
 //go:embed builtin.learned
 var builtinLearned []byte
