@@ -682,6 +682,17 @@ func mustGet(m *value.Map, k string) any {
 // browser from a dropped folder.
 type Files map[string][]byte
 
+// Paths returns the files' paths in order and their total size in bytes.
+func (f Files) Paths() (paths []string, size int) {
+	paths = make([]string, 0, len(f))
+	for p, b := range f {
+		paths = append(paths, p)
+		size += len(b)
+	}
+	sort.Strings(paths)
+	return paths, size
+}
+
 // Load reads a folder in the original layout: lv1-lv2-samples/<level>/*.jsonl, lv3-samples/*.txt and
 // init_database/*.json, plus our own level-3 scenes, level-3/*.json; found at any depth (so a parent
 // folder works too). Problems are returned as

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,5 +186,22 @@ func TestCallSetsAndStyles(t *testing.T) {
 				t.Errorf("styles %s, want %s", got, tt.styles)
 			}
 		})
+	}
+}
+
+// TestFilesPaths: the paths in order and the bytes they hold.
+func TestFilesPaths(t *testing.T) {
+	for _, c := range []struct {
+		files Files
+		paths []string
+		size  int
+	}{
+		{Files{}, []string{}, 0},
+		{Files{"b/x.json": []byte("{}"), "a.jsonl": []byte("abc"), "c": nil}, []string{"a.jsonl", "b/x.json", "c"}, 5},
+	} {
+		paths, size := c.files.Paths()
+		if !slices.Equal(paths, c.paths) || size != c.size {
+			t.Errorf("%v: %v, %d; want %v, %d", c.files, paths, size, c.paths, c.size)
+		}
 	}
 }

@@ -139,13 +139,7 @@ func set(list []string) map[string]bool {
 // and sizes: cheap enough to compute for every first variant, and a build's data edited without
 // `go generate` fails the test that holds builtin.learned fresh.
 func filesKey(files dataset.Files) string {
-	paths := make([]string, 0, len(files))
-	total := 0
-	for p, b := range files {
-		paths = append(paths, p)
-		total += len(b)
-	}
-	sort.Strings(paths)
+	paths, total := files.Paths()
 	h := fnv.New64a()
 	for _, p := range paths {
 		h.Write([]byte(p + "\x00" + strconv.Itoa(len(files[p])) + "\x00"))

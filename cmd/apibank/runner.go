@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/apibank-playground/apibank/board"
@@ -249,13 +248,7 @@ func asParts(files map[string][]byte) ([]protocol.Part, []byte) {
 
 // partsOf returns the parts of files in path order, the paths in that order, and their total size.
 func partsOf(files map[string][]byte) ([]protocol.Part, []string, int) {
-	paths := make([]string, 0, len(files))
-	total := 0
-	for p, b := range files {
-		paths = append(paths, p)
-		total += len(b)
-	}
-	sort.Strings(paths)
+	paths, total := dataset.Files(files).Paths()
 	parts := make([]protocol.Part, len(paths))
 	for i, p := range paths {
 		parts[i] = protocol.Part{Path: p, Size: len(files[p])}
