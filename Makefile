@@ -172,7 +172,7 @@ bench-browser: deps wasm app precompressed e2e/node_modules/.package-lock.json
 	cd e2e && ONLY=webkit node bench.mjs
 
 test: wasm app lint size-budget tracked-sizes
-	$(GO) test -count=1 ./...
+	$(MAKE) test-go
 	$(MAKE) test-browser
 
 # The Go tests alone.

@@ -47,7 +47,7 @@ func variantOf(seed int64) (*made, error) {
 			return m, nil
 		}
 	}
-	files, err := builtinFiles()
+	files, err := dataset.BuiltinFiles()
 	if err != nil {
 		return nil, err
 	}
@@ -67,10 +67,6 @@ func variantOf(seed int64) (*made, error) {
 	}
 	return m, nil
 }
-
-// builtinFiles returns the builtin data's files, unpacked once per process: every variant is made
-// from them, and Make knows the same files at once (see variant.Make).
-var builtinFiles = sync.OnceValues(dataset.BuiltinFiles)
 
 // summarize is the wire form of a variant's report.
 func summarize(seed int64, rep *variant.Report) *protocol.Variant {

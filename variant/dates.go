@@ -151,8 +151,8 @@ func ordinal(day string) string {
 	return "th"
 }
 
-// monthInitial marks the bytes a month's name starts with, in either case: a table, as it is read
-// at every word start of every text a variant moves.
+// monthInitial marks the bytes a month's name starts with, in either case: a table, read first for
+// every word monthOf is asked about (eachDate passes by most words at once with monthPairs).
 var monthInitial = func() (t [256]bool) {
 	for _, c := range []byte("jfmasondJFMASOND") {
 		t[c] = true
@@ -200,7 +200,7 @@ func eachDate(s string, f func(n, start, end int, form string)) {
 				continue
 			}
 		}
-		if c := s[i]; !isDigit(c) && (!monthInitial[c] || i+1 == len(s) || !monthPairs[lowerByte(c)&0x7f][lowerByte(s[i+1])&0x7f]) {
+		if c := s[i]; !isDigit(c) && (i+1 == len(s) || !monthPairs[lowerByte(c)&0x7f][lowerByte(s[i+1])&0x7f]) {
 			continue // neither a day nor a month starts here
 		}
 		if n, end, form := writtenDate(s, i); n != 0 {
