@@ -70,7 +70,7 @@ func variantOf(seed int64) (*made, error) {
 
 // summarize is the wire form of a variant's report.
 func summarize(seed int64, rep *variant.Report) *protocol.Variant {
-	v := &protocol.Variant{Seed: seed, Moved: map[string]int{}, Shift: rep.Shift, Unchanged: []protocol.UnchangedFile{}, Digest: rep.Digest}
+	v := &protocol.Variant{Seed: seed, Moved: map[string]int{}, Shift: rep.Shift, Hours: rep.Hours, Unchanged: []protocol.UnchangedFile{}, Digest: rep.Digest}
 	for k, n := range rep.Moved {
 		v.Moved[string(k)] = n
 	}

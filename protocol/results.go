@@ -164,10 +164,12 @@ type Loaded struct {
 // variant failed a check (never judged with a variant that is not proven).
 type Variant struct {
 	Seed int64 `json:"seed"`
-	// Moved counts the values moved, by kind (name, username, password, email, place, date, ...).
+	// Moved counts the values moved, by kind (name, username, password, email, place, date, time, ...).
 	Moved map[string]int `json:"moved"`
 	// Shift is how many days the variant's dates moved, its today with them (whole weeks; 0: none).
 	Shift int `json:"shift,omitempty"`
+	// Hours is how many hours the variant's times of day moved (0: none).
+	Hours int `json:"hours,omitempty"`
 	// Varied counts the dialogue and scene files served as the variant; Unchanged lists those served
 	// as they are, with the check their variant failed.
 	Varied    int             `json:"varied"`

@@ -1,8 +1,8 @@
 // Package variant makes a variant of a dataset from a seed: the values a user could have said
-// otherwise (names, usernames, passwords, emails, places) replaced consistently, and its dates and
-// its today moved by whole weeks, in the dialogues, the world's databases, the gold calls, their
-// accepted alternatives and the special cases' needs, and each variant dialogue proven by the same
-// checks as the data it comes from. A model that learned the original's samples meets new ones; a
+// otherwise (names, usernames, passwords, emails, places) replaced consistently, its dates and its
+// today moved by whole weeks and its times of day by whole hours, in the dialogues, the world's
+// databases, the gold calls, their accepted alternatives and the special cases' needs, and each
+// variant dialogue proven by the same checks as the data it comes from. A model that learned the original's samples meets new ones; a
 // student gets an exercise of their own.
 //
 // # What moves
@@ -32,7 +32,19 @@
 //     they are written; and the world's today, which the variant states in a database of its own
 //     (tools.TodayDB, {"date": ...}): GetToday answers it and every prompt states it. A date whose
 //     move would leave 2023 stays, and so does one of another year ("July 20, 1969", a flight of
-//     next January); a bare "the 9th" or "4/9" is not read as a date. Times of day stay.
+//     next January); a bare "the 9th" or "4/9" is not read as a date;
+//   - times of day (times.go): one shift per seed of one or two hours either way, drawn among those
+//     that keep every time of the user databases within its day, so the minutes stay ("5:45am"
+//     becomes "7:45am", "6pm" "8pm"). Moved: the times of the dialogues' and the user databases'
+//     datetimes, and the times a text writes as "19:00", "07:55", "5:45am", "6 pm", "7:30 P.M.",
+//     "6:30", "7 o'clock" or "7 in the morning", in the form written (its meridiem turning at noon:
+//     "11am" becomes "1pm"). A file's times move all together or not at all: not when one would
+//     leave its day, leave the part of the day its words name ("11:30 in the morning", "this
+//     morning at 11am"), or read two ways after its move (a bare "11:30" + 1 is after noon or after
+//     midnight; the file's datetimes say which when they hold it); nor in a file that writes a time
+//     in a way not read ("noon", "half past nine", "at 7.", "from 2 to 4 pm", "six thirty") or
+//     declares a time derived from a rule that writes none ("'actually make it 10'"). A day's
+//     bounds (00:00, 23:59) stay.
 //
 // A value is matched as whole words: names as written or in capitals (a plural "s" kept), places,
 // usernames and e-mails in any case (written in the case the text uses), secrets byte for byte.
@@ -50,12 +62,12 @@
 //     Symptom, HealthData, Hotel, TimeSwitch, Scenes, lv3.*) is byte-identical in every variant, and
 //     the level-3 tools' own people, accounts and places (their results, and the arguments naming
 //     them) are protected.
-//   - Times of day, and the dates of the databases that are facts of the world (a stock's prices, a
-//     day in history, the health data, the timed switches, the hotels) and of the level-3 scenes
-//     (the level-3 tools' own facts): a dialogue that asks such a fact on a date fails its proof
-//     with its dates moved (the fact is not there on the new date), and is served with its other
-//     values moved and its dates kept, or unchanged (see the proof): about 40 of the builtin data's
-//     394 dialogue and scene files.
+//   - The dates and times of the databases that are facts of the world (a stock's prices, a day in
+//     history, the health data, the timed switches, the hotels) and of the level-3 scenes (the
+//     level-3 tools' own facts): a dialogue that asks such a fact on a date fails its proof with its
+//     dates and times moved (the fact is not there then), and is served with its other values moved
+//     and its dates and times kept, or unchanged (see the proof): about 40 of the builtin data's 394
+//     dialogue and scene files.
 //   - A name part written in lower case in a text other than as part of its full name ("bill",
 //     "may"): it is a common word too.
 //   - Amounts and item texts as a whole (an agenda item's content, a meeting's topic): an amount
@@ -73,9 +85,9 @@
 // find records by the user's token or the patient's name, so a copy never shows in another user's
 // results (the proof checks every dialogue in the variant's world).
 //
-// The user databases' dates move in place, in the original records and their copies alike, and the
-// variant's world is at the moved today; a dialogue served with its dates kept is written from the
-// data's today, which the today database names for its file ("written": {path: date}): the dataset
+// The user databases' dates and times move in place, in the original records and their copies
+// alike, and the variant's world is at the moved today; a dialogue served with its dates kept is
+// written from the data's today, which the today database names for its file ("written": {path: date}): the dataset
 // gives it that today (dataset.Dialogue.Today), its prompt states it and its worlds are at it
 // (tools.World.SetToday), so its GetToday answers what it recorded.
 //
@@ -83,20 +95,23 @@
 //
 // Make guards every file it changes with verify's format, execution and grounding checks and the
 // special cases' needs, in the variant's world. A file has up to three versions, tried in turn
-// until one passes: its values and dates moved; its values moved and its dates kept (written from
-// the data's today); the file as it is. The Report says which check the first failed and why
-// (Unchanged for a file served as it is, DatesKept for one served with its dates kept). The last
-// version failing in the variant's world is an error of the variant with its dates moved; Make then
-// makes it again with its dates kept everywhere (Shift 0), as it made variants before dates moved. Prove runs every check of package verify,
+// until one passes: its values, dates and times moved; its values moved and its dates and times
+// kept (written from the data's today); the file as it is. The Report says which check the first
+// failed and why (Unchanged for a file served as it is, DatesKept for one served with its dates and
+// times kept). The last version failing in the variant's world is an error of the variant with its
+// dates or times moved; Make then makes it again with its times kept everywhere (Hours 0), and if
+// that fails too with its dates kept as well (Shift 0). Prove runs every check of package verify,
 // fairness included (writable in both forms, special, shown, audit), on the whole variant: the tests
 // require it to pass, and the variant's gold to replay to the ceiling in the text and native forms.
 //
 // # Cost
 //
-// What Make finds in the data before it draws (parse and discover: the values, the fixed
-// vocabulary, the span of the dates) does not depend on the seed: it is found once per process for
-// the same files (discovered compares the files' bytes with the last ones it was asked about), so a
-// variant costs its moves, its replacements and its guard; the engine keeps eight variants made.
+// What a variant needs to know of the data before it draws (the values, the fixed vocabulary, the
+// span of the dates, the hours the times may move by and the files whose times stay) does not
+// depend on the seed: the build learns it for the builtin data (Learn, builtin.learned), so Make
+// reads no file whole and a variant costs its moves, its replacements and its guard; the engine
+// keeps eight variants made. MakeUnlearned reads other files as Learn does, once per process for
+// the same files.
 //
 // # Names and hashes
 //

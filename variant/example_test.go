@@ -31,7 +31,7 @@ func ExampleMake() {
 		}
 	}
 	// Output:
-	// builtin~s42 proven: true files moved: 198 served unchanged: 37
+	// builtin~s42 proven: true files moved: 199 served unchanged: 37
 	// dates moved by whole weeks: true
 	// username moved: true true
 }

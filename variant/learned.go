@@ -31,6 +31,8 @@ type learnedFound struct {
 	TodayPath    string              `json:"todayPath"`
 	DayLo        int                 `json:"dayLo"`
 	DayHi        int                 `json:"dayHi"`
+	Hours        []int               `json:"hours"`
+	FixedTimes   []string            `json:"fixedTimes"`
 	Values       map[Kind][]string   `json:"values"`
 	TokenArgs    []string            `json:"tokenArgs"`
 	Accounts     map[string][]string `json:"accounts"`
@@ -46,8 +48,9 @@ type learnedFound struct {
 // which Make then uses for files of the same paths and sizes instead of reading them all again. Of
 // the fixed vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
 func Learn(files dataset.Files) ([]byte, error) {
-	f := discover(parse(files))
-	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi, Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
+	f := learn(parse(files))
+	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
+		Hours: f.hours, FixedTimes: sortedKeys(f.fixedTimes), Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
 		Accounts: map[string][]string{}, Appointments: f.appointments, Words: sorted(f.words), Known: sorted(f.known)}
 	kept := set(f.texts)
 	for _, p := range sortedKeys(files) {
@@ -94,6 +97,7 @@ func learned(b []byte, files dataset.Files) *found {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
+		hours: l.Hours, fixedTimes: set(l.FixedTimes),
 		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments,
 		protected: set(l.Protected), lowered: set(l.Lowered), words: set(l.Words), known: set(l.Known)}
 	left := set(l.Left)

@@ -26,7 +26,7 @@ func TestBuiltinLearnedFresh(t *testing.T) {
 func TestLearnedMakesTheSameVariants(t *testing.T) {
 	files := builtinFiles(t)
 	fromLearned := learned(builtinLearned, files)
-	fromData := discover(parse(files))
+	fromData := learn(parse(files))
 	for _, seed := range append(seeds, 3, 5, 7, 9, 11, 1000) {
 		a, ra, err := makeFrom(files, seed, fromLearned)
 		if err != nil {

@@ -15,34 +15,59 @@ import (
 	"github.com/apibank-playground/apibank/value"
 )
 
-// Make returns the variant of files (a dataset in the builtin layout, as dataset.Load takes it)
-// named by seed, and its report. Seed 0 is the original: files are returned as they are.
+// Make returns the variant of the builtin data's files named by seed, and its report. Seed 0 is
+// the original: files are returned as they are.
 //
 // The same files and seed give the same bytes, always. A dialogue or scene file whose variant fails
 // a check (see guard) is served as it is, and the report says which check and why; so is every file
-// that is not a dialogue, a scene or a user database. The error is not nil only when a file served
-// unchanged fails in the variant's world, which its copies are made never to do: then no variant is
-// served.
+// that is not a dialogue, a scene or a user database. The error is not nil when a file served
+// unchanged fails in the variant's world, which its copies are made never to do (then no variant is
+// served), and when files are not the data the build learned (builtin.learned; see MakeUnlearned).
 //
-// What Make finds in files before it draws (see discover) does not depend on the seed: it is found
-// once per process for the same files (see discovered), so a second seed costs the moves only.
+// What a variant needs to know of files before it draws (see Learn) does not depend on the seed:
+// the build learned it, so a variant costs its moves, its replacements and its guard. Make never
+// reads files whole itself, so the engine module carries no code to (see MakeUnlearned).
 func Make(files dataset.Files, seed uint64) (dataset.Files, *Report, error) {
 	if seed == 0 {
-		rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}}
-		rep.Digest = digest(0, 0, nil, nil, files)
-		return files, rep, nil
+		return files, original(files), nil
 	}
-	return makeFrom(files, seed, discovered(files))
+	f := learnedOnce(files, nil)
+	if f == nil {
+		return nil, nil, failed(seed, "the files are not the data the build learned (run go generate ./variant)")
+	}
+	return makeFrom(files, seed, f)
+}
+
+// MakeUnlearned is Make for any files in the builtin layout (as dataset.Load takes them): files the
+// build did not learn are read whole first, as Learn reads them (most of a first variant's time),
+// once per process for the same files.
+func MakeUnlearned(files dataset.Files, seed uint64) (dataset.Files, *Report, error) {
+	if seed == 0 {
+		return files, original(files), nil
+	}
+	return makeFrom(files, seed, learnedOnce(files, func(fs dataset.Files) *found { return learn(parse(fs)) }))
+}
+
+// original is the report of seed 0: the files as they are.
+func original(files dataset.Files) *Report {
+	rep := &Report{Name: Name(dataset.BuiltinName, 0), Moved: map[Kind]int{}}
+	rep.Digest = digest(0, 0, 0, nil, nil, files)
+	return rep
 }
 
 // makeFrom is Make from what discover found in files (f).
 func makeFrom(files dataset.Files, seed uint64, f *found) (dataset.Files, *Report, error) {
-	shift := pickShift(seed, f.dayLo, f.dayHi)
-	out, rep, err := build(files, seed, f, shift)
+	shift, hours := pickShift(seed, f.dayLo, f.dayHi), pickHours(seed, f.hours)
+	out, rep, err := build(files, seed, f, shift, hours)
+	if err == errRevertedFails && hours != 0 {
+		// A file served unchanged does not hold in a world whose times moved (it asks for a
+		// record by its time): this variant keeps the times.
+		out, rep, err = build(files, seed, f, shift, 0)
+	}
 	if err == errRevertedFails && shift != 0 {
-		// A file served unchanged does not hold in a world whose dates moved (it asks the world's
-		// today, or a record by its date): this variant keeps the dates.
-		out, rep, err = build(files, seed, f, 0)
+		// Nor in a world whose dates moved (it asks the world's today, or a record by its date):
+		// this variant keeps the dates too.
+		out, rep, err = build(files, seed, f, 0, 0)
 	}
 	if err == errRevertedFails {
 		err = failed(seed, rep.Unchanged[0].Path+", served unchanged, fails in the variant's world: "+rep.Unchanged[0].Check+": "+rep.Unchanged[0].Why)
@@ -54,33 +79,40 @@ func makeFrom(files dataset.Files, seed uint64, f *found) (dataset.Files, *Repor
 // build's report then holds that failure first in Unchanged.
 var errRevertedFails = errors.New("a file served unchanged fails in the variant's world")
 
-// build makes the variant of seed with its dates moved by shift days (see Make).
-func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files, *Report, error) {
-	rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}, Shift: shift}
+// build makes the variant of seed with its dates moved by shift days and its times by hours (see
+// Make).
+func build(files dataset.Files, seed uint64, f *found, shift, hours int) (dataset.Files, *Report, error) {
+	rep := &Report{Seed: seed, Name: Name(dataset.BuiltinName, seed), Moved: map[Kind]int{}, Shift: shift, Hours: hours}
 	p := newPlan(f, seed)
 	r := newReplacer(append(slices.Clip(p.moves), p.pins...))
 	rep.Moves = p.moves
 
 	// Each dialogue and scene file has up to three versions, tried in turn until one proves: its
-	// values and dates moved, its values only (its dates kept, written from the data's today), and
-	// the file as it is.
+	// values, dates and times moved (its times kept where they cannot move, see fixedTimes), its
+	// values only (its dates and times kept, written from the data's today), and the file as it is.
 	out := maps.Clone(files)
 	tries := map[string][]version{}
 	for _, pth := range f.texts {
 		s := text(files[pth])
-		h, days := make([]bool, len(r.moves)), map[int]bool{}
+		h, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
 		moved := r.replace(s, h)
 		var vs []version
-		if dated := moved; !f.scenes[pth] { // a scene's dates are the level-3 tools' facts
-			if dated = shiftDates(moved, shift, days); dated != moved {
-				vs = append(vs, version{dated, h, days, false})
+		if dated := moved; !f.scenes[pth] { // a scene's dates and times are the level-3 tools' facts
+			dated = shiftDates(moved, shift, days)
+			if timed, ok := shiftTimes(dated, hours, mins); ok && !f.fixedTimes[pth] {
+				dated = timed
+			} else {
+				clear(mins)
+			}
+			if dated != moved {
+				vs = append(vs, version{dated, h, days, mins, false})
 			}
 		}
 		if moved != s {
-			vs = append(vs, version{moved, h, nil, len(vs) > 0})
+			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0})
 		}
 		if len(vs) > 0 {
-			tries[pth] = append(vs, version{s, nil, nil, true})
+			tries[pth] = append(vs, version{s, nil, nil, nil, true})
 			out[pth] = bytesOf(vs[0].text)
 		}
 	}
@@ -90,7 +122,8 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 			var n int
 			pth := f.dbs[name]
 			out[pth], n = worldCopies(name, files[pth], p, r)
-			out[pth] = bytesOf(shiftDates(text(out[pth]), shift, nil))
+			timed, _ := shiftTimes(shiftDates(text(out[pth]), shift, nil), hours, nil) // hours are drawn to move every time here (see hoursFor)
+			out[pth] = bytesOf(timed)
 			rep.Copies += n
 		}
 		world = append(world, f.dbs[name])
@@ -142,14 +175,14 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 		}
 	}
 
-	used, days := make([]bool, len(r.moves)), map[int]bool{}
+	used, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
 	for _, pth := range f.texts { // in path order
 		fr := FileReport{Path: pth}
 		if vs := tries[pth]; len(vs) > 0 {
 			v := vs[0]
 			fr.Unchanged = v.hits == nil
 			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && shift != 0 && !f.scenes[pth]
-			fr.Moved = len(v.days)
+			fr.Moved = len(v.days) + len(v.times)
 			for i, hit := range v.hits {
 				if hit && i < len(p.moves) {
 					fr.Moved++
@@ -158,6 +191,9 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 			}
 			for n := range v.days {
 				days[n] = true
+			}
+			for n := range v.times {
+				mins[n] = true
 			}
 			if u, ok := why[pth]; ok {
 				if fr.Unchanged {
@@ -177,17 +213,22 @@ func build(files dataset.Files, seed uint64, f *found, shift int) (dataset.Files
 	if len(days) > 0 {
 		rep.Moved[KindDate] = len(days)
 	}
-	rep.Digest = digest(seed, shift, p.moves, rep.Unchanged, out)
+	if len(mins) > 0 {
+		rep.Moved[KindTime] = len(mins)
+	}
+	rep.Digest = digest(seed, shift, hours, p.moves, rep.Unchanged, out)
 	return out, rep, nil
 }
 
-// version is a version of a file a variant may serve: its text, the moves and the dates (day
-// numbers) moved in it, and whether it is written from the data's today (its dates kept).
+// version is a version of a file a variant may serve: its text, the moves, the dates (day numbers)
+// and the times (minutes of the day) moved in it, and whether it is written from the data's today
+// (its dates kept).
 type version struct {
-	text string
-	hits []bool
-	days map[int]bool
-	kept bool
+	text  string
+	hits  []bool
+	days  map[int]bool
+	times map[int]bool
+	kept  bool
 }
 
 // failed is Make's error for seed.
@@ -231,23 +272,27 @@ func withWorld(out dataset.Files, world, paths []string) dataset.Files {
 	return fs
 }
 
-// discoveries keeps what discover found in the last files it was asked about: a process makes its
-// variants from one dataset (the builtin data), so every seed after the first skips discovery.
+// discoveries keeps what was known of the last files a variant was made of: a process makes its
+// variants of one dataset (the builtin data), so every seed after the first reads nothing again.
 var discoveries struct {
 	sync.Mutex
 	files dataset.Files
 	found *found
 }
 
-// discovered returns what discover finds in files, found once for files of the same bytes, and for
-// the builtin data's files taken from what the build learned (builtinLearned).
-func discovered(files dataset.Files) *found {
+// learnedOnce returns what is known of files before a variant draws, once for files of the same
+// bytes: what the build learned (builtinLearned) for the builtin data's files, else what read finds
+// (nil when read is nil: Make's case, which the engine module carries without the reader).
+func learnedOnce(files dataset.Files, read func(dataset.Files) *found) *found {
 	discoveries.Lock()
 	defer discoveries.Unlock()
 	if discoveries.found == nil || !sameFiles(discoveries.files, files) {
 		f := learned(builtinLearned, files)
+		if f == nil && read != nil {
+			f = read(files)
+		}
 		if f == nil {
-			f = discover(parse(files))
+			return nil
 		}
 		discoveries.files, discoveries.found = files, f
 	}

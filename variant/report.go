@@ -25,13 +25,16 @@ type Report struct {
 	// Unchanged are the files whose variant failed a check: served as they are, with the check that
 	// failed and why.
 	Unchanged []Unchanged `json:"unchanged,omitempty"`
-	// DatesKept are the files whose values moved but whose dates stayed, their variant with its dates
-	// moved having failed a check (a question about a fact of the world on a date): written from the
+	// DatesKept are the files whose values moved but whose dates and times stayed, their variant with
+	// its dates and times moved having failed a check (a question about a fact of the world on a date): written from the
 	// data's today, which their worlds keep (see tools.TodayDB).
 	DatesKept []Unchanged `json:"dates_kept,omitempty"`
 	// Shift is how many days the variant's dates moved (a whole number of weeks; 0 when they stay):
 	// the dialogues', the user databases' and the world's today (see shiftDates).
 	Shift int `json:"shift"`
+	// Hours is how many hours the variant's times of day moved (0 when they stay): the
+	// dialogues' and the user databases' (see shiftTimes).
+	Hours int `json:"hours,omitempty"`
 	// Copies counts the world's records copied with their values moved (see worldCopies).
 	Copies int `json:"copies"`
 	// Digest is a digest of the variant: what a run's data hash must fold in, since the samples of a
@@ -46,7 +49,7 @@ type FileReport struct {
 	Moved int `json:"moved"`
 	// Unchanged is set when the file's variant failed a check (see Report.Unchanged).
 	Unchanged bool `json:"unchanged,omitempty"`
-	// DatesKept is set when its values moved but its dates stayed (see Report.DatesKept).
+	// DatesKept is set when its values moved but its dates and times stayed (see Report.DatesKept).
 	DatesKept bool `json:"dates_kept,omitempty"`
 }
 
@@ -84,7 +87,7 @@ func (r *Report) Shares() (moved, unchanged int) {
 // digest digests a variant: its seed, its moves, the files served unchanged, and the paths and
 // sizes of its files. Two variants of one original differ in it as soon as one value does; it
 // costs no pass over the files' bytes (the moves say what changed).
-func digest(seed uint64, shift int, moves []Move, unchanged []Unchanged, files dataset.Files) string {
+func digest(seed uint64, shift, hours int, moves []Move, unchanged []Unchanged, files dataset.Files) string {
 	h := fnv.New128a() // not crypto/sha256: it would bring the FIPS module into the engine
 	var n [8]byte
 	field := func(s string) {
@@ -97,6 +100,9 @@ func digest(seed uint64, shift int, moves []Move, unchanged []Unchanged, files d
 	h.Write(n[:])
 	if shift != 0 {
 		field("shift " + strconv.Itoa(shift))
+	}
+	if hours != 0 {
+		field("hours " + strconv.Itoa(hours))
 	}
 	for _, m := range moves {
 		field(string(m.Kind))

@@ -15,19 +15,20 @@ func TestName(t *testing.T) {
 func TestDigest(t *testing.T) {
 	files := dataset.Files{"a.jsonl": []byte("x")}
 	m := []Move{{Kind: KindName, From: "Ana", To: "Noa"}}
-	a := digest(1, 0, m, nil, files)
+	a := digest(1, 0, 0, m, nil, files)
 	for _, other := range []string{
-		digest(2, 0, m, nil, files),
-		digest(1, 7, m, nil, files),
-		digest(1, 0, []Move{{Kind: KindName, From: "Ana", To: "Ivo"}}, nil, files),
-		digest(1, 0, m, []Unchanged{{Path: "a.jsonl"}}, files),
-		digest(1, 0, m, nil, dataset.Files{"a.jsonl": []byte("xy")}),
+		digest(2, 0, 0, m, nil, files),
+		digest(1, 7, 0, m, nil, files),
+		digest(1, 0, 2, m, nil, files),
+		digest(1, 0, 0, []Move{{Kind: KindName, From: "Ana", To: "Ivo"}}, nil, files),
+		digest(1, 0, 0, m, []Unchanged{{Path: "a.jsonl"}}, files),
+		digest(1, 0, 0, m, nil, dataset.Files{"a.jsonl": []byte("xy")}),
 	} {
 		if other == a {
 			t.Errorf("two variants, one digest %s", a)
 		}
 	}
-	if digest(1, 0, m, nil, files) != a {
+	if digest(1, 0, 0, m, nil, files) != a {
 		t.Errorf("digest is not deterministic")
 	}
 }

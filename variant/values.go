@@ -35,12 +35,14 @@ const (
 	// KindDate is a date: every date of the year dateYear moves by the variant's shift (see
 	// shiftDates).
 	KindDate Kind = "date"
+	// KindTime is a time of day: every time moves by the variant's hours (see shiftTimes).
+	KindTime Kind = "time"
 	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
 	KindID Kind = "appointment id"
 )
 
 // Kinds lists the kinds in the order reports give them.
-var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindDate}
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindDate, KindTime}
 
 // What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
 // catalog's tools answer from tables of their own, so its people and places are facts of the world).
@@ -127,6 +129,8 @@ type source struct {
 	files     dataset.Files
 	dialogues []*dataset.Dialogue
 	scenes    []*dataset.Scene
+	// dialoguePaths are the dialogues' paths, in the order of dialogues.
+	dialoguePaths []string
 	// texts are the paths of the dialogue and scene files, in order; dbs maps a database's name to
 	// its file's path, and dbNames are the databases' names in order.
 	texts   []string
@@ -146,6 +150,7 @@ func parse(files dataset.Files) *source {
 			d, errs := dataset.ParseDialogue(dir, p, files[p])
 			if len(errs) == 0 && len(d.Turns) > 0 {
 				src.dialogues = append(src.dialogues, d)
+				src.dialoguePaths = append(src.dialoguePaths, p)
 				src.texts = append(src.texts, p)
 			}
 		case roleScene:
@@ -202,6 +207,11 @@ type found struct {
 	// scenes are the texts that are level-3 scenes.
 	scenes       map[string]bool
 	dayLo, dayHi int
+	// hours are the hours shifts that keep the user databases' times within their days (see
+	// hoursFor), and fixedTimes the dialogues whose times never move (see timesFixed): found by
+	// learn only, so none for files the build did not learn.
+	hours      []int
+	fixedTimes map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool

@@ -1,0 +1,201 @@
+package variant
+
+import (
+	"testing"
+
+	"github.com/apibank-playground/apibank/dataset"
+)
+
+func TestShiftTimes(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		hours int
+		want  string // "" when the text's times cannot move
+	}{
+		{`"time": "2023-04-09 16:00:00"`, 2, `"time": "2023-04-09 18:00:00"`},
+		{`"2023-04-09 08:30"`, -1, `"2023-04-09 07:30"`},
+		{`at 19:00 and 07:55`, 1, `at 20:00 and 08:55`},
+		{`at 5:45am`, 1, `at 6:45am`},
+		{`10am to 11am`, -1, `9am to 10am`},
+		{`11am`, 1, `12pm`},
+		{`12:30 pm`, -1, `11:30 am`},
+		{`7:30 P.M. or 7 p.m.`, 2, `9:30 P.M. or 9 p.m.`},
+		{`09:30 am`, 1, `10:30 am`},
+		{`the 6:30 alarm`, 2, `the 8:30 alarm`},
+		{`7 o'clock`, -2, `5 o'clock`},
+		{`6:30 in the morning`, 1, `7:30 in the morning`},
+		{`7 in the evening`, -1, `6 in the evening`},
+		{`this morning at 7:45`, 2, `this morning at 9:45`},
+		// A bare time the text's datetimes read: "11:00" is 11 in the morning.
+		{`at 11:00 ("2023-04-03 11:00:00")`, 2, `at 13:00 ("2023-04-03 13:00:00")`},
+		{`at 6:30 ("2023-04-03 18:30:00")`, 1, `at 7:30 ("2023-04-03 19:30:00")`},
+		// Day bounds, and what is not a time, stay.
+		{`2023-03-20 00:00:00 to 2023-03-28 23:59:59`, 1, `2023-03-20 00:00:00 to 2023-03-28 23:59:59`},
+		{`25:30 or 6:75, Room 12, 3/16, 1.5:30`, 1, `25:30 or 6:75, Room 12, 3/16, 1.5:30`},
+		{`no time here`, 2, `no time here`},
+		{`6pm`, 0, `6pm`},
+		// Cannot move: out of its day, two readings, or out of its part of the day.
+		{`"2023-04-09 23:30:00"`, 1, ``},
+		{`at 1am`, -2, ``},
+		{`the 11:30 one`, 1, ``},
+		{`at 10:00`, 2, ``},
+		{`11:30 in the morning`, 1, ``},
+		{`this morning at 11am`, 2, ``},
+		{`7 at night`, -2, ``},
+	} {
+		got, ok := shiftTimes(c.in, c.hours, nil)
+		if c.want == "" {
+			if ok || got != c.in {
+				t.Errorf("shiftTimes(%q, %d) = %q, %v; want it to stay, false", c.in, c.hours, got, ok)
+			}
+			continue
+		}
+		if !ok || got != c.want {
+			t.Errorf("shiftTimes(%q, %d) = %q, %v; want %q", c.in, c.hours, got, ok, c.want)
+		}
+	}
+}
+
+func TestUnreadTime(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		unread bool
+	}{
+		{`lunch at noon`, true},
+		{`half past nine`, true},
+		{`a quarter to eight`, true},
+		{`six thirty tomorrow morning`, true},
+		{`seven o'clock`, true},
+		{`at seven, please`, true},
+		{`switch off at 11 tonight`, true},
+		{`7-ish`, true},
+		{`starts at 6 sharp`, true},
+		{`at 7.`, true},
+		{`from 2 to 4 pm`, true},
+		{`2-4pm`, true},
+		// Read by eachClock, or not a time.
+		{`at 7pm tonight`, false},
+		{`from 2:00 to 4:00 pm`, false},
+		{`7 o'clock`, false},
+		{`7 in the morning`, false},
+		{`at 14 Awolowo Road`, false},
+		{`on 2023-11-05 or 2023-10-12`, false},
+		{`one of the two`, false},
+		{`at 3 locations`, false},
+	} {
+		if got := unreadTime(c.in); got != c.unread {
+			t.Errorf("unreadTime(%q) = %v, want %v", c.in, got, c.unread)
+		}
+	}
+}
+
+func TestFixedTimes(t *testing.T) {
+	derived := func(v, rule string) *dataset.Dialogue {
+		return &dataset.Dialogue{Meta: &dataset.Meta{Derived: []dataset.Derivation{{Value: v, Rule: rule}}}}
+	}
+	for _, c := range []struct {
+		text  string
+		d     *dataset.Dialogue
+		fixed bool
+	}{
+		{`set it at 5:45am`, derived("2023-04-01 05:45:00", "'tomorrow at 5:45am', today is 2023-03-31"), false},
+		{`an hour before`, derived("2023-04-16 18:00:00", "one hour before the meeting at 2023-04-16 19:00:00"), false},
+		{`from March 20`, derived("2023-03-20 00:00:00", "start of 'March 20'"), false},
+		{`actually make it 10`, derived("2023-04-02 10:00:00", "'actually make it 10' for the alarm on 2023-04-02"), true},
+		{`the picnic is at noon`, &dataset.Dialogue{}, true},
+		{`the alarm at 6:30 am`, &dataset.Dialogue{}, false},
+	} {
+		if got := timesFixed(c.text, c.d); got != c.fixed {
+			t.Errorf("timesFixed(%q) = %v, want %v", c.text, got, c.fixed)
+		}
+	}
+}
+
+func TestPickHours(t *testing.T) {
+	allowed := []int{-2, -1, 1, 2}
+	seen := map[int]bool{}
+	for seed := uint64(1); seed <= 100; seed++ {
+		h := pickHours(seed, allowed)
+		if h == 0 || h < -maxHours || h > maxHours || pickHours(seed, allowed) != h {
+			t.Fatalf("seed %d: hours %d", seed, h)
+		}
+		seen[h] = true
+	}
+	if len(seen) != len(allowed) {
+		t.Errorf("100 seeds drew %v of %v", seen, allowed)
+	}
+	if h := pickHours(1, nil); h != 0 {
+		t.Errorf("no shift allowed, but %d drawn", h)
+	}
+	if got := hoursFor([]string{`{"1": {"time": "2023-04-03 22:30:00"}, "2": {"time": "2023-04-03 00:45:00"}}`}); len(got) != 1 || got[0] != 1 {
+		t.Errorf("hoursFor keeps 22:30 and 00:45 in their day with %v, want [1]", got)
+	}
+}
+
+// TestTimesMove: in every file served as the variant with its dates moved, each time of day is its
+// original's moved by the variant's hours, in the form it was written (no original time survives
+// but a day bound), and so is every time of the user databases; a file whose times are fixed, or
+// cannot move by these hours, keeps them all.
+func TestTimesMove(t *testing.T) {
+	for _, seed := range seeds[:3] {
+		files, out, rep := variantOf(t, seed)
+		if rep.Hours == 0 || rep.Moved[KindTime] == 0 {
+			t.Fatalf("seed %d: no time moved: hours %d, %v", seed, rep.Hours, rep.Moved)
+		}
+		f := learn(parse(files))
+		kept := map[string]bool{}
+		for _, u := range append(rep.Unchanged, rep.DatesKept...) {
+			kept[u.Path] = true
+		}
+		moved := 0
+		check := func(p, from, to string, fixed bool) {
+			a, b := clocksOf(from), clocksOf(to)
+			if len(a) != len(b) {
+				t.Errorf("seed %d: %s: %d times, the variant %d", seed, p, len(a), len(b))
+				return
+			}
+			for i := range a {
+				x, y := a[i], b[i]
+				bound := x.form == clockISO && (x.hour == 0 && x.minute == 0 || x.hour == 23 && x.minute == 59)
+				want := x.minuteOfDay() + 60*rep.Hours
+				got := y.minuteOfDay()
+				if x.form == clockBare {
+					want, got = (x.hour+rep.Hours+12)%12, y.hour%12
+				}
+				switch {
+				case fixed || bound:
+					if y != x {
+						t.Errorf("seed %d: %s: a time that stays moved (%d:%02d)", seed, p, x.hour, x.minute)
+					}
+				case y.minute != x.minute || got != want:
+					t.Errorf("seed %d: %s: %d:%02d became %d:%02d, not moved by %d hours", seed, p, x.hour, x.minute, y.hour, y.minute, rep.Hours)
+				default:
+					moved++
+				}
+			}
+		}
+		for _, fr := range rep.Files {
+			if !kept[fr.Path] && !path2scene(fr.Path) && !fr.Unchanged {
+				_, can := shiftTimes(string(files[fr.Path]), rep.Hours, nil)
+				check(fr.Path, string(files[fr.Path]), string(out[fr.Path]), f.fixedTimes[fr.Path] || !can)
+			}
+		}
+		for name := range userFields {
+			p := "init_database/" + name + ".json"
+			end := recordsEnd(t, files[p]) // the original records (their copies follow)
+			check(p, string(files[p][:end]), string(out[p][:end]), false)
+		}
+		if moved == 0 {
+			t.Fatalf("seed %d: no time moved", seed)
+		}
+	}
+}
+
+// clocksOf lists the times of day s writes, their places zeroed (a move may change a width).
+func clocksOf(s string) []clock {
+	out := clocks(s)
+	for i := range out {
+		out[i].start, out[i].end, out[i].mer = 0, 0, 0
+	}
+	return out
+}
