@@ -33,6 +33,7 @@ type learnedFound struct {
 	DayHi        int                 `json:"dayHi"`
 	Hours        []int               `json:"hours"`
 	FixedTimes   []string            `json:"fixedTimes"`
+	DatesStay    []string            `json:"datesStay"`
 	Values       map[Kind][]string   `json:"values"`
 	TokenArgs    []string            `json:"tokenArgs"`
 	Accounts     map[string][]string `json:"accounts"`
@@ -50,7 +51,7 @@ type learnedFound struct {
 func Learn(files dataset.Files) ([]byte, error) {
 	f := learn(parse(files))
 	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
-		Hours: f.hours, FixedTimes: sortedKeys(f.fixedTimes), Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
+		Hours: f.hours, FixedTimes: sortedKeys(f.fixedTimes), DatesStay: sortedKeys(staying(files, f)), Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
 		Accounts: map[string][]string{}, Appointments: f.appointments, Words: sorted(f.words), Known: sorted(f.known)}
 	kept := set(f.texts)
 	for _, p := range sortedKeys(files) {
@@ -97,7 +98,7 @@ func learned(b []byte, files dataset.Files) *found {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
-		hours: l.Hours, fixedTimes: set(l.FixedTimes),
+		hours: l.Hours, fixedTimes: set(l.FixedTimes), datesStay: set(l.DatesStay),
 		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments,
 		protected: set(l.Protected), lowered: set(l.Lowered), words: set(l.Words), known: set(l.Known)}
 	left := set(l.Left)
@@ -128,6 +129,39 @@ func learned(b []byte, files dataset.Files) *found {
 	}
 	f.open = f.openPools()
 	return f
+}
+
+// stayingSeeds are the variants Learn tries to find the files whose dates stay.
+var stayingSeeds = []uint64{1, 2, 3, 4, 5}
+
+// staying returns the files whose dates and times stay in every variant of stayingSeeds that moves
+// them: their version with dates and times moved fails a check (a question about a fact of the world
+// on a date, a record of a fact at a time), so a variant starts them at the next (see build). The
+// guard still checks every version served: a file that would prove with its dates moved is served
+// with them kept, never wrong.
+func staying(files dataset.Files, f *found) map[string]bool {
+	var stay map[string]bool
+	for _, seed := range stayingSeeds {
+		shift, hours := pickShift(seed, f.dayLo, f.dayHi), pickHours(seed, f.hours)
+		_, rep, err := build(files, seed, f, shift, hours)
+		if err != nil || shift == 0 && hours == 0 {
+			continue
+		}
+		failed := map[string]bool{}
+		for _, u := range append(rep.DatesKept, rep.Unchanged...) {
+			failed[u.Path] = true
+		}
+		if stay == nil {
+			stay = failed
+			continue
+		}
+		for p := range stay {
+			if !failed[p] {
+				delete(stay, p)
+			}
+		}
+	}
+	return stay
 }
 
 // set returns the members of list as a set.

@@ -88,16 +88,19 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	rep.Moves = p.moves
 
 	// Each dialogue and scene file has up to three versions, tried in turn until one proves: its
-	// values, dates and times moved (its times kept where they cannot move, see fixedTimes), its
+	// values, dates and times moved (its times kept where they cannot move, see timesFixed), its
 	// values only (its dates and times kept, written from the data's today), and the file as it is.
+	// A file whose dates the build learned stay (see staying) starts at its values only.
 	out := maps.Clone(files)
 	tries := map[string][]version{}
+	stays := shift != 0 || hours != 0
 	for _, pth := range f.texts {
 		s := text(files[pth])
 		h, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
 		moved := r.replace(s, h)
 		var vs []version
-		if dated := moved; !f.scenes[pth] { // a scene's dates and times are the level-3 tools' facts
+		// A scene's dates and times are the level-3 tools' facts.
+		if dated := moved; !f.scenes[pth] && !(stays && f.datesStay[pth]) {
 			dated = shiftDates(moved, shift, days)
 			if timed, ok := shiftTimes(dated, hours, mins); ok && !f.fixedTimes[pth] {
 				dated = timed
@@ -109,11 +112,11 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			}
 		}
 		if moved != s {
-			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0})
+			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0 || stays && f.datesStay[pth]})
 		}
-		if len(vs) > 0 {
+		if len(vs) > 0 || stays && f.datesStay[pth] {
 			tries[pth] = append(vs, version{s, nil, nil, nil, true})
-			out[pth] = bytesOf(vs[0].text)
+			out[pth] = bytesOf(tries[pth][0].text)
 		}
 	}
 	world := []string{}
@@ -128,9 +131,15 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		}
 		world = append(world, f.dbs[name])
 	}
+	var written []string // the files written from the data's today
+	for _, pth := range sortedKeys(tries) {
+		if tries[pth][0].kept {
+			written = append(written, pth) // its dates stay (see staying)
+		}
+	}
 	today := tools.DateOf(tools.DayNumber(f.today) + shift)
 	if shift != 0 && f.todayPath != "" {
-		out[f.todayPath] = todayFile(today, f.today, nil)
+		out[f.todayPath] = todayFile(today, f.today, written)
 		if _, ok := f.dbs[tools.TodayDB]; !ok {
 			world = append(world, f.todayPath)
 		}
@@ -142,7 +151,6 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	// world that only gained records under keys no original names and moved its dates: Prove checks
 	// them too.
 	check := sortedKeys(tries)
-	var written []string // the files written from the data's today
 	why := map[string]Unchanged{}
 	for len(check) > 0 {
 		fails, err := guard(withWorld(out, world, check))
@@ -181,7 +189,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		if vs := tries[pth]; len(vs) > 0 {
 			v := vs[0]
 			fr.Unchanged = v.hits == nil
-			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && shift != 0 && !f.scenes[pth]
+			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && stays && !f.scenes[pth]
 			fr.Moved = len(v.days) + len(v.times)
 			for i, hit := range v.hits {
 				if hit && i < len(p.moves) {
@@ -195,7 +203,11 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			for n := range v.times {
 				mins[n] = true
 			}
-			if u, ok := why[pth]; ok {
+			u, ok := why[pth]
+			if !ok && (fr.DatesKept || fr.Unchanged) {
+				u, ok = Unchanged{pth, "learned", "its dates or times are facts of the world: it fails a check with them moved in every variant the build tried"}, true
+			}
+			if ok {
 				if fr.Unchanged {
 					rep.Unchanged = append(rep.Unchanged, u)
 				} else {

@@ -212,6 +212,9 @@ type found struct {
 	// learn only, so none for files the build did not learn.
 	hours      []int
 	fixedTimes map[string]bool
+	// datesStay are the files whose dates and times stay in every variant: learned by trying (see
+	// staying), so a variant checks no version of theirs that would fail.
+	datesStay map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
