@@ -1,9 +1,9 @@
 // Package variant makes a variant of a dataset from a seed: the values a user could have said
-// otherwise (names, usernames, passwords, emails, places) replaced consistently, its dates and its
-// today moved by whole weeks and its times of day by whole hours, in the dialogues, the world's
-// databases, the gold calls, their accepted alternatives and the special cases' needs, and each
-// variant dialogue proven by the same checks as the data it comes from. A model that learned the original's samples meets new ones; a
-// student gets an exercise of their own.
+// otherwise (names, usernames, passwords, emails, places, amounts) replaced consistently, its dates
+// and its today moved by whole weeks and its times of day by whole hours, in the dialogues, the
+// world's databases, the gold calls, their accepted alternatives and the special cases' needs, and
+// each variant dialogue proven by the same checks as the data it comes from. A model that learned
+// the original's samples meets new ones; a student gets an exercise of their own.
 //
 // # What moves
 //
@@ -22,6 +22,11 @@
 //   - places (locations, and their parts between commas): their proper words drawn from a pool,
 //     their numbers redrawn with as many digits ("Room 12B" → "Room 47B");
 //   - the ids of moved patients' appointments (their copies' ids, see below);
+//   - amounts (amounts.go): a moved user's bank balance (in their account's copy) and the readings a
+//     user gives to record (RecordHealthData's values), each redrawn within 2% with its digits
+//     and decimals ("918.45" → "933.73", "36.7" → "36.4"), written every way the data writes it
+//     ("15,207.74", "12650" for "12650.0"); one of fewer than three characters ("74") stays, and
+//     so does one a fact of the world holds or more than one dialogue writes;
 //   - dates (dates.go): one shift per seed, a non-zero number of whole weeks (at most 26 either
 //     way) that keeps the user databases' dates, today and the dialogues' dates near today (ten
 //     weeks either side) within 2023, so a weekday stays the weekday it was ("next Monday" still
@@ -70,10 +75,11 @@
 //     dialogue and scene files.
 //   - A name part written in lower case in a text other than as part of its full name ("bill",
 //     "may"): it is a common word too.
-//   - Amounts and item texts as a whole (an agenda item's content, a meeting's topic): an amount
-//     feeds a Calculator formula and its recorded result, and an item is named loosely in the texts
+//   - Other numbers (a Calculator formula's, a hotel booking's counts, often written in words) and
+//     item texts as a whole (an agenda item's content, a meeting's topic): a formula's numbers feed
+//     its recorded result and the reply that states it, and an item is named loosely in the texts
 //     ("the dentist"), so neither can be replaced safely everywhere; the names and places written in
-//     them do move.
+//     item texts do move.
 //   - Usernames and e-mails not built from moved names (rafael_silva's "rafael" is, yuki_t92 is not).
 //
 // # The world

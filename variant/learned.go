@@ -38,6 +38,7 @@ type learnedFound struct {
 	TokenArgs    []string            `json:"tokenArgs"`
 	Accounts     map[string][]string `json:"accounts"`
 	Appointments map[string]string   `json:"appointments"`
+	Balances     map[string]string   `json:"balances"`
 	Protected    []string            `json:"protected"`
 	Lowered      []string            `json:"lowered"`
 	Words        []string            `json:"words"`
@@ -52,7 +53,7 @@ func Learn(files dataset.Files) ([]byte, error) {
 	f := learn(parse(files))
 	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
 		Hours: f.hours, FixedTimes: sortedKeys(f.fixedTimes), DatesStay: sortedKeys(staying(files, f)), Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
-		Accounts: map[string][]string{}, Appointments: f.appointments, Words: sorted(f.words), Known: sorted(f.known)}
+		Accounts: map[string][]string{}, Appointments: f.appointments, Balances: f.balances, Words: sorted(f.words), Known: sorted(f.known)}
 	kept := set(f.texts)
 	for _, p := range sortedKeys(files) {
 		if r, _, _ := fileRole(p); (r == roleDialogue || r == roleScene) && !kept[p] {
@@ -99,7 +100,7 @@ func learned(b []byte, files dataset.Files) *found {
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
 		hours: l.Hours, fixedTimes: set(l.FixedTimes), datesStay: set(l.DatesStay),
-		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments,
+		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments, balances: l.Balances,
 		protected: set(l.Protected), lowered: set(l.Lowered), words: set(l.Words), known: set(l.Known)}
 	left := set(l.Left)
 	for _, p := range sortedKeys(files) {
@@ -126,6 +127,9 @@ func learned(b []byte, files dataset.Files) *found {
 	}
 	if f.appointments == nil {
 		f.appointments = map[string]string{}
+	}
+	if f.balances == nil {
+		f.balances = map[string]string{}
 	}
 	f.open = f.openPools()
 	return f

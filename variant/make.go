@@ -218,7 +218,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		rep.Files = append(rep.Files, fr)
 	}
 	for i, m := range p.moves {
-		if used[i] {
+		if used[i] && !m.alias {
 			rep.Moved[m.Kind]++
 		}
 	}

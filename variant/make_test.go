@@ -2,8 +2,10 @@ package variant
 
 import (
 	"bytes"
+	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -270,6 +272,14 @@ func TestNewValuesKeepKind(t *testing.T) {
 			ok = len(strings.Fields(m.To)) == len(strings.Fields(m.From))
 		case KindPlace:
 			ok = digitRuns(m.From) == digitRuns(m.To) && strings.Count(m.From, ",") == strings.Count(m.To, ",")
+		case KindAmount:
+			// The same digits either side of the point and the same separators, within 2% (at
+			// least 3 in the last digit).
+			from, _ := strconv.ParseFloat(strings.ReplaceAll(m.From, ",", ""), 64)
+			to, _ := strconv.ParseFloat(strings.ReplaceAll(m.To, ",", ""), 64)
+			_, frac, _ := strings.Cut(m.From, ".")
+			unit := math.Pow(10, -float64(len(strings.TrimRight(frac, "0"))))
+			ok = digitRuns(m.From) == digitRuns(m.To) && math.Abs(to-from) <= max(from/50, 3*unit)+unit/2 && to != from
 		}
 		if !ok || m.To == m.From {
 			t.Errorf("%s %q → %q does not keep its kind and size", m.Kind, m.From, m.To)

@@ -16,6 +16,9 @@ type Move struct {
 	// mode is how From is matched in a text (see match); upper is From in capitals (title mode).
 	mode  matchMode
 	upper string
+	// alias marks another way of writing the value of the move before it (an amount's "15,207.74"
+	// beside its "15207.74"): a report counts the value once.
+	alias bool
 }
 
 // matchMode says how a move's value is found in a text; every mode matches whole words only.
@@ -56,6 +59,7 @@ func newPlan(f *found, seed uint64) *plan {
 	p.secrets()
 	p.ids()
 	p.places()
+	p.amounts()
 	p.pinStaying()
 	return p
 }

@@ -35,6 +35,9 @@ const (
 	// KindDate is a date: every date of the year dateYear moves by the variant's shift (see
 	// shiftDates).
 	KindDate Kind = "date"
+	// KindAmount is an amount: an account's balance, a reading a user gives to record (see
+	// amounts.go).
+	KindAmount Kind = "amount"
 	// KindTime is a time of day: every time moves by the variant's hours (see shiftTimes).
 	KindTime Kind = "time"
 	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
@@ -42,7 +45,7 @@ const (
 )
 
 // Kinds lists the kinds in the order reports give them.
-var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindDate, KindTime}
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindAmount, KindDate, KindTime}
 
 // What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
 // catalog's tools answer from tables of their own, so its people and places are facts of the world).
@@ -52,7 +55,8 @@ var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, 
 var paramKinds = kindTable(`username=username OpenBankAccount.account=username
 	password=password new_password=password old_password=password token=token email=email receiver=email
 	attendees=person patient_name=person OpenBankAccount.name=person doctor_name=doctor
-	new_appointment_doctor=doctor location=place content=text meeting_topic=text subject=text`)
+	new_appointment_doctor=doctor location=place content=text meeting_topic=text subject=text
+	health_data=amount`)
 
 // kindTable reads a table of name=kind pairs, separated by spaces ("_" in a kind is a space).
 func kindTable(s string) map[string]Kind {
@@ -221,8 +225,10 @@ type found struct {
 	tokenArgs map[string]bool
 	// accounts are the world's Account records: username → password, token, email.
 	accounts map[string]account
-	// appointments maps the world's appointment ids to their patients.
+	// appointments maps the world's appointment ids to their patients, and balances the world's bank
+	// accounts to their balances (as the database writes them).
 	appointments map[string]string
+	balances     map[string]string
 	// protected are the words (lower case) of fixed vocabulary: the tools' catalogs, the databases
 	// that are facts of the world, level-3 calls, arguments of fixed parameters, JSON member names.
 	// A name or a place with such a word does not move.
@@ -245,9 +251,9 @@ type account struct{ password, token, email string }
 // and the gold calls' arguments, classified by the field or parameter they come from.
 func discover(src *source) *found {
 	f := &found{texts: src.texts, dbs: src.dbs, dbNames: src.dbNames, scenes: src.scenePaths, values: map[Kind]map[string]bool{}, tokenArgs: map[string]bool{}, accounts: map[string]account{},
-		appointments: map[string]string{}, protected: map[string]bool{}, lowered: map[string]bool{}, words: map[string]bool{},
+		appointments: map[string]string{}, balances: map[string]string{}, protected: map[string]bool{}, lowered: map[string]bool{}, words: map[string]bool{},
 		known: map[string]bool{}}
-	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace} {
+	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindAmount} {
 		f.values[k] = map[string]bool{}
 	}
 	for _, b := range src.files {
@@ -303,6 +309,10 @@ func discover(src *source) *found {
 				f.accounts[key] = account{rec.String("password"), rec.String("token"), rec.String("email")}
 			case "Appointments":
 				f.appointments[key] = rec.String("patient_name")
+			case "Bank":
+				if b, ok := rec.Get("balance"); ok && amountText(value.Str(b)) {
+					f.balances[key] = value.Str(b)
+				}
 			}
 			return true
 		})
@@ -325,6 +335,8 @@ func discover(src *source) *found {
 						if s, ok := v.(string); ok {
 							f.tokenArgs[s] = true
 						}
+					case KindAmount:
+						f.addAmounts(v)
 					default:
 						f.addValue(k, v)
 					}
@@ -353,6 +365,7 @@ func discover(src *source) *found {
 		}
 	}
 	f.lowerWords(texts)
+	f.keepOwnAmounts(src)
 	f.dates(src)
 	f.open = f.openPools()
 	return f
