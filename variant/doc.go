@@ -27,6 +27,10 @@
 //     and decimals ("918.45" → "933.73", "36.7" → "36.4"), written every way the data writes it
 //     ("15,207.74", "12650" for "12650.0"); one of fewer than three characters ("74") stays, and
 //     so does one a fact of the world holds or more than one dialogue writes;
+//   - the words that say what an item is about (items.go: an agenda entry's, a meeting's topic, a
+//     reminder's, an e-mail's subject), each wherever it is written, in any case, as another word
+//     of its group ("Dentist check-up" and "the dentist" → "Orthodontist check-up" and "the
+//     orthodontist", "Renew the car insurance" → "Renew the scooter insurance");
 //   - dates (dates.go): one shift per seed, a non-zero number of whole weeks (at most 26 either
 //     way) that keeps the user databases' dates, today and the dialogues' dates near today (ten
 //     weeks either side) within 2023, so a weekday stays the weekday it was ("next Monday" still
@@ -76,10 +80,10 @@
 //   - A name part written in lower case in a text other than as part of its full name ("bill",
 //     "may"): it is a common word too.
 //   - Other numbers (a Calculator formula's, a hotel booking's counts, often written in words) and
-//     item texts as a whole (an agenda item's content, a meeting's topic): a formula's numbers feed
-//     its recorded result and the reply that states it, and an item is named loosely in the texts
-//     ("the dentist"), so neither can be replaced safely everywhere; the names and places written in
-//     item texts do move.
+//     an item's text as a whole: a formula's numbers feed its recorded result and the reply that
+//     states it, and an item is named loosely in the texts ("the dentist" for "Dentist check-up"),
+//     so neither can be replaced safely everywhere; an item's words in no group stay (the names,
+//     places and item words in it move).
 //   - Usernames and e-mails not built from moved names (rafael_silva's "rafael" is, yuki_t92 is not).
 //
 // # The world

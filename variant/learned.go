@@ -9,13 +9,15 @@ import (
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/internal/lz"
 )
 
 //go:generate go run ./internal/learn ../dataset/builtin builtin.learned
 
-// builtinLearned is what discover finds in the builtin data, written by `go generate` (see Learn):
-// a process's first variant of the builtin data starts from it instead of reading the whole data
-// (which was most of a first variant's time under wazero). A test fails when it is stale.
+// builtinLearned is what Learn finds in the builtin data, written by `go generate`: a variant of the
+// builtin data starts from it instead of reading the whole data (which was most of a first
+// variant's time under wazero, and code the engine module no longer carries). A test fails when it
+// is stale.
 //
 //go:embed builtin.learned
 var builtinLearned []byte
@@ -45,10 +47,11 @@ type learnedFound struct {
 	Known        []string            `json:"known"`
 }
 
-// Learn returns what Make finds in files before it draws (the values that may move, the words that
-// must not, the dates' span), as the bytes a build keeps: `go generate` writes the builtin data's,
-// which Make then uses for files of the same paths and sizes instead of reading them all again. Of
-// the fixed vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
+// Learn returns what Make needs to know of files before it draws (the values that may move, the
+// words that must not, the dates' span, the hours the times may move by, the files whose dates or
+// times stay), as the bytes a build keeps (JSON, compressed with internal/lz): `go generate` writes
+// the builtin data's, which Make then uses for files of the same paths and sizes. Of the fixed
+// vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
 func Learn(files dataset.Files) ([]byte, error) {
 	f := learn(parse(files))
 	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
@@ -88,14 +91,17 @@ func Learn(files dataset.Files) ([]byte, error) {
 		l.Accounts[u] = []string{a.password, a.token, a.email}
 	}
 	b, err := json.Marshal(l)
-	return append(b, '\n'), err
+	return lz.Compress(b), err // JSON is half the size compressed: every byte is in the engine module
 }
+
+// maxLearned bounds what learned decompresses.
+const maxLearned = 1 << 20
 
 // learned returns what Learn wrote in b as found, or nil when b does not parse or was learned from
 // files other than these (by filesKey).
 func learned(b []byte, files dataset.Files) *found {
 	var l learnedFound
-	if len(b) == 0 || json.Unmarshal(b, &l) != nil || l.Key != filesKey(files) {
+	if raw, err := lz.Decompress(b, maxLearned); err != nil || json.Unmarshal(raw, &l) != nil || l.Key != filesKey(files) {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
@@ -123,7 +129,7 @@ func learned(b []byte, files dataset.Files) *found {
 		if len(a) != 3 {
 			return nil
 		}
-		f.accounts[u] = account{a[0], a[1], a[2]}
+		f.accounts[u] = account{password: a[0], token: a[1], email: a[2]}
 	}
 	if f.appointments == nil {
 		f.appointments = map[string]string{}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -272,6 +273,9 @@ func TestNewValuesKeepKind(t *testing.T) {
 			ok = len(strings.Fields(m.To)) == len(strings.Fields(m.From))
 		case KindPlace:
 			ok = digitRuns(m.From) == digitRuns(m.To) && strings.Count(m.From, ",") == strings.Count(m.To, ",")
+		case KindItemWord:
+			g := itemGroup(m.From)
+			ok = g != nil && slices.Contains(g, m.To)
 		case KindAmount:
 			// The same digits either side of the point and the same separators, within 2% (at
 			// least 3 in the last digit).

@@ -60,6 +60,7 @@ func newPlan(f *found, seed uint64) *plan {
 	p.ids()
 	p.places()
 	p.amounts()
+	p.items()
 	p.pinStaying()
 	return p
 }

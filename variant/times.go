@@ -42,7 +42,12 @@ type clock struct {
 	mer          int
 	pm           bool
 	part         int8
+	_            noCompare
 }
+
+// noCompare makes a struct that holds it not comparable: the compiler then writes no equality
+// function for it, which the engine module would carry for nothing (nothing compares these).
+type noCompare [0]func()
 
 // noPart is a clock's part when its words name none.
 const noPart = -1

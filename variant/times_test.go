@@ -164,7 +164,7 @@ func TestTimesMove(t *testing.T) {
 				}
 				switch {
 				case fixed || bound:
-					if y != x {
+					if y.hour != x.hour || y.minute != x.minute || y.form != x.form || y.pm != x.pm {
 						t.Errorf("seed %d: %s: a time that stays moved (%d:%02d)", seed, p, x.hour, x.minute)
 					}
 				case y.minute != x.minute || got != want:

@@ -38,6 +38,9 @@ const (
 	// KindAmount is an amount: an account's balance, a reading a user gives to record (see
 	// amounts.go).
 	KindAmount Kind = "amount"
+	// KindItemWord is a word that says what an item is about ("dentist" in "Dentist check-up"; see
+	// items.go).
+	KindItemWord Kind = "item word"
 	// KindTime is a time of day: every time moves by the variant's hours (see shiftTimes).
 	KindTime Kind = "time"
 	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
@@ -45,7 +48,7 @@ const (
 )
 
 // Kinds lists the kinds in the order reports give them.
-var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindID, KindAmount, KindDate, KindTime}
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindItemWord, KindID, KindAmount, KindDate, KindTime}
 
 // What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
 // catalog's tools answer from tables of their own, so its people and places are facts of the world).
@@ -245,7 +248,10 @@ type found struct {
 	open map[*string]openPool
 }
 
-type account struct{ password, token, email string }
+type account struct {
+	password, token, email string
+	_                      noCompare
+}
 
 // discover finds the movable values of src (see the package doc): from the world's user databases
 // and the gold calls' arguments, classified by the field or parameter they come from.
@@ -253,7 +259,7 @@ func discover(src *source) *found {
 	f := &found{texts: src.texts, dbs: src.dbs, dbNames: src.dbNames, scenes: src.scenePaths, values: map[Kind]map[string]bool{}, tokenArgs: map[string]bool{}, accounts: map[string]account{},
 		appointments: map[string]string{}, balances: map[string]string{}, protected: map[string]bool{}, lowered: map[string]bool{}, words: map[string]bool{},
 		known: map[string]bool{}}
-	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindAmount} {
+	for _, k := range []Kind{KindPerson, kindDoctor, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindAmount, KindItemWord} {
 		f.values[k] = map[string]bool{}
 	}
 	for _, b := range src.files {
@@ -306,7 +312,7 @@ func discover(src *source) *found {
 			f.known[key] = true
 			switch name {
 			case "Account":
-				f.accounts[key] = account{rec.String("password"), rec.String("token"), rec.String("email")}
+				f.accounts[key] = account{password: rec.String("password"), token: rec.String("token"), email: rec.String("email")}
 			case "Appointments":
 				f.appointments[key] = rec.String("patient_name")
 			case "Bank":
@@ -405,8 +411,12 @@ func (f *found) dates(src *source) {
 // file is then served unchanged too if it no longer proves.
 const nearToday = 70
 
-// add records a candidate value of a kind (texts only; "" is no value).
+// add records a candidate value of a kind (texts only; "" is no value), and an item's text's item
+// words (see items.go).
 func (f *found) add(k Kind, s string) {
+	if k == kindText {
+		f.addItemWords(s)
+	}
 	if s = strings.TrimSpace(s); s != "" && f.values[k] != nil {
 		f.values[k][s] = true
 		f.known[lowerASCII(s)] = true
@@ -432,7 +442,7 @@ func (f *found) addValue(k Kind, v any) {
 var poolWords, poolMin, poolMax = func() (map[string]bool, int, int) {
 	m := map[string]bool{}
 	lo, hi := 1<<30, 0
-	for _, pool := range [][]string{firstNames, lastNames, placeWords} {
+	for _, pool := range append([][]string{firstNames, lastNames, placeWords}, itemGroups...) {
 		for _, w := range pool {
 			m[lowerASCII(w)] = true
 			lo, hi = min(lo, len(w)), max(hi, len(w))

@@ -20,6 +20,7 @@ import (
 type member struct {
 	key        string
 	start, end int
+	_          noCompare
 }
 
 // members reads the members of the JSON object text is (a database file), without decoding the
@@ -82,7 +83,10 @@ func worldCopies(name string, text []byte, p *plan, r *replacer) ([]byte, int) {
 			next = n + 1
 		}
 	}
-	type rec struct{ key, text string }
+	type rec struct {
+		key, text string
+		_         noCompare
+	}
 	var copies []rec
 	for _, m := range ms {
 		raw := string(text[m.start:m.end])
@@ -111,7 +115,7 @@ func worldCopies(name string, text []byte, p *plan, r *replacer) ([]byte, int) {
 			continue // never replace a record
 		}
 		keys[key] = true
-		copies = append(copies, rec{key, r.replace(raw, nil)})
+		copies = append(copies, rec{key: key, text: r.replace(raw, nil)})
 	}
 	if len(copies) == 0 {
 		return text, 0
