@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -254,6 +255,15 @@ func (s *Session) dispatch(r *protocol.Request) (result any, e *protocol.Error) 
 		return s.worldFiles(), nil
 	case protocol.OpMemo:
 		return s.memo(), nil
+	case protocol.OpVariant:
+		if r.Seed == 0 {
+			return nil, badRequest("variant needs a seed (1 to " + strconv.FormatInt(protocol.MaxSeed, 10) + "); 0 is the builtin data itself")
+		}
+		m, err := variantOf(r.Seed)
+		if err != nil {
+			return nil, internal(err.Error())
+		}
+		return m.summary, nil
 	case protocol.OpRestart:
 		*s = *New()
 		collectIfGrown()

@@ -133,3 +133,25 @@ func TestVariantCountsWithoutParsing(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantOp: the variant op makes a variant and says what it moves, the loaded data staying the
+// one loaded before; a load of that seed then answers the same report; seed 0 is refused.
+func TestVariantOp(t *testing.T) {
+	s := New()
+	before := ask[protocol.Hello](t, s, protocol.Request{Op: protocol.OpHello})
+	v := ask[protocol.Variant](t, s, protocol.Request{Op: protocol.OpVariant, Seed: 77})
+	if v.Seed != 77 || v.Digest == "" || v.Moved["time"] == 0 || v.Moved["amount"] == 0 {
+		t.Fatalf("variant 77: %+v", v)
+	}
+	if after := ask[protocol.Hello](t, s, protocol.Request{Op: protocol.OpHello}); after.Variant != nil || after.Data != before.Data {
+		t.Errorf("the variant op changed the loaded data: %+v, before %+v", after, before)
+	}
+	loaded := ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: 77})
+	if loaded.Variant == nil || loaded.Variant.Digest != v.Digest {
+		t.Errorf("a load of seed 77 answers %+v, the variant op %+v", loaded.Variant, v)
+	}
+	out := s.Handle([]byte(`{"v":1,"op":"variant"}`))
+	if !bytes.Contains(out, []byte(`"ok":false`)) || !bytes.Contains(out, []byte("needs a seed")) {
+		t.Errorf("a variant without a seed: %s", out)
+	}
+}

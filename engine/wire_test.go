@@ -126,6 +126,10 @@ func TestEveryAnswerDecodesStrictly(t *testing.T) {
 	roundTrip[[]protocol.EpisodeCall](t, s, protocol.Request{Op: op(protocol.OpEpisodeCalls), Episode: started.Episode, Call: json.RawMessage(`"[Calculator(formula='2*3'), Calculator(formula='1+1')]"`)})
 	roundTrip[protocol.Outcome](t, s, protocol.Request{Op: op(protocol.OpEpisodeFinish), Episode: started.Episode, Reply: "Six, and two."})
 
+	if v := roundTrip[protocol.Variant](t, s, protocol.Request{Op: op(protocol.OpVariant), Seed: 5}); v.Seed != 5 || v.Digest == "" {
+		t.Errorf("variant op answered %+v", v)
+	}
+
 	// load last: it replaces the data the requests above used; restart brings the builtin back.
 	roundTrip[protocol.Loaded](t, s, protocol.Request{Op: op(protocol.OpLoad), Name: "tiny", Files: map[string]string{"level-1-given-desc/calc.jsonl": draft, "level-1-given-desc/bad.jsonl": "{oops"}})
 	roundTrip[protocol.Memo](t, s, protocol.Request{Op: op(protocol.OpMemo)})

@@ -45,12 +45,13 @@ const (
 	OpSynthCheck    Op = "synth_check"    // verify one synthesized candidate: SynthCheck
 	OpWorldFiles    Op = "world_files"    // the loaded data's initial world as files: WorldFiles
 	OpMemo          Op = "memo"           // what a later load of the same folder may skip: Memo
+	OpVariant       Op = "variant"        // make a variant of the builtin data, not loading it: Variant
 )
 
 // Ops lists every operation, in the order above (for tests and documentation).
 var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, OpPrompt, OpCall, OpWorld,
 	OpReset, OpScore, OpReplay, OpRouge, OpStats, OpFill, OpValidate, OpEpisodeStart, OpEpisodeStep,
-	OpEpisodeCalls, OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles, OpMemo}
+	OpEpisodeCalls, OpEpisodeFinish, OpScoreStart, OpScoreLines, OpScoreFinish, OpRougeLines, OpRestart, OpSynthCheck, OpWorldFiles, OpMemo, OpVariant}
 
 // Request is one engine request. Op selects the operation; the other fields are its arguments:
 //
@@ -93,6 +94,10 @@ var Ops = []Op{OpHello, OpCatalog, OpLoad, OpDialogues, OpDialogue, OpSamples, O
 //	                                        files, so a folder of new dialogues replays on its own
 //	memo                                    what this engine learned about the loaded folder that a
 //	                                        load of the very same files can skip (see Memo)
+//	variant   seed                          make the variant of the builtin data that seed names and say
+//	                                        what it moves, leaving the loaded data as it is: a later load
+//	                                        of that seed takes it as made (an idle tab makes one so its
+//	                                        browser has compiled the code a variant runs)
 type Request struct {
 	// V is the protocol version (Version); the typed client fills it.
 	V int `json:"v"`
