@@ -55,7 +55,7 @@ func original(files dataset.Files) *Report {
 	return rep
 }
 
-// makeFrom is Make from what discover found in files (f).
+// makeFrom is Make from what is known of files (f, see Learn).
 func makeFrom(files dataset.Files, seed uint64, f *found) (dataset.Files, *Report, error) {
 	shift, hours := pickShift(seed, f.dayLo, f.dayHi), pickHours(seed, f.hours)
 	out, rep, err := build(files, seed, f, shift, hours)
@@ -93,28 +93,31 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	// A file whose dates the build learned stay (see staying) starts at its values only.
 	out := maps.Clone(files)
 	tries := map[string][]version{}
-	stays := shift != 0 || hours != 0
+	timeMoves := shift != 0 || hours != 0
 	for _, pth := range f.texts {
 		s := text(files[pth])
 		h, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
 		moved := r.replace(s, h)
 		var vs []version
+		stay := timeMoves && f.datesStay[pth]
 		// A scene's dates and times are the level-3 tools' facts.
-		if dated := moved; !f.scenes[pth] && !(stays && f.datesStay[pth]) {
+		if dated := moved; !f.scenes[pth] && !stay {
 			dated = shiftDates(moved, shift, days)
-			if timed, ok := shiftTimes(dated, hours, mins); ok && !f.fixedTimes[pth] {
-				dated = timed
-			} else {
-				clear(mins)
+			if !f.fixedTimes[pth] {
+				if timed, ok := shiftTimes(dated, hours, mins); ok {
+					dated = timed
+				} else {
+					clear(mins)
+				}
 			}
 			if dated != moved {
 				vs = append(vs, version{dated, h, days, mins, false})
 			}
 		}
 		if moved != s {
-			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0 || stays && f.datesStay[pth]})
+			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0 || stay})
 		}
-		if len(vs) > 0 || stays && f.datesStay[pth] {
+		if len(vs) > 0 || stay {
 			tries[pth] = append(vs, version{s, nil, nil, nil, true})
 			out[pth] = bytesOf(tries[pth][0].text)
 		}
@@ -189,7 +192,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		if vs := tries[pth]; len(vs) > 0 {
 			v := vs[0]
 			fr.Unchanged = v.hits == nil
-			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && stays && !f.scenes[pth]
+			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && timeMoves && !f.scenes[pth]
 			fr.Moved = len(v.days) + len(v.times)
 			for i, hit := range v.hits {
 				if hit && i < len(p.moves) {
