@@ -9,13 +9,13 @@ import (
 
 // Amounts move by a little: an account's balance (the world's Bank, for a moved user) and the
 // readings a user gives to record (RecordHealthData's values), each redrawn with the digits and
-// decimals it has (its last one never 0 where it was not), within 2% of it (at least 3 in its last digit either way), so a balance stays the
-// size it was and a reading stays in the range it was read in ("36.7" °C stays a normal
-// temperature). Every way the data writes an amount moves with it: as its JSON writes it ("12650.0",
-// "5608"), with thousands separators ("15,207.74", "12,650") and a balance with two decimals
-// ("3,275.90"). An amount of fewer than three characters ("74", "80") stays: it could be a time's
-// minutes or a day. So does one that a fact of the world holds too, or that more than one dialogue
-// writes (a reading is one dialogue's own).
+// decimals it has (its last one never 0 where it was not), within 2% of it (at least 3 in its last
+// digit either way), so a balance stays the size it was and a reading stays in the range it was
+// read in ("36.7" °C stays a normal temperature). Every way the data writes an amount moves with
+// it: as its JSON writes it ("12650.0", "5608"), with thousands separators ("15,207.74", "12,650")
+// and a balance with two decimals ("3,275.90"). An amount of fewer than three characters ("74",
+// "80") stays: it could be a time's minutes or a day. So does one that a fact of the world holds
+// too, or that more than one dialogue writes (a reading is one dialogue's own).
 
 // amountText reports whether s is an amount that may move: digits, a decimal point maybe, three
 // characters or more.

@@ -97,9 +97,9 @@
 //
 // The user databases' dates and times move in place, in the original records and their copies
 // alike, and the variant's world is at the moved today; a dialogue served with its dates kept is
-// written from the data's today, which the today database names for its file ("written": {path: date}): the dataset
-// gives it that today (dataset.Dialogue.Today), its prompt states it and its worlds are at it
-// (tools.World.SetToday), so its GetToday answers what it recorded.
+// written from the data's today, which the today database names for its file ("written": {path:
+// date}): the dataset gives it that today (dataset.Dialogue.Today), its prompt states it and its
+// worlds are at it (tools.World.SetToday), so its GetToday answers what it recorded.
 //
 // # The proof
 //
