@@ -74,6 +74,7 @@ self.onmessage = async (ev) => {
       self.close(); // no goodbye: the page must notice on its own
       return;
     case "req": {
+      lastRequest = performance.now();
       if (dead !== null) {
         postMessage({ type: "crash", id: msg.id, message: "engine already stopped: " + dead, log: [] });
         return;
@@ -91,6 +92,7 @@ self.onmessage = async (ev) => {
     }
     case "bulk":
     case "rows": {
+      lastRequest = performance.now();
       if (dead !== null) {
         postMessage({ type: "crash", id: msg.id, message: "engine already stopped: " + dead, log: [] });
         return;
@@ -126,10 +128,10 @@ const warmSeed = 1;
 
 // warmUp scores the builtin data's samples a few times in small steps while the tab is idle, so the
 // page's first real score finds the engine's code compiled by the optimising tier and its heap grown
-// (a fresh instance judges several times slower than a warm one), then makes a variant. Each step
-// is short (the variant's, last, a fraction of a second) and a message from the page is handled
-// between two steps; the warm-up changes no state a page can see (scoring leaves the sandbox alone,
-// the variant is not loaded).
+// (a fresh instance judges several times slower than a warm one), and then, once the page pauses,
+// makes a variant (warmVariant). Each step is short and a message from the page is handled between
+// two steps; the warm-up changes no state a page can see (scoring leaves the sandbox alone, the
+// variant is not loaded).
 async function warmUp() {
   const t0 = performance.now();
   let samples;
@@ -175,18 +177,35 @@ async function warmUp() {
       return;
     }
   }
-  // A variant of the builtin data once, made and kept but not loaded (the variant op): a fresh
-  // browser runs a variant's code in its baseline tier, and a first variant took several times the
-  // time of a later one. The one step longer than the others, last, once a worker.
-  await new Promise((r) => setTimeout(r, 0));
-  try {
-    if (dead === null) handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
-  } catch (err) {
-    crash(null, err);
-    return;
-  }
+
   postMessage({ type: "warm", ms: performance.now() - t0, memory: engine.instance.exports.memory.buffer.byteLength });
+  warmVariant();
 }
+
+// lastRequest is when the page last asked something of the engine (performance.now()).
+let lastRequest = 0;
+
+// warmVariant makes a variant of the builtin data once, kept but not loaded (the variant op), once
+// the page has asked nothing for idleBeforeVariant ms: a fresh browser runs a variant's code in its
+// baseline tier, and a first variant took several times the time of a later one. It is one step of
+// up to a second, so it waits for a pause in the page's work (a run, a score) rather than delay it;
+// it gives up after a few minutes without one.
+async function warmVariant() {
+  for (let i = 0; i < 600 && dead === null; i++) {
+    if (performance.now() - lastRequest >= idleBeforeVariant) {
+      try {
+        handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
+      } catch (err) {
+        crash(null, err);
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+// idleBeforeVariant is how long the page must have asked nothing before warmVariant runs (ms).
+const idleBeforeVariant = 2000;
 
 // Bulk scoring. The page hands the worker the whole prediction text at once (a Blob: a handle, no
 // copy on the page's thread) and this worker reads it in chunks of whole lines, feeds them to the
