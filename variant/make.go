@@ -134,8 +134,9 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		}
 		world = append(world, f.dbs[name])
 	}
-	var written []string // the files written from the data's today
-	for _, pth := range sortedKeys(tries) {
+	check := sortedKeys(tries) // the files the guard checks first: every file with a version
+	var written []string       // the files written from the data's today
+	for _, pth := range check {
 		if tries[pth][0].kept {
 			written = append(written, pth) // its dates stay (see staying)
 		}
@@ -153,7 +154,6 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	// never to do. Files that nothing moved in are their originals, with no date of dateYear, in a
 	// world that only gained records under keys no original names and moved its dates: Prove checks
 	// them too.
-	check := sortedKeys(tries)
 	why := map[string]Unchanged{}
 	for len(check) > 0 {
 		fails, err := guard(withWorld(out, world, check))

@@ -209,7 +209,7 @@ func moveClock(c clock, hours, width, hourOfDay int) (digits string, pm, moved, 
 	h := c.hour + hours
 	switch c.form {
 	case clockISO, clock24:
-		if c.hour == 0 && c.minute == 0 || c.hour == 23 && c.minute == 59 {
+		if c.dayBound() {
 			return "", false, false, true
 		}
 	case clock12:
@@ -255,6 +255,11 @@ func moveClock(c clock, hours, width, hourOfDay int) (digits string, pm, moved, 
 		width = max(width, 1)
 	}
 	return pad(h, width), pm, true, true
+}
+
+// dayBound reports whether c is a day's start or end (00:00, 23:59), which stays.
+func (c clock) dayBound() bool {
+	return c.hour == 0 && c.minute == 0 || c.hour == 23 && c.minute == 59
 }
 
 // minuteOfDay is the time c writes in minutes from midnight (a bare time read in the morning).

@@ -156,7 +156,7 @@ func TestTimesMove(t *testing.T) {
 			}
 			for i := range a {
 				x, y := a[i], b[i]
-				bound := x.form == clockISO && (x.hour == 0 && x.minute == 0 || x.hour == 23 && x.minute == 59)
+				bound := x.form == clockISO && x.dayBound()
 				want := x.minuteOfDay() + 60*rep.Hours
 				got := y.minuteOfDay()
 				if x.form == clockBare {

@@ -64,7 +64,7 @@ func timesFixed(s string, d *dataset.Dialogue) bool {
 	for _, dv := range d.Meta.Derived {
 		moves := false
 		for _, c := range clocks(dv.Value) {
-			moves = moves || !(c.hour == 0 && c.minute == 0 || c.hour == 23 && c.minute == 59)
+			moves = moves || !c.dayBound()
 		}
 		if moves && len(clocks(dv.Rule)) == 0 {
 			return true
