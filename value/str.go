@@ -41,7 +41,7 @@ func writeRepr(b *strings.Builder, v any) {
 	case float64:
 		b.WriteString(py.FloatRepr(x))
 	case string:
-		b.WriteString(py.Repr(x))
+		py.WriteRepr(b, x)
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -69,7 +69,7 @@ func writeRepr(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(py.Repr(e.key))
+			py.WriteRepr(b, e.key)
 			b.WriteString(": ")
 			writeRepr(b, e.val)
 		}

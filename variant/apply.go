@@ -1,6 +1,9 @@
 package variant
 
 import (
+	"cmp"
+	"encoding/binary"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -11,32 +14,42 @@ import (
 // and no value or new value holds a quote or a backslash, so a JSON text is replaced as it reads.
 type replacer struct {
 	moves []Move
-	// heads holds, for the first two bytes of a value (lower case, see head: fewer than 65535 keys), 1
-	// + the index in lists of the moves that start so, longest first (0: none): an array, not a map,
-	// as it is read at every word start whose pair (below) is a value's.
-	heads *[1 << 16]uint16
-	lists [][]int32
+	// cands are the moves of values of two bytes or more, by their first two bytes (see pair), the
+	// longest first: those of the kth pair of pairs are cands[from[k]:from[k+1]].
+	cands []cand
+	from  []int32
+	// rank holds, for each word of pairs, the number of bits set in the words before it (see group).
+	rank [128 * 128 / 64]uint16
 	// short are the moves of one-byte values.
 	short []int32
 	// pairs has a bit set for the first two bytes of every value (lower case, seven bits each): a
-	// word that starts otherwise is no value's, without a look in heads.
+	// word that starts otherwise is no value's.
 	pairs [128 * 128 / 64]uint64
 	// triples has a bit set for a hash of the first three bytes of every value of three bytes or
 	// more (see triple), and twos for the first two of a two-byte value: most words that start as a
-	// value's pair do not go on as one ("text" and "Teresa"), so heads is read for few of them.
+	// value's pair do not go on as one ("text" and "Teresa"), so few are compared with cands.
 	triples [1 << 16 / 64]uint64
 	twos    [128 * 128 / 64]uint64
 }
 
-// triple is the bit of replacer.triples for a value that starts with a, b, c (in any case).
-func triple(a, b, c byte) int {
-	h := (int(lowerByte(a)&0x7f)*131+int(lowerByte(b)&0x7f))*131 + int(lowerByte(c)&0x7f)
+// cand is a move a word start is compared with: the first eight bytes of its value in lower case
+// (zeros after a shorter value) under mask, which a text's bytes there must match (see lower8)
+// before the move is matched in full.
+type cand struct {
+	_         noCompare
+	key, mask uint64
+	move      int32
+}
+
+// triple is the bit of replacer.triples for a value whose first bytes are x (see lower8).
+func triple(x uint64) int {
+	h := (int(x&0x7f)*131+int(x>>8&0x7f))*131 + int(x>>16&0x7f)
 	return h & (1<<16 - 1)
 }
 
 // newReplacer indexes moves.
 func newReplacer(moves []Move) *replacer {
-	r := &replacer{moves: moves, heads: new([1 << 16]uint16)}
+	r := &replacer{moves: moves}
 	for i, m := range moves {
 		if strings.ContainsAny(m.From+m.To, "\"\\\n") {
 			continue // not written as is in a JSON text (see replacer)
@@ -45,37 +58,72 @@ func newReplacer(moves []Move) *replacer {
 			r.short = append(r.short, int32(i))
 			continue
 		}
-		k := head(m.From[0], m.From[1])
-		if r.heads[k] == 0 {
-			r.lists = append(r.lists, nil)
-			r.heads[k] = uint16(len(r.lists))
-		}
-		r.lists[r.heads[k]-1] = append(r.lists[r.heads[k]-1], int32(i))
-		b := pair(m.From[0], m.From[1])
+		x := lower8(m.From)
+		r.cands = append(r.cands, cand{key: x, mask: 1<<(8*min(len(m.From), 8)) - 1, move: int32(i)})
+		b := pair(x)
 		r.pairs[b/64] |= 1 << (b % 64)
 		if len(m.From) == 2 {
 			r.twos[b/64] |= 1 << (b % 64)
 		} else {
-			t := triple(m.From[0], m.From[1], m.From[2])
+			t := triple(x)
 			r.triples[t/64] |= 1 << (t % 64)
 		}
 	}
-	for _, list := range r.lists {
-		sort.SliceStable(list, func(a, b int) bool { return len(moves[list[a]].From) > len(moves[list[b]].From) })
+	for w := 1; w < len(r.rank); w++ {
+		r.rank[w] = r.rank[w-1] + uint16(bits.OnesCount64(r.pairs[w-1]))
 	}
+	// By pair, then the longest first, then in the moves' order.
+	sort.Slice(r.cands, func(i, j int) bool {
+		a, b := r.cands[i], r.cands[j]
+		return cmp.Or(pair(a.key)-pair(b.key), len(moves[b.move].From)-len(moves[a.move].From), int(a.move-b.move)) < 0
+	})
+	for i, c := range r.cands {
+		if i == 0 || pair(c.key) != pair(r.cands[i-1].key) {
+			r.from = append(r.from, int32(i))
+		}
+	}
+	r.from = append(r.from, int32(len(r.cands)))
 	return r
 }
 
-func head(a, b byte) uint16 { return uint16(lowerByte(a))<<8 | uint16(lowerByte(b)) }
+// group is k for the kth bit set in pairs, b (see replacer.cands).
+func (r *replacer) group(b int) int {
+	return int(r.rank[b/64]) + bits.OnesCount64(r.pairs[b/64]&(1<<(b%64)-1))
+}
 
-// pair is the index of the bit of pairs for a value that starts with a, b.
-func pair(a, b byte) int { return int(lowerByte(a)&0x7f)<<7 | int(lowerByte(b)&0x7f) }
+// pair is the bit of replacer.pairs for a value whose first bytes are x (see lower8).
+func pair(x uint64) int { return int(x&0x7f)<<7 | int(x>>8&0x7f) }
 
 func lowerByte(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// lower8 is the first eight bytes of s (fewer when s is shorter, zeros after), little-endian, with
+// their ASCII capitals in lower case: a word start's, read once for every test of match.
+func lower8(s string) uint64 {
+	var x uint64
+	if len(s) >= 8 {
+		x = load8(s)
+	} else {
+		for i := len(s) - 1; i >= 0; i-- {
+			x = x<<8 | uint64(s[i])
+		}
+	}
+	return x | inRange(x, 'A', 'Z')>>2
+}
+
+// load8 is the first eight bytes of s, little-endian: one load.
+func load8(s string) uint64 { return binary.LittleEndian.Uint64(bytesOf(s[:8])) }
+
+// inRange has the top bit set of each byte of x from lo to hi (ASCII bytes both), eight bytes
+// compared at once.
+func inRange(x uint64, lo, hi byte) uint64 {
+	const ones = 0x0101010101010101
+	low := x & (0x7f * ones)
+	return (low + uint64(0x80-lo)*ones) &^ (low + uint64(0x80-hi-1)*ones) &^ x & (0x80 * ones)
 }
 
 // replace returns s with every move's value replaced, and sets hit[i] for each move i found whose
@@ -102,7 +150,7 @@ func (r *replacer) replace(s string, hit []bool) string {
 			b.Grow(len(s) + 64)
 		}
 		b.WriteString(s[last:i])
-		m := r.moves[mi]
+		m := &r.moves[mi]
 		b.WriteString(surface(m, s[i:i+n-len(suffix)]))
 		b.WriteString(suffix)
 		if hit != nil && m.From != m.To {
@@ -121,32 +169,22 @@ func (r *replacer) replace(s string, hit []bool) string {
 // match returns the move whose value is at s[i:] as whole words, the length matched and the
 // suffix kept (a plural "s"), or -1.
 func (r *replacer) match(s string, i int) (int, int, string) {
-	if len(r.short) == 0 {
-		b := pair(s[i], s[i+1])
-		if r.pairs[b/64]&(1<<(b%64)) == 0 {
-			return -1, 0, ""
-		}
-		if r.twos[b/64]&(1<<(b%64)) == 0 {
-			if i+2 >= len(s) {
-				return -1, 0, ""
+	x := lower8(s[i:])
+	b := pair(x)
+	if r.pairs[b/64]&(1<<(b%64)) != 0 && (r.twos[b/64]&(1<<(b%64)) != 0 ||
+		i+2 < len(s) && r.triples[triple(x)/64]&(1<<(triple(x)%64)) != 0) {
+		k := r.group(b)
+		for _, c := range r.cands[r.from[k]:r.from[k+1]] {
+			if x&c.mask != c.key {
+				continue
 			}
-			if t := triple(s[i], s[i+1], s[i+2]); r.triples[t/64]&(1<<(t%64)) == 0 {
-				return -1, 0, ""
+			if n, suffix, ok := matchAt(&r.moves[c.move], s, i); ok {
+				return int(c.move), n, suffix
 			}
-		}
-	}
-	var list []int32
-	if h := r.heads[head(s[i], s[i+1])]; h != 0 {
-		list = r.lists[h-1]
-	}
-	for _, mi := range list {
-		m := r.moves[mi]
-		if n, suffix, ok := matchAt(m, s, i); ok {
-			return int(mi), n, suffix
 		}
 	}
 	for _, mi := range r.short {
-		if n, suffix, ok := matchAt(r.moves[mi], s, i); ok {
+		if n, suffix, ok := matchAt(&r.moves[mi], s, i); ok {
 			return int(mi), n, suffix
 		}
 	}
@@ -155,7 +193,7 @@ func (r *replacer) match(s string, i int) (int, int, string) {
 
 // matchAt reports whether m's value is at s[i:] in its mode, ending a word (or, a name, followed
 // by a plural "s" that does).
-func matchAt(m Move, s string, i int) (int, string, bool) {
+func matchAt(m *Move, s string, i int) (int, string, bool) {
 	v := m.From
 	if len(s)-i < len(v) {
 		return 0, "", false
@@ -197,7 +235,7 @@ func equalFoldASCII(a, b string) bool {
 
 // surface writes m's new value in the case the text writes its value: as written, all lower case,
 // all capitals, or with the first letter's case changed.
-func surface(m Move, written string) string {
+func surface(m *Move, written string) string {
 	switch {
 	case written == m.From:
 		return m.To

@@ -45,7 +45,7 @@ func TestSurface(t *testing.T) {
 		{"dinner with Ana", "supper with Noa"},
 		{"Dinner With Ana", "Supper with Noa"},
 	} {
-		if got := surface(m, c.written); got != c.want {
+		if got := surface(&m, c.written); got != c.want {
 			t.Errorf("surface(%q) = %q, want %q", c.written, got, c.want)
 		}
 	}

@@ -65,8 +65,11 @@ func shiftDates(s string, days int, moved map[int]bool) string {
 	}
 	var b strings.Builder
 	last := 0
+	from, to := 0, "" // the last date read, moved (a text often writes one date again and again)
 	eachDate(s, func(n, start, end int, form string) {
-		to := tools.DateOf(n + days)
+		if n != from {
+			from, to = n, tools.DateOf(n+days)
+		}
 		if !strings.HasPrefix(to, dateYear) {
 			return
 		}
@@ -151,28 +154,10 @@ func ordinal(day string) string {
 	return "th"
 }
 
-// monthInitial marks the bytes a month's name starts with, in either case: a table, read first for
-// every word monthOf is asked about (eachDate passes by most words at once with monthPairs).
-var monthInitial = func() (t [256]bool) {
-	for _, c := range []byte("jfmasondJFMASOND") {
-		t[c] = true
-	}
-	return t
-}()
-
-// monthPairs marks the first two letters of the months' names (lower case): most words that start
-// with a month's initial do not go on as one ("address", "make"), and are passed by at once.
-var monthPairs = func() (t [128][128]bool) {
-	for _, m := range months {
-		t[lowerByte(m[0])][lowerByte(m[1])] = true
-	}
-	return t
-}()
-
 // monthOf is the month a word names (1 to 12), in full or by its first three letters in any case
 // ("may" and "mar" capitalised only: they are words too), or 0.
 func monthOf(w string) int {
-	if len(w) < 3 || len(w) > 9 || !monthInitial[w[0]] {
+	if len(w) < 3 || len(w) > 9 {
 		return 0
 	}
 	if w == "may" || w == "mar" {
@@ -188,24 +173,45 @@ func monthOf(w string) int {
 
 // eachDate calls f with each date of dateYear that s holds, in order: its day number, where it is,
 // and its form ("iso", "md" or "dm"; see rewriteDate).
+//
+// Every date holds a digit that starts a word, its year or its day, and a date that starts with a
+// month's name has its day right after it ("April 9", "Apr. the 9th"): eachDate reads dates only
+// at such digits and at the month's names before them, where a reading of every word would find
+// the same dates.
 func eachDate(s string, f func(n, start, end int, form string)) {
-	for i := 0; i < len(s); i++ {
-		if i > 0 && isWordByte(s[i-1]) || !isWordByte(s[i]) {
+	last := 0 // where the last date ended
+	for d := nextDigit(s, 0); d < len(s); d = nextDigit(s, d+1) {
+		if d > 0 && isWordByte(s[d-1]) {
 			continue
 		}
-		if end := i + 10; end <= len(s) && s[i:i+5] == dateYear+"-" && (end == len(s) || !isDigit(s[end])) {
-			if n := tools.DayNumber(s[i:end]); n != 0 {
-				f(n, i, end, "iso")
-				i = end - 1
+		start, n, end, form := d, 0, 0, ""
+		for _, j := range [2]int{d - len(" the "), d - 1} { // where the name and its "." end, maybe
+			if j < last || !equalFoldASCII(s[j:d], " the "[:d-j]) {
 				continue
 			}
+			if j > 0 && s[j-1] == '.' {
+				j--
+			}
+			i := j
+			for i > 0 && isLetterByte(s[i-1]) {
+				i--
+			}
+			if i >= last && i < j && (i == 0 || !isWordByte(s[i-1])) {
+				if n, end, form = writtenDate(s, i); n != 0 {
+					start = i
+					break
+				}
+			}
 		}
-		if c := s[i]; !isDigit(c) && (i+1 == len(s) || !monthPairs[lowerByte(c)&0x7f][lowerByte(s[i+1])&0x7f]) {
-			continue // neither a day nor a month starts here
+		if e := d + 10; n == 0 && e <= len(s) && s[d:d+5] == dateYear+"-" && (e == len(s) || !isDigit(s[e])) {
+			n, end, form = tools.DayNumber(s[d:e]), e, "iso"
 		}
-		if n, end, form := writtenDate(s, i); n != 0 {
-			f(n, i, end, form)
-			i = end - 1
+		if n == 0 {
+			n, end, form = writtenDate(s, d)
+		}
+		if n != 0 {
+			f(n, start, end, form)
+			last, d = end, end-1
 		}
 	}
 }
@@ -293,3 +299,14 @@ func dayOf(m, d int) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// nextDigit returns the index of the first digit in s from i, or len(s): most of a text is not
+// digits, and it reads eight bytes at a time.
+func nextDigit(s string, i int) int {
+	for ; i+8 <= len(s) && inRange(load8(s[i:]), '0', '9') == 0; i += 8 {
+	}
+	for i < len(s) && !isDigit(s[i]) {
+		i++
+	}
+	return i
+}

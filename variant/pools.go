@@ -64,12 +64,12 @@ func drawIndex(rng *rand.Rand, n, want int, length func(int) int, taken func(int
 	best := -1
 	var candidates []int
 	for i := 0; i < n; i++ {
-		if taken(i) {
-			continue
-		}
 		d := length(i) - want
 		if d < 0 {
 			d = -d
+		}
+		if best >= 0 && d > best || taken(i) {
+			continue // taken asked last: it looks the entry up
 		}
 		switch {
 		case best < 0 || d < best:

@@ -78,8 +78,8 @@ func inPart(p int8, hour int) bool {
 // clocks lists the times of day s writes, in order (see clockForm).
 func clocks(s string) []clock {
 	var out []clock
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) || i > 0 && (isWordByte(s[i-1]) || strings.IndexByte(":./", s[i-1]) >= 0) {
+	for i := nextDigit(s, 0); i < len(s); i = nextDigit(s, i+1) {
+		if i > 0 && (isWordByte(s[i-1]) || strings.IndexByte(":./", s[i-1]) >= 0) {
 			continue
 		}
 		c, next, ok := readClock(s, i)
@@ -186,8 +186,11 @@ func partBefore(s string, start int) int8 {
 		from--
 	}
 	for i := from; i < start; i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
 		for p, d := range dayParts {
-			if (i == 0 || !isWordByte(s[i-1])) && wordAt(s[:start], i, d.word) {
+			if wordAt(s[:start], i, d.word) {
 				return int8(p)
 			}
 		}
@@ -278,10 +281,10 @@ func (c clock) minuteOfDay() int {
 // and false when one of them cannot move (see moveClock). moved, when not nil, gets the minute of
 // the day of each time moved (a bare time's are its datetime's).
 func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
-	cs := clocks(s)
-	if hours == 0 || len(cs) == 0 {
+	if hours == 0 {
 		return s, true
 	}
+	cs := clocks(s)
 	var b strings.Builder
 	last := 0
 	for _, c := range cs {
@@ -308,6 +311,9 @@ func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
 		}
 		if !m {
 			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s) + 16)
 		}
 		b.WriteString(s[last:c.start])
 		b.WriteString(digits)

@@ -33,9 +33,10 @@ import (
 type evidence struct {
 	text string
 	buf  strings.Builder
-	// squeezed is text with its spaces removed, written as text grows (see textGrounded).
-	squeezed strings.Builder
-	derived  map[string]bool
+	// squeezed is text[:squeezedLen] with its spaces removed (see squeeze).
+	squeezed    strings.Builder
+	squeezedLen int
+	derived     map[string]bool
 }
 
 // normalize lowers s as Python does and collapses its whitespace: its words (runs of non-space, as
@@ -102,22 +103,80 @@ func appendWords(b *strings.Builder, s string) {
 
 // add appends s, normalised, to the evidence, a space either side.
 func (e *evidence) add(s string) {
+	e.buf.Grow(len(s) + 2)
 	e.buf.WriteByte(' ')
-	from := e.buf.Len()
-	appendWords(&e.buf, py.Lower(s))
-	e.text = e.buf.String()
-	for rest := e.text[from:]; rest != ""; {
-		word, after, _ := strings.Cut(rest, " ")
-		e.squeezed.WriteString(word)
-		rest = after
+	if isASCII(s) {
+		appendLowerWords(&e.buf, s)
+	} else {
+		appendWords(&e.buf, py.Lower(s))
 	}
 	e.buf.WriteByte(' ')
 	e.text = e.buf.String()
 }
 
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// appendLowerWords writes the words of the ASCII text s lowered to b as appendWords(b, py.Lower(s))
+// does, without making the lowered copy: it copies s in runs, broken where a byte changes (an
+// upper-case letter, whitespace other than one space between words).
+func appendLowerWords(b *strings.Builder, s string) {
+	i := 0
+	for i < len(s) && py.IsSpace(rune(s[i])) {
+		i++
+	}
+	run := i // s[run:i] is written as it is
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			b.WriteString(s[run:i])
+			b.WriteByte(c + 'a' - 'A')
+			i++
+			run = i
+		case py.IsSpace(rune(c)):
+			j := i + 1
+			for j < len(s) && py.IsSpace(rune(s[j])) {
+				j++
+			}
+			if c != ' ' || j > i+1 || j == len(s) {
+				b.WriteString(s[run:i])
+				if j < len(s) {
+					b.WriteByte(' ')
+				}
+				run = j
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	b.WriteString(s[run:])
+}
+
+// squeeze returns the evidence text with its spaces removed, first squeezing what was added since
+// the last call.
+func (e *evidence) squeeze() string {
+	e.squeezed.Grow(len(e.text) - e.squeezedLen)
+	for rest := e.text[e.squeezedLen:]; rest != ""; {
+		word, after, _ := strings.Cut(rest, " ")
+		e.squeezed.WriteString(word)
+		rest = after
+	}
+	e.squeezedLen = len(e.text)
+	return e.squeezed.String()
+}
+
 // grounded reports whether v is grounded, and if not, the first value that is not.
 func (e *evidence) grounded(v any) (bool, string) {
-	if e.derived[value.Str(v)] {
+	if len(e.derived) > 0 && e.derived[value.Str(v)] {
 		return true, ""
 	}
 	switch x := v.(type) {
@@ -150,62 +209,55 @@ func (e *evidence) grounded(v any) (bool, string) {
 	return false, value.Str(v)
 }
 
-// numbers splits s into its runs of ASCII digits and the separators between them, e.g.
-// "2023-03-16 07:00" -> [2023 03 16 07 00] and ["-", "-", " ", ":"]; ok is false when s has other
-// characters, starts or ends with a separator.
-func numbers(s string) (nums []string, seps []string, ok bool) {
-	i := 0
-	for i < len(s) {
+// dateParts reads YYYY-MM-DD[ HH:MM[:SS]] (with a space or a T), HH:MM[:SS] or MM-DD: the kind
+// ("date", "datetime", "time", "monthday" or "" for none), the numbers, and the seconds as written.
+func dateParts(s string) (kind string, p [6]int, sec string) {
+	// nums are s's runs of ASCII digits, seps the runs of other bytes between them.
+	var nums [6]string
+	var seps [5]string
+	n := 0
+	for i := 0; ; n++ {
 		j := i
 		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 			j++
 		}
-		if j == i {
-			return nil, nil, false
+		if j == i || n == len(nums) {
+			return "", p, ""
 		}
-		nums = append(nums, s[i:j])
+		nums[n] = s[i:j]
 		if j == len(s) {
-			return nums, seps, true
+			break
 		}
 		k := j
 		for k < len(s) && (s[k] < '0' || s[k] > '9') {
 			k++
 		}
-		if k == len(s) {
-			return nil, nil, false
+		if k == len(s) || n == len(seps) {
+			return "", p, ""
 		}
-		seps = append(seps, s[j:k])
-		i = k
+		seps[n], i = s[j:k], k
 	}
-	return nil, nil, false
-}
-
-// dateParts reads YYYY-MM-DD[ HH:MM[:SS]], HH:MM[:SS] or MM-DD.
-func dateParts(s string) (kind string, p []int, sec string) {
-	nums, seps, ok := numbers(s)
-	if !ok {
-		return "", nil, ""
+	n++
+	for i, num := range nums[:n] {
+		p[i], _ = strconv.Atoi(num)
 	}
-	for _, n := range nums {
-		v, _ := strconv.Atoi(n)
-		p = append(p, v)
-	}
-	join := strings.Join(seps, "|")
+	year := len(nums[0]) == 4 && seps[0] == "-" && seps[1] == "-"
+	at := seps[2] == " " || seps[2] == "T"
 	switch {
-	case len(nums[0]) == 4 && join == "-|-":
+	case n == 3 && year:
 		return "date", p, ""
-	case len(nums[0]) == 4 && (join == "-|-| |:" || join == "-|-|T|:"):
+	case n == 5 && year && at && seps[3] == ":":
 		return "datetime", p, ""
-	case len(nums[0]) == 4 && (join == "-|-| |:|:" || join == "-|-|T|:|:"):
+	case n == 6 && year && at && seps[3] == ":" && seps[4] == ":":
 		return "datetime", p, nums[5]
-	case len(nums) == 2 && join == ":":
+	case n == 2 && seps[0] == ":":
 		return "time", p, ""
-	case len(nums) == 3 && join == ":|:":
+	case n == 3 && seps[0] == ":" && seps[1] == ":":
 		return "time", p, nums[2]
-	case len(nums) == 2 && join == "-" && len(nums[0]) <= 2:
+	case n == 2 && seps[0] == "-" && len(nums[0]) <= 2:
 		return "monthday", p, ""
 	}
-	return "", nil, ""
+	return "", p, ""
 }
 
 func (e *evidence) textGrounded(s string) bool {
@@ -220,7 +272,7 @@ func (e *evidence) textGrounded(s string) bool {
 	if names, ok := languages[n]; ok {
 		return e.hasWord(names...)
 	}
-	if strings.Contains(e.squeezed.String(), strings.ReplaceAll(n, " ", "")) {
+	if strings.Contains(e.squeeze(), strings.ReplaceAll(n, " ", "")) {
 		// "JohnDoe" said as "John Doe".
 		return true
 	}
@@ -308,15 +360,14 @@ func (e *evidence) date(y, mo, d int) bool {
 	if mo < 1 || mo > 12 {
 		return false
 	}
-	iso := fmt.Sprintf("%04d-%02d-%02d", y, mo, d)
-	if strings.Contains(e.text, iso) {
+	if strings.Contains(e.text, pad(y, 4)+"-"+pad(mo, 2)+"-"+pad(d, 2)) {
 		return true
 	}
 	if y != 2023 && !strings.Contains(e.text, strconv.Itoa(y)) {
 		return false
 	}
 	name, abbr := months[mo-1], months[mo-1][:3]
-	days := []string{strconv.Itoa(d), strconv.Itoa(d) + ordinal(d), fmt.Sprintf("%02d", d)}
+	days := []string{strconv.Itoa(d), strconv.Itoa(d) + ordinal(d), pad(d, 2)}
 	for _, m := range []string{name, abbr, abbr + "."} {
 		for _, day := range days {
 			for _, form := range []string{m + " " + day, day + " " + m, day + " of " + m, m + " the " + day} {
@@ -351,47 +402,45 @@ func ordinal(d int) string {
 	return "th"
 }
 
+// pad formats n ≥ 0 as fmt's %0*d does with the given width (up to four): with leading zeros.
+func pad(n, width int) string {
+	s := strconv.Itoa(n)
+	if len(s) < width {
+		s = "0000"[:width-len(s)] + s
+	}
+	return s
+}
+
+// time reports whether the evidence says the time h:mi (with sec when it is not "" or "00") in one
+// of its forms: 24-hour, 12-hour with a meridiem, "noon", "midnight", "o'clock", "half past".
 func (e *evidence) time(h, mi int, sec string) bool {
-	if sec != "" && sec != "00" && !strings.Contains(e.text, fmt.Sprintf("%02d:%02d:%s", h, mi, sec)) {
+	hh, mm := pad(h, 2), pad(mi, 2)
+	if sec != "" && sec != "00" && !strings.Contains(e.text, hh+":"+mm+":"+sec) {
 		return false
 	}
 	// A bare "7:30" counts unless a meridiem that contradicts the hour follows it ("7:30 pm" is not 07:30).
-	for _, f := range []string{fmt.Sprintf("%d:%02d", h, mi), fmt.Sprintf("%02d:%02d", h, mi)} {
-		if e.clock(f, h >= 12) {
-			return true
-		}
+	if e.clock(strconv.Itoa(h)+":"+mm, h >= 12) || e.clock(hh+":"+mm, h >= 12) || e.hasPhrase(hh+mm) {
+		return true
 	}
-	forms := []string{fmt.Sprintf("%02d%02d", h, mi)}
 	h12 := h % 12
 	if h12 == 0 {
 		h12 = 12
 	}
-	suffix := []string{"am", "a.m."}
+	hour := strconv.Itoa(h12)
+	suffix := [2]string{"am", "a.m."}
 	if h >= 12 {
-		suffix = []string{"pm", "p.m."}
+		suffix = [2]string{"pm", "p.m."}
 	}
 	for _, s := range suffix {
-		forms = append(forms, fmt.Sprintf("%d:%02d %s", h12, mi, s), fmt.Sprintf("%d:%02d%s", h12, mi, s))
-		if mi == 0 {
-			forms = append(forms, fmt.Sprintf("%d %s", h12, s), fmt.Sprintf("%d%s", h12, s))
-		}
-	}
-	if mi == 0 {
-		forms = append(forms, fmt.Sprintf("%d o'clock", h12))
-		if mi == 0 && h == 12 {
-			forms = append(forms, "noon", "midday")
-		}
-		if h == 0 {
-			forms = append(forms, "midnight")
-		}
-	}
-	if mi == 30 {
-		forms = append(forms, fmt.Sprintf("half past %d", h12))
-	}
-	for _, f := range forms {
-		if e.hasPhrase(f) {
+		if e.hasPhrase(hour+":"+mm+" "+s) || e.hasPhrase(hour+":"+mm+s) || mi == 0 && (e.hasPhrase(hour+" "+s) || e.hasPhrase(hour+s)) {
 			return true
 		}
+	}
+	switch mi {
+	case 0:
+		return e.hasPhrase(hour+" o'clock") || h == 12 && e.hasWord("noon", "midday") || h == 0 && e.hasWord("midnight")
+	case 30:
+		return e.hasPhrase("half past " + hour)
 	}
 	return false
 }
@@ -501,12 +550,14 @@ func (e *evidence) hasWord(words ...string) bool {
 	return false
 }
 
+// derivedSet returns the values m declares derived (nil when there are none).
 func derivedSet(m *dataset.Meta) map[string]bool {
-	set := map[string]bool{}
-	if m != nil {
-		for _, d := range m.Derived {
-			set[d.Value] = true
-		}
+	if m == nil || len(m.Derived) == 0 {
+		return nil
+	}
+	set := make(map[string]bool, len(m.Derived))
+	for _, d := range m.Derived {
+		set[d.Value] = true
 	}
 	return set
 }
@@ -514,15 +565,28 @@ func derivedSet(m *dataset.Meta) map[string]bool {
 // checkGrounding checks every argument of every gold call of a dialogue.
 func checkGrounding(dl *dataset.Dialogue, report func(ok bool, line int, why string)) {
 	ev := &evidence{derived: derivedSet(dl.Meta)}
-	for _, t := range dl.Turns {
+	// texts are what each turn adds to the evidence, gathered first to size its buffer once.
+	texts := make([]string, len(dl.Turns))
+	size := 0
+	for i, t := range dl.Turns {
+		switch {
+		case t.Role != dataset.API:
+			texts[i] = t.Text
+		case t.Result != nil:
+			out, _ := t.Result.Get("output")
+			texts[i] = value.Str(out)
+		}
+		size += len(texts[i]) + 2
+	}
+	ev.buf.Grow(size)
+	for i, t := range dl.Turns {
 		if t.Role != dataset.API {
-			ev.add(t.Text)
+			ev.add(texts[i])
 			continue
 		}
 		report(callGrounded(ev, t.Tool, t.Params, t.Line))
 		if t.Result != nil {
-			out, _ := t.Result.Get("output")
-			ev.add(value.Str(out))
+			ev.add(texts[i])
 		}
 	}
 }
@@ -547,7 +611,7 @@ func callGrounded(ev *evidence, tool string, params *value.Map, line int) (bool,
 }
 
 func checkSceneGrounding(sc *dataset.Scene, report func(ok bool, line int, why string)) {
-	ev := &evidence{derived: map[string]bool{}}
+	ev := &evidence{}
 	ev.add(sc.Utterance)
 	for _, k := range sc.KeyInfo {
 		ev.add(k)

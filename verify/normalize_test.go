@@ -22,8 +22,8 @@ func TestNormalizeAsFields(t *testing.T) {
 		if w := " " + want + "  " + want + " "; ev.text != w {
 			t.Errorf("add(%q) twice: %q, want %q", s, ev.text, w)
 		}
-		if w := strings.ReplaceAll(ev.text, " ", ""); ev.squeezed.String() != w {
-			t.Errorf("add(%q) twice: squeezed %q, want %q", s, ev.squeezed.String(), w)
+		if w := strings.ReplaceAll(ev.text, " ", ""); ev.squeeze() != w {
+			t.Errorf("add(%q) twice: squeezed %q, want %q", s, ev.squeeze(), w)
 		}
 	}
 }

@@ -208,14 +208,17 @@ func checkExecution(base *tools.Base, dl *dataset.Dialogue, report func(ok bool,
 	w := base.NewWorld()
 	w.SetToday(dl.Today)
 	for _, set := range dl.CallSets() {
-		before := w.Clone()
+		var before *tools.World // the world before a set of several calls, to run them reversed
+		if len(set) > 1 {
+			before = w.Clone()
+		}
 		for _, i := range set {
 			t := dl.Turns[i]
 			env, err := cat.CallNative(w, t.Tool, t.Params)
 			ok, why := sameGold(cat, t, env, err)
 			report(ok, t.Line, why)
 		}
-		if len(set) < 2 {
+		if before == nil {
 			continue
 		}
 		rw := before

@@ -1,6 +1,9 @@
 package bm25
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // This file holds the character classes of Python 3's `re` module for str
 // patterns (which are Unicode-aware by default) and Python's str.lower and
@@ -32,7 +35,10 @@ func isPyDigit(r rune) bool {
 // Python's case-insensitive matching: equal lower-case forms, plus the
 // extra equivalences Python's regex engine applies (long s, dotless i).
 func foldIs(r rune, want rune) bool {
-	if r == want || unicode.ToLower(r) == want {
+	if r < utf8.RuneSelf {
+		return r == want || r >= 'A' && r <= 'Z' && r+'a'-'A' == want
+	}
+	if unicode.ToLower(r) == want {
 		return true
 	}
 	switch want {

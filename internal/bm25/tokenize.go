@@ -1,6 +1,9 @@
 package bm25
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Tokenize splits text into words the way NLTK's English word_tokenize does
 // (NLTK 3.8): the text is cut into sentences, and every sentence goes
@@ -140,19 +143,30 @@ type matcher func(s []rune, i int) (end int, repl string, ok bool)
 // subAll rewrites every leftmost, non-overlapping match of m, like Python's
 // re.sub: the match is tried at each position in turn and scanning resumes
 // after the end of a match. Context a pattern inspects outside its match
-// (word boundaries) is read from the unmodified input, as re.sub does.
+// (word boundaries) is read from the unmodified input, as re.sub does. s
+// itself is returned when nothing matches, as for most rules and texts.
 func subAll(s []rune, m matcher) []rune {
-	out := make([]rune, 0, len(s)+8)
+	var out []rune
+	last := 0 // where the text not yet copied to out starts
 	for i := 0; i < len(s); {
-		if end, repl, ok := m(s, i); ok {
-			out = append(out, []rune(repl)...)
-			i = end
+		end, repl, ok := m(s, i)
+		if !ok {
+			i++
 			continue
 		}
-		out = append(out, s[i])
-		i++
+		if out == nil {
+			out = make([]rune, 0, len(s)+8)
+		}
+		out = append(out, s[last:i]...)
+		for _, r := range repl {
+			out = append(out, r)
+		}
+		i, last = end, end
 	}
-	return out
+	if out == nil {
+		return s
+	}
+	return append(out, s[last:]...)
 }
 
 // spaced surrounds s with single spaces.
@@ -311,8 +325,10 @@ var punctuation = []func([]rune) []rune{
 // spaceOut surrounds every character of set found in s with spaces.
 func spaceOut(s []rune, set string) []rune {
 	return subAll(s, func(s []rune, i int) (int, string, bool) {
-		if strings.ContainsRune(set, s[i]) {
-			return i + 1, spaced(string(s[i])), true
+		for _, c := range set {
+			if c == s[i] {
+				return i + 1, spaced(string(c)), true
+			}
 		}
 		return 0, "", false
 	})
@@ -421,9 +437,12 @@ func contractions(s []rune) []rune {
 	for _, w := range twoPartWords {
 		a, b := w[0], w[1]
 		whole := a + b
+		if !hasFold(s, whole) {
+			continue // most texts hold none: the pass would only look
+		}
 		lookaheadSpace := whole == "wanna"
 		s = subAll(s, func(s []rune, i int) (int, string, bool) {
-			if !wordBoundary(s, i) || !foldHas(s, i, whole) {
+			if !foldHas(s, i, whole) || !wordBoundary(s, i) {
 				return 0, "", false
 			}
 			e := i + len(whole)
@@ -497,4 +516,17 @@ func pyFields(s []rune) []string {
 		out = append(out, string(s[start:]))
 	}
 	return out
+}
+
+// hasFold reports whether s holds the lower-case ASCII word w, which starts
+// with a letter, anywhere (see foldHas).
+func hasFold(s []rune, w string) bool {
+	c := rune(w[0])
+	for i, r := range s {
+		// Only c, its capital and non-ASCII letters (see foldIs) fold to c.
+		if (r == c || r == c-'a'+'A' || r >= utf8.RuneSelf) && foldHas(s, i, w) {
+			return true
+		}
+	}
+	return false
 }

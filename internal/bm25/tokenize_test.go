@@ -137,6 +137,28 @@ func TestStoredDocuments(t *testing.T) {
 	t.Logf("%d of %d documents tokenised as stored", match, len(db.RawDocuments))
 }
 
+// TestTokenizeRules pins texts that exercise the rules' fast paths (a rule
+// with no match returns its text, a contraction looked for only where its
+// first letter is): tokens as the tokenizer gave them when every rule read
+// every position.
+func TestTokenizeRules(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"GIMME the gımme, Cannot stop", []string{"GIM", "ME", "the", "gım", "me", ",", "Can", "not", "stop"}},
+		{"i gotta wanna\tgo lemme", []string{"i", "got", "ta", "wan", "na", "go", "lem", "me"}},
+		{"gonna'tis 'TWAS more'n D'YE", []string{"gon", "na", "'t", "is", "'T", "WAS", "more", "'n", "D", "'YE"}},
+		{"cannotx xcannot can't", []string{"cannotx", "xcannot", "ca", "n't"}},
+		{"“a” «b» c»", []string{"“", "a", "”", "«", "b", "»", "c", "»"}},
+		{"K K ſ: wanna", []string{"K", "K", "ſ", ":", "wan", "na"}},
+	} {
+		if got := Tokenize(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func BenchmarkTokenize(b *testing.B) {
 	s := "how artificial intelligence is changing business - artificial intelligence is being used by businesses to streamline operations, improve decision-making, and create new products and services."
 	for b.Loop() {

@@ -23,19 +23,37 @@ func isPrintable(r rune) bool {
 // Tools show it in messages (missing-key errors, strptime errors), so it must match byte for byte.
 // An invalid UTF-8 byte, which a Python string cannot hold, is shown as U+FFFD.
 func Repr(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	WriteRepr(&b, s)
+	return b.String()
+}
+
+// WriteRepr writes Repr(s) to b: the repr of a value's texts is written where the value's is, with
+// no string of its own. Runs of printable ASCII, most of any text, are copied whole.
+func WriteRepr(b *strings.Builder, s string) {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
 	b.WriteByte(quote)
 	const hex = "0123456789abcdef"
-	for _, r := range s {
+	run := 0 // s[run:i] is printable ASCII with no quote or backslash: written as it is
+	for i := 0; i < len(s); {
+		c := s[i]
+		if 0x20 <= c && c < 0x7F && c != quote && c != '\\' {
+			i++
+			continue
+		}
+		b.WriteString(s[run:i])
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		switch {
 		case r == rune(quote) || r == '\\':
 			b.WriteByte('\\')
-			b.WriteByte(byte(r))
+			b.WriteByte(c)
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r == '\n':
@@ -43,7 +61,7 @@ func Repr(s string) string {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case isPrintable(r):
-			b.WriteRune(r)
+			b.WriteRune(r) // an invalid byte as U+FFFD
 		case r <= 0xFF:
 			b.WriteString(`\x`)
 			b.WriteByte(hex[r>>4])
@@ -59,7 +77,9 @@ func Repr(s string) string {
 				b.WriteByte(hex[r>>shift&0xF])
 			}
 		}
+		i += n
+		run = i
 	}
+	b.WriteString(s[run:])
 	b.WriteByte(quote)
-	return b.String()
 }

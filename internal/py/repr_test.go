@@ -1,6 +1,11 @@
 package py
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 func TestRepr(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -33,4 +38,66 @@ func TestRepr(t *testing.T) {
 			t.Errorf("Repr(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
+}
+
+// reprByRune is Repr written the plain way, a character at a time: the reference the run-copying
+// WriteRepr must equal.
+func reprByRune(s string) string {
+	quote := '\''
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		quote = '"'
+	}
+	out := string(quote)
+	for _, r := range s {
+		switch {
+		case r == quote || r == '\\':
+			out += `\` + string(r)
+		case r == '\t':
+			out += `\t`
+		case r == '\n':
+			out += `\n`
+		case r == '\r':
+			out += `\r`
+		case isPrintable(r):
+			out += string(r)
+		case r <= 0xFF:
+			out += fmt.Sprintf(`\x%02x`, r)
+		case r <= 0xFFFF:
+			out += fmt.Sprintf(`\u%04x`, r)
+		default:
+			out += fmt.Sprintf(`\U%08x`, r)
+		}
+	}
+	return out + string(quote)
+}
+
+// TestWriteReprAppends: WriteRepr writes after what the builder holds, as Repr alone would, on
+// texts of every kind of character in runs and alone.
+func TestWriteReprAppends(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "Paris ", "'", `"`, `\`, "\n", "\t", "\r", "\x00", "\x7f", "é", "\u00a0", "\u3000", "\U0001F600", "\U000E0001", "\xff", "\xe2\x82", " "}
+	for i := 0; i < 5000; i++ {
+		var s strings.Builder
+		for n := rnd.IntN(12); n > 0; n-- {
+			s.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		var b strings.Builder
+		b.WriteString("x=")
+		WriteRepr(&b, s.String())
+		if want := "x=" + reprByRune(s.String()); b.String() != want {
+			t.Fatalf("WriteRepr(%q) wrote %q, want %q", s.String(), b.String(), want)
+		}
+	}
+}
+
+// FuzzRepr holds Repr to the plain character-at-a-time reading on any input.
+func FuzzRepr(f *testing.F) {
+	for _, s := range []string{"", "it's", `a'b"c`, "\xff\xfe", "tab\there", "\U0010FFFF"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Repr(s), reprByRune(s); got != want {
+			t.Fatalf("Repr(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
