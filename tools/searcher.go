@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/apibank-playground/apibank/value"
 )
@@ -248,12 +249,6 @@ const (
 	tsPrefixFactor = 0.5 // share of the weight for a word that only shares a prefix with a known word
 )
 
-// tsDoc is one tool's search document: stems and their weights.
-type tsDoc struct {
-	strong map[string]float64 // name, keyword table, parameter names
-	weak   map[string]float64 // descriptions
-}
-
 // tsPosting is one tool holding a stem, with the stem's weight in it.
 type tsPosting struct {
 	tool   int
@@ -282,46 +277,58 @@ type tsIndex struct {
 // newTSIndex builds the index of tools, which keep their order (the order of ties).
 func newTSIndex(tools []*Tool) *tsIndex {
 	ix := &tsIndex{tools: tools, strong: map[string][]tsPosting{}, weak: map[string][]tsPosting{}}
+	var terms []string // the stems of one text, reused
 	for i, t := range tools {
-		d := tsDoc{strong: map[string]float64{}, weak: map[string]float64{}}
-		add := func(m map[string]float64, text string, w float64, stop bool) {
-			for _, s := range tsTerms(text, stop) {
-				if w > m[s] {
-					m[s] = w
-				}
+		add := func(m map[string][]tsPosting, text string, w float64, stop bool) {
+			terms = tsTerms(terms[:0], text, stop)
+			for _, s := range terms {
+				tsPut(m, i, s, w)
 			}
 		}
-		add(d.strong, t.Name, tsWeightName, false)
-		d.strong[tsStem(strings.ToLower(t.Name))] = tsWeightName
+		add(ix.strong, t.Name, tsWeightName, false)
+		tsPut(ix.strong, i, tsStem(strings.ToLower(t.Name)), tsWeightName)
 		if k, ok := tsKeywords[t.Name]; ok {
 			topic := tsWeightTopic
 			if tsMinor[t.Name] {
 				topic = tsWeightMinor
 			}
-			add(d.strong, k.topic, topic, false)
-			add(d.strong, k.verbs, tsWeightVerb, false)
+			add(ix.strong, k.topic, topic, false)
+			add(ix.strong, k.verbs, tsWeightVerb, false)
 		}
 		for _, p := range t.Params {
-			add(d.strong, p.Name, tsWeightParam, false)
+			add(ix.strong, p.Name, tsWeightParam, false)
 		}
-		add(d.weak, t.Description, tsWeightDesc, true)
+		add(ix.weak, t.Description, tsWeightDesc, true)
 		for _, p := range t.Params {
-			add(d.weak, p.Description, tsWeightDesc, true)
+			add(ix.weak, p.Description, tsWeightDesc, true)
 		}
 		for _, f := range t.Outputs {
-			add(d.weak, f.Name+" "+f.Description, tsWeightDesc, true)
-		}
-		for s, w := range d.strong {
-			ix.strong[s] = append(ix.strong[s], tsPosting{i, w})
-		}
-		for s, w := range d.weak {
-			ix.weak[s] = append(ix.weak[s], tsPosting{i, w})
+			add(ix.weak, f.Name+" "+f.Description, tsWeightDesc, true)
 		}
 	}
+	ix.stems = make([]tsStemPostings, 0, len(ix.strong))
 	for s, ps := range ix.strong {
 		ix.stems = append(ix.stems, tsStemPostings{s, ps})
 	}
 	return ix
+}
+
+// tsPut gives tool i the stem s with weight w in the postings m, or keeps the larger weight the tool
+// has for it: newTSIndex reads the fields of one tool after the other, so a stem's postings end with
+// the tool's while its fields are read.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
+func tsPut(m map[string][]tsPosting, i int, s string, w float64) {
+	ps := m[s]
+	if n := len(ps); n > 0 && ps[n-1].tool == i {
+		if w > ps[n-1].weight {
+			ps[n-1].weight = w
+		}
+	} else {
+		m[s] = append(ps, tsPosting{i, w})
+	}
 }
 
 // tsIDF is the inverse document frequency of a stem held by df of n tools.
@@ -336,7 +343,7 @@ func (ix *tsIndex) scores(keywords string) []float64 {
 	n := len(ix.tools)
 	sc := make([]float64, n)
 	var partial []float64
-	terms := tsTerms(keywords, true)
+	terms := tsTerms(nil, keywords, true)
 	for qi, q := range terms {
 		if slices.Contains(terms[:qi], q) {
 			continue // each distinct stem counts once
@@ -416,36 +423,36 @@ func tsPrefixRelated(a, b string) bool {
 // where a lower-case letter meets a capital (QueryHealthData -> query health data); they are
 // lowercased, and one-letter words, words with digits and, when stop is set, stop words are dropped
 // (stop words are matched before stemming, so "like" is dropped but "likes" is kept).
-func tsTerms(text string, stop bool) []string {
-	var (
-		terms []string
-		word  []rune
-	)
-	flush := func() {
-		if len(word) == 0 {
+// The stems are appended to terms.
+func tsTerms(terms []string, text string, stop bool) []string {
+	start := -1 // where the current word starts in text, or -1 between words
+	flush := func(end int) {
+		if start < 0 {
 			return
 		}
-		w := strings.ToLower(string(word))
-		word = word[:0]
-		if len([]rune(w)) < 2 || stop && tsStop[w] || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		w := strings.ToLower(text[start:end])
+		start = -1
+		if utf8.RuneCountInString(w) < 2 || stop && tsStop[w] || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
 			return
 		}
 		terms = append(terms, tsStem(w))
 	}
 	var prev rune
-	for _, r := range text {
+	for i, r := range text {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
-				flush()
+				flush(i)
 			}
-			word = append(word, r)
+			if start < 0 {
+				start = i
+			}
 		default:
-			flush()
+			flush(i)
 		}
 		prev = r
 	}
-	flush()
+	flush(len(text))
 	return terms
 }
 

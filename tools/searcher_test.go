@@ -482,7 +482,7 @@ func TestToolSearcherTerms(t *testing.T) {
 		{"like likes", true, "like"},
 		{"G P S", true, ""},
 	} {
-		if got := strings.Join(tsTerms(c.in, c.stop), " "); got != c.want {
+		if got := strings.Join(tsTerms(nil, c.in, c.stop), " "); got != c.want {
 			t.Errorf("tsTerms(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -84,7 +84,12 @@ type FieldReader struct {
 	m     Map
 	keys  recentTexts
 	texts recentTexts
+	// d is the decoder of every object: its room and the keys it shares go on to the next one.
+	d decoder
 }
+
+// roomKept is the most room for a text's escapes a FieldReader keeps between objects.
+const roomKept = 1024
 
 // fieldReaderTexts bounds how many distinct keys a decoder shares; later ones are copied.
 const fieldReaderTexts = 4096
@@ -147,24 +152,33 @@ func (r *recentTexts) find(b []byte) int {
 // (predictions, met once) are plain copies, which cost less than a search of the shared ones.
 // Without share, every short text is shared.
 func NewFieldReader(want func(key string) bool, share ...string) *FieldReader {
-	return &FieldReader{want: want, share: share}
+	r := &FieldReader{want: want, share: share}
+	r.d = decoder{fieldKeys: &r.keys, texts: &r.texts, shareKeys: share}
+	return r
 }
 
 // Decode is DecodeFields for one object. The Map it returns is the reader's own: it is valid until
-// the next Decode (the values in it are not: they may be kept).
+// the next Decode (the values in it are not: they may be kept). The object's texts are copied into
+// room they share with the next objects' (see copyText).
 func (r *FieldReader) Decode(data []byte) (*Map, error) {
-	d := decoder{data: data, fieldKeys: &r.keys, texts: &r.texts, shareKeys: r.share, reuse: &r.m}
+	d := &r.d
+	d.data, d.pos, d.reuse = data, 0, &r.m
 	d.skip()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.errorf("a JSON object is expected")
 	}
 	m, err := d.object(0, r.want)
+	if err == nil {
+		if d.skip(); d.pos < len(d.data) {
+			err = d.errorf("unexpected data after the JSON value")
+		}
+	}
+	d.data = nil // the caller's
+	if cap(d.buf) > roomKept {
+		d.buf = nil // a long text's room is let go
+	}
 	if err != nil {
 		return nil, err
-	}
-	d.skip()
-	if d.pos < len(d.data) {
-		return nil, d.errorf("unexpected data after the JSON value")
 	}
 	return m, nil
 }
@@ -311,6 +325,8 @@ type decoder struct {
 	shareKeys        []string
 	// reuse, when not nil, is the map the top-level object is decoded into (a FieldReader's).
 	reuse *Map
+	// chunk is room for copies of texts, shared by many texts (see copyText).
+	chunk []byte
 }
 
 func (d *decoder) errorf(format string, a ...any) error {
@@ -560,7 +576,7 @@ func (d *decoder) string() (string, error) {
 			if d.texts != nil && d.shareKeys == nil && len(s) <= sharedTextMax {
 				return d.texts.get(s), nil
 			}
-			return string(s), nil
+			return d.copyText(s), nil
 		}
 		return string([]rune(string(s))), nil
 	}
@@ -571,7 +587,7 @@ func (d *decoder) string() (string, error) {
 		case c == '"':
 			d.pos, d.buf = pos+1, buf // keep the grown buffer for the next string
 			if utf8.Valid(buf) {
-				return string(buf), nil
+				return d.copyText(buf), nil
 			}
 			return string([]rune(string(buf))), nil
 		case c < 0x20:
@@ -633,6 +649,30 @@ func (d *decoder) string() (string, error) {
 	}
 	d.pos = pos
 	return "", d.errorf("unterminated string")
+}
+
+// textChunk is the most room for texts copyText allocates at once.
+const textChunk = 4096
+
+// copyText returns a copy of b. Texts of up to a quarter of textChunk are copied into a chunk they
+// share: one allocation for many texts, where each was one (the decoder's most frequent). A new
+// chunk has room for b and the rest of the input, the most its other texts need (but for escapes),
+// up to textChunk: a small input allocates little.
+//
+// Not inlined: a copy at each call would cost the engine module more than the call does.
+//
+//go:noinline
+func (d *decoder) copyText(b []byte) string {
+	if len(b) > cap(d.chunk)-len(d.chunk) {
+		if len(b) > textChunk/4 {
+			return string(b)
+		}
+		d.chunk = make([]byte, 0, min(len(b)+len(d.data)-d.pos, textChunk))
+	}
+	text := d.chunk[len(d.chunk) : len(d.chunk)+len(b)]
+	d.chunk = d.chunk[:len(d.chunk)+len(b)]
+	copy(text, b)
+	return unsafe.String(unsafe.SliceData(text), len(b))
 }
 
 // scanNumber moves past the JSON number at d.pos, checking its syntax: it returns where its integer

@@ -13,17 +13,30 @@ import (
 // isPySpace reports whether r is whitespace for Python (\s, str.split,
 // str.strip): the Unicode White_Space characters plus the ASCII
 // separators U+001C..U+001F that Python also counts.
+//
+// Not inlined: a copy at each call would cost the engine module more than
+// the call does.
+//
+//go:noinline
 func isPySpace(r rune) bool {
-	if r >= 0x1c && r <= 0x1f {
-		return true
+	if r < utf8.RuneSelf {
+		return r <= ' ' && asciiSpaces>>r&1 != 0
 	}
 	return unicode.IsSpace(r)
 }
 
+// asciiSpaces is the set of ASCII whitespace characters for Python, as a
+// bitmap: tab, newline, vertical tab, form feed, carriage return, the
+// separators U+001C..U+001F and the space.
+const asciiSpaces = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 0xf<<0x1c | 1<<' '
+
 // isPyWord reports whether r matches Python's Unicode \w: letters,
 // numbers (any numeric category) and the underscore.
 func isPyWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+	if r < utf8.RuneSelf {
+		return r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9' || r == '_'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
 // isPyDigit reports whether r matches Python's Unicode \d (category Nd).

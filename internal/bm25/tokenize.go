@@ -30,7 +30,7 @@ import (
 func Tokenize(text string) []string {
 	var out []string
 	for _, sent := range splitSentences([]rune(text)) {
-		out = append(out, treebank(sent)...)
+		out = treebank(out, sent)
 	}
 	return out
 }
@@ -182,10 +182,45 @@ func wordBoundary(s []rune, i int) bool {
 
 // The Treebank rewrite rules, grouped and ordered as NLTK applies them.
 
+// rule is one rewrite rule: apply rewrites a text; needs lists characters
+// of which every match holds at least one ("" for a rule that may match any
+// text), so a text that holds none of them is left as it is without a pass.
+type rule struct {
+	needs string
+	apply func([]rune) []rune
+}
+
+// charSet is the set of ASCII characters a text holds, as a bitmap. Every
+// non-ASCII character counts as NUL, which over-approximates the set: a rule
+// that needs only non-ASCII characters runs whenever the text has any.
+type charSet [2]uint64
+
+// add puts c in the set.
+func (cs *charSet) add(c rune) {
+	if c >= utf8.RuneSelf {
+		c = 0
+	}
+	cs[c>>6] |= 1 << (c & 63)
+}
+
+// hasAny reports whether the set holds one of the characters of chars, or
+// chars is empty.
+func (cs *charSet) hasAny(chars string) bool {
+	for _, c := range chars {
+		if c >= utf8.RuneSelf {
+			c = 0
+		}
+		if cs[c>>6]&(1<<(c&63)) != 0 {
+			return true
+		}
+	}
+	return chars == ""
+}
+
 // Opening quotes.
-var startingQuotes = []func([]rune) []rune{
+var startingQuotes = []rule{
 	// Opening quote characters, and runs of backticks, stand apart.
-	func(s []rune) []rune {
+	{"«“‘„`", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			switch s[i] {
 			case '«', '“', '‘', '„':
@@ -199,25 +234,18 @@ var startingQuotes = []func([]rune) []rune{
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// A double quote at the very start becomes ``.
-	func(s []rune) []rune {
+	{`"`, func(s []rune) []rune {
 		if len(s) > 0 && s[0] == '"' {
 			return append([]rune("``"), s[1:]...)
 		}
 		return s
-	},
+	}},
 	// Every `` pair stands apart.
-	func(s []rune) []rune {
-		return subAll(s, func(s []rune, i int) (int, string, bool) {
-			if s[i] == '`' && i+1 < len(s) && s[i+1] == '`' {
-				return i + 2, " `` ", true
-			}
-			return 0, "", false
-		})
-	},
+	{"`", func(s []rune) []rune { return spacePairs(s, '`') }},
 	// A double quote (or '') after a space or opening bracket becomes ``.
-	func(s []rune) []rune {
+	{`"'`, func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			switch s[i] {
 			case ' ', '(', '[', '{', '<':
@@ -232,11 +260,11 @@ var startingQuotes = []func([]rune) []rune{
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// An apostrophe before a one-character word that is not a clitic
 	// letter (m, t, s, d, n in any case) is split from it: "'a b" gives
 	// "' a b".
-	func(s []rune) []rune {
+	{"'", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if s[i] != '\'' || i+1 >= len(s) || !isPyWord(s[i+1]) {
 				return 0, "", false
@@ -251,28 +279,28 @@ var startingQuotes = []func([]rune) []rune{
 			}
 			return i + 2, "' " + string(s[i+1]), true
 		})
-	},
+	}},
 }
 
 // Punctuation.
-var punctuation = []func([]rune) []rune{
+var punctuation = []rule{
 	// The final period, followed only by closing brackets, quotes and
 	// spaces, then whitespace, is split off.
-	func(s []rune) []rune {
+	{".", func(s []rune) []rune {
 		return finalPeriod(s, "])}>\"'»”’ ", true)
-	},
+	}},
 	// A colon or comma not followed by a digit stands apart.
-	func(s []rune) []rune {
+	{":,", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if (s[i] == ':' || s[i] == ',') && i+1 < len(s) && !isPyDigit(s[i+1]) {
 				return i + 2, " " + string(s[i]) + " " + string(s[i+1]), true
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// A colon or comma at the end (Python's $: the very end, or before a
 	// final newline) stands apart.
-	func(s []rune) []rune {
+	{":,", func(s []rune) []rune {
 		n := len(s)
 		at := -1
 		if n >= 1 && (s[n-1] == ':' || s[n-1] == ',') {
@@ -283,12 +311,16 @@ var punctuation = []func([]rune) []rune{
 		if at < 0 {
 			return s
 		}
-		out := append([]rune{}, s[:at]...)
-		out = append(out, []rune(spaced(string(s[at])))...)
+		out := make([]rune, at, n+2)
+		copy(out, s)
+		out = append(out, ' ', s[at], ' ')
 		return append(out, s[at+1:]...)
-	},
+	}},
 	// Runs of two or more periods stand apart.
-	func(s []rune) []rune {
+	{".", func(s []rune) []rune {
+		if !hasPair(s, '.') {
+			return s
+		}
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			j := i
 			for j < len(s) && s[j] == '.' {
@@ -299,36 +331,64 @@ var punctuation = []func([]rune) []rune{
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// Each of ; @ # $ % & stands apart.
-	func(s []rune) []rune { return spaceOut(s, ";@#$%&") },
+	{";@#$%&", func(s []rune) []rune { return spaceOut(s, ";@#$%&") }},
 	// The final period again (narrower closers, no space inside).
-	func(s []rune) []rune {
+	{".", func(s []rune) []rune {
 		return finalPeriod(s, "])}>\"'", false)
-	},
+	}},
 	// ? and ! stand apart.
-	func(s []rune) []rune { return spaceOut(s, "?!") },
+	{"?!", func(s []rune) []rune { return spaceOut(s, "?!") }},
 	// An apostrophe followed by a space is split from the preceding
 	// character (unless that is an apostrophe too).
-	func(s []rune) []rune {
+	{"'", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if s[i] != '\'' && i+2 < len(s) && s[i+1] == '\'' && s[i+2] == ' ' {
 				return i + 3, string(s[i]) + " ' ", true
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// * stands apart.
-	func(s []rune) []rune { return spaceOut(s, "*") },
+	{"*", func(s []rune) []rune { return spaceOut(s, "*") }},
 }
 
 // spaceOut surrounds every character of set found in s with spaces.
+//
+// Not inlined: a copy in each rule that calls it would cost the engine module more than the call.
+//
+//go:noinline
 func spaceOut(s []rune, set string) []rune {
 	return subAll(s, func(s []rune, i int) (int, string, bool) {
 		for _, c := range set {
 			if c == s[i] {
 				return i + 1, spaced(string(c)), true
 			}
+		}
+		return 0, "", false
+	})
+}
+
+// hasPair reports whether s holds c twice in a row.
+func hasPair(s []rune, c rune) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == c && s[i-1] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// spacePairs surrounds every pair of c in s, taken from the left, with
+// spaces.
+func spacePairs(s []rune, c rune) []rune {
+	if !hasPair(s, c) {
+		return s
+	}
+	return subAll(s, func(s []rune, i int) (int, string, bool) {
+		if s[i] == c && i+1 < len(s) && s[i+1] == c {
+			return i + 2, " " + string(c) + string(c) + " ", true
 		}
 		return 0, "", false
 	})
@@ -356,7 +416,8 @@ func finalPeriod(s []rune, closers string, wide bool) []rune {
 			return s
 		}
 	}
-	out := append([]rune{}, s[:p]...)
+	out := make([]rune, p, n+3)
+	copy(out, s)
 	if wide {
 		out = append(out, ' ', '.', ' ')
 	} else {
@@ -366,32 +427,39 @@ func finalPeriod(s []rune, closers string, wide bool) []rune {
 	return append(out, ' ')
 }
 
-// Closing quotes and clitics; the text is padded with a space at both ends
-// before these run.
-var endingQuotes = []func([]rune) []rune{
+// Brackets and double dashes.
+var bracketsAndDashes = []rule{
+	// Each bracket stands apart.
+	{"[](){}<>", func(s []rune) []rune { return spaceOut(s, "[](){}<>") }},
+	// -- stands apart.
+	{"-", func(s []rune) []rune { return spacePairs(s, '-') }},
+}
+
+// Closing quotes and clitics, once the text is padded.
+var endingQuotes = []rule{
+	// The text is padded with a space at both ends.
+	{"", func(s []rune) []rune {
+		padded := make([]rune, 0, len(s)+2)
+		padded = append(padded, ' ')
+		padded = append(padded, s...)
+		return append(padded, ' ')
+	}},
 	// Closing quote characters stand apart.
-	func(s []rune) []rune { return spaceOut(s, "»”’") },
+	{"»”’", func(s []rune) []rune { return spaceOut(s, "»”’") }},
 	// '' stands apart.
-	func(s []rune) []rune {
-		return subAll(s, func(s []rune, i int) (int, string, bool) {
-			if s[i] == '\'' && i+1 < len(s) && s[i+1] == '\'' {
-				return i + 2, " '' ", true
-			}
-			return 0, "", false
-		})
-	},
+	{"'", func(s []rune) []rune { return spacePairs(s, '\'') }},
 	// A remaining double quote becomes ''.
-	func(s []rune) []rune {
+	{`"`, func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if s[i] == '"' {
 				return i + 1, " '' ", true
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// 's 'm 'd (either case) or a lone ' before a space are split from the
 	// preceding character (unless that is an apostrophe or a space).
-	func(s []rune) []rune {
+	{"'", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if s[i] == '\'' || s[i] == ' ' || i+2 >= len(s) || s[i+1] != '\'' {
 				return 0, "", false
@@ -407,10 +475,10 @@ var endingQuotes = []func([]rune) []rune{
 			}
 			return 0, "", false
 		})
-	},
+	}},
 	// 'll 're 've n't (all lower or all upper case) before a space are split
 	// from the preceding character (unless that is an apostrophe or space).
-	func(s []rune) []rune {
+	{"'", func(s []rune) []rune {
 		return subAll(s, func(s []rune, i int) (int, string, bool) {
 			if s[i] == '\'' || s[i] == ' ' || i+4 >= len(s) || s[i+4] != ' ' {
 				return 0, "", false
@@ -421,7 +489,7 @@ var endingQuotes = []func([]rune) []rune{
 			}
 			return 0, "", false
 		})
-	},
+	}},
 }
 
 // twoPartWords are the contractions split in two wherever they form a whole
@@ -431,15 +499,38 @@ var twoPartWords = [][2]string{
 	{"got", "ta"}, {"lem", "me"}, {"more", "'n"}, {"wan", "na"},
 }
 
-// contractions splits the words of twoPartWords, then "'tis" and "'twas"
-// after a space, each as a separate pass like NLTK.
-func contractions(s []rune) []rune {
-	for _, w := range twoPartWords {
+// Contractions, each as a separate pass like NLTK.
+var contractions = []rule{
+	{"", splitTwoParts},
+	// "'tis" and "'twas" after a space.
+	{"'", func(s []rune) []rune {
+		for _, tail := range []string{"is", "was"} {
+			s = subAll(s, func(s []rune, i int) (int, string, bool) {
+				if s[i] != ' ' || i+1 >= len(s) || s[i+1] != '\'' || !foldHas(s, i+2, "t"+tail) {
+					return 0, "", false
+				}
+				e := i + 3 + len(tail)
+				if !wordBoundary(s, e) {
+					return 0, "", false
+				}
+				return e, " " + string(s[i+1:i+3]) + " " + string(s[i+3:e]) + " ", true
+			})
+		}
+		return s
+	}},
+}
+
+// splitTwoParts splits the words of twoPartWords, each as a separate pass.
+func splitTwoParts(s []rune) []rune {
+	// Most texts hold none of the words, and a pass only inserts spaces, so
+	// which words s holds anywhere is found once, before the passes.
+	held := twoPartsHeld(s)
+	for k, w := range twoPartWords {
+		if held&(1<<k) == 0 {
+			continue
+		}
 		a, b := w[0], w[1]
 		whole := a + b
-		if !hasFold(s, whole) {
-			continue // most texts hold none: the pass would only look
-		}
 		lookaheadSpace := whole == "wanna"
 		s = subAll(s, func(s []rune, i int) (int, string, bool) {
 			if !foldHas(s, i, whole) || !wordBoundary(s, i) {
@@ -456,77 +547,86 @@ func contractions(s []rune) []rune {
 			return e, " " + string(s[i:i+len(a)]) + " " + string(s[i+len(a):e]) + " ", true
 		})
 	}
-	for _, tail := range []string{"is", "was"} {
-		s = subAll(s, func(s []rune, i int) (int, string, bool) {
-			if s[i] != ' ' || i+1 >= len(s) || s[i+1] != '\'' || !foldHas(s, i+2, "t"+tail) {
-				return 0, "", false
-			}
-			e := i + 3 + len(tail)
-			if !wordBoundary(s, e) {
-				return 0, "", false
-			}
-			return e, " " + string(s[i+1:i+3]) + " " + string(s[i+3:e]) + " ", true
-		})
-	}
 	return s
 }
 
 // treebank tokenizes one sentence with the rules of NLTK's improved
-// Treebank word tokenizer.
-func treebank(s []rune) []string {
-	for _, f := range startingQuotes {
-		s = f(s)
+// Treebank word tokenizer and appends its tokens to out. A rule runs only
+// when the sentence holds a character it needs (see rule); the rules add no
+// characters but spaces and those of the sentence, except that a double
+// quote may become two backticks or two apostrophes.
+func treebank(out []string, s []rune) []string {
+	var chars charSet
+	for _, c := range s {
+		chars.add(c)
 	}
-	for _, f := range punctuation {
-		s = f(s)
+	if chars.hasAny(`"`) {
+		chars.add('`')
+		chars.add('\'')
 	}
-	s = spaceOut(s, "[](){}<>")
-	s = subAll(s, func(s []rune, i int) (int, string, bool) {
-		if s[i] == '-' && i+1 < len(s) && s[i+1] == '-' {
-			return i + 2, " -- ", true
+	for _, rules := range [...][]rule{startingQuotes, punctuation, bracketsAndDashes, endingQuotes, contractions} {
+		for _, r := range rules {
+			if chars.hasAny(r.needs) {
+				s = r.apply(s)
+			}
 		}
-		return 0, "", false
-	})
-	padded := make([]rune, 0, len(s)+2)
-	padded = append(padded, ' ')
-	padded = append(padded, s...)
-	s = append(padded, ' ')
-	for _, f := range endingQuotes {
-		s = f(s)
 	}
-	s = contractions(s)
-	return pyFields(s)
+	return pyFields(out, s)
 }
 
-// pyFields splits on runs of Python whitespace, as str.split() does.
-func pyFields(s []rune) []string {
-	var out []string
-	start := -1
-	for i, c := range s {
+// pyFields splits s on runs of Python whitespace, as str.split() does, and
+// appends the words to out. The words are written one after the other to a
+// builder, which keeps the text written so far when it grows: each word is
+// a substring of the builder's text once written.
+func pyFields(out []string, s []rune) []string {
+	words, space := 0, true
+	for _, c := range s {
 		if isPySpace(c) {
-			if start >= 0 {
-				out = append(out, string(s[start:i]))
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
+			space = true
+		} else if space {
+			words, space = words+1, false
 		}
 	}
-	if start >= 0 {
-		out = append(out, string(s[start:]))
+	if words == 0 {
+		return out
+	}
+	if out == nil {
+		out = make([]string, 0, words)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0 // where the current word starts in b
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !isPySpace(s[i]) {
+			b.WriteRune(s[i])
+		} else if b.Len() > start {
+			out = append(out, b.String()[start:])
+			start = b.Len()
+		}
 	}
 	return out
 }
 
-// hasFold reports whether s holds the lower-case ASCII word w, which starts
-// with a letter, anywhere (see foldHas).
-func hasFold(s []rune, w string) bool {
-	c := rune(w[0])
-	for i, r := range s {
-		// Only c, its capital and non-ASCII letters (see foldIs) fold to c.
-		if (r == c || r == c-'a'+'A' || r >= utf8.RuneSelf) && foldHas(s, i, w) {
-			return true
+// twoPartsHeld returns the set of the words of twoPartWords that s holds
+// anywhere under Python's case-insensitive matching, as a bitmap (bit k for
+// twoPartWords[k]).
+func twoPartsHeld(s []rune) uint {
+	var held uint
+	for i := 0; i+3 < len(s); i++ { // every word has 4 characters or more
+		// When ASCII, the first two characters of a word fold to one of
+		// these pairs.
+		if c, d := s[i], s[i+1]; c|d < utf8.RuneSelf {
+			switch (c|0x20)<<8 | d | 0x20 {
+			case 'c'<<8 | 'a', 'd'<<8 | '\'', 'g'<<8 | 'i', 'g'<<8 | 'o', 'l'<<8 | 'e', 'm'<<8 | 'o', 'w'<<8 | 'a':
+			default:
+				continue
+			}
+		}
+		for k, w := range twoPartWords {
+			if foldHas(s, i, w[0]) && foldHas(s, i+len(w[0]), w[1]) {
+				held |= 1 << k
+			}
 		}
 	}
-	return false
+	return held
 }

@@ -111,7 +111,7 @@ func TestTreebankNLTK(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	for _, c := range golden.Cases {
-		got := treebank([]rune(c.Text))
+		got := treebank(nil, []rune(c.Text))
 		if len(got) == 0 && len(c.Tokens) == 0 {
 			continue
 		}
@@ -138,9 +138,10 @@ func TestStoredDocuments(t *testing.T) {
 }
 
 // TestTokenizeRules pins texts that exercise the rules' fast paths (a rule
-// with no match returns its text, a contraction looked for only where its
-// first letter is): tokens as the tokenizer gave them when every rule read
-// every position.
+// skipped when the text lacks the characters it needs, a pair rule skipped
+// without a pair, the contractions looked for once, where their first two
+// characters are): tokens as the tokenizer gave them when every rule read
+// every position of every text.
 func TestTokenizeRules(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -152,6 +153,18 @@ func TestTokenizeRules(t *testing.T) {
 		{"cannotx xcannot can't", []string{"cannotx", "xcannot", "ca", "n't"}},
 		{"“a” «b» c»", []string{"“", "a", "”", "«", "b", "»", "c", "»"}},
 		{"K K ſ: wanna", []string{"K", "K", "ſ", ":", "wan", "na"}},
+		{`"hello" he said`, []string{"``", "hello", "''", "he", "said"}},
+		{"a..b -- c--d ''e'' f---g", []string{"a", "..", "b", "--", "c", "--", "d", "``", "e", "''", "f", "--", "-g"}},
+		{"“x” ‘y’ «z» „w", []string{"“", "x", "”", "‘", "y", "’", "«", "z", "»", "„", "w"}},
+		{"gİmme ſ'tis CANNOT Wanna\tgo d'ye", []string{"gİm", "me", "ſ'tis", "CAN", "NOT", "Wan", "na", "go", "d", "'ye"}},
+		{"he said ''hi'' to 'em, ok:", []string{"he", "said", "``", "hi", "''", "to", "'em", ",", "ok", ":"}},
+		{`"don't" can't 'x y's`, []string{"``", "do", "n't", "''", "ca", "n't", "'", "x", "y", "'s"}},
+		{"\xffa,b", []string{"\ufffda", ",", "b"}},
+		{`He said "go." Then left.`, []string{"He", "said", "``", "go", ".", "''", "Then", "left", "."}},
+		{`("quoted") [''a''] {b} <c>`, []string{"(", "``", "quoted", "''", ")", "[", "``", "a", "''", "]", "{", "b", "}", "<", "c", ">"}},
+		{"...", []string{"..."}},
+		{"'", []string{"'"}},
+		{`"`, []string{"``"}},
 	} {
 		if got := Tokenize(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Tokenize(%q) = %q, want %q", c.in, got, c.want)
@@ -163,5 +176,34 @@ func BenchmarkTokenize(b *testing.B) {
 	s := "how artificial intelligence is changing business - artificial intelligence is being used by businesses to streamline operations, improve decision-making, and create new products and services."
 	for b.Loop() {
 		Tokenize(s)
+	}
+}
+
+// searchDocs returns the builtin SearchEngine documents as the tool
+// tokenizes them: title, " - ", abstract, lower-cased.
+func searchDocs(tb testing.TB) []string {
+	b, err := os.ReadFile("../../dataset/builtin/init_database/SearchEngine.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var db searchDB
+	if err := json.Unmarshal(b, &db); err != nil {
+		tb.Fatal(err)
+	}
+	docs := make([]string, len(db.RawDocuments))
+	for i, d := range db.RawDocuments {
+		docs[i] = pyLower(d.Title + " - " + d.Abstract)
+	}
+	return docs
+}
+
+// BenchmarkTokenizeDocs tokenizes every builtin SearchEngine document, as
+// the first SearchEngine call of a process does.
+func BenchmarkTokenizeDocs(b *testing.B) {
+	docs := searchDocs(b)
+	for b.Loop() {
+		for _, d := range docs {
+			Tokenize(d)
+		}
 	}
 }

@@ -37,49 +37,53 @@ func WriteRepr(b *strings.Builder, s string) {
 		quote = '"'
 	}
 	b.WriteByte(quote)
-	const hex = "0123456789abcdef"
 	run := 0 // s[run:i] is printable ASCII with no quote or backslash: written as it is
 	for i := 0; i < len(s); {
-		c := s[i]
-		if 0x20 <= c && c < 0x7F && c != quote && c != '\\' {
+		if c := s[i]; 0x20 <= c && c < 0x7F && c != quote && c != '\\' {
 			i++
 			continue
 		}
 		b.WriteString(s[run:i])
-		r, n := rune(c), 1
-		if c >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		switch {
-		case r == rune(quote) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case isPrintable(r):
-			b.WriteRune(r) // an invalid byte as U+FFFD
-		case r <= 0xFF:
-			b.WriteString(`\x`)
-			b.WriteByte(hex[r>>4])
-			b.WriteByte(hex[r&0xF])
-		case r <= 0xFFFF:
-			b.WriteString(`\u`)
-			for shift := 12; shift >= 0; shift -= 4 {
-				b.WriteByte(hex[r>>shift&0xF])
-			}
-		default:
-			b.WriteString(`\U`)
-			for shift := 28; shift >= 0; shift -= 4 {
-				b.WriteByte(hex[r>>shift&0xF])
-			}
-		}
-		i += n
+		i += writeEscaped(b, s[i:], quote)
 		run = i
 	}
 	b.WriteString(s[run:])
 	b.WriteByte(quote)
+}
+
+// writeEscaped writes the first character of s as Repr shows it inside quote, and returns its
+// length in s.
+//
+// Not inlined: WriteRepr's loop stays small, and few characters come here.
+//
+//go:noinline
+func writeEscaped(b *strings.Builder, s string, quote byte) int {
+	const hex = "0123456789abcdef"
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case r == rune(quote) || r == '\\':
+		b.WriteByte('\\')
+		b.WriteByte(s[0])
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case isPrintable(r):
+		b.WriteRune(r) // an invalid byte as U+FFFD
+	default:
+		width, mark := 8, `\U`
+		switch {
+		case r <= 0xFF:
+			width, mark = 2, `\x`
+		case r <= 0xFFFF:
+			width, mark = 4, `\u`
+		}
+		b.WriteString(mark)
+		for shift := 4 * (width - 1); shift >= 0; shift -= 4 {
+			b.WriteByte(hex[r>>shift&0xF])
+		}
+	}
+	return n
 }
