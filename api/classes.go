@@ -409,7 +409,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 		if err != nil {
 			return err
 		}
-		b, err := call[protocol.Batch](ctx, s, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "class"})
+		b, err := call[protocol.Batch](ctx, s, protocol.Request{Op: protocol.OpScore, Preds: string(line), Name: "class", Bare: true})
 		var pe *protocol.Error
 		if errors.As(err, &pe) && (pe.Code == protocol.CodeBadRequest || pe.Code == protocol.CodeNotFound) {
 			writeError(w, http.StatusBadRequest, CodeBadRequest, pe.Message, 0)

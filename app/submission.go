@@ -89,7 +89,7 @@ func judgeOn(e Engine, answers []SubmissionAnswer) (map[string]protocol.Verdict,
 		l, _ := json.Marshal(map[string]any{"level": a.Level, "file": a.File, "id": a.ID, "pred": a.Answer})
 		lines = append(lines, string(l))
 	}
-	b, err := call[protocol.Batch](e, protocol.Request{Op: protocol.OpScore, Preds: strings.Join(lines, "\n"), Name: "classroom", Gold: true})
+	b, err := call[protocol.Batch](e, protocol.Request{Op: protocol.OpScore, Preds: strings.Join(lines, "\n"), Name: "classroom", Gold: true, Bare: true})
 	if err != nil {
 		return nil, nil, err
 	}

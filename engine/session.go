@@ -521,7 +521,11 @@ func (s *Session) score(r *protocol.Request) (any, *protocol.Error) {
 		name = "predictions"
 	}
 	preds, errs := score.ParsePredictions(name, []byte(r.Preds), r.Level)
-	b := score.Score(s.data, s.index, preds, mode, name)
+	judge := score.Score
+	if r.Bare {
+		judge = score.Judge
+	}
+	b := judge(s.data, s.index, preds, mode, name)
 	if r.Gold {
 		score.AttachGold(b, s.index)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -153,5 +154,38 @@ func TestVariantOp(t *testing.T) {
 	out := s.Handle([]byte(`{"v":1,"op":"variant"}`))
 	if !bytes.Contains(out, []byte(`"ok":false`)) || !bytes.Contains(out, []byte("needs a seed")) {
 		t.Errorf("a variant without a seed: %s", out)
+	}
+}
+
+// TestBareScore: a bare score judges as a full one, line for line, and leaves the ceilings out; a
+// full score of the same variant then still has them.
+func TestBareScore(t *testing.T) {
+	s := New()
+	ask[protocol.Loaded](t, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: 77})
+	preds := `{"level":"level-1-given-desc","file":"info-word-meaning-01.jsonl","id":0,"pred":"[Dictionary(keyword='serendipity')]"}` + "\n" +
+		`{"level":"level-1-given-desc","file":"info-word-meaning-01.jsonl","id":0,"pred":"[Dictionary(keyword='sonder')]"}` + "\n" +
+		`{"level":"level-1-given-desc","file":"no-such-file.jsonl","id":0,"pred":"x"}`
+	bare := ask[protocol.Batch](t, s, protocol.Request{Op: protocol.OpScore, Preds: preds, Bare: true})
+	full := ask[protocol.Batch](t, s, protocol.Request{Op: protocol.OpScore, Preds: preds})
+	if len(bare.Report.Ceiling) != 0 {
+		t.Errorf("a bare score's report has %d ceilings, want none", len(bare.Report.Ceiling))
+	}
+	if len(full.Report.Ceiling) != 1 || full.Report.Ceiling[0].Total == 0 {
+		t.Errorf("a full score's report has ceilings %+v, want level 1's", full.Report.Ceiling)
+	}
+	if len(bare.Results) != 2 || len(bare.Errors) != 1 {
+		t.Fatalf("bare: %d results and %d errors, want 2 and 1", len(bare.Results), len(bare.Errors))
+	}
+	for i, r := range bare.Results {
+		if got, want := r.Call().Category, full.Results[i].Call().Category; got != want {
+			t.Errorf("line %d: bare %s, full %s", i+1, got, want)
+		}
+	}
+	if !bare.Results[0].Call().Correct || bare.Results[1].Call().Correct {
+		t.Errorf("the variant's dictionary lookup: %s and %s, want right then wrong", bare.Results[0].Call().Category, bare.Results[1].Call().Category)
+	}
+	bare.Report.Ceiling, full.Report.Ceiling = nil, nil
+	if !reflect.DeepEqual(bare.Report, full.Report) {
+		t.Errorf("the reports differ beyond the ceilings:\nbare %+v\nfull %+v", bare.Report, full.Report)
 	}
 }

@@ -150,7 +150,9 @@ type Request struct {
 	// Gold asks a score request to add each call's gold answer and recorded envelope.
 	Gold bool `json:"gold,omitempty"`
 	// Bare asks episode_start for the episode alone, without the prompt and the tools' schemas: an
-	// episode whose calls are recorded and replayed (a kept run judged again) needs neither.
+	// episode whose calls are recorded and replayed (a kept run judged again) needs neither. It asks
+	// score for the verdicts without the report's gold ceilings: a level's ceiling replays all its
+	// gold calls once a data, and a class's answer, judged on a variant of its own, needs none.
 	Bare bool `json:"bare,omitempty"`
 	// Episodes asks score_start for a stream that sets level-3 episode lines (IsEpisodeLine) aside
 	// instead of judging them: each score_lines answer hands them back (LinesAnswer.Episodes) for

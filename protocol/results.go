@@ -402,7 +402,8 @@ type Report struct {
 	Tools []Tally `json:"tools"`
 	// Forms counts call predictions per form (text, native; "none" when no call was found).
 	Forms map[string]int `json:"forms"`
-	// Ceiling is the gold replay of every level present, in the same mode: the best a model can score.
+	// Ceiling is the gold replay of every level present, in the same mode: the best a model can score
+	// (none when the score was asked bare).
 	Ceiling []Replayed `json:"ceiling"`
 }
 

@@ -444,6 +444,18 @@ type Batch = protocol.Batch
 // Score judges every prediction in order with a fresh Scorer in mode and returns the per-line
 // results, the lines that could not be judged, and the report (with the gold ceiling in that mode).
 func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name string) *Batch {
+	return judgeAll(data, ix, preds, mode, name, true)
+}
+
+// Judge is Score without the report's gold ceilings (Report.Ceiling empty). A level's ceiling
+// replays every gold call of the level, once an index; a host that wants verdicts (a class's
+// answer, judged on a variant of its own) does without the first score of a data paying for it.
+func Judge(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name string) *Batch {
+	return judgeAll(data, ix, preds, mode, name, false)
+}
+
+// judgeAll is Score, with the ceilings when ceilings is true.
+func judgeAll(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name string, ceilings bool) *Batch {
 	s := New(data, mode)
 	rb := newReportBuilder()
 	b := &Batch{Results: make([]Result, 0, len(preds))}
@@ -456,7 +468,7 @@ func Score(data *dataset.Data, ix *Index, preds []Prediction, mode Mode, name st
 		b.Results = append(b.Results, r)
 		rb.add(&b.Results[len(b.Results)-1])
 	}
-	b.Report = rb.report(data, ix, mode)
+	b.Report = rb.report(data, ix, mode, ceilings)
 	return b
 }
 

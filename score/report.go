@@ -59,7 +59,7 @@ func NewReport(data *dataset.Data, ix *Index, results []Result, mode Mode) *Repo
 	for i := range results {
 		rb.add(&results[i])
 	}
-	return rb.report(data, ix, mode)
+	return rb.report(data, ix, mode, true)
 }
 
 // reportBuilder sums verdicts one at a time, so a stream of any length keeps only its tallies: a
@@ -177,8 +177,9 @@ func goldTools(v *CallVerdict) []string {
 	return names
 }
 
-// report returns the report of the verdicts added so far.
-func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode) *Report {
+// report returns the report of the verdicts added so far, with each level's gold ceiling when
+// ceilings is true.
+func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode, ceilings bool) *Report {
 	rep := &Report{State: string(mode), Data: data.Name, Forms: map[string]int{}}
 	for i, k := range rb.forms.names {
 		rep.Forms[k] = rb.forms.n[i]
@@ -204,7 +205,9 @@ func (rb *reportBuilder) report(data *dataset.Data, ix *Index, mode Mode) *Repor
 	for _, l := range dataset.Levels {
 		if t, ok := levels[l]; ok {
 			rep.Levels = append(rep.Levels, t.done())
-			rep.Ceiling = append(rep.Ceiling, ix.Ceiling(mode, l, native))
+			if ceilings {
+				rep.Ceiling = append(rep.Ceiling, ix.Ceiling(mode, l, native))
+			}
 		}
 	}
 	for _, c := range Categories {

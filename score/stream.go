@@ -91,4 +91,4 @@ func (st *Stream) Lines(chunk []byte, first int, out *bytes.Buffer) (lines, verd
 }
 
 // Report returns the report of every verdict so far: at the end of the file, the report Score gives.
-func (st *Stream) Report() *Report { return st.report.report(st.data, st.ix, st.scorer.mode) }
+func (st *Stream) Report() *Report { return st.report.report(st.data, st.ix, st.scorer.mode, true) }
