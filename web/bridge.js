@@ -102,7 +102,8 @@ window.apibankEngine = {
   configure: engine.configure,
   /** hang makes the worker stop answering without a word (a test hook for the liveness checks). */
   hang: engine.hang,
-  /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, engineMemory
+  /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, variantWarm and
+   *  variantWarmMs (the warm-up's variant is made, in so many ms), engineMemory
    *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
    *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1),
    *  phase (the engine's state: boot, compile, pause, spawn, restore, serve, failed), phaseMs (how

@@ -21,6 +21,7 @@
 //               {type: "pong", id}                  the worker is alive
 //               {type: "warm", ms, memory}          the idle warm-up is done (ms spent in it; the
 //                                                  engine's linear memory in bytes)
+//               {type: "warm-variant", ms}          the warm-up's variant is made (ms it took)
 //               {type: "progress", id, done, total} a bulk run's bytes scored so far
 //               {type: "done", id, result}          a bulk or rows request's answer (an object)
 "use strict";
@@ -193,11 +194,14 @@ let lastRequest = 0;
 async function warmVariant() {
   for (let i = 0; i < 600 && dead === null; i++) {
     if (performance.now() - lastRequest >= idleBeforeVariant) {
+      const t0 = performance.now();
       try {
         handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
       } catch (err) {
         crash(null, err);
+        return;
       }
+      postMessage({ type: "warm-variant", ms: performance.now() - t0 });
       return;
     }
     await new Promise((r) => setTimeout(r, 500));

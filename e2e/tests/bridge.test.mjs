@@ -252,6 +252,21 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
         return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
       },
     },
+    {
+      name: "the warm-up's end and its variant's are in the status, and a replaced worker starts cold",
+      async run() {
+        const h = await harness({});
+        const w = h.workers[0];
+        w.onmessage({ data: { type: "warm", ms: 40, memory: 1 << 20 } });
+        assert.deepEqual([h.engine.status().warm, h.engine.status().variantWarm], [true, false], "the warm-up, not yet its variant");
+        w.onmessage({ data: { type: "warm-variant", ms: 90 } });
+        assert.deepEqual([h.engine.status().variantWarm, h.engine.status().variantWarmMs], [true, 90]);
+        w.onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        assert.deepEqual([h.engine.status().warm, h.engine.status().variantWarm], [false, false], "the new worker has made no variant");
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
   ];
   for (const c of cases) {
     await t.test(c.name, async () => {

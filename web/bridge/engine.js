@@ -103,7 +103,7 @@ export function createEngine(env) {
   const inflight = new Map(); // id -> {text | msg, resolve, onProgress, internal}
   const waiting = []; // requests made before "serve", sent once it is entered
   const listeners = [];
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, variantWarm: false, variantWarmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
   const history = []; // the states entered, for tests (at most the last 100)
 
   function setStatus(patch) {
@@ -275,6 +275,9 @@ export function createEngine(env) {
       case "warm":
         setStatus({ warm: true, warmMs: msg.ms, engineMemory: msg.memory || 0 });
         return;
+      case "warm-variant":
+        setStatus({ variantWarm: true, variantWarmMs: msg.ms });
+        return;
       case "ready":
         if (state.name !== "spawn") return;
         failures = 0;
@@ -373,7 +376,7 @@ export function createEngine(env) {
     }
     inflight.clear();
     waiting.unshift(...again);
-    spawn({ restarts: status.restarts + 1, lastError: why, warm: false });
+    spawn({ restarts: status.restarts + 1, lastError: why, warm: false, variantWarm: false });
   }
 
   // restore replays the kept state into worker w (state restore), before any waiting request. It
