@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/apibank-playground/apibank/internal/py"
 )
@@ -199,15 +198,6 @@ func TestTimeForms(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-// TestIsSpaceASCII: the bit test agrees with py.IsSpace on every ASCII byte.
-func TestIsSpaceASCII(t *testing.T) {
-	for c := 0; c < utf8.RuneSelf; c++ {
-		if got, want := isSpaceASCII(byte(c)), py.IsSpace(rune(c)); got != want {
-			t.Errorf("isSpaceASCII(%#x) = %v, py.IsSpace says %v", c, got, want)
 		}
 	}
 }

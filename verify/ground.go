@@ -124,19 +124,12 @@ func isASCII(s string) bool {
 	return true
 }
 
-// spacesASCII has bit c set for each ASCII byte c that py.IsSpace counts as whitespace: space,
-// \t \n \v \f \r and the separators 0x1C to 0x1F.
-const spacesASCII = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 0xF<<0x1C
-
-// isSpaceASCII is py.IsSpace for an ASCII byte, as a bit test.
-func isSpaceASCII(c byte) bool { return c <= ' ' && spacesASCII>>c&1 != 0 }
-
 // appendLowerWords writes the words of the ASCII text s lowered to b as appendWords(b, py.Lower(s))
 // does, without making the lowered copy: it copies s in runs, broken where a byte changes (an
 // upper-case letter, whitespace other than one space between words).
 func appendLowerWords(b *strings.Builder, s string) {
 	i := 0
-	for i < len(s) && isSpaceASCII(s[i]) {
+	for i < len(s) && py.IsSpaceASCII(s[i]) {
 		i++
 	}
 	run := i // s[run:i] is written as it is
@@ -148,9 +141,9 @@ func appendLowerWords(b *strings.Builder, s string) {
 			b.WriteByte(c + 'a' - 'A')
 			i++
 			run = i
-		case isSpaceASCII(c):
+		case py.IsSpaceASCII(c):
 			j := i + 1
-			for j < len(s) && isSpaceASCII(s[j]) {
+			for j < len(s) && py.IsSpaceASCII(s[j]) {
 				j++
 			}
 			if c != ' ' || j > i+1 || j == len(s) {

@@ -12,7 +12,7 @@ import (
 func IsSpace(r rune) bool {
 	switch {
 	case r <= 0x20:
-		return r == ' ' || '\t' <= r && r <= '\r' || 0x1C <= r && r <= 0x1F
+		return IsSpaceASCII(byte(r))
 	case r < 0x85:
 		return false
 	case r <= 0xA0:
@@ -26,6 +26,14 @@ func IsSpace(r rune) bool {
 	}
 	return 0x2000 <= r && r <= 0x200A
 }
+
+// IsSpaceASCII is IsSpace for an ASCII byte, as a bit test: for code that reads text a byte at a
+// time where it is ASCII.
+func IsSpaceASCII(c byte) bool { return c <= ' ' && spacesASCII>>c&1 != 0 }
+
+// spacesASCII has bit c set for each ASCII whitespace byte c: \t \n \v \f \r, the separators
+// U+001C–U+001F and the space.
+const spacesASCII = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 0xF<<0x1C | 1<<' '
 
 // Strip returns s without leading and trailing whitespace, like Python's s.strip(); whitespace is
 // IsSpace, so unlike strings.TrimSpace it also removes U+001C–U+001F.
