@@ -286,8 +286,22 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 	if err != nil {
 		return fmt.Errorf("static site: %w", err)
 	}
-	if err := os.WriteFile(loader, ourChanges("/app.js", js), 0o644); err != nil {
+	if err := os.WriteFile(loader, ourChanges("/app.js", js, bootScript(assets)), 0o644); err != nil {
 		return err
+	}
+	// Each page as the server serves it (its boot script first in the head).
+	pages, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		page, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("static site: %w", err)
+		}
+		if err := os.WriteFile(p, ourChanges("/"+filepath.Base(p), page, bootScript(assets)), 0o644); err != nil {
+			return err
+		}
 	}
 	// Beside each file its brotli and gzip forms, as a static host that serves precompressed files
 	// (name.br, name.gz) would send them: the same forms the server sends.

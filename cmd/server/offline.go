@@ -33,13 +33,15 @@ const cacheFill = `async function installWorker() {
 // so its install, is the same until the next release): no offline use, though the page says a
 // first visit gives it.
 //
-// The copies of content-hashed files (?v=, the same bytes for good) are taken from the HTTP cache
-// whatever freshness the browser gives its entries (fromHTTPCache): the worker installs once the
-// page has downloaded both modules (workerAfterApp), and a second download of them during the first
-// visit would cost a phone as much again as the first.
+// A file the cache already holds is kept: on a first visit the page writes each module into this
+// cache as it downloads it (keepModules), and the worker installs once those writes are done
+// (workerAfterApp); a second download of a module during the first visit would cost a phone as much
+// again as the first. The other content-hashed files (?v=, the same bytes for good) are copied from
+// the HTTP cache whatever freshness the browser gives its entries (fromHTTPCache).
 const heldCacheFill = `let cacheFilled; // this install's one fill of the cache
 function installWorker() {
-  cacheFilled = cacheFilled || caches.open(cacheName).then((cache) => cache.addAll(resourcesToCache.map(fromHTTPCache)));
+  cacheFilled = cacheFilled || caches.open(cacheName).then((cache) =>
+    Promise.all(resourcesToCache.map((url) => cache.match(url).then((kept) => kept || cache.add(fromHTTPCache(url))))));
   return cacheFilled;
 }
 function fromHTTPCache(url) {
@@ -68,12 +70,13 @@ const (
 )
 
 // laterWorker is what the loader runs instead of appStart: the app first, then, once the tab's
-// engine has started too (engineSettled), the service worker.
-const laterWorker = "goappInitWebAssembly().then(engineSettled).finally(goappInitServiceWorker);\n"
+// engine has started too (engineSettled) and the page has written its copies of the modules
+// (modulesKept), the service worker.
+const laterWorker = "goappInitWebAssembly().then(engineSettled).then(modulesKept).finally(goappInitServiceWorker);\n"
 
-// engineSettled, added to the loader, resolves once this tab's engine (web/bridge.js) is ready or
-// has given up, or after a bound whatever it does: a page without the bridge, or an engine that
-// never settles, still gets its service worker, and so its offline copies.
+// engineSettled, added to the loader with modulesKept, resolves once this tab's engine
+// (web/bridge.js) is ready or has given up, or after a bound whatever it does: a page without the
+// bridge, or an engine that never settles, still gets its service worker, and so its offline copies.
 const engineSettled = `
 // engineSettled resolves once this tab's engine is ready or has failed (web/bridge.js), or after
 // 15 s: the service worker's install waits for it so as not to compete with the first load.
@@ -90,6 +93,13 @@ function engineSettled() {
     };
     if (!watch()) window.addEventListener("apibank-engine", watch, { once: true });
   });
+}
+
+// modulesKept resolves once the copies of the modules this page writes into the service worker's
+// cache on a first visit (apibankAssets.kept) are written or have failed, or after 15 s.
+function modulesKept() {
+  const kept = (window.apibankAssets && window.apibankAssets.kept) || [];
+  return Promise.race([Promise.allSettled(kept), new Promise((resolve) => setTimeout(resolve, 15000))]);
 }
 `
 

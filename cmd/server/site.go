@@ -51,7 +51,7 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 		if ctype == "text/html" {
 			ctype = "text/html; charset=utf-8"
 		}
-		s.pages[p] = serve.NewResource(ourChanges(p, rec.body.Bytes()), ctype)
+		s.pages[p] = serve.NewResource(ourChanges(p, rec.body.Bytes(), bootScript(assets)), ctype)
 	}
 	rec := &recorder{header: http.Header{}, status: http.StatusOK}
 	req, err := http.NewRequest(http.MethodGet, app.NotFoundPath, nil)
@@ -62,7 +62,7 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 	if rec.status != http.StatusOK || rec.body.Len() == 0 {
 		return nil, fmt.Errorf("rendering the not-found page: go-app answered %d", rec.status)
 	}
-	s.notFound = rec.body.Bytes()
+	s.notFound = ourChanges(app.NotFoundPath, rec.body.Bytes(), bootScript(assets))
 	all := assets.resources()
 	for _, p := range s.Paths() {
 		all = append(all, s.pages[p])
@@ -71,15 +71,19 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 	return s, nil
 }
 
-// ourChanges is what the site serves at path p for go-app's render body: the same, but for the
-// loader, which starts the service worker after the app (workerAfterApp).
-func ourChanges(p string, body []byte) []byte {
+// ourChanges is what the site serves at path p for go-app's render body: the loader starts the
+// service worker after the app (workerAfterApp), announces app.wasm's bytes (announceAppBytes) and
+// takes the page's download of it (loaderTakesEarlyFetch); a page has its boot script boot first in
+// its head (bootFirst); go-app's other files are as it wrote them.
+func ourChanges(p string, body []byte, boot string) []byte {
 	if p == "/app.js" {
 		js, _ := workerAfterApp(string(body))
 		js, _ = announceAppBytes(js)
+		js, _ = loaderTakesEarlyFetch(js)
 		return []byte(js)
 	}
-	return body
+	page, _ := bootFirst(body, boot)
+	return page
 }
 
 // appBytesIn is the line of go-app's loader that runs once app.wasm's last byte is read.
@@ -95,9 +99,9 @@ const appBytesRead = "            loaded += value.byteLength;\n            progr
 
 // appBytesShare is the share of app.wasm's bytes after which the engine's download starts: the
 // UI's module has the link to itself for most of its download, and the engine's begins while the
-// rest arrives, so neither waits for the whole of the other (see RATIONALE.md "Which module
-// downloads first?").
-const appBytesShare = "0.8"
+// last tenth arrives, so neither waits for the whole of the other (RATIONALE.md "First visit on a
+// phone network: bytes first"; measured on the phone run against 0.8, 0.85, 0.95 and 1).
+const appBytesShare = "0.9"
 
 // announceAppBytes is go-app's loader dispatching appBytesEvent once it has read appBytesShare of
 // app.wasm's bytes (of the decoded size the page is told), or its last byte, whichever comes first.
@@ -213,35 +217,33 @@ func importMap(assets *Assets) string {
 	return string(b)
 }
 
-// moduleHeaders are the head elements that load the UI's WebAssembly module and the bridge: a
-// preload of app.wasm (its download starts as the head is read, not once go-app's scripts have run:
-// RATIONALE.md "Why is app.wasm preloaded?"), the import map, a modulepreload of every module the
-// bridge imports (fetched at once, in parallel with the entry, rather than one round trip later when
-// the entry has been parsed), and the entry as a module script (deferred: it runs after go-app's
-// scripts, in document order, as a deferred classic script would). engine.wasm is not preloaded: the
-// bridge fetches it once app.wasm's bytes are in, so the UI has the link to itself (RATIONALE.md
-// "Which module downloads first?"). The preload is as="fetch" crossorigin because go-app fetches
-// app.wasm with fetch(), a CORS request: another mode or address would not match it and the module
-// would be downloaded twice.
+// moduleHeaders are the head elements that load the bridge: the import map, a modulepreload of every
+// module the bridge imports (fetched at once, in parallel with the entry, rather than one round trip
+// later when the entry has been parsed), and the entry as a module script (deferred: it runs after
+// go-app's scripts, in document order, as a deferred classic script would). app.wasm has no preload:
+// the boot script, first in the head (bootFirst), starts its download as early (keepModules), in the
+// cache mode a first visit needs, which a preload cannot choose. engine.wasm's download starts once
+// most of app.wasm's bytes are in, so the UI has the link to itself (RATIONALE.md "First visit on a
+// phone network: bytes first").
 func moduleHeaders(assets *Assets) []string {
 	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
-	for _, n := range preloaded {
-		out = append(out, `<link rel="preload" href="`+html.EscapeString(assets.URL("/web/"+n))+`" as="fetch" crossorigin>`)
-	}
 	for _, n := range bridgeModules(assets) {
 		out = append(out, `<link rel="modulepreload" href="`+html.EscapeString(assets.URL("/web/"+n))+`">`)
 	}
 	return append(out, `<script type="module" src="`+html.EscapeString(assets.URL("/web/"+bridgeEntry))+`"></script>`)
 }
 
-// preloaded are the web/ files every page's head preloads: the UI's module alone (see moduleHeaders).
-var preloaded = []string{"app.wasm"}
-
-// bootScript is the inline script of every page: where the tab finds the engine and its worker
-// (hashed URLs, so a new build is fetched, not taken from a cache).
+// bootScript is the inline script of every page: where the tab finds the two modules and the engine's
+// worker (hashed URLs, so a new build is fetched, not taken from a cache) and the service worker's
+// cache, and the start of the modules' downloads (keepModules).
 func bootScript(assets *Assets) string {
-	return fmt.Sprintf(`window.apibankAssets={engine:%q,worker:%q};`, assets.URL("/web/engine.wasm"), workerURL(assets))
+	return fmt.Sprintf(`window.apibankAssets={app:%q,engine:%q,worker:%q,cache:%q};`,
+		assets.URL("/web/app.wasm"), assets.URL("/web/engine.wasm"), workerURL(assets), workerCache(assets)) + keepModules
 }
+
+// workerCache is the name of the cache the service worker installs into (go-app's template names it
+// "app-" and the handler's Version).
+func workerCache(assets *Assets) string { return "app-" + assets.Version }
 
 // recorder keeps a response in memory (go-app's renders at start-up).
 type recorder struct {

@@ -76,40 +76,45 @@ func TestBridgeModules(t *testing.T) {
 	}
 }
 
-// TestModulePreloads: every page preloads app.wasm from its head, at the very address go-app's loader
-// (app.js) fetches it, in the mode its fetch uses (crossorigin: a fetch() is a CORS request); an
-// address or mode that differed would download the module twice. engine.wasm is not preloaded: the
-// bridge fetches it once most of app.wasm's bytes are in, and the loader says when (announceAppBytes).
-func TestModulePreloads(t *testing.T) {
+// TestModuleFetches: every page's first script, right after the charset and before any style sheet
+// (which an inline script would wait for), starts app.wasm's download at the very address go-app's
+// loader (app.js) fetches, and the loader takes that response instead of fetching again; nothing is
+// preloaded (a preload cannot skip the HTTP cache on a first visit, and would download the module a
+// second time beside the script's fetch). The page writes its copies into the cache the service
+// worker installs from. engine.wasm's download waits for most of app.wasm's bytes (announceAppBytes).
+func TestModuleFetches(t *testing.T) {
 	srv, assets := testServer(t)
 	_, page := get(t, srv.URL+"/", nil)
 	_, loader := get(t, srv.URL+"/app.js", nil)
-	tests := []struct {
-		module  string
-		fetcher []byte // where the page's code names the address it fetches
-	}{
-		{"app.wasm", loader},
+	_, worker := get(t, srv.URL+"/app-worker.js", nil)
+	boot := "<script>" + bootScript(assets) + "</script>"
+	if !bytes.HasPrefix(page[bytes.Index(page, []byte(charsetMeta)):], []byte(charsetMeta+boot)) {
+		t.Errorf("the page's boot script does not follow its charset")
 	}
-	if engine := `<link rel="preload" href="` + assets.URL("/web/engine.wasm"); bytes.Contains(page, []byte(engine)) {
-		t.Errorf("the page preloads engine.wasm, whose download must wait for app.wasm's bytes")
+	if at, css := bytes.Index(page, []byte(boot)), bytes.Index(page, []byte(`rel="stylesheet"`)); css < 0 || at > css {
+		t.Errorf("the boot script (at %d) must come before the style sheets (at %d)", at, css)
+	}
+	for _, want := range []string{`app:"` + assets.URL("/web/app.wasm") + `"`, `cache:"` + workerCache(assets) + `"`, "a.appResponse=a.fetch(a.app)"} {
+		if !strings.Contains(bootScript(assets), want) {
+			t.Errorf("the boot script has no %s", want)
+		}
+	}
+	if !bytes.Contains(loader, []byte(`"`+assets.URL("/web/app.wasm")+`"`)) {
+		t.Errorf("go-app's loader does not fetch app.wasm at %s, the address the boot script starts", assets.URL("/web/app.wasm"))
+	}
+	if !bytes.Contains(loader, []byte(earlyFetch)) || bytes.Contains(loader, []byte(loaderFetch)) {
+		t.Errorf("go-app's loader does not take the boot script's response for app.wasm: the line loaderTakesEarlyFetch changes is gone")
+	}
+	if want := `const cacheName = "app-" + "` + assets.Version + `";`; workerCache(assets) != "app-"+assets.Version || !bytes.Contains(worker, []byte(want)) {
+		t.Errorf("the service worker's cache is not %s, the one the page writes the modules into (want %s)", workerCache(assets), want)
+	}
+	if bytes.Contains(page, []byte(`rel="preload"`)) {
+		t.Errorf("the page preloads a file: app.wasm's download is the boot script's, engine.wasm's waits for app.wasm's bytes")
 	}
 	if !bytes.Contains(loader, []byte(`window.dispatchEvent(new Event("`+appBytesEvent+`"))`)) {
 		t.Errorf("go-app's loader does not announce app.wasm's bytes (%s): the lines announceAppBytes changes are gone", appBytesEvent)
 	}
 	if !bytes.Contains(loader, []byte("loaded >= total * "+appBytesShare)) {
 		t.Errorf("go-app's loader does not announce app.wasm's bytes once %s of them are in", appBytesShare)
-	}
-	for _, tt := range tests {
-		url := assets.URL("/web/" + tt.module)
-		link := `<link rel="preload" href="` + url + `" as="fetch" crossorigin>`
-		if !bytes.Contains(page, []byte(link)) {
-			t.Errorf("%s: the page has no %s", tt.module, link)
-		}
-		if !bytes.Contains(tt.fetcher, []byte(`"`+url+`"`)) {
-			t.Errorf("%s: the preloaded %s is not the address the page fetches", tt.module, url)
-		}
-		if head := bytes.Index(page, []byte("</head>")); bytes.Index(page, []byte(link)) > head {
-			t.Errorf("%s: the preload is not in the head", tt.module)
-		}
 	}
 }

@@ -118,7 +118,7 @@ test("a special case opens on the Sample page and scores in the one-sample box, 
   await page.close();
 });
 
-test("a first visit downloads each module once: the head's preloads are what go-app and the engine use", async () => {
+test("a first visit downloads each module once: the downloads the head's boot script starts are what go-app and the engine use", async () => {
   const b = await launch(); // a fresh profile: nothing cached, no service worker yet
   try {
     const page = await b.context.newPage();

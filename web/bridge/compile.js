@@ -5,10 +5,12 @@
 /**
  * fetchAndCompile fetches url and compiles it, counting in d {ctl (an AbortController that ends the
  * fetch), got (bytes so far), lastByte (when the last came, performance.now), done (all are in)}.
- * It resolves the WebAssembly.Module.
+ * It resolves the WebAssembly.Module. fetcher is the fetch to use: the page's (apibankAssets.fetch,
+ * which on a first visit keeps the module's one copy in the service worker's cache), or the
+ * browser's.
  */
-export async function fetchAndCompile(url, d) {
-  const resp = await fetch(url, { signal: d.ctl.signal });
+export async function fetchAndCompile(url, d, fetcher = fetch) {
+  const resp = await fetcher(url, { signal: d.ctl.signal });
   if (!resp.ok) throw new Error("fetching " + url + ": HTTP " + resp.status);
   d.lastByte = performance.now();
   const reader = resp.body.getReader();
@@ -37,10 +39,10 @@ export async function fetchAndCompile(url, d) {
 }
 
 /**
- * afterUIBytes resolves once the UI's module (go-app's app.wasm) has all its bytes, so that
+ * afterUIBytes resolves once the UI's module (go-app's app.wasm) has most of its bytes, so that
  * engine.wasm's download does not share the link with it: on a first visit over a slow link the UI
  * mounts on its own bytes, and the engine's arrive while app.wasm compiles and starts (RATIONALE.md
- * "Which module downloads first?"). It resolves at the first of: the "apibank-app-bytes" event
+ * "First visit on a phone network: bytes first"). It resolves at the first of: the "apibank-app-bytes" event
  * (go-app's loader, as cmd/server serves it, dispatches it on window, and sets
  * window.apibankAppBytes, once it has read most of app.wasm's bytes, or its last, before the app's Go
  * code holds the page's thread), app.wasm's resource timing entry (written
