@@ -24,6 +24,7 @@ const keepModules = `(function(a){` +
 	`if(first&&r.ok){var copy=r.clone();a.kept.push(caches.open(a.cache).then(function(c){return c.put(url,copy)}).catch(function(){}))}` +
 	`return r})};` +
 	`a.appResponse=a.fetch(a.app);` +
+	`a.appResponse.catch(function(){});` + // a failed download is the loader's to report, once it takes it
 	`})(window.apibankAssets);`
 
 // loaderFetch is the line of go-app's loader (app.js) that fetches app.wasm.

@@ -170,6 +170,12 @@ test("a first visit's service worker starts once the engine is ready, and the se
     const sent = { "app.wasm": 0, "engine.wasm": 0 };
     for (const m of s.server.log().slice(logFrom).matchAll(/msg=request method=GET path=\/web\/(app|engine)\.wasm status=200 /g)) sent[m[1] + ".wasm"]++;
     assert.deepEqual(sent, { "app.wasm": 1, "engine.wasm": 1 }, "the server sent each module once (its access log), its service worker's copies included");
+    assert.equal(await page.evaluate(() => window.apibankAssets.kept.length), 2, "the first visit wrote its two modules into the service worker's cache");
+    // A later visit, which the worker serves, writes nothing again.
+    await page.reload();
+    await ready(page);
+    const later = await page.evaluate(() => ({ controlled: !!navigator.serviceWorker.controller, kept: window.apibankAssets.kept.length }));
+    assert.deepEqual(later, { controlled: true, kept: 0 }, "a visit the service worker controls takes the modules from it and writes no copy");
     assert.deepEqual(w.errors, []);
   } finally {
     await b.close();
