@@ -134,7 +134,7 @@ window.apibankCopy = copy;
 window.apibankDownload = download;
 applyPixelSizes(document);
 
-// engine.wasm's download starts once most of app.wasm's bytes are in: the UI mounts on its own
+// engine.wasm's download starts once app.wasm's bytes are in: the UI mounts on its own
 // bytes, not on a link shared with the engine's (RATIONALE.md "First visit on a phone network: bytes
 // first"). Until then the engine is "starting" and requests wait in its queue, as during its compile.
 afterUIBytes().then(() => engine.start());

@@ -94,25 +94,15 @@ const appBytesIn = "            if (done) {\n              progressHandler(total
 // loader's read loop, before app.wasm is instantiated and its Go code holds the page's thread.
 const appBytesEvent = "apibank-app-bytes"
 
-// appBytesRead is the line of go-app's loader that counts each part of app.wasm as it is read.
-const appBytesRead = "            loaded += value.byteLength;\n            progressHandler(loaded, total);\n"
-
-// appBytesShare is the share of app.wasm's bytes after which the engine's download starts: the
-// UI's module has the link to itself for most of its download, and the engine's begins while the
-// last tenth arrives, so neither waits for the whole of the other (RATIONALE.md "First visit on a
-// phone network: bytes first"; measured on the phone run against 0.8, 0.85, 0.95 and 1).
-const appBytesShare = "0.9"
-
-// announceAppBytes is go-app's loader dispatching appBytesEvent once it has read appBytesShare of
-// app.wasm's bytes (of the decoded size the page is told), or its last byte, whichever comes first.
-// ok is false when the loader no longer has the lines (a test fails then; the bridge still starts the
-// engine when app.wasm is in or the UI is up).
+// announceAppBytes is go-app's loader dispatching appBytesEvent once it has read app.wasm's last
+// byte: the UI's module has the link to itself until then (RATIONALE.md "First visit on a phone
+// network: bytes first"). ok is false when the loader no longer has the line (a test fails then; the
+// bridge still starts the engine when app.wasm's resource timing entry is written or the UI is up).
 func announceAppBytes(loader string) (patched string, ok bool) {
-	if strings.Count(loader, appBytesIn) != 1 || strings.Count(loader, appBytesRead) != 1 {
+	if strings.Count(loader, appBytesIn) != 1 {
 		return loader, false
 	}
-	announce := `if (!window.apibankAppBytes) { window.apibankAppBytes = true; window.dispatchEvent(new Event("` + appBytesEvent + `")); }`
-	loader = strings.Replace(loader, appBytesRead, appBytesRead+`            if (loaded >= total * `+appBytesShare+`) { `+announce+` }`+"\n", 1)
+	announce := `window.apibankAppBytes = true; window.dispatchEvent(new Event("` + appBytesEvent + `"));`
 	return strings.Replace(loader, appBytesIn, appBytesIn+`              `+announce+"\n", 1), true
 }
 

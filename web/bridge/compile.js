@@ -39,13 +39,13 @@ export async function fetchAndCompile(url, d, fetcher = fetch) {
 }
 
 /**
- * afterUIBytes resolves once the UI's module (go-app's app.wasm) has most of its bytes, so that
+ * afterUIBytes resolves once the UI's module (go-app's app.wasm) has all its bytes, so that
  * engine.wasm's download does not share the link with it: on a first visit over a slow link the UI
  * mounts on its own bytes, and the engine's arrive while app.wasm compiles and starts (RATIONALE.md
- * "First visit on a phone network: bytes first"). It resolves at the first of: the "apibank-app-bytes" event
- * (go-app's loader, as cmd/server serves it, dispatches it on window, and sets
- * window.apibankAppBytes, once it has read most of app.wasm's bytes, or its last, before the app's Go
- * code holds the page's thread), app.wasm's resource timing entry (written
+ * "First visit on a phone network: bytes first"). It resolves at the first of: the
+ * "apibank-app-bytes" event (go-app's loader, as cmd/server serves it, dispatches it on window, and
+ * sets window.apibankAppBytes, once it has read app.wasm's last byte, before the app's Go code holds
+ * the page's thread), app.wasm's resource timing entry (written
  * when its last byte is in), go-app's loader (#app-wasm-loader) gone or absent (the UI is up, or the
  * page has none), maxMs. env (for tests): window, performance, PerformanceObserver, document, later
  * (setTimeout), every (setInterval), clear (clearInterval), maxMs.
