@@ -209,8 +209,10 @@ func importMap(assets *Assets) string {
 
 // moduleHeaders are the head elements that load the bridge: the import map, a modulepreload of every
 // module the bridge imports (fetched at once, in parallel with the entry, rather than one round trip
-// later when the entry has been parsed), and the entry as a module script (deferred: it runs after
-// go-app's scripts, in document order, as a deferred classic script would). app.wasm has no preload:
+// later when the entry has been parsed; at a low priority, as over HTTP/1.1 a browser opens six
+// connections to a site and app.wasm's download queued behind them), and the entry as a module
+// script (deferred: it runs after go-app's scripts, in document order, as a deferred classic script
+// would). app.wasm has no preload:
 // the boot script, first in the head (bootFirst), starts its download as early (keepModules), in the
 // cache mode a first visit needs, which a preload cannot choose. engine.wasm's download starts once
 // most of app.wasm's bytes are in, so the UI has the link to itself (RATIONALE.md "First visit on a
@@ -218,7 +220,7 @@ func importMap(assets *Assets) string {
 func moduleHeaders(assets *Assets) []string {
 	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
 	for _, n := range bridgeModules(assets) {
-		out = append(out, `<link rel="modulepreload" href="`+html.EscapeString(assets.URL("/web/"+n))+`">`)
+		out = append(out, `<link rel="modulepreload" href="`+html.EscapeString(assets.URL("/web/"+n))+`" fetchpriority="low">`)
 	}
 	return append(out, `<script type="module" src="`+html.EscapeString(assets.URL("/web/"+bridgeEntry))+`"></script>`)
 }

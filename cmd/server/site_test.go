@@ -13,7 +13,8 @@ import (
 )
 
 // TestBridgeModules: every page loads the bridge as ES modules by content-hashed addresses (an
-// import map that maps each module's plain address to its hashed one, a modulepreload of each, the
+// import map that maps each module's plain address to its hashed one, a modulepreload of each (at a
+// low priority, so app.wasm's download is not queued behind them), the
 // entry as a module script after go-app's loader), the policy allows the import map by its hash,
 // and the service worker keeps every module for offline use.
 func TestBridgeModules(t *testing.T) {
@@ -51,7 +52,7 @@ func TestBridgeModules(t *testing.T) {
 		hashed := assets.URL("/web/" + n)
 		tests := []struct{ what, want string }{
 			{"import map entry", `"/web/` + n + `":"` + hashed + `"`},
-			{"modulepreload", `<link rel="modulepreload" href="` + hashed + `">`},
+			{"modulepreload, at a low priority", `<link rel="modulepreload" href="` + hashed + `" fetchpriority="low">`},
 		}
 		for _, tt := range tests {
 			if !bytes.Contains(page, []byte(tt.want)) {
