@@ -134,9 +134,9 @@ window.apibankCopy = copy;
 window.apibankDownload = download;
 applyPixelSizes(document);
 
-// engine.wasm's download starts once app.wasm's bytes are in: the UI mounts on its own
-// bytes, not on a link shared with the engine's (RATIONALE.md "First visit on a phone network: bytes
-// first"). Until then the engine is "starting" and requests wait in its queue, as during its compile.
+// engine.wasm's download starts once app.wasm's bytes are in: the UI mounts on its own bytes, not
+// on a link shared with the engine's (RATIONALE.md "First visit on a phone network: bytes first").
+// Until then the engine is "starting" and requests wait in its queue, as during its compile.
 afterUIBytes().then(() => engine.start());
 // The UI (web/app.wasm) may be running already and waiting for window.apibankEngine.
 window.dispatchEvent(new Event("apibank-engine"));

@@ -73,7 +73,7 @@ func NewSite(h *goapp.Handler, assets *Assets) (*Site, error) {
 
 // ourChanges is what the site serves at path p for go-app's render body: the loader starts the
 // service worker after the app (workerAfterApp), announces app.wasm's bytes (announceAppBytes) and
-// takes the page's download of it (loaderTakesEarlyFetch); a page has its boot script boot first in
+// takes the page's download of it (loaderTakesEarlyFetch); a page has the boot script boot first in
 // its head (bootFirst); go-app's other files are as it wrote them.
 func ourChanges(p string, body []byte, boot string) []byte {
 	if p == "/app.js" {
@@ -212,11 +212,10 @@ func importMap(assets *Assets) string {
 // later when the entry has been parsed; at a low priority, as over HTTP/1.1 a browser opens six
 // connections to a site and app.wasm's download queued behind them), and the entry as a module
 // script (deferred: it runs after go-app's scripts, in document order, as a deferred classic script
-// would). app.wasm has no preload:
-// the boot script, first in the head (bootFirst), starts its download as early (keepModules), in the
-// cache mode a first visit needs, which a preload cannot choose. engine.wasm's download starts once
-// most of app.wasm's bytes are in, so the UI has the link to itself (RATIONALE.md "First visit on a
-// phone network: bytes first").
+// would). app.wasm has no preload: the boot script, first in the head (bootFirst), starts its
+// download as early (keepModules), in the cache mode a first visit needs, which a preload cannot
+// choose. engine.wasm's download starts once app.wasm's bytes are in, so the UI has the link to
+// itself (RATIONALE.md "First visit on a phone network: bytes first").
 func moduleHeaders(assets *Assets) []string {
 	out := []string{`<script type="importmap">` + importMap(assets) + `</script>`}
 	for _, n := range bridgeModules(assets) {
