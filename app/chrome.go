@@ -192,8 +192,9 @@ func (c *Footer) OnDismount() {
 	}
 }
 
-// privacyNotes say, for the pages that send something to this site's server on purpose, what leaves
-// the tab and what the server keeps; every other page sends nothing (privacyNote).
+// privacyNotes say, for the pages that send something on purpose (to this site's server, or to the
+// model endpoint the user chose), what leaves the tab and where, and what the server keeps; every
+// other page sends nothing (privacyNote).
 var privacyNotes = map[string]string{
 	"/runs": "Everything runs in this tab. Only a run you submit to the board leaves it: its predictions, settings and " +
 		"verdicts go to this site's server, which keeps them and shows them on the public board until you retract the entry.",
@@ -203,6 +204,10 @@ var privacyNotes = map[string]string{
 		"this site's server, which keeps them for the class's teacher; your other predictions and results stay here.",
 	"/teach": "A class you make is kept on this site's server with what its students send: the names they type and " +
 		"their answers. Your own predictions and results stay in this tab.",
+	"/run": "A run sends each prompt, with your key, to the endpoint you chose and nowhere else; it is judged in this " +
+		"tab, and your predictions and results never leave your browser.",
+	"/synth": "Generating sends its prompts, with your key, to the endpoint you chose on the Run page and nowhere else; " +
+		"the checks run in this tab, and the dialogues it makes never leave your browser.",
 }
 
 // privacyNote is the footer's sentence on what leaves the tab on page (a path, as shell gets it).

@@ -83,7 +83,8 @@ func TestPrivacyNote(t *testing.T) {
 	}{
 		{"/", false, nil},
 		{"/score", false, nil},
-		{"/run", false, nil},
+		{"/run", false, []string{"prompt", "key", "endpoint you chose", "nowhere else"}},
+		{"/synth", false, []string{"prompts", "key", "endpoint you chose", "nowhere else"}},
 		{"", false, nil}, // the not-found page
 		{"/runs", true, []string{"predictions", "settings", "verdicts", "server", "keeps"}},
 		{"/board", true, []string{"predictions", "settings", "verdicts", "server", "keeps"}},
