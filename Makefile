@@ -283,12 +283,13 @@ sizes: wasm app
 # engine.wasm at most 5.92 MB raw and 1.83 MB gzip (fair verdicts on our data took 219 KB raw, 75 KB
 # gzip: the Python-literal reading of text calls, special cases' needs, the fair reading and effect
 # check of calls, level-3 episodes judged by value with final answers and milestones, the fairness
-# checks of validate, and the audited data); over either, make test fails. The gzip budgets are
+# checks of validate, and the audited data; then 5.95 MB raw: a variant's moved formula numbers took
+# 30 KB raw, 8 KB gzip); over either, make test fails. The gzip budgets are
 # what a visitor downloads (see RATIONALE, "app.wasm's size and the first load"); they move down but
 # for a new page or view.
 APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
-ENGINE_MAX_RAW  := 5920000
+ENGINE_MAX_RAW  := 5950000
 ENGINE_MAX_GZIP := 1830000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \

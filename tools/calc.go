@@ -88,6 +88,14 @@ func calculate(formula string) (any, error) {
 	return v.value(), nil
 }
 
+// Calculate is the value of formula as Calculator answers it, and false when the tool answers an
+// exception or a text: a variant that moves a formula's numbers works its result out again with it.
+func Calculate(formula string) (float64, bool) {
+	v, err := calculate(formula)
+	f, ok := v.(float64)
+	return f, err == nil && ok
+}
+
 // calcTok is one token of a formula: a number, or a text (an operator, a parenthesis, or two texts
 // that '+' concatenated, as Python lets it).
 type calcTok struct {

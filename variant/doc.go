@@ -27,6 +27,11 @@
 //     and decimals ("918.45" → "933.73", "36.7" → "36.4"), written every way the data writes it
 //     ("15,207.74", "12650" for "12650.0"); one of fewer than three characters ("74") stays, and
 //     so does one a fact of the world holds or more than one dialogue writes;
+//   - the numbers a user gives the Calculator (formulas.go), in a file where every number written is
+//     one of them, a result of its formulas or a single digit: each of two digits or more redrawn
+//     with as many digits and trailing zeros ("212" → "236", "36000" → "45000"), each formula worked
+//     out again by the Calculator, and its result moved wherever the file writes it ("53", "53.0",
+//     "1,379"), so long as every result keeps its shape (whole, as many digits, as many decimals);
 //   - the words that say what an item is about (items.go: an agenda entry's, a meeting's topic, a
 //     reminder's, an e-mail's subject), each wherever it is written, in any case, as another word
 //     of its group ("Dentist check-up" and "the dentist" → "Orthodontist check-up" and "the
@@ -79,11 +84,12 @@
 //     dialogue and scene files.
 //   - A name part written in lower case in a text other than as part of its full name ("bill",
 //     "may"): it is a common word too.
-//   - Other numbers (a Calculator formula's, a hotel booking's counts, often written in words) and
-//     an item's text as a whole: a formula's numbers feed its recorded result and the reply that
-//     states it, and an item is named loosely in the texts ("the dentist" for "Dentist check-up"),
-//     so neither can be replaced safely everywhere; an item's words in no group stay (the names,
-//     places and item words in it move).
+//   - Other numbers (a hotel booking's counts, often written in words; a formula's in a file that
+//     writes a number derived otherwise, "the total of 196", "about 65.33", or a date; a formula's
+//     single digits, "the 4 of us"; those a tool answered) and an item's text as a whole: a reply
+//     that states a derived number would be left stale, and an item is named loosely in the texts
+//     ("the dentist" for "Dentist check-up"), so neither can be replaced safely everywhere; an
+//     item's words in no group stay (the names, places and item words in it move).
 //   - Usernames and e-mails not built from moved names (rafael_silva's "rafael" is, yuki_t92 is not).
 //
 // # The world

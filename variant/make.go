@@ -97,7 +97,10 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	for _, pth := range f.texts {
 		s := text(files[pth])
 		h, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
-		moved := r.replace(s, h)
+		moved, numbers := r.replace(s, h), 0
+		if !f.scenes[pth] {
+			moved, numbers = moveFormulas(moved, seed, pth)
+		}
 		var vs []version
 		stay := timeMoves && f.datesStay[pth]
 		// A scene's dates and times are the level-3 tools' facts.
@@ -111,14 +114,14 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 				}
 			}
 			if dated != moved {
-				vs = append(vs, version{dated, h, days, mins, false})
+				vs = append(vs, version{dated, h, days, mins, numbers, false})
 			}
 		}
 		if moved != s {
-			vs = append(vs, version{moved, h, nil, nil, len(vs) > 0 || stay})
+			vs = append(vs, version{moved, h, nil, nil, numbers, len(vs) > 0 || stay})
 		}
 		if len(vs) > 0 || stay {
-			tries[pth] = append(vs, version{s, nil, nil, nil, true})
+			tries[pth] = append(vs, version{s, nil, nil, nil, 0, true})
 			out[pth] = bytesOf(tries[pth][0].text)
 		}
 	}
@@ -193,7 +196,10 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			v := vs[0]
 			fr.Unchanged = v.hits == nil
 			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && timeMoves && !f.scenes[pth]
-			fr.Moved = len(v.days) + len(v.times)
+			fr.Moved = len(v.days) + len(v.times) + v.numbers
+			if v.numbers > 0 {
+				rep.Moved[KindNumber] += v.numbers
+			}
 			for i, hit := range v.hits {
 				if hit && i < len(p.moves) {
 					fr.Moved++
@@ -236,14 +242,15 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 }
 
 // version is a version of a file a variant may serve: its text, the moves, the dates (day numbers)
-// and the times (minutes of the day) moved in it, and whether it is written from the data's today
-// (its dates kept).
+// and the times (minutes of the day) moved in it, the numbers of its formulas moved (moveFormulas),
+// and whether it is written from the data's today (its dates kept).
 type version struct {
-	text  string
-	hits  []bool
-	days  map[int]bool
-	times map[int]bool
-	kept  bool
+	text    string
+	hits    []bool
+	days    map[int]bool
+	times   map[int]bool
+	numbers int
+	kept    bool
 }
 
 // failed is Make's error for seed.

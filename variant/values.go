@@ -45,10 +45,13 @@ const (
 	KindTime Kind = "time"
 	// KindID is the id of a patient's appointment in the world (its copy's id, see worldCopies).
 	KindID Kind = "appointment id"
+	// KindNumber is a number a user gives a Calculator formula, counted once per file that moves it
+	// (see moveFormulas).
+	KindNumber Kind = "number"
 )
 
 // Kinds lists the kinds in the order reports give them.
-var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindItemWord, KindID, KindAmount, KindDate, KindTime}
+var Kinds = []Kind{KindPerson, KindName, KindUsername, KindPassword, KindToken, KindEmail, KindPlace, KindPlaceWord, KindItemWord, KindID, KindAmount, KindNumber, KindDate, KindTime}
 
 // What a value is, by the tool parameter it is an argument of (levels 1-2 only: the level-3
 // catalog's tools answer from tables of their own, so its people and places are facts of the world).
