@@ -1,8 +1,11 @@
 package variant
 
 import (
+	"hash/fnv"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,21 +51,33 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	if len(operands) == 0 {
 		return s, 0
 	}
+	// What a draw moves does not depend on the draw: the operands, and the results of the formulas
+	// that hold one, in every form.
+	moving := maps.Clone(isOperand)
+	for _, f := range formulas {
+		if slices.ContainsFunc(numberTokens(f.text), func(t [2]int) bool { return isOperand[f.text[t[0]:t[1]]] }) {
+			for _, r := range resultForms(f.output) {
+				moving[r] = true
+			}
+		}
+	}
 	tokens := numberTokens(s)
+	if !covers(s, tokens, moving) {
+		return s, 0 // a number of the file is neither a formula's nor a result: it stays whole
+	}
 	old := map[string]bool{}
 	for _, t := range tokens {
 		old[s[t[0]:t[1]]] = true
 	}
-	rng := rand.New(rand.NewPCG(seed, pathHash(path)))
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	for range formulaTries {
 		to := map[string]string{}
 		for _, n := range operands {
 			to[n] = redraw(n, rng)
 		}
 		if m, ok := formulaMoves(formulas, to, old); ok {
-			if !covers(s, tokens, m) {
-				return s, 0 // a number of the file is neither a formula's nor a result: it stays whole
-			}
 			return replaceNumbers(s, tokens, m), len(operands)
 		}
 	}
@@ -220,12 +235,11 @@ func redraw(n string, rng *rand.Rand) string {
 	}
 }
 
-// covers reports whether every number token of s is one the moves m move or a single digit, and
-// no moved number is written inside a word ("12x45"), where it would stay.
-func covers(s string, tokens [][2]int, m map[string]string) bool {
+// covers reports whether every number token of s is one that moves or a single digit, and no
+// moving number is written inside a word ("12x45"), where it would stay.
+func covers(s string, tokens [][2]int, moving map[string]bool) bool {
 	for _, t := range tokens {
-		tok := s[t[0]:t[1]]
-		if _, ok := m[tok]; !ok && len(tok) > 1 {
+		if tok := s[t[0]:t[1]]; !moving[tok] && len(tok) > 1 {
 			return false
 		}
 	}
@@ -241,10 +255,8 @@ func covers(s string, tokens [][2]int, m map[string]string) bool {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		if inToken := next < len(tokens) && tokens[next][0] <= i; !inToken {
-			if _, ok := m[s[i:j]]; ok {
-				return false
-			}
+		if inToken := next < len(tokens) && tokens[next][0] <= i; !inToken && moving[s[i:j]] {
+			return false
 		}
 		i = j
 	}
@@ -279,14 +291,4 @@ func numberTokens(s string) [][2]int {
 		i = j
 	}
 	return out
-}
-
-// pathHash is FNV-1a of a file's path: with the seed it chooses the file's draws.
-func pathHash(path string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(path); i++ {
-		h ^= uint64(path[i])
-		h *= 1099511628211
-	}
-	return h
 }
