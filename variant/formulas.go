@@ -2,10 +2,8 @@ package variant
 
 import (
 	"hash/fnv"
-	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -53,11 +51,17 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	}
 	// What a draw moves does not depend on the draw: the operands, and the results of the formulas
 	// that hold one, in every form.
-	moving := maps.Clone(isOperand)
+	moving := map[string]bool{}
+	for _, n := range operands {
+		moving[n] = true
+	}
 	for _, f := range formulas {
-		if slices.ContainsFunc(numberTokens(f.text), func(t [2]int) bool { return isOperand[f.text[t[0]:t[1]]] }) {
-			for _, r := range resultForms(f.output) {
-				moving[r] = true
+		for _, t := range numberTokens(f.text) {
+			if isOperand[f.text[t[0]:t[1]]] {
+				for _, r := range resultForms(f.output) {
+					moving[r] = true
+				}
+				break
 			}
 		}
 	}
