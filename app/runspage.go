@@ -227,8 +227,18 @@ func (p *RunsPage) comparePicker() app.UI {
 	}
 	return app.Section().Class("row").Body(
 		app.Strong().Text("Compare "),
-		pick("A ", "compare-a", p.a, func(v string) { p.a = v; p.compare() }),
-		pick("B ", "compare-b", p.b, func(v string) { p.b = v; p.compare() }),
+		pick("A ", "compare-a", p.a, func(v string) {
+			if v != p.a {
+				p.a = v
+				p.compare()
+			}
+		}),
+		pick("B ", "compare-b", p.b, func(v string) {
+			if v != p.b {
+				p.b = v
+				p.compare()
+			}
+		}),
 	)
 }
 
@@ -283,7 +293,9 @@ func compareRuns(a, b *SavedRun, runs []*SavedRun, robust []RobustGroup, diffs [
 	head := func() app.UI {
 		return app.THead().Body(app.Tr().Body(app.Th().Text(""), app.Th().Text("A: "+a.Label()), app.Th().Text("B: "+b.Label())))
 	}
-	return app.Section().Class("card").DataSet("testid", "compare").Body(
+	// The section names the pair it compares, so a reader (or a test) can tell a fresh comparison
+	// from the one shown before a pick.
+	return app.Section().Class("card").DataSet("testid", "compare").DataSet("a", a.ID).DataSet("b", b.ID).Body(
 		app.H2().Text("A and B side by side"),
 		note(warn),
 		app.If(ga != nil && gb != nil, func() app.UI { return compareRobust(ga, gb) }),
@@ -403,11 +415,16 @@ func (p *RunsPage) openRun(r *SavedRun) {
 // compare reads the samples the compared runs judge differently, with both answers.
 func (p *RunsPage) compare() {
 	a, b := p.byID(p.a), p.byID(p.b)
-	p.diffs, p.diffsOf = nil, ""
+	pair, ctx := p.a+"\x00"+p.b, p.mc
+	// The pair shown stays on screen while it is read again (the runs were reloaded); another
+	// pair's comparison goes at once, so nothing stale is shown under the new names.
+	if pair != p.diffsOf {
+		p.diffs, p.diffsOf = nil, ""
+	}
 	if a == nil || b == nil || a == b {
+		p.diffs, p.diffsOf = nil, ""
 		return
 	}
-	pair, ctx := p.a+"\x00"+p.b, p.mc
 	ctx.Async(func() {
 		diffs, err := DisagreementsWithAnswers(a, b)
 		ctx.Dispatch(func(app.Context) {

@@ -177,7 +177,11 @@ test("the Runs page lists robustness runs and compares two side by side", async 
   // Compare the two originals (any pass of each names its robustness run).
   await page.getByTestId("compare-a").selectOption(groups[0]);
   await page.getByTestId("compare-b").selectOption(groups[1]);
-  await page.waitForSelector("[data-testid=compare-robust-row]", { timeout: 30000 });
+  // The comparison of the pair picked, not the one the page opened with.
+  await page.waitForFunction(([a, b]) => {
+    const el = document.querySelector("[data-testid=compare]");
+    return el && el.dataset.a === a && el.dataset.b === b && el.querySelector("[data-testid=compare-robust-row]");
+  }, [groups[0], groups[1]], { timeout: 30000 });
   const rows = await page.$$eval("[data-testid=compare-robust-row]", (els) => els.map((el) => ({ level: el.dataset.level, a: JSON.parse(el.dataset.a), b: JSON.parse(el.dataset.b), text: el.textContent })));
   assert.deepEqual(rows.map((r) => r.level), [LEVEL]);
   assert.deepEqual(rows[0].a, a[0], "A's side is its robustness");

@@ -279,7 +279,11 @@ test("the Runs page lists every run and compares two, one row per sample they ju
   assert.equal(await page.locator("[data-testid=run-row]").count(), runs.length);
   await page.getByTestId("compare-a").selectOption(ranIDs.text);
   await page.getByTestId("compare-b").selectOption(ranIDs.native);
-  await page.waitForSelector("[data-testid=compare]");
+  // The comparison of the pair picked, not the one the page opened with.
+  await page.waitForFunction(([a, b]) => {
+    const el = document.querySelector("[data-testid=compare]");
+    return el && el.dataset.a === a && el.dataset.b === b;
+  }, [ranIDs.text, ranIDs.native]);
   const a = JSON.parse(runs.find((t) => JSON.parse(t).id === ranIDs.text));
   const b = JSON.parse(runs.find((t) => JSON.parse(t).id === ranIDs.native));
   const words = (v) => (v.kind === "reply" ? "ROUGE-L " + v.rouge_l.toFixed(4) : v.category);
