@@ -32,12 +32,15 @@ commands:
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
            [--form text|native] [--concurrency N] [--limit N] [--steps N] [--stream]
-           [--timeout D] [--max-answer-bytes N] [--trials N] [--data DIR] [--state fresh|replay] [--json]
+           [--timeout D] [--max-answer-bytes N] [--trials N] [--variants N] [--data DIR] [--seed S]
+           [--state fresh|replay] [--json]
            evaluate a model at an OpenAI-compatible endpoint: predictions (and level-3
            episodes) to FILE as they come, the run's settings and failed requests to FILE's
            .run.json, the report to stdout; an answer over --max-answer-bytes (1 MiB) or still
            coming at --timeout is cut and judged wrong; the key is read from $OPENAI_API_KEY
-           (or --api-key-env), never from a flag
+           (or --api-key-env), never from a flag; --variants N asks every sample in the builtin
+           data, in its variants of seeds 1 to N and once more unchanged, and reports the
+           robustness per level
   submit   RUN.jsonl --board URL [--json] [--timeout D]
            send a run (as run --out wrote it, with its .run.json) to a board, which judges it
            again with its own engine: the entry's scores, its page and its owner key (printed
@@ -77,7 +80,9 @@ commands:
 
 common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module;
 else $APIBANK_WASM, web/engine.wasm, engine.wasm beside this executable or in the user's cache
-folder under apibank/; where there is none the engine built into the CLI judges, with the same verdicts)
+folder under apibank/; where there is none the engine built into the CLI judges, with the same verdicts);
+wherever --data is taken, --seed S (1 to 2^53-1) uses the variant of the builtin data that S names:
+its names, numbers, dates and texts redrawn, its gold calls with them, the same bytes on every host
 --data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
 without it the project's own builtin data is used.
 `
