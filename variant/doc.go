@@ -11,11 +11,13 @@
 // Bank, Agenda, Alarm, Meeting, Reminder, Appointments: see userFields) and the levels 1-2 gold
 // calls' arguments, classified by the field or parameter they come from (paramKinds). Moved, one
 // mapping per seed applied to every file:
-//   - people's names (attendees, patients, doctors, account holders, CamelCase usernames' words):
-//     each name part once, so a family stays a family, and every capitalised occurrence of a part
-//     in any text moves with it ("Lunch with Giulia", "Farewell dinner for Chidi", "the Ferraris");
+//   - people's names (attendees, patients, doctors, account holders, the people usernames and
+//     e-mail addresses name: "AmaraOkafor", "sven_holm", "baraka.m"): each name part once, so a
+//     family stays a family, and every capitalised occurrence of a part in any text moves with it
+//     ("Lunch with Giulia", "Farewell dinner for Chidi", "the Ferraris", "Welcome, Léa!");
 //   - usernames and e-mail addresses built from moved names, rebuilt from the new names in the same
-//     layout (AmaraOkafor → KemalSarkar, amara.okafor@inbox.com → kemal.sarkar@inbox.com, the
+//     layout, separators, digits and initials kept (AmaraOkafor → KemalSarkar,
+//     amara.okafor@inbox.com → kemal.sarkar@inbox.com, baraka.m@inbox.com → florin.m@inbox.com, the
 //     domain kept);
 //   - passwords users state, and the moved accounts' passwords and tokens: each keeps its length
 //     and its character classes, and a mistyped one stays the same near miss of its new value;

@@ -264,13 +264,15 @@ func (p *plan) partsByFold() map[string]string {
 
 // rebuild writes a username or an e-mail's local part again from moved name parts: its letter runs
 // are name parts (in any case, accents dropped, two parts glued in one run too: "liwei88"), each
-// replaced by the part's new name in the run's case; separators and digits stay. ok is false when a
-// letter run is not a moved name part.
+// replaced by the part's new name in the run's case; separators, digits and single letters
+// (initials) stay. ok is false when a longer letter run is not a moved name part.
 func (p *plan) rebuild(s string, parts map[string]string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		// A letter alone (an initial: "nadia_k") stays as a separator does: it names no part a
+		// reader could tell apart.
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || i+1 == len(s) || !(s[i+1]|0x20 >= 'a' && s[i+1]|0x20 <= 'z') {
 			b.WriteByte(c)
 			i++
 			continue

@@ -21,6 +21,8 @@ func TestRebuild(t *testing.T) {
 		{"liwei88", "ashaarnaud88"},
 		{"li.wei", "asha.arnaud"},
 		{"TomasWei", "KemalArnaud"},
+		{"tomas_w", "kemal_w"}, // an initial stays
+		{"w.li", "w.asha"},
 	} {
 		if got, ok := p.rebuild(c.in, parts); !ok || got != c.want {
 			t.Errorf("rebuild(%q) = %q %v, want %q", c.in, got, ok, c.want)

@@ -4,6 +4,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
@@ -373,6 +375,7 @@ func discover(src *source) *found {
 			}
 		}
 	}
+	f.identityNames(texts)
 	f.lowerWords(texts)
 	f.keepOwnAmounts(src)
 	f.dates(src)
@@ -518,6 +521,85 @@ func eachWord(s string, f func(string)) {
 		f(s[i:j])
 		i = j
 	}
+}
+
+// identityNames finds the people that usernames and e-mail addresses name: a local part of a first
+// and a family name ("sven_holm", "Jan.Kowalski") is a person, and one of a first name and an
+// initial ("nadia_k") a person of that one name, each part written as a text of the data writes it
+// ("Léa" for "lea_martin"), else capitalised. They move as other people do (plan.names), so the username,
+// the address and the texts that greet the person move together; a part that is also fixed
+// vocabulary or a common word stays (plan.safePart), and the username with it.
+func (f *found) identityNames(texts []string) {
+	written := map[string]string{} // folded → the first capitalised form a text writes
+	for _, s := range texts {
+		eachWord(s, func(w string) {
+			if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
+				if k := foldAccents(w); written[k] == "" {
+					written[k] = w
+				}
+			}
+		})
+	}
+	// form is how the data writes a part: a text's form when it is a name's (capitalised, the rest
+	// in lower case: not "QA"), else "" when a text writes it otherwise, else capitalised.
+	form := func(run string) string {
+		w := written[foldAccents(run)]
+		if w == "" {
+			return strings.ToUpper(run[:1]) + lowerASCII(run[1:])
+		}
+		_, size := utf8.DecodeRuneInString(w)
+		if rest := w[size:]; strings.ToLower(rest) != rest {
+			return ""
+		}
+		return w
+	}
+	locals := sorted(f.values[KindUsername])
+	for _, e := range sorted(f.values[KindEmail]) {
+		if local, _, ok := strings.Cut(e, "@"); ok {
+			locals = append(locals, local)
+		}
+	}
+	for _, u := range locals {
+		runs := letterRuns(u)
+		if len(runs) != 2 || len(runs[0]) < 2 {
+			continue
+		}
+		first := form(runs[0])
+		switch last := form(runs[1]); {
+		case first == "":
+		case len(runs[1]) == 1:
+			f.values[KindPerson][first] = true // a person named by one part
+		case last != "":
+			f.values[KindPerson][first+" "+last] = true
+		}
+	}
+}
+
+// letterRuns splits a username or an address's local part into its runs of ASCII letters, each
+// all lower case or capitalised, between separators and digits; nil when it holds anything else (a
+// CamelCase run, a letter outside ASCII).
+func letterRuns(s string) []string {
+	var runs []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9':
+			i++
+			continue
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'):
+			return nil
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+			j++
+		}
+		if j < len(s) && (s[j] >= 'A' && s[j] <= 'Z' || s[j] >= 0x80) {
+			return nil
+		}
+		runs = append(runs, s[i:j])
+		i = j
+	}
+	return runs
 }
 
 // lowerWords finds the words the texts write in lower case that are parts of the candidate names

@@ -2,6 +2,7 @@ package variant
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,55 @@ func TestDiscoverBuiltin(t *testing.T) {
 func TestFoldAccents(t *testing.T) {
 	if got := foldAccents("Tomás Ibáñez"); got != "tomas ibanez" {
 		t.Errorf("foldAccents = %q", got)
+	}
+}
+
+func TestLetterRuns(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"sven_holm", []string{"sven", "holm"}},
+		{"Jan.Kowalski", []string{"Jan", "Kowalski"}},
+		{"nadia_k", []string{"nadia", "k"}},
+		{"qa_probe_7", []string{"qa", "probe"}},
+		{"liwei88", []string{"liwei"}},
+		{"AmaraOkafor", nil}, // CamelCase: camelHumps's
+		{"léa_martin", nil},  // not ASCII
+		{"a+b", nil},
+	} {
+		if got := letterRuns(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("letterRuns(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestIdentityNames finds the people usernames and addresses name, written as the texts write
+// them, and leaves out a part a text writes as no name does.
+func TestIdentityNames(t *testing.T) {
+	f := &found{values: map[Kind]map[string]bool{KindPerson: {},
+		KindUsername: {"lea_martin": true, "qa_probe_7": true, "liwei88": true},
+		KindEmail:    {"baraka.m@inbox.com": true, "Jan.Kowalski@firma.de": true, "ravi.menon.savings@bank.example": true}}}
+	f.identityNames([]string{"Welcome, Léa! Your account lea_martin is ready.", "The QA team asked.", "My friend Baraka"})
+	if got, want := sorted(f.values[KindPerson]), []string{"Baraka", "Jan Kowalski", "Léa Martin"}; !slices.Equal(got, want) {
+		t.Errorf("people %q, want %q", got, want)
+	}
+}
+
+// TestUsernamesMoveWithTheirPeople makes variants and finds the accounts a user opens, the
+// addresses they give and the greetings that name them moved together.
+func TestUsernamesMoveWithTheirPeople(t *testing.T) {
+	const file = "lv1-lv2-samples/level-1-given-desc/acct-register-alarm-52.jsonl"
+	for _, seed := range seeds[:3] {
+		files, out, _ := variantOf(t, seed)
+		was, now := string(files[file]), string(out[file])
+		for _, old := range []string{"lea_martin", "lea.martin@courriel.fr", "Léa"} {
+			if !strings.Contains(was, old) {
+				t.Fatalf("%s no longer holds %q: pick another file", file, old)
+			}
+			if strings.Contains(now, old) {
+				t.Errorf("seed %d: %s still holds %q", seed, file, old)
+			}
+		}
 	}
 }
