@@ -185,7 +185,7 @@ func (p *plan) names() {
 			if _, seen := role[w]; !seen {
 				parts = append(parts, w)
 			}
-			role[w] = role[w] || i == 0 && len(ps) > 1
+			role[w] = role[w] || i == 0 // a name of one part is a first name too ("Baraka" of baraka.m)
 		}
 	}
 	for _, ps := range doctors {

@@ -526,9 +526,9 @@ func eachWord(s string, f func(string)) {
 // identityNames finds the people that usernames and e-mail addresses name: a local part of a first
 // and a family name ("sven_holm", "Jan.Kowalski") is a person, and one of a first name and an
 // initial ("nadia_k") a person of that one name, each part written as a text of the data writes it
-// ("Léa" for "lea_martin"), else capitalised. They move as other people do (plan.names), so the username,
-// the address and the texts that greet the person move together; a part that is also fixed
-// vocabulary or a common word stays (plan.safePart), and the username with it.
+// ("Léa" for "lea_martin"), else capitalised. They move as other people do (plan.names), so the
+// username, the address and the texts that greet the person move together; a part that is also
+// fixed vocabulary or a common word stays (plan.safePart), and the username with it.
 func (f *found) identityNames(texts []string) {
 	written := map[string]string{} // folded → the first capitalised form a text writes
 	for _, s := range texts {
