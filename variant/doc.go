@@ -17,8 +17,8 @@
 //     ("Lunch with Giulia", "Farewell dinner for Chidi", "the Ferraris", "Welcome, Léa!");
 //   - usernames and e-mail addresses built from moved names, rebuilt from the new names in the same
 //     layout, separators, digits and initials kept (AmaraOkafor → KemalSarkar,
-//     amara.okafor@inbox.com → kemal.sarkar@inbox.com, baraka.m@inbox.com → idris.m@inbox.com with
-//     "My friend Baraka" → "My friend Idris", the domain kept);
+//     amara.okafor@inbox.com → kemal.sarkar@inbox.com, baraka.m@inbox.com → florin.m@inbox.com with
+//     "My friend Baraka" → "My friend Florin" in seed 1, the domain kept);
 //   - passwords users state, and the moved accounts' passwords and tokens: each keeps its length
 //     and its character classes, and a mistyped one stays the same near miss of its new value;
 //   - places (locations, and their parts between commas): their proper words drawn from a pool,
