@@ -118,6 +118,9 @@ type ScorePage struct {
 	heldName string
 	// replayed, replays: level-3 episodes replayed so far of those the scored text holds.
 	replayed, replays int
+	// acted counts what the user did to the bulk box (a change, a file, a score): a load that
+	// began before one leaves the box and the results alone (see load).
+	acted int
 }
 
 // largeText is the size from which the bulk box's text stays in the DOM: copying it into Go at every
@@ -153,6 +156,7 @@ func (p *ScorePage) load(ctx app.Context) {
 		name string
 		ds   []protocol.DialogueSummary
 	}
+	acted := p.acted
 	refresh(ctx, func() (loaded, error) {
 		name, err := tab.DataName()
 		if err != nil {
@@ -167,6 +171,12 @@ func (p *ScorePage) load(ctx app.Context) {
 		}
 		name := l.name
 		p.data, p.dialogues = name, l.ds
+		if p.acted != acted {
+			// The user pasted or scored while the data was asked for (the engine was still
+			// starting): what they did stays; the saved input and results are not brought back
+			// over it.
+			return
+		}
 		var st pageState
 		_ = tab.Store.Get("score/input/"+name, &st)
 		p.bulk, p.level, p.state = st.Bulk, st.Level, st.State
@@ -328,6 +338,7 @@ func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
 // readFile puts a prediction file's text in the bulk box, or, when it is large, has the bridge hold
 // it as a large paste is held (see BulkScorer.Held).
 func (p *ScorePage) readFile(_ app.Context, name, text string) {
+	p.acted++
 	p.saveNote = "Read " + name + " (" + Size(len(text)) + "). Press Score."
 	if bs, ok := tab.Engine.(BulkScorer); ok && len(text) >= largeText {
 		p.bulk = ""
@@ -342,6 +353,7 @@ func (p *ScorePage) readFile(_ app.Context, name, text string) {
 // onHeld follows the bridge's "apibank-held" event: it took a large text out of the box, or dropped
 // it when the box got new text.
 func (p *ScorePage) onHeld(ctx app.Context, e app.Event) {
+	p.acted++
 	if bs, ok := tab.Engine.(BulkScorer); ok {
 		p.syncHeld(bs)
 	}
@@ -367,6 +379,7 @@ func (p *ScorePage) onClearHeld(ctx app.Context, e app.Event) {
 // onBulkChange keeps the box's text, unless it is large (see largeText): then it stays in the DOM and
 // p.bulk keeps its old value, so the next render does not write the box over.
 func (p *ScorePage) onBulkChange(ctx app.Context, e app.Event) {
+	p.acted++
 	src := ctx.JSSrc()
 	if p.held > 0 || src.Get("textLength").Int() >= largeText {
 		p.large = true
@@ -377,6 +390,7 @@ func (p *ScorePage) onBulkChange(ctx app.Context, e app.Event) {
 }
 
 func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
+	p.acted++
 	el := app.Window().GetElementByID("bulk")
 	if bs, ok := tab.Engine.(BulkScorer); ok && el.Truthy() {
 		p.onBulkScore(ctx, bs, el)

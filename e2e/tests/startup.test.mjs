@@ -14,7 +14,7 @@ import { mkdtempSync, mkdirSync, cpSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import http from "node:http";
 import path from "node:path";
-import { startServer, launch, watch, ready, engineRequest, root } from "../lib.mjs";
+import { startServer, launch, watch, ready, engineRequest, pasteAndScore, root } from "../lib.mjs";
 
 const s = { server: null, browser: null, proxy: null };
 
@@ -368,4 +368,37 @@ test("an IndexedDB that never answers does not keep the engine from starting aft
   assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
   await page.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test("a paste scored while the engine still arrives keeps its text and verdicts: the saved ones are not brought back over them", async () => {
+  const { page, w } = await newPage(null);
+  const rows = () => page.locator("[data-testid=verdict-row]").count();
+  const box = () => page.$eval("[data-testid=bulk-predictions]", (el) => el.value);
+  // A first visit scores 3 lines, which the page keeps.
+  await page.goto(s.proxy.url + "/score");
+  await ready(page);
+  const samples = (await engineRequest(page, { op: "samples" })).filter((x) => x.kind !== "reply");
+  const text = (n) => samples.slice(0, n).map((x) => JSON.stringify({ level: x.level, file: x.file, id: x.id, pred: "no call" })).join("\n") + "\n";
+  await pasteAndScore(page, text(3));
+  assert.equal(await rows(), 3);
+
+  // The next visit's engine takes 4 s to arrive; meanwhile 5 other lines are pasted and Score pressed.
+  s.proxy.plan({ [WASM]: ["trickle"] });
+  await page.goto(s.proxy.url + "/score", { waitUntil: "commit" });
+  await page.waitForFunction(() => !document.getElementById("app-wasm-loader") && document.querySelector("[data-testid=bulk-predictions]"), null, { timeout: 60000 });
+  assert.notEqual((await status(page)).state, "ready", "the engine is still arriving");
+  await pasteAndScore(page, text(5));
+  await ready(page);
+  await page.waitForTimeout(1000); // what the page's own start asked of the engine has come back by now
+  assert.equal(await rows(), 5, "the verdicts are the paste's");
+  assert.equal(await box(), text(5), "the box holds the paste");
+
+  // And they are what the page kept.
+  await page.goto(s.proxy.url + "/score");
+  await ready(page);
+  await page.waitForSelector("[data-testid=verdict-row]");
+  assert.equal(await rows(), 5);
+  assert.equal(await box(), text(5));
+  assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
+  await page.close();
 });
