@@ -3,8 +3,8 @@
 // whose script does not arrive in time and a worker that never says "ready" are each given up
 // after their time and tried again with the tab's state, requests made meanwhile are answered; a
 // first worker whose script failed early is replaced at the start; a download that is slow but
-// keeps arriving is not given up; and a start that keeps failing shows its error in words and a
-// Retry button that works. The start-up times are shortened through bridge.js's
+// keeps arriving is not given up; a start that keeps failing shows its error in words and a
+// Retry button that works; and a paste scored while the engine arrives is kept. The start-up times are shortened through bridge.js's
 // documented test hook (window.apibankTestHooks, set before the page's scripts run); the service
 // worker is kept out so page.route sees every request. The half-sent engine.wasm comes from a proxy
 // in front of cmd/server (stallingProxy): page.route can only answer with a whole body.
