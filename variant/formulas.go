@@ -39,7 +39,7 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	var operands []string // the numbers that move, in the order first written
 	isOperand := map[string]bool{}
 	for _, f := range formulas {
-		for _, t := range numberTokens(f.text) {
+		for _, t := range f.tokens {
 			if n := f.text[t[0]:t[1]]; len(n) >= 2 && n[0] != '0' && said[n] && !isOperand[n] {
 				isOperand[n] = true
 				operands = append(operands, n)
@@ -56,7 +56,7 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 		moving[n] = true
 	}
 	for _, f := range formulas {
-		for _, t := range numberTokens(f.text) {
+		for _, t := range f.tokens {
 			if isOperand[f.text[t[0]:t[1]]] {
 				for _, r := range resultForms(f.output) {
 					moving[r] = true
@@ -88,9 +88,11 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	return s, 0
 }
 
-// formula is one Calculator call of a file: its formula and the output it recorded.
+// formula is one Calculator call of a file: its formula, the formula's number tokens (numberTokens,
+// read once for every draw) and the output it recorded.
 type formula struct {
 	text   string
+	tokens [][2]int
 	output float64
 }
 
@@ -136,7 +138,7 @@ func readFormulas(s string) (fs []formula, said map[string]bool, ok bool) {
 			if !isText || !isNum || strings.Trim(text, "0123456789+-*/() ") != "" {
 				return nil, nil, false
 			}
-			fs = append(fs, formula{text, num})
+			fs = append(fs, formula{text, numberTokens(text), num})
 		}
 	}
 	return fs, said, true
@@ -165,7 +167,7 @@ func formulaMoves(fs []formula, to map[string]string, old map[string]bool) (map[
 		}
 	}
 	for _, f := range fs {
-		moved := replaceNumbers(f.text, numberTokens(f.text), to)
+		moved := replaceNumbers(f.text, f.tokens, to)
 		if moved == f.text {
 			continue
 		}
