@@ -3,6 +3,7 @@ package variant
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"sort"
 	"strconv"
@@ -22,29 +23,54 @@ import (
 //go:embed builtin.learned
 var builtinLearned []byte
 
-// learnedFound is found as Learn writes it: sets as sorted lists, and the files it was learned from
-// named by their count, their bytes and a digest of their paths and sizes (see filesKey).
+// learnedFound is found as Learn writes it: sets as sorted lists, each written as one text (see
+// joined), and the files it was learned from named by their count, their bytes and a digest of
+// their paths and sizes (see filesKey).
 type learnedFound struct {
 	Key string `json:"key"`
 	// Left are the dialogue and scene files that parse left out (they do not parse): the others,
 	// and the databases, are found again from the paths alone (fileRole).
-	Left         []string            `json:"left"`
-	Today        string              `json:"today"`
-	TodayPath    string              `json:"todayPath"`
-	DayLo        int                 `json:"dayLo"`
-	DayHi        int                 `json:"dayHi"`
-	Hours        []int               `json:"hours"`
-	FixedTimes   []string            `json:"fixedTimes"`
-	DatesStay    []string            `json:"datesStay"`
-	Values       map[Kind][]string   `json:"values"`
-	TokenArgs    []string            `json:"tokenArgs"`
-	Accounts     map[string][]string `json:"accounts"`
-	Appointments map[string]string   `json:"appointments"`
-	Balances     map[string]string   `json:"balances"`
-	Protected    []string            `json:"protected"`
-	Lowered      []string            `json:"lowered"`
-	Words        []string            `json:"words"`
-	Known        []string            `json:"known"`
+	Left         string            `json:"left"`
+	Today        string            `json:"today"`
+	TodayPath    string            `json:"todayPath"`
+	DayLo        int               `json:"dayLo"`
+	DayHi        int               `json:"dayHi"`
+	Hours        []int             `json:"hours"`
+	FixedTimes   string            `json:"fixedTimes"`
+	DatesStay    string            `json:"datesStay"`
+	Values       map[Kind]string   `json:"values"`
+	TokenArgs    string            `json:"tokenArgs"`
+	Accounts     map[string]string `json:"accounts"`
+	Appointments map[string]string `json:"appointments"`
+	Balances     map[string]string `json:"balances"`
+	Protected    string            `json:"protected"`
+	Lowered      string            `json:"lowered"`
+	Words        string            `json:"words"`
+	Known        string            `json:"known"`
+}
+
+// joined writes a list of texts as one, its members one a line: encoding/json reads a few long
+// texts fast, where reading thousands of short ones ran its decoder long enough for a browser to
+// compile it again in its optimising tier, on the cores a tab's first variant needs. A member that
+// holds a line break, or is empty, cannot be so written (Learn's values are words, names and paths).
+func joined(list []string, bad *string) string {
+	for _, s := range list {
+		if s == "" || strings.Contains(s, "\n") {
+			*bad = s
+		}
+	}
+	return strings.Join(list, "\n")
+}
+
+// setOf returns the members of a list that joined wrote as a set. It is not inlined: a call at
+// each of learned's uses is smaller in the engine module than a copy.
+//
+//go:noinline
+func setOf(s string) map[string]bool {
+	if s == "" {
+		return map[string]bool{}
+	}
+	return set(strings.Split(s, "\n"))
 }
 
 // Learn returns what Make needs to know of files before it draws (the values that may move, the
@@ -54,18 +80,18 @@ type learnedFound struct {
 // vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
 func Learn(files dataset.Files) ([]byte, error) {
 	f := learn(parse(files))
-	l := learnedFound{Key: filesKey(files), Left: []string{}, Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
-		Hours: f.hours, FixedTimes: sortedKeys(f.fixedTimes), DatesStay: sortedKeys(staying(files, f)), Values: map[Kind][]string{}, TokenArgs: sorted(f.tokenArgs),
-		Accounts: map[string][]string{}, Appointments: f.appointments, Balances: f.balances, Words: sorted(f.words), Known: sorted(f.known)}
+	var bad string // a member joined cannot write
+	var left, protected, lowered []string
 	kept := set(f.texts)
 	for _, p := range sortedKeys(files) {
 		if r, _, _ := fileRole(p); (r == roleDialogue || r == roleScene) && !kept[p] {
-			l.Left = append(l.Left, p)
+			left = append(left, p)
 		}
 	}
+	values := map[Kind]string{}
 	asked := map[string]bool{} // the words safePart may be asked about
 	for k, set := range f.values {
-		l.Values[k] = sorted(set)
+		values[k] = joined(sorted(set), &bad)
 		for v := range set {
 			for _, w := range strings.Fields(strings.ReplaceAll(v, ",", " ")) {
 				asked[lowerASCII(w)] = true
@@ -77,18 +103,29 @@ func Learn(files dataset.Files) ([]byte, error) {
 	}
 	for w := range f.protected {
 		if asked[w] {
-			l.Protected = append(l.Protected, w)
+			protected = append(protected, w)
 		}
 	}
 	for w := range f.lowered {
 		if asked[w] {
-			l.Lowered = append(l.Lowered, w)
+			lowered = append(lowered, w)
 		}
 	}
-	sort.Strings(l.Protected)
-	sort.Strings(l.Lowered)
+	sort.Strings(protected)
+	sort.Strings(lowered)
+	accounts := map[string]string{}
 	for u, a := range f.accounts {
-		l.Accounts[u] = []string{a.password, a.token, a.email}
+		accounts[u] = a.password + "\n" + a.token + "\n" + a.email
+		if strings.Count(accounts[u], "\n") != 2 {
+			bad = accounts[u] // a member of its own holds a line break
+		}
+	}
+	l := learnedFound{Key: filesKey(files), Left: joined(left, &bad), Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
+		Hours: f.hours, FixedTimes: joined(sortedKeys(f.fixedTimes), &bad), DatesStay: joined(sortedKeys(staying(files, f)), &bad), Values: values,
+		TokenArgs: joined(sorted(f.tokenArgs), &bad), Accounts: accounts, Appointments: f.appointments, Balances: f.balances,
+		Protected: joined(protected, &bad), Lowered: joined(lowered, &bad), Words: joined(sorted(f.words), &bad), Known: joined(sorted(f.known), &bad)}
+	if bad != "" {
+		return nil, fmt.Errorf("variant: %q cannot be learned: a learned text is not empty and holds no line break", bad)
 	}
 	b, err := json.Marshal(l)
 	return lz.Compress(b), err // JSON is half the size compressed: every byte is in the engine module
@@ -105,10 +142,10 @@ func learned(b []byte, files dataset.Files) *found {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
-		hours: l.Hours, fixedTimes: set(l.FixedTimes), datesStay: set(l.DatesStay),
-		values: map[Kind]map[string]bool{}, tokenArgs: set(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments, balances: l.Balances,
-		protected: set(l.Protected), lowered: set(l.Lowered), words: set(l.Words), known: set(l.Known)}
-	left := set(l.Left)
+		hours: l.Hours, fixedTimes: setOf(l.FixedTimes), datesStay: setOf(l.DatesStay),
+		values: map[Kind]map[string]bool{}, tokenArgs: setOf(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments, balances: l.Balances,
+		protected: setOf(l.Protected), lowered: setOf(l.Lowered), words: setOf(l.Words), known: setOf(l.Known)}
+	left := setOf(l.Left)
 	for _, p := range sortedKeys(files) {
 		switch r, _, name := fileRole(p); {
 		case r == roleDatabase:
@@ -123,9 +160,10 @@ func learned(b []byte, files dataset.Files) *found {
 	}
 	sort.Strings(f.dbNames)
 	for k, vs := range l.Values {
-		f.values[k] = set(vs)
+		f.values[k] = setOf(vs)
 	}
-	for u, a := range l.Accounts {
+	for u, joined := range l.Accounts {
+		a := strings.Split(joined, "\n")
 		if len(a) != 3 {
 			return nil
 		}
