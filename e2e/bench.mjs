@@ -16,7 +16,8 @@
 // WebKit (MiniBrowser through WebKitWebDriver under Xvfb, on loopback: no network emulation there) to
 // the UI mounted and the engine ready, over 3 cold runs (WEBKIT_RUNS), each a new session. ONLY=variant
 // measures the time a tab's engine takes to make a variant of the builtin data, asked the moment a new
-// browser's engine is ready and once its idle warm-up is done (the full run measures it first).
+// browser's engine is ready, as soon as the helper that warms its code up is done, and once its idle
+// warm-up is done (the full run measures it first).
 import { loadavg } from "node:os";
 import { spawn } from "node:child_process";
 import { startServer, launch, open, ready, engineRequest, goldPredictions, jsonl, pasteAndScore, startFakeModel, fillRunForm, traceTasks, offlineReady } from "./lib.mjs";
@@ -167,44 +168,61 @@ if (ONLY === "webkit") {
 }
 
 /**
- * variantTimes makes variants of the builtin data in a tab of a new browser (the variant op: made and
- * proven, not loaded) and resolves the engine's time for each {atReady, afterWarm}: the first asked
- * the moment the engine is ready (nothing of the engine run yet, its code in the baseline tier), and
- * two more once the idle warm-up and its own variant are done, as a page meets them a few seconds
- * in. Seeds differ from the warm-up's and from each other's, so each is made.
+ * variantTimes makes variants of the builtin data in tabs of new browsers (the variant op: made and
+ * proven, not loaded) and resolves the engine's time for each {atReady, helped, afterWarm, codeWarmAt}:
+ * in a first browser, one asked the moment the engine is ready (nothing of the engine run yet, its
+ * code in the baseline tier), and two more once the idle warm-up and its own variant are done, as a
+ * page meets them a few seconds in; in a second browser, one asked as soon as the helper that warms
+ * the code up beside the engine is done (codeWarmAt: that many ms after the engine was ready).
+ * Seeds differ from the warm-ups' and from each other's, so each is made.
  */
 async function variantTimes(base, round) {
-  const b = await launch();
+  const made = async (page, seed) => {
+    const r = await page.evaluate(async (t) => window.apibankEngine.request(t), JSON.stringify({ v: 1, op: "variant", seed }));
+    if (!r.ok || !JSON.parse(r.text).ok) throw new Error(`variant ${seed}: ${r.error || r.text.slice(0, 200)}`);
+    return r.ms;
+  };
+  const out = {};
+  let b = await launch();
   try {
     const page = await b.context.newPage();
     await open(page, base, "/");
-    const made = async (seed) => {
-      const r = await page.evaluate(async (t) => window.apibankEngine.request(t), JSON.stringify({ v: 1, op: "variant", seed }));
-      if (!r.ok || !JSON.parse(r.text).ok) throw new Error(`variant ${seed}: ${r.error || r.text.slice(0, 200)}`);
-      return r.ms;
-    };
-    const atReady = await made(100 + round);
+    out.atReady = await made(page, 100 + round);
     await page.waitForFunction(() => window.apibankEngine.status().variantWarm, null, { timeout: 120000 });
-    return { atReady, afterWarm: [await made(200 + round), await made(300 + round)] };
+    out.afterWarm = [await made(page, 200 + round), await made(page, 300 + round)];
   } finally {
     await b.close();
   }
+  b = await launch();
+  try {
+    const page = await b.context.newPage();
+    await open(page, base, "/");
+    await page.waitForFunction(() => window.apibankEngine.status().codeWarm, null, { timeout: 120000 });
+    out.codeWarmAt = await page.evaluate(() => performance.now() - window.apibankEngine.status().readyMs);
+    out.helped = await made(page, 400 + round);
+  } finally {
+    await b.close();
+  }
+  return out;
 }
 
 if (ONLY === "variant" || ONLY === "") {
   const server = await startServer();
-  const r = { atReady: [], afterWarm: [], load: [] };
+  const r = { atReady: [], afterWarm: [], helped: [], codeWarmAt: [], load: [] };
   try {
     for (let i = 0; i < RUNS; i++) {
       const t = await variantTimes(server.url, i);
       r.atReady.push(t.atReady);
       r.afterWarm.push(...t.afterWarm);
+      r.helped.push(t.helped);
+      r.codeWarmAt.push(t.codeWarmAt);
       r.load.push(loadavg()[0]);
     }
   } finally {
     await server.stop();
   }
   console.log(`a variant of the builtin data in a tab (goal 200 ms), asked the moment a new browser's engine is ready: ${fmt(r.atReady)}`);
+  console.log(`  as soon as the helper that warms the code up is done: ${fmt(r.helped)}; it was done ${fmt(r.codeWarmAt)} after the engine was ready`);
   console.log(`  once the tab's idle warm-up is done: ${fmt(r.afterWarm)} (load average ${r.load.map((x) => x.toFixed(1)).join(", ")})`);
   if (ONLY === "variant") process.exit(0);
 }

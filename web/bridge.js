@@ -81,6 +81,7 @@ const engine = createEngine({
   hooks: window.apibankTestHooks || {},
   mark: () => performance.mark("apibank-engine-ready"),
   idle: whenIdle,
+  newHelper: () => new Worker(workerURL),
 });
 
 const held = new Held();
@@ -103,7 +104,8 @@ window.apibankEngine = {
   /** hang makes the worker stop answering without a word (a test hook for the liveness checks). */
   hang: engine.hang,
   /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, variantWarm and
-   *  variantWarmMs (the warm-up's variant is made, in so many ms), engineMemory
+   *  variantWarmMs (the warm-up's variant is made, in so many ms), codeWarm and codeWarmMs (the
+   *  helper that warms the code up beside the engine made its variant, in so many ms), engineMemory
    *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
    *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1),
    *  phase (the engine's state: boot, compile, pause, spawn, restore, serve, failed), phaseMs (how

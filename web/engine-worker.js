@@ -9,6 +9,8 @@
 //               {type: "trap", id}                 a test hook: fail as a trapped instance does
 //               {type: "ping", id}                 the page's heartbeat: answered with pong
 //               {type: "warm-up"}                  the page is idle: warm the engine up (once a worker)
+//               {type: "warm-code"}                this worker is a helper (bridge/engine.js warmCode):
+//                                                  make a variant, so its code is compiled, and say so
 //               {type: "hang"}                     a test hook: stop answering, as a worker closed silently
 //               {type: "bulk", id, blob | text, level, state, name, scratch, episodes}
 //                                                  score a prediction text in chunks (see bulk below);
@@ -22,6 +24,7 @@
 //               {type: "warm", ms, memory}          the idle warm-up is done (ms spent in it; the
 //                                                  engine's linear memory in bytes)
 //               {type: "warm-variant", ms}          the warm-up's variant is made (ms it took)
+//               {type: "warm-code", ms}             a helper's variant is made (ms it took)
 //               {type: "progress", id, done, total} a bulk run's bytes scored so far
 //               {type: "done", id, result}          a bulk or rows request's answer (an object)
 "use strict";
@@ -68,6 +71,17 @@ self.onmessage = async (ev) => {
         setTimeout(warmUp, 0);
       }
       return;
+    case "warm-code": {
+      const t0 = performance.now();
+      try {
+        handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
+      } catch (err) {
+        crash(null, err);
+        return;
+      }
+      postMessage({ type: "warm-code", ms: performance.now() - t0 });
+      return;
+    }
     case "ping":
       postMessage({ type: "pong", id: msg.id });
       return;

@@ -1,12 +1,12 @@
 // The bridge's engine state machine (web/bridge/engine.js) in Node, with a fake worker and a fake
 // clock: the states it passes through for a start that goes well, a worker or a download that hangs
 // before "ready", a start that keeps failing and its retry, a worker replaced while the tab's kept
-// state is still being read back, and a request whose keeping fails. The browser tests
-// (startup.test.mjs) cross the same paths with real workers and downloads; these pin the
-// transitions themselves, in milliseconds.
+// state is still being read back, a request whose keeping fails, and the helper that warms the code
+// up beside the engine. The browser tests (startup.test.mjs) cross the same paths with real workers
+// and downloads; these pin the transitions themselves, in milliseconds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, transitions, tickMs } from "../../web/bridge/engine.js";
+import { createEngine, transitions, tickMs, helperMs } from "../../web/bridge/engine.js";
 import { Kept } from "../../web/bridge/storage.js";
 
 /** FakeWorker answers as engine-worker.js does: "ready" after init (unless stalled), res, pong. */
@@ -43,6 +43,29 @@ class FakeWorker {
   }
 }
 
+/**
+ * FakeHelper answers as engine-worker.js does for the helper that warms the code up: "ready" after
+ * init, then, for warm-code, what answer says ("done": warm-code; "crash"; "none": nothing).
+ */
+class FakeHelper {
+  constructor(h, answer) {
+    this.got = [];
+    this.ended = false;
+    this.answer = answer;
+    h.helpers.push(this);
+  }
+  postMessage(msg) {
+    this.got.push(msg.type === "init" ? { type: "init", module: msg.module } : msg);
+    const reply = (data) => queueMicrotask(() => !this.ended && this.onmessage && this.onmessage({ data }));
+    if (msg.type === "init") reply({ type: "ready", ms: 1 });
+    if (msg.type === "warm-code" && this.answer === "done") reply({ type: "warm-code", ms: 120 });
+    if (msg.type === "warm-code" && this.answer === "crash") reply({ type: "crash", id: null, message: "trapped" });
+  }
+  terminate() {
+    this.ended = true;
+  }
+}
+
 /** memoryStore is a Kept store in memory: a Web Storage and an IndexedDB that answer at once. */
 function memoryStore() {
   const session = new Map();
@@ -66,7 +89,7 @@ const settle = async () => {
  * running due timers and the watchdog.
  */
 async function harness(opts = {}) {
-  const h = { workers: [], errors: [], silent: false, t: 0, timers: [] };
+  const h = { workers: [], helpers: [], errors: [], silent: false, t: 0, timers: [] };
   const log = { error: (...a) => h.errors.push(a.join(" ")), warn() {}, log() {} };
   const kept = opts.kept || new Kept(memoryStore(), log);
   h.kept = kept;
@@ -80,6 +103,7 @@ async function harness(opts = {}) {
     later: (fn, ms) => h.timers.push({ at: h.t + ms, fn }),
     every: () => {},
     idle: opts.idle,
+    newHelper: opts.helper ? () => new FakeHelper(h, opts.helper) : undefined,
     log,
   });
   h.advance = async (ms, step = tickMs) => {
@@ -265,6 +289,44 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
         await settle();
         assert.deepEqual([h.engine.status().warm, h.engine.status().variantWarm], [false, false], "the new worker has made no variant");
         return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a helper warms the code up once, beside the engine, the first time the page is idle, and is ended",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
+        assert.equal(h.helpers.length, 0, "not at ready: the page is still busy starting its UI");
+        idles.shift()();
+        await settle();
+        assert.equal(h.helpers.length, 1);
+        assert.deepEqual(h.helpers[0].got, [{ type: "init", module: { module: true } }, { type: "warm-code" }], "the page's compiled module, then its one job");
+        assert.equal(h.helpers[0].ended, true, "ended once its variant is made");
+        assert.deepEqual([h.engine.status().codeWarm, h.engine.status().codeWarmMs], [true, 120]);
+        assert.deepEqual(h.workers[0].sent(), [], "the engine's own worker was asked nothing for it");
+        // A replaced engine worker finds the code the helper compiled: no second helper.
+        h.workers[0].onmessage({ data: { type: "crash", id: null, message: "trapped" } });
+        await settle();
+        idles.shift()();
+        await settle();
+        assert.equal(h.helpers.length, 1);
+        return { h, states: ["compile", "spawn", "restore", "serve", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a helper that traps or never answers is ended and changes nothing else",
+      async run() {
+        const trapped = await harness({ helper: "crash" });
+        await trapped.advance(tickMs); // the default idle(fn): a timer of 0 ms
+        assert.deepEqual([trapped.helpers[0].ended, trapped.engine.status().codeWarm], [true, false]);
+        const h = await harness({ helper: "none" });
+        await h.advance(tickMs);
+        assert.equal(h.helpers[0].ended, false, "still at work");
+        const r = await h.engine.request(req("call", { call: "[A()]" }));
+        assert.equal(r.ok, true, "the engine answers meanwhile");
+        await h.advance(helperMs + tickMs, 1000);
+        assert.deepEqual([h.helpers[0].ended, h.engine.status().codeWarm, h.engine.state()], [true, false, "serve"]);
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
       },
     },
   ];

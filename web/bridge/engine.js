@@ -51,6 +51,9 @@ export const hookBounds = ["stallMs", "compileMs", "startMs", "restartMs", "maxS
 
 /** The watchdog's period; a tick more than lateMs after the last one judges nothing (see tick). */
 export const tickMs = 250;
+
+/** helperMs is how long the helper that warms the code up (warmCode) may take before it is ended. */
+export const helperMs = 60000;
 const lateMs = 1000;
 
 const secs = (ms) => Math.round(ms / 100) / 10 + " s";
@@ -72,6 +75,8 @@ const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
  *   mark()             called at the tab's first "ready" (a performance mark for the benchmark)
  *   idle(fn)           calls fn once the page is idle (its UI up, nothing urgent running), when
  *                      each worker is told to warm up; at once by default
+ *   newHelper()        creates a worker running web/engine-worker.js that warms the module's code
+ *                      up beside the engine (warmCode); none when absent
  *   log                console by default
  */
 export function createEngine(env) {
@@ -103,7 +108,7 @@ export function createEngine(env) {
   const inflight = new Map(); // id -> {text | msg, resolve, onProgress, internal}
   const waiting = []; // requests made before "serve", sent once it is entered
   const listeners = [];
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, variantWarm: false, variantWarmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, variantWarm: false, variantWarmMs: 0, codeWarm: false, codeWarmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
   const history = []; // the states entered, for tests (at most the last 100)
 
   function setStatus(patch) {
@@ -243,6 +248,45 @@ export function createEngine(env) {
     return { ok: false, error: "the engine is not running: " + status.lastError + "; press Retry beside the engine's status" };
   }
 
+  // warmCode has a helper worker make a variant of the builtin data once, the first time the page is
+  // idle, and then ends it. A browser compiles a module's functions the first time any instance runs
+  // them, for every instance of the module in the page, and a variant runs much code that nothing
+  // else runs: made by the engine's own worker, a first variant took several times a later one's
+  // time, and the engine answered nothing meanwhile. The helper compiles that code beside the
+  // engine, whose own warm-up (engine-worker.js warmUp) goes on, and whose answers never wait for
+  // it. It costs an instance's memory while it runs; it holds no state of the tab, and a helper that
+  // fails or hangs is ended and changes nothing but the time of a first variant.
+  let helped = false;
+  function warmCode() {
+    if (helped || !env.newHelper || !module) return;
+    helped = true;
+    let h;
+    try {
+      h = env.newHelper();
+    } catch (err) {
+      return;
+    }
+    let ended = false;
+    const end = (patch) => {
+      if (ended) return;
+      ended = true;
+      h.terminate();
+      if (patch) setStatus(patch);
+    };
+    h.onmessage = (ev) => {
+      const msg = ev.data;
+      if (msg.type === "ready") h.postMessage({ type: "warm-code" });
+      else if (msg.type === "warm-code") end({ codeWarm: true, codeWarmMs: msg.ms });
+      else if (msg.type === "crash") end();
+    };
+    h.onerror = (ev) => {
+      if (ev.preventDefault) ev.preventDefault();
+      end();
+    };
+    later(() => end(), helperMs);
+    h.postMessage({ type: "init", module });
+  }
+
   // spawn starts a worker with the compiled module (state spawn).
   function spawn(patch) {
     let w;
@@ -292,6 +336,7 @@ export function createEngine(env) {
           // app.wasm's start for the cores.
           idle(() => {
             if (alive(w)) w.postMessage({ type: "warm-up" });
+            warmCode();
           });
           while (waiting.length > 0 && state.name === "serve") send(waiting.shift());
         }, (err) => crashed(w, null, "this tab's data could not be replayed: " + err.message));
