@@ -314,6 +314,23 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
       },
     },
     {
+      name: "no helper when the page asked the engine for a variant before it was idle: the engine compiles that code itself",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
+        await h.engine.request(req("load", { builtin: true, seed: 7 }));
+        idles.shift()();
+        await settle();
+        assert.equal(h.helpers.length, 0);
+        const other = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
+        await other.engine.request(req("score", { pred: JSON.stringify({ seed: 7 }) }));
+        idles.shift()();
+        await settle();
+        assert.equal(other.helpers.length, 1, "a seed inside a text asks for no variant");
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
       name: "a helper that traps or never answers is ended and changes nothing else",
       async run() {
         const trapped = await harness({ helper: "crash" });
