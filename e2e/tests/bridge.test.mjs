@@ -314,7 +314,7 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
       },
     },
     {
-      name: "no helper when the page asked the engine for a variant before it was idle: the engine compiles that code itself",
+      name: "no helper when the page asked the engine for a variant before it was idle, and one at work is ended when it asks: the engine compiles that code itself",
       async run() {
         const idles = [];
         const h = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
@@ -327,6 +327,12 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
         idles.shift()();
         await settle();
         assert.equal(other.helpers.length, 1, "a seed inside a text asks for no variant");
+        const busy = await harness({ idle: (fn) => idles.push(fn), helper: "none" });
+        idles.shift()();
+        await settle();
+        assert.equal(busy.helpers[0].ended, false, "at work");
+        await busy.engine.request(req("variant", { seed: 3 }));
+        assert.deepEqual([busy.helpers[0].ended, busy.engine.status().codeWarm], [true, false], "a helper at work is ended when the page asks for a variant");
         return { h, states: ["compile", "spawn", "restore", "serve"] };
       },
     },

@@ -257,10 +257,14 @@ export function createEngine(env) {
   // it. It costs an instance's memory while it runs; it holds no state of the tab, and a helper that
   // fails or hangs is ended and changes nothing but the time of a first variant.
   // A page that asks the engine for a variant before it is idle (a student's exercise, a reload on
-  // a variant) has the engine compile that code itself: a helper then would only take cores from it.
+  // a variant) has the engine compile that code itself: a helper then would only take cores from it,
+  // and one still at work is ended (what it compiled stays compiled).
   let helped = false;
+  let endHelper = null;
   function variantAsked(text) {
-    if (!helped && text.length < 4096 && /"seed":\s*[1-9]/.test(text)) helped = true;
+    if (text.length >= 4096 || !/"seed":\s*[1-9]/.test(text)) return;
+    helped = true;
+    if (endHelper) endHelper();
   }
   function warmCode() {
     if (helped || !env.newHelper || !module) return;
@@ -275,9 +279,11 @@ export function createEngine(env) {
     const end = (patch) => {
       if (ended) return;
       ended = true;
+      endHelper = null;
       h.terminate();
       if (patch) setStatus(patch);
     };
+    endHelper = () => end();
     h.onmessage = (ev) => {
       const msg = ev.data;
       if (msg.type === "ready") h.postMessage({ type: "warm-code" });
