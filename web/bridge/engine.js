@@ -51,10 +51,10 @@ export const hookBounds = ["stallMs", "compileMs", "startMs", "restartMs", "maxS
 
 /** The watchdog's period; a tick more than lateMs after the last one judges nothing (see tick). */
 export const tickMs = 250;
+const lateMs = 1000;
 
 /** helperMs is how long the helper that warms the code up (warmCode) may take before it is ended. */
 export const helperMs = 60000;
-const lateMs = 1000;
 
 const secs = (ms) => Math.round(ms / 100) / 10 + " s";
 const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
@@ -256,16 +256,8 @@ export function createEngine(env) {
   // engine, whose own warm-up (engine-worker.js warmUp) goes on, and whose answers never wait for
   // it. It costs an instance's memory while it runs; it holds no state of the tab, and a helper that
   // fails or hangs is ended and changes nothing but the time of a first variant.
-  // A page that asks the engine for a variant before it is idle (a student's exercise, a reload on
-  // a variant) has the engine compile that code itself: a helper then would only take cores from it,
-  // and one still at work is ended (what it compiled stays compiled).
-  let helped = false;
-  let endHelper = null;
-  function variantAsked(text) {
-    if (text.length >= 4096 || !/"seed":\s*[1-9]/.test(text)) return;
-    helped = true;
-    if (endHelper) endHelper();
-  }
+  let helped = false; // a helper was started, or is not needed (variantAsked)
+  let endHelper = null; // ends the helper at work
   function warmCode() {
     if (helped || !env.newHelper || !module) return;
     helped = true;
@@ -296,6 +288,16 @@ export function createEngine(env) {
     };
     later(() => end(), helperMs);
     h.postMessage({ type: "init", module });
+  }
+
+  // variantAsked notes a request that makes a variant (a seed of the builtin data). A page that asks
+  // for one before it is idle (a student's exercise, a reload on a variant) has the engine compile
+  // that code itself: a helper then would only take cores from it, and one still at work is ended
+  // (what it compiled stays compiled).
+  function variantAsked(text) {
+    if (text.length >= 4096 || !/"seed":\s*[1-9]/.test(text)) return;
+    helped = true;
+    if (endHelper) endHelper();
   }
 
   // spawn starts a worker with the compiled module (state spawn).
