@@ -52,11 +52,12 @@ type learnedFound struct {
 // joined writes a list of texts as one, its members one a line: encoding/json reads a few long
 // texts fast, where reading thousands of short ones ran its decoder long enough for a browser to
 // compile it again in its optimising tier, on the cores a tab's first variant needs. A member that
-// holds a line break, or is empty, cannot be so written (Learn's values are words, names and paths).
+// holds a line break, or is empty, cannot be so written (Learn's values are words, names and paths):
+// joined names it in bad, quoted.
 func joined(list []string, bad *string) string {
 	for _, s := range list {
 		if s == "" || strings.Contains(s, "\n") {
-			*bad = s
+			*bad = strconv.Quote(s)
 		}
 	}
 	return strings.Join(list, "\n")
@@ -80,7 +81,7 @@ func setOf(s string) map[string]bool {
 // vocabulary it keeps only the words a moving value holds, the only ones Make asks about.
 func Learn(files dataset.Files) ([]byte, error) {
 	f := learn(parse(files))
-	var bad string // a member joined cannot write
+	var bad string // a member joined cannot write, quoted
 	var left, protected, lowered []string
 	kept := set(f.texts)
 	for _, p := range sortedKeys(files) {
@@ -117,7 +118,7 @@ func Learn(files dataset.Files) ([]byte, error) {
 	for u, a := range f.accounts {
 		accounts[u] = a.password + "\n" + a.token + "\n" + a.email
 		if strings.Count(accounts[u], "\n") != 2 {
-			bad = accounts[u] // a member of its own holds a line break
+			bad = strconv.Quote(accounts[u]) // a member of its own holds a line break
 		}
 	}
 	l := learnedFound{Key: filesKey(files), Left: joined(left, &bad), Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
@@ -125,7 +126,7 @@ func Learn(files dataset.Files) ([]byte, error) {
 		TokenArgs: joined(sorted(f.tokenArgs), &bad), Accounts: accounts, Appointments: f.appointments, Balances: f.balances,
 		Protected: joined(protected, &bad), Lowered: joined(lowered, &bad), Words: joined(sorted(f.words), &bad), Known: joined(sorted(f.known), &bad)}
 	if bad != "" {
-		return nil, fmt.Errorf("variant: %q cannot be learned: a learned text is not empty and holds no line break", bad)
+		return nil, fmt.Errorf("variant: %s cannot be learned: a learned text is not empty and holds no line break", bad)
 	}
 	b, err := json.Marshal(l)
 	return lz.Compress(b), err // JSON is half the size compressed: every byte is in the engine module
@@ -162,8 +163,8 @@ func learned(b []byte, files dataset.Files) *found {
 	for k, vs := range l.Values {
 		f.values[k] = setOf(vs)
 	}
-	for u, joined := range l.Accounts {
-		a := strings.Split(joined, "\n")
+	for u, text := range l.Accounts {
+		a := strings.Split(text, "\n")
 		if len(a) != 3 {
 			return nil
 		}

@@ -68,3 +68,27 @@ func TestLearnedOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestJoined: a list learned as one text reads back as the same set, and a member that one text
+// cannot hold (empty, or with a line break) is named.
+func TestJoined(t *testing.T) {
+	for _, tc := range []struct {
+		list []string
+		bad  string
+	}{
+		{nil, ""},
+		{[]string{"Ann"}, ""},
+		{[]string{"Ann", "Ben Okafor", "x@y.org"}, ""},
+		{[]string{"Ann", ""}, `""`},
+		{[]string{"two\nlines", "Ann"}, `"two\nlines"`},
+	} {
+		var bad string
+		text := joined(tc.list, &bad)
+		if bad != tc.bad {
+			t.Errorf("joined(%q) names %s, want %s", tc.list, bad, tc.bad)
+		}
+		if tc.bad == "" && !maps.Equal(setOf(text), set(tc.list)) {
+			t.Errorf("setOf(joined(%q)) = %v", tc.list, setOf(text))
+		}
+	}
+}
