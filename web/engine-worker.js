@@ -71,17 +71,9 @@ self.onmessage = async (ev) => {
         setTimeout(warmUp, 0);
       }
       return;
-    case "warm-code": {
-      const t0 = performance.now();
-      try {
-        handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
-      } catch (err) {
-        crash(null, err);
-        return;
-      }
-      postMessage({ type: "warm-code", ms: performance.now() - t0 });
+    case "warm-code":
+      makeWarmVariant("warm-code");
       return;
-    }
     case "ping":
       postMessage({ type: "pong", id: msg.id });
       return;
@@ -208,18 +200,25 @@ let lastRequest = 0;
 async function warmVariant() {
   for (let i = 0; i < 600 && dead === null; i++) {
     if (performance.now() - lastRequest >= idleBeforeVariant) {
-      const t0 = performance.now();
-      try {
-        handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
-      } catch (err) {
-        crash(null, err);
-        return;
-      }
-      postMessage({ type: "warm-variant", ms: performance.now() - t0 });
+      makeWarmVariant("warm-variant");
       return;
     }
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+// makeWarmVariant makes the variant of warmSeed, kept but not loaded (the variant op), and tells
+// the page in a message of type with the ms it took; a trap ends this worker, as a request's does.
+// The idle warm-up (warmVariant) and a helper's one job (warm-code) both make it.
+function makeWarmVariant(type) {
+  const t0 = performance.now();
+  try {
+    handle(JSON.stringify({ v: 1, op: "variant", seed: warmSeed }));
+  } catch (err) {
+    crash(null, err);
+    return;
+  }
+  postMessage({ type, ms: performance.now() - t0 });
 }
 
 // idleBeforeVariant is how long the page must have asked nothing before warmVariant runs (ms).
