@@ -11,7 +11,7 @@ import (
 // BuiltinName is the name of the project's own dataset.
 const BuiltinName = "builtin"
 
-//go:generate go run ./internal/pack builtin builtin.pack
+//go:generate go run ./internal/pack builtin builtin.pack builtin.stats
 
 // builtinPack is the builtin folder packed by `go generate` (see Pack).
 //

@@ -105,7 +105,8 @@ window.apibankEngine = {
   hang: engine.hang,
   /** status returns {state, restarts, readyMs, lastError, engineMs, warm, warmMs, variantWarm and
    *  variantWarmMs (the warm-up's variant is made, in so many ms), codeWarm and codeWarmMs (the
-   *  helper that warms the code up beside the engine made its variant, in so many ms), engineMemory
+   *  helper that warms the code up beside the engine made its variant, in so many ms), heldForHelper
+   *  (a variant the page asked waited for that helper to be done), engineMemory
    *  (the engine's linear memory in bytes, as of the warm-up or the last bulk run), bulkWarm (the
    *  UI's warm-up run of the bulk path is done), attempt (the start attempt under way, from 1),
    *  phase (the engine's state: boot, compile, pause, spawn, restore, serve, failed), phaseMs (how

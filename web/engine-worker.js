@@ -141,6 +141,7 @@ const warmSeed = 1;
 // variant is not loaded).
 async function warmUp() {
   const t0 = performance.now();
+  let step = firstStep;
   let samples;
   try {
     const r = JSON.parse(handle(JSON.stringify({ v: 1, op: "samples" })));
@@ -159,14 +160,16 @@ async function warmUp() {
       return;
     }
     if (!start.ok) return;
-    for (let i = 0; i < preds.length && dead === null; i += 200) {
+    for (let i = 0; i < preds.length && dead === null; i += step) {
       await new Promise((r) => setTimeout(r, 0));
+      const t = performance.now();
       try {
-        handle(JSON.stringify({ v: 1, op: "score_lines", stream: start.result.stream, lines: preds.slice(i, i + 200).join("\n"), line: i + 1 }));
+        handle(JSON.stringify({ v: 1, op: "score_lines", stream: start.result.stream, lines: preds.slice(i, i + step).join("\n"), line: i + 1 }));
       } catch (err) {
         crash(null, err);
         return;
       }
+      step = nextStep(step, performance.now() - t);
     }
     try {
       handle(JSON.stringify({ v: 1, op: "score_finish", stream: start.result.stream }));
@@ -187,6 +190,18 @@ async function warmUp() {
 
   postMessage({ type: "warm", ms: performance.now() - t0, memory: engine.instance.exports.memory.buffer.byteLength });
   warmVariant();
+}
+
+// A warm-up step scores a few samples; a page's request that arrives meanwhile waits for the step
+// to end. The first step is small, as the engine's code is then at its slowest (a cold engine took
+// several milliseconds for some samples); each next one is sized from the last one's time to take
+// about stepMs, rather than a fixed count that a cold engine took a few hundred ms to score.
+const firstStep = 10;
+const stepMs = 15;
+
+// nextStep is the size of the warm-up's next step after one of size samples took ms.
+function nextStep(size, ms) {
+  return Math.max(5, Math.min(400, Math.round((size * stepMs) / Math.max(ms, 1))));
 }
 
 // lastRequest is when the page last asked something of the engine (performance.now()).

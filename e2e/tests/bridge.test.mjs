@@ -6,7 +6,7 @@
 // and downloads; these pin the transitions themselves, in milliseconds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, transitions, tickMs, helperMs } from "../../web/bridge/engine.js";
+import { createEngine, transitions, tickMs, helperMs, quietMs, holdMs } from "../../web/bridge/engine.js";
 import { Kept } from "../../web/bridge/storage.js";
 
 /** FakeWorker answers as engine-worker.js does: "ready" after init (unless stalled), res, pong. */
@@ -45,7 +45,8 @@ class FakeWorker {
 
 /**
  * FakeHelper answers as engine-worker.js does for the helper that warms the code up: "ready" after
- * init, then, for warm-code, what answer says ("done": warm-code; "crash"; "none": nothing).
+ * init, then, for warm-code, what answer says ("done": warm-code; "crash"; "none": nothing, until
+ * finish()).
  */
 class FakeHelper {
   constructor(h, answer) {
@@ -63,6 +64,10 @@ class FakeHelper {
   }
   terminate() {
     this.ended = true;
+  }
+  /** finish answers warm-code now, as a helper whose variant took a while. */
+  finish() {
+    if (!this.ended && this.onmessage) this.onmessage({ data: { type: "warm-code", ms: 900 } });
   }
 }
 
@@ -314,25 +319,81 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
       },
     },
     {
-      name: "no helper when the page asked the engine for a variant before it was idle, and one at work is ended when it asks: the engine compiles that code itself",
+      name: "no helper when the page asked the engine for a variant before the helper began",
       async run() {
         const idles = [];
         const h = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
         await h.engine.request(req("load", { builtin: true, seed: 7 }));
         idles.shift()();
-        await settle();
+        await h.advance(quietMs);
         assert.equal(h.helpers.length, 0);
         const other = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
         await other.engine.request(req("score", { pred: JSON.stringify({ seed: 7 }) }));
         idles.shift()();
-        await settle();
+        await other.advance(quietMs);
         assert.equal(other.helpers.length, 1, "a seed inside a text asks for no variant");
-        const busy = await harness({ idle: (fn) => idles.push(fn), helper: "none" });
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "a variant asked while the helper is at work waits for it, and what the page asks after it waits in order; at most holdMs",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn), helper: "none" });
         idles.shift()();
         await settle();
-        assert.equal(busy.helpers[0].ended, false, "at work");
-        await busy.engine.request(req("variant", { seed: 3 }));
-        assert.deepEqual([busy.helpers[0].ended, busy.engine.status().codeWarm], [true, false], "a helper at work is ended when the page asks for a variant");
+        assert.equal(h.helpers[0].ended, false, "at work");
+        const answered = [];
+        const variant = h.engine.request(req("variant", { seed: 3 })).then((r) => answered.push(["variant", r.ok]));
+        const score = h.engine.request(req("score", { pred: "[A()]" })).then((r) => answered.push(["score", r.ok]));
+        await settle();
+        assert.deepEqual(h.workers[0].sent(), [], "both wait: the variant would compete with the helper's for the cores");
+        assert.equal(h.engine.status().heldForHelper, true);
+        h.helpers[0].finish();
+        await Promise.all([variant, score]);
+        assert.deepEqual(h.workers[0].sent(), ["variant", "score"], "sent in the order asked, once the helper is done");
+        assert.deepEqual(answered, [["variant", true], ["score", true]]);
+        assert.deepEqual([h.helpers[0].ended, h.engine.status().codeWarm], [true, true]);
+        const r = await h.engine.request(req("variant", { seed: 4 }));
+        assert.equal(r.ok, true, "no helper at work: sent at once");
+
+        const stuck = await harness({ idle: (fn) => idles.push(fn), helper: "none" });
+        idles.shift()();
+        await settle();
+        const late = stuck.engine.request(req("variant", { seed: 3 }));
+        await stuck.advance(holdMs - tickMs);
+        assert.deepEqual(stuck.workers[0].sent(), [], "still waiting");
+        await stuck.advance(tickMs);
+        assert.equal((await late).ok, true, "a helper that takes too long is ended, and the request sent");
+        assert.deepEqual([stuck.helpers[0].ended, stuck.engine.status().codeWarm], [true, false]);
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
+      name: "the warm-ups begin once the page has asked the engine nothing for quietMs, or a few seconds after it was idle",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn), helper: "done" });
+        const warmUps = () => h.workers[0].got.filter((m) => m.type === "warm-up").length;
+        await h.engine.request(req("stats"));
+        idles.shift()();
+        await settle();
+        assert.deepEqual([warmUps(), h.helpers.length], [0, 0], "the page has just asked: its next request may follow at once");
+        await h.advance(quietMs - tickMs);
+        await h.engine.request(req("dialogues"));
+        await h.advance(quietMs - tickMs);
+        assert.deepEqual([warmUps(), h.helpers.length], [0, 0], "asked again meanwhile");
+        await h.advance(tickMs);
+        assert.deepEqual([warmUps(), h.helpers.length], [1, 1], "quiet for quietMs");
+
+        const busy = await harness({ idle: (fn) => idles.push(fn) });
+        const busyWarmUps = () => busy.workers[0].got.filter((m) => m.type === "warm-up").length;
+        idles.shift()();
+        for (let t = 0; t < 5000; t += tickMs) {
+          await busy.engine.request(req("world"));
+          await busy.advance(tickMs);
+        }
+        assert.equal(busyWarmUps(), 1, "a page that never pauses still gets its warm-up, a few seconds after it was idle");
         return { h, states: ["compile", "spawn", "restore", "serve"] };
       },
     },

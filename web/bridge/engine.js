@@ -56,6 +56,23 @@ const lateMs = 1000;
 /** helperMs is how long the helper that warms the code up (warmCode) may take before it is ended. */
 export const helperMs = 60000;
 
+/**
+ * quietMs: the idle warm-ups (the engine's own, and the helper) begin once the page has asked the
+ * engine nothing for this long, or quietMaxMs after the page was idle, whichever is first: a page
+ * that asks at once as it is ready (a test, a user quick to click) finds the engine and the cores
+ * free, not busy with the warm-up's first, coldest steps.
+ */
+export const quietMs = 500;
+const quietMaxMs = 5000;
+
+/**
+ * holdMs bounds how long the page's requests wait for a helper at work (see holdFor): a browser
+ * does not stop a worker in the middle of its call into the module (Chromium lets it run on for up
+ * to seconds), so a variant asked of the engine meanwhile competed with the helper's for the cores
+ * and took twice as long; it now waits for the helper and then finds the code compiled.
+ */
+export const holdMs = 3000;
+
 const secs = (ms) => Math.round(ms / 100) / 10 + " s";
 const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
 
@@ -106,9 +123,9 @@ export function createEngine(env) {
   let nextID = 1;
   let pingID = 0;
   const inflight = new Map(); // id -> {text | msg, resolve, onProgress, internal}
-  const waiting = []; // requests made before "serve", sent once it is entered
+  const waiting = []; // requests made before "serve", or while held (holdFor), sent in order after
   const listeners = [];
-  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, variantWarm: false, variantWarmMs: 0, codeWarm: false, codeWarmMs: 0, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
+  const status = { state: "starting", restarts: 0, readyMs: 0, lastError: "", engineMs: 0, warm: false, warmMs: 0, variantWarm: false, variantWarmMs: 0, codeWarm: false, codeWarmMs: 0, heldForHelper: false, engineMemory: 0, bulkWarm: false, attempt: 1, phase: "boot" };
   const history = []; // the states entered, for tests (at most the last 100)
 
   function setStatus(patch) {
@@ -274,6 +291,7 @@ export function createEngine(env) {
       endHelper = null;
       h.terminate();
       if (patch) setStatus(patch);
+      release();
     };
     endHelper = () => end();
     h.onmessage = (ev) => {
@@ -290,14 +308,53 @@ export function createEngine(env) {
     h.postMessage({ type: "init", module });
   }
 
-  // variantAsked notes a request that makes a variant (a seed of the builtin data). A page that asks
-  // for one before it is idle (a student's exercise, a reload on a variant) has the engine compile
-  // that code itself: a helper then would only take cores from it, and one still at work is ended
-  // (what it compiled stays compiled).
+  // asksVariant tells a request that makes a variant (a seed of the builtin data).
+  const asksVariant = (text) => text.length < 4096 && /"seed":\s*[1-9]/.test(text);
+
+  // variantAsked notes a request of the kept state's replay that makes a variant: no helper is
+  // started after it (the engine compiles that code itself), and one at work is ended.
   function variantAsked(text) {
-    if (text.length >= 4096 || !/"seed":\s*[1-9]/.test(text)) return;
+    if (!asksVariant(text)) return;
     helped = true;
     if (endHelper) endHelper();
+  }
+
+  // holdFor says whether request r must wait: the page asks for a variant while the helper is at
+  // work (see holdMs). A page that asks for one before the helper began (a student's exercise, a
+  // reload on a variant) has the engine compile that code itself, and no helper is started then.
+  // The request and every one after it wait, in order, until the helper is done, or holdMs.
+  let holding = false;
+  function holdFor(r) {
+    if (holding) return true;
+    if (r.text === undefined || !asksVariant(r.text)) return false;
+    helped = true;
+    if (!endHelper) return false;
+    holding = true;
+    setStatus({ heldForHelper: true });
+    const end = endHelper;
+    later(() => holding && end(), holdMs);
+    return true;
+  }
+
+  // release ends a hold (holdFor) and sends what waited.
+  function release() {
+    if (!holding) return;
+    holding = false;
+    flush();
+  }
+
+  // flush sends the waiting requests in order while the engine serves and nothing holds them.
+  function flush() {
+    while (waiting.length > 0 && state.name === "serve" && !holding) send(waiting.shift());
+  }
+
+  // whenQuiet calls fn once the page has asked the engine nothing for quietMs, or quietMaxMs after
+  // since.
+  let lastAsked = -Infinity;
+  function whenQuiet(since, fn) {
+    const wait = Math.min(lastAsked + quietMs, since + quietMaxMs) - now();
+    if (wait <= 0) fn();
+    else later(() => whenQuiet(since, fn), wait);
   }
 
   // spawn starts a worker with the compiled module (state spawn).
@@ -345,13 +402,16 @@ export function createEngine(env) {
           everReady = true;
           enter("serve", { worker: w, heard: now(), pingAt: 0 }, { engineMs: msg.ms, readyMs: now(), attempt: 1 });
           if (first && env.mark) env.mark();
-          // The warm-up (engine-worker.js) waits for an idle page: run at "ready", it competed with
-          // app.wasm's start for the cores.
-          idle(() => {
-            if (alive(w)) w.postMessage({ type: "warm-up" });
-            warmCode();
-          });
-          while (waiting.length > 0 && state.name === "serve") send(waiting.shift());
+          // The warm-ups (engine-worker.js's, and the helper) wait for an idle page, then for a
+          // quiet engine: run at "ready", they competed with app.wasm's start for the cores, and
+          // the page's first requests waited behind their coldest steps.
+          idle(() =>
+            whenQuiet(now(), () => {
+              if (alive(w)) w.postMessage({ type: "warm-up" });
+              warmCode();
+            })
+          );
+          flush();
         }, (err) => crashed(w, null, "this tab's data could not be replayed: " + err.message));
         return;
       case "res": {
@@ -399,11 +459,10 @@ export function createEngine(env) {
   function send(r) {
     const id = nextID++;
     inflight.set(id, r);
+    lastAsked = now();
+    if (r.text !== undefined && asksVariant(r.text)) helped = true; // asked before "serve": no helper
     if (r.msg) state.worker.postMessage(Object.assign({ id }, r.msg));
-    else {
-      variantAsked(r.text);
-      state.worker.postMessage({ type: "req", id, text: r.text });
-    }
+    else state.worker.postMessage({ type: "req", id, text: r.text });
   }
 
   // crashed ends worker w (it trapped, closed, errored or overran a bound) and starts the next one:
@@ -478,8 +537,8 @@ export function createEngine(env) {
   function queue(r) {
     return new Promise((resolve) => {
       r.resolve = resolve;
-      if (state.name === "serve") send(r);
-      else if (state.name === "failed") resolve(notRunning());
+      if (state.name === "failed") resolve(notRunning());
+      else if (state.name === "serve" && !holdFor(r)) send(r);
       else waiting.push(r);
     });
   }
