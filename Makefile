@@ -33,7 +33,8 @@ $(BINARYEN): scripts/binaryen/package.json scripts/binaryen/package-lock.json
 	@command -v npm >/dev/null || { echo "npm not found: building the engine module needs Node.js 20+ with npm" >&2; exit 1; }
 	cd scripts/binaryen && npm ci --no-audit --no-fund
 
-# The builtin data as the engine embeds it, packed from dataset/builtin (a test checks it is fresh).
+# The builtin data as the engine embeds it, packed from dataset/builtin with its counts
+# (dataset/builtin.stats; a test checks both are fresh).
 # What a variant learns from the builtin data (variant/builtin.learned) is written again with it.
 dataset/builtin.pack: $(shell find dataset/builtin -type f)
 	$(GO) generate ./dataset
