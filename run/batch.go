@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -167,6 +168,7 @@ func lines(data []byte, fn func(n int, line []byte)) {
 // asked is one request of a batch input file.
 type asked struct {
 	id     string
+	body   json.RawMessage // the request's body, kept for the first of each level (see preparedFrom)
 	task   Task
 	answer *model.Response
 	fail   *Failure
@@ -221,6 +223,7 @@ func ScoreBatch(ctx context.Context, do protocol.Transport, input, output, error
 		order = append(order, a)
 		if l := levelOfID(a.id); l != "" && !slices.Contains(levels, l) {
 			levels = append(levels, l)
+			a.body = in.Body
 		}
 	})
 	// The samples the ids name, from the engine's lists of the levels they name.
@@ -253,6 +256,9 @@ func ScoreBatch(ctx context.Context, do protocol.Transport, input, output, error
 	order = kept
 	if len(order) == 0 {
 		return nil, bad, fmt.Errorf("%s: no request names a sample of the loaded data", input.Name)
+	}
+	if err := preparedFrom(ctx, e, input.Name, order, native); err != nil {
+		return nil, bad, err
 	}
 	// The answers, in any order, and the provider's failures.
 	read := func(f BatchFile, errorFile bool) {
@@ -362,3 +368,37 @@ func answerOf(out outputLine, errorFile bool) (model.Response, *Failure) {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// preparedFrom checks that a batch input was prepared from the loaded data: the first request of
+// each level must ask what the loaded data's prompt for its sample says. Custom ids name samples,
+// not data, so an input prepared from a variant (batch prepare --seed) or another folder names the
+// same samples; judged on the loaded data, its right answers would be counted wrong, without a
+// word. The error says where and what to give instead.
+func preparedFrom(ctx context.Context, e *serial, name string, order []*asked, native bool) error {
+	form := Text
+	if native {
+		form = Native
+	}
+	for _, a := range order {
+		if a.body == nil {
+			continue
+		}
+		id := a.task.ID
+		p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: a.task.Level, File: a.task.File, Sample: &id})
+		if err != nil {
+			return err
+		}
+		want, err := Body(p, form, model.Settings{Model: DefaultPromptModel})
+		if err != nil {
+			return err
+		}
+		var got, loaded struct {
+			Messages any `json:"messages"`
+		}
+		if json.Unmarshal(a.body, &got) != nil || json.Unmarshal(want, &loaded) != nil || !reflect.DeepEqual(got.Messages, loaded.Messages) {
+			return fmt.Errorf("%s:%s: the request for %s/%s#%d is not what the loaded data asks: the file was prepared from other data (another --seed or --data); score it with the --seed or --data it was prepared with",
+				name, a.where, a.task.Level, a.task.File, a.task.ID)
+		}
+	}
+	return nil
+}

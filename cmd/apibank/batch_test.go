@@ -85,3 +85,41 @@ func TestBatchRoundTripMatchesRun(t *testing.T) {
 		t.Fatalf("batch prepare without --model: exit %d, want 2", code)
 	}
 }
+
+// TestBatchScoreOnTheDataItWasPreparedFrom: a batch prepared from variant 7 is judged on it with
+// --seed 7 (a model that answers the variant's gold scores the ceiling), and refused, saying
+// where and why, on the builtin data or another variant: its custom ids name the same samples,
+// and its right answers would have been counted wrong.
+func TestBatchScoreOnTheDataItWasPreparedFrom(t *testing.T) {
+	srv := goldServer(t, []int64{7})
+	for _, form := range []string{"text", "native"} {
+		dir := t.TempDir()
+		in, outFile := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
+		levels := []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", form}
+		if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in, "--seed", "7"}, levels...)...); code != 0 {
+			t.Fatalf("prepare: exit %d\n%s", code, stderr)
+		}
+		input, _ := os.ReadFile(in)
+		output, err := srv.AnswerBatch(input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = os.WriteFile(outFile, output, 0o644)
+		stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json", "--seed", "7")
+		var sum struct {
+			Report struct {
+				Overall struct{ Calls, Correct int }
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &sum); code != 0 || err != nil || sum.Report.Overall.Calls == 0 || sum.Report.Overall.Correct != sum.Report.Overall.Calls {
+			t.Fatalf("%s, --seed 7: exit %d, %+v\n%s", form, code, sum.Report.Overall, stderr)
+		}
+		for _, other := range [][]string{nil, {"--seed", "8"}} {
+			var out, errText strings.Builder
+			err := cli(append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--json"}, other...), &out, &errText)
+			if err == nil || !strings.Contains(err.Error(), in+":1: ") || !strings.Contains(err.Error(), "prepared from other data") || out.Len() > 0 {
+				t.Errorf("%s, %v: %v, output %q; want a refusal naming %s:1 and no verdicts", form, other, err, out.String(), in)
+			}
+		}
+	}
+}

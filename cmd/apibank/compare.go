@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/apibank-playground/apibank/internal/lines"
@@ -39,6 +40,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		if sides[i].files, err = trialFiles(f); err != nil {
 			return err
 		}
+	}
+	if err := dataOfRecords(fs, &c, append(slices.Clone(sides[0].files), sides[1].files...), stderr); err != nil {
+		return err
 	}
 	r, bad, err := start(c, stderr)
 	if err != nil {

@@ -311,6 +311,9 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	if *preds == "" {
 		return usageError("score needs --preds FILE")
 	}
+	if err := dataOfRecords(fs, &c, []string{*preds}, stderr); err != nil {
+		return err
+	}
 	r, bad, err := start(c, stderr)
 	if err != nil {
 		return err

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/apibank-playground/apibank/run"
+)
+
+// passSuffix is what `apibank run` adds to its --out name for one pass of a run of several (see
+// trialPath and passPath): ".trial-N", ".variant-S", ".rerun", before the extension.
+var passSuffix = regexp.MustCompile(`\.(trial-[0-9]+|variant-[0-9]+|rerun)$`)
+
+// recorded is what a run's record (run.RecordPath) says of one of its predictions files.
+type recorded struct {
+	record string // the record's path
+	seed   int64  // the variant the file's pass asked (0: the builtin data itself)
+}
+
+// recordOf finds the record of the run that wrote the predictions file path: the record beside it,
+// or beside the run's --out when path is one pass of a run of several. ok is false when no record
+// there names the file (a file written otherwise: the Runs page, a script), or it does not read.
+func recordOf(path string) (rec recorded, ok bool) {
+	ext := filepath.Ext(path)
+	stem := path[:len(path)-len(ext)]
+	for _, out := range []string{path, passSuffix.ReplaceAllString(stem, "") + ext} {
+		b, err := os.ReadFile(run.RecordPath(out))
+		if err != nil {
+			continue
+		}
+		var r run.Record
+		if json.Unmarshal(b, &r) != nil || r.Format != run.RecordFormat {
+			continue
+		}
+		for _, t := range r.Trials {
+			if t.File == filepath.Base(path) {
+				return recorded{record: run.RecordPath(out), seed: t.Seed}, true
+			}
+		}
+	}
+	return recorded{}, false
+}
+
+// dataOfRecords chooses the data that predictions files are judged on from their runs' records
+// (recordOf): with neither --data nor --seed given, the variant they were asked on (said on
+// stderr). A --seed other than theirs is refused, as are files asked on different data: judged on
+// other data than they were asked on, right answers would be counted wrong without a word. With
+// --data, a file asked on a variant is judged on the folder as asked, and stderr says so.
+func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer) error {
+	var first string
+	var seed int64
+	found := map[string]recorded{}
+	for _, f := range files {
+		rec, ok := recordOf(f)
+		if !ok {
+			continue
+		}
+		if len(found) > 0 && rec.seed != seed {
+			return fmt.Errorf("%s was asked on %s and %s on %s (as their records say): judge runs of the same data together", first, dataName(seed), f, dataName(rec.seed))
+		}
+		first, seed, found[f] = f, rec.seed, rec
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	seedGiven := false
+	fs.Visit(func(f *flag.Flag) { seedGiven = seedGiven || f.Name == "seed" })
+	switch {
+	case c.data != "":
+		if seed != 0 {
+			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", first, dataName(seed), found[first].record, c.data)
+		}
+	case seedGiven && c.seed != seed:
+		return fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", first, dataName(seed), found[first].record, c.seed, seed)
+	case !seedGiven && seed != 0:
+		c.seed = seed
+		fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
+	}
+	for _, f := range files {
+		if _, ok := found[f]; !ok && seed != 0 {
+			fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s too\n", f, dataName(seed))
+		}
+	}
+	return nil
+}
+
+// dataName names the builtin data (seed 0) or its variant of seed.
+func dataName(seed int64) string {
+	if seed == 0 {
+		return "the builtin data itself"
+	}
+	return "the variant of seed " + strconv.FormatInt(seed, 10)
+}

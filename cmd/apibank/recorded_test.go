@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
+
+// TestJudgedOnTheRecordedData: predictions that `apibank run --seed S` wrote are judged on variant S
+// by score and compare without --seed, as their record says; a --seed other than theirs, and two
+// runs of different data compared, are refused rather than judged wrong; a file with no record is
+// judged on the data asked for, as before.
+func TestJudgedOnTheRecordedData(t *testing.T) {
+	srv := goldServer(t, []int64{1, 7})
+	dir := t.TempDir()
+	ask := func(name string, extra ...string) string {
+		out := filepath.Join(dir, name)
+		args := append([]string{"run", "--native", "--base-url", srv.URL(), "--model", "m", "--api-key-env", "NO_SUCH_KEY_VAR",
+			"--level", "level-1-given-desc", "--limit", "12", "--out", out}, extra...)
+		if _, stderr, code := runCapture(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		return out
+	}
+	seeded, original, robust := ask("s7.jsonl", "--seed", "7"), ask("o.jsonl"), ask("r.jsonl", "--variants", "1")
+	bare := filepath.Join(t.TempDir(), "s7.jsonl") // the same lines without their record
+	if b, err := os.ReadFile(seeded); err != nil || os.WriteFile(bare, b, 0o644) != nil {
+		t.Fatal(err)
+	}
+	accuracy := func(stdout string) (string, float64) {
+		var rep protocol.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("score --json: %v\n%s", err, stdout)
+		}
+		return rep.Data, rep.Overall.Accuracy
+	}
+	for _, tt := range []struct {
+		name     string
+		args     []string
+		data     string
+		accuracy float64
+		stderr   string
+	}{
+		{"a seeded run, no --seed", []string{"score", "--preds", seeded}, "builtin~s7", 1, "judged on the variant of seed 7, which " + seeded + " was asked on"},
+		{"a seeded run, its --seed", []string{"score", "--preds", seeded, "--seed", "7"}, "builtin~s7", 1, ""},
+		{"a run of the builtin data", []string{"score", "--preds", original}, "builtin", 1, ""},
+		{"a variant pass of a robustness run", []string{"score", "--preds", strings.TrimSuffix(robust, ".jsonl") + ".variant-1.jsonl"}, "builtin~s1", 1, "judged on the variant of seed 1"},
+		{"its rerun pass", []string{"score", "--preds", strings.TrimSuffix(robust, ".jsonl") + ".rerun.jsonl"}, "builtin", 1, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runCapture(t, append(tt.args, "--native", "--json")...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			if data, acc := accuracy(stdout); data != tt.data || acc != tt.accuracy {
+				t.Errorf("judged on %s: accuracy %.3f; want %s, %.3f", data, acc, tt.data, tt.accuracy)
+			}
+			if !strings.Contains(stderr, tt.stderr) || (tt.stderr == "" && strings.Contains(stderr, "judged on")) {
+				t.Errorf("stderr %q, want it to say %q", stderr, tt.stderr)
+			}
+		})
+	}
+	// Without its record nothing says which data the lines were asked on: the builtin data, as asked.
+	stdout, _, _ := runCapture(t, "score", "--preds", bare, "--native", "--json")
+	if data, acc := accuracy(stdout); data != "builtin" || acc == 1 {
+		t.Errorf("the lines without their record: judged on %s, accuracy %.3f", data, acc)
+	}
+
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"another --seed", []string{"score", "--preds", seeded, "--seed", "8"}, "--seed 8 would judge it on other data"},
+		{"--seed 0", []string{"score", "--preds", seeded, "--seed", "0"}, "--seed 0 would judge it on other data"},
+		{"runs of different data compared", []string{"compare", seeded, original}, "judge runs of the same data together"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := cli(append(tt.args, "--native"), &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || stdout.Len() > 0 {
+				t.Errorf("error %v, output %q; want a refusal saying %q, and no verdicts", err, stdout.String(), tt.want)
+			}
+		})
+	}
+	stdout, stderr, code := runCapture(t, "compare", seeded, seeded, "--native")
+	if code != 0 || !strings.Contains(stderr, "judged on the variant of seed 7") || !strings.Contains(stdout, "100.0%") {
+		t.Errorf("a seeded run compared with itself: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
