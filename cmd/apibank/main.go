@@ -26,8 +26,9 @@ const usage = `usage: apibank <command> [flags]
 commands:
   replay   [--data DIR] [--state fresh|replay] [--form text|native] [--json]
            replay every gold call; per level: total, accepted
-  score    [--data DIR] --preds FILE [--level L] [--state fresh|replay] [--out FILE] [--json]
-           judge prediction JSONL {"level"?, "file", "id", "pred"}
+  score    [--data DIR] [--seed S] --preds FILE [--level L] [--state fresh|replay] [--out FILE] [--json]
+           judge prediction JSONL {"level"?, "file", "id", "pred"}; a run's predictions are
+           judged on the data its .run.json names (the variant of run --seed S) unless told
   rouge    --pairs FILE
            ROUGE-L F of JSONL {"ref", "hyp"} lines: {"f": x} or {"error": "..."} per line
   run      --base-url URL --model NAME --out FILE [--api-key-env VAR] [--level L]...
@@ -56,18 +57,20 @@ commands:
            every single-request sample (level-3 step samples included) as the exact
            chat-completions request body a run sends, one JSON line each (model MODEL
            unless --model names one)
-  batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--state fresh|replay] [--limit N] [--data DIR]
+  batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--state fresh|replay] [--limit N] [--data DIR] [--seed S]
            a batch input file (OpenAI Batch API): {"custom_id","method","url","body"} per
            single-request sample, the body what a run sends
-  batch score --input FILE --output FILE [--errors FILE] [--out PREDS] [--data DIR]
+  batch score --input FILE --output FILE [--errors FILE] [--out PREDS] [--data DIR] [--seed S]
            [--state fresh|replay] [--json]
            score a provider's batch output (and error) file as apibank run scores the same
-           answers: the report to stdout, the predictions to PREDS
-  compare  A.jsonl B.jsonl [--data DIR] [--level L] [--state fresh|replay] [--json]
+           answers: the report to stdout, the predictions to PREDS; give the --seed or --data
+           the input was prepared with (an input of other data is refused)
+  compare  A.jsonl B.jsonl [--data DIR] [--seed S] [--level L] [--state fresh|replay] [--json]
            two runs' prediction files (as run --out writes them) compared on the samples
            both answered: per level the samples right in one run and wrong in the other, the
            exact McNemar test's p, a sentence, each run's accuracy and the smallest difference
-           the comparison could detect; a run's trials (FILE.trial-I.jsonl) give the flip rate
+           the comparison could detect; a run's trials (FILE.trial-I.jsonl) give the flip rate;
+           runs are judged on the data their .run.json names, as score does
   validate [--data DIR] [--json]
            verify a dataset: format, execution (gold calls reproduce their results), grounding
            (argument values come from the dialogue), and for the builtin data coverage
