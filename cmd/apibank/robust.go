@@ -82,6 +82,15 @@ func printRobust(w io.Writer, rbs []run.Robustness, cut bool) {
 		fmt.Fprintln(w, "cancelled: only the passes that ran are counted")
 	}
 	for _, rb := range rbs {
+		if rb.Tasks == 0 {
+			// No task was judged in every pass: accuracies of nothing would read as 0.
+			fmt.Fprintf(w, "%-22s tasks 0: none was judged in every pass", rb.Level)
+			if rb.LeftOut > 0 {
+				fmt.Fprintf(w, " (%d left out: a request failed in some pass)", rb.LeftOut)
+			}
+			fmt.Fprintln(w)
+			continue
+		}
 		fmt.Fprintf(w, "%-22s tasks %d  original %.4f  variants %.4f ± %.4f (sd), min %.4f, max %.4f  right in every variant %.4f\n",
 			rb.Level, rb.Tasks, rb.Original, rb.Mean, rb.StdDev, rb.Min, rb.Max, rb.EveryVariant)
 		fmt.Fprintf(w, "%-22s rerun %.4f  verdicts changed: by asking again %.4f, by a variant %.4f", "", rb.Rerun, rb.RerunFlips, rb.VariantFlips)

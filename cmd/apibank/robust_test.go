@@ -151,3 +151,24 @@ func TestSeedSameBytesInEveryHost(t *testing.T) {
 		t.Error("variant 11's prompts are the builtin data's")
 	}
 }
+
+// TestPrintRobustNothingJudged: a level none of whose tasks was judged in every pass says so, rather
+// than accuracies of 0 that read as a model that was always wrong.
+func TestPrintRobustNothingJudged(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		rb   run.Robustness
+		want string
+	}{
+		{"every task lost a pass", run.Robustness{Level: "level-1-given-desc", Seeds: []int64{1}, LeftOut: 12}, "tasks 0: none was judged in every pass (12 left out: a request failed in some pass)\n"},
+		{"a level without tasks", run.Robustness{Level: "level-3", Seeds: []int64{1}}, "tasks 0: none was judged in every pass\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			printRobust(&b, []run.Robustness{tt.rb}, false)
+			if !strings.Contains(b.String(), tt.want) || strings.Contains(b.String(), "original 0.0000") {
+				t.Errorf("got %q, want it to say %q and no accuracies", b.String(), tt.want)
+			}
+		})
+	}
+}

@@ -104,6 +104,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *season < 0 || *season > protocol.MaxSeed {
 		return fmt.Errorf("--board-season %d: a variant's seed, from 1 to %d (0: no season)", *season, int64(protocol.MaxSeed))
 	}
+	if *season != 0 && *static == "" && !*precompress && (*dbPath == "" || !apiCfg.on) {
+		// A served board lives in the classes database, behind the API: without them the flag
+		// would rank nothing, silently.
+		return fmt.Errorf("--board-season %d: the board is kept in the classes database and served by the API: give --db FILE, and keep the API on", *season)
+	}
 	if *precompress {
 		return Precompress(*web, largeAsset, stdout)
 	}

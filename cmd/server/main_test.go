@@ -138,6 +138,9 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"no connections", []string{"--web", web, "--max-conns", "0"}, "--max-conns 0: must be at least 1"},
 		{"unknown flag", []string{"--port", "80"}, "flag provided but not defined: -port"},
 		{"bad address", []string{"--web", web, "--addr", "256.0.0.1:0"}, "256.0.0.1"},
+		{"a season with no board", []string{"--web", web, "--board-season", "7"}, "--board-season 7: the board is kept in the classes database and served by the API: give --db FILE"},
+		{"a season with the API off", []string{"--web", web, "--board-season", "7", "--db", filepath.Join(t.TempDir(), "c.db"), "--api=false"}, "keep the API on"},
+		{"a season out of range", []string{"--web", web, "--board-season", "-2"}, "--board-season -2: a variant's seed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
