@@ -90,10 +90,11 @@ its names, numbers, dates and texts redrawn, its gold calls with them, the same 
 without it the project's own builtin data is used.
 `
 
-// exitError carries an exit status.
+// exitError carries an exit status, and for a usage error (code 2) the command it was met in.
 type exitError struct {
 	code int
 	msg  string
+	cmd  string
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -116,7 +117,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "apibank:", ee.msg)
 		}
 		if ee.code == 2 {
-			fmt.Fprint(os.Stderr, usage)
+			fmt.Fprint(os.Stderr, helpFor(ee.cmd))
 		}
 		os.Exit(ee.code)
 	}
@@ -154,10 +155,45 @@ func cli(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	err = dispatch(args[0], args[1:], stdout, stderr)
 	if err == errHelp {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, helpFor(commandOf(args)))
 		return nil
 	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == 2 && ee != errHelp {
+		ee.cmd = commandOf(args)
+	}
 	return err
+}
+
+// commandOf names the command args ask for: its word, and a subcommand's ("batch score").
+func commandOf(args []string) string {
+	if len(args) > 1 && (args[0] == "batch" || args[0] == "dataset") && !strings.HasPrefix(args[1], "-") {
+		return args[0] + " " + args[1]
+	}
+	return args[0]
+}
+
+// helpFor is the usage of one command (every command's of a word such as "batch"), with the flags
+// every command takes: what a usage error of that command, or its -h, prints, rather than every
+// command's, which pushed the error itself off a terminal's screen. A name usage does not have, or
+// none, gets the whole usage.
+func helpFor(cmd string) string {
+	var section []string
+	lines := strings.Split(usage, "\n")
+	for i := 0; i < len(lines) && cmd != ""; i++ {
+		if l := lines[i]; strings.HasPrefix(l, "  "+cmd+" ") || l == "  "+cmd {
+			section = append(section, l)
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "           ") {
+				i++
+				section = append(section, lines[i])
+			}
+		}
+	}
+	common := strings.Index(usage, "common flags:")
+	if len(section) == 0 || common < 0 {
+		return usage
+	}
+	return "usage:\n" + strings.Join(section, "\n") + "\n\n" + usage[common:] + "apibank help lists every command.\n"
 }
 
 // dispatch runs one command.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -270,5 +271,42 @@ func TestStatsBuiltin(t *testing.T) {
 	}
 	if c.Styles["parallel"]+c.Styles["parallel-multiple"] < 40 || c.Specials["wrong_value"] < 15 {
 		t.Errorf("parallel sets %d+%d, wrong_value cases %d", c.Styles["parallel"], c.Styles["parallel-multiple"], c.Specials["wrong_value"])
+	}
+}
+
+// TestHelpForOneCommand: -h after a command, and a usage error of it, show that command's usage and
+// the flags every command takes, not every command's; an unknown command gets them all.
+func TestHelpForOneCommand(t *testing.T) {
+	for _, tt := range []struct {
+		args       []string
+		has, lacks []string
+	}{
+		{[]string{"score", "-h"}, []string{"  score    [--data DIR] [--seed S] --preds FILE", "common flags:", "apibank help lists every command"}, []string{"rouge --pairs", "batch score"}},
+		{[]string{"batch", "score", "--help"}, []string{"  batch score --input FILE", "give the --seed or --data"}, []string{"  batch prepare", "  score    ["}},
+		{[]string{"help"}, []string{"  rouge    --pairs FILE", "  batch prepare", "  dataset fill"}, nil},
+	} {
+		stdout, _, code := runCapture(t, tt.args...)
+		if code != 0 {
+			t.Errorf("apibank %v: exit %d", tt.args, code)
+		}
+		for _, want := range tt.has {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("apibank %v: no %q in\n%s", tt.args, want, stdout)
+			}
+		}
+		for _, not := range tt.lacks {
+			if strings.Contains(stdout, not) {
+				t.Errorf("apibank %v: %q should not be shown", tt.args, not)
+			}
+		}
+	}
+	var out, errText strings.Builder
+	err := cli([]string{"batch", "--level", "x"}, &out, &errText)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || ee.cmd != "batch" || !strings.Contains(helpFor(ee.cmd), "  batch prepare") || !strings.Contains(helpFor(ee.cmd), "  batch score") || strings.Contains(helpFor(ee.cmd), "  rouge") {
+		t.Errorf("a usage error of batch: %v (command %q)", err, ee.cmd)
+	}
+	if helpFor("frobnicate") != usage || helpFor("") != usage {
+		t.Error("an unknown command, or none, should get the whole usage")
 	}
 }
