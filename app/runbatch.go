@@ -18,6 +18,37 @@ const runBatchKey = "run/batch"
 // runSourceBatch marks a saved run scored from a provider's batch output file.
 const runSourceBatch = "batch"
 
+// batchDataWords names the data of a batch of seed: a variant, or the data loaded in the tab.
+func batchDataWords(seed int64) string {
+	if seed == 0 {
+		return "the data loaded in this tab"
+	}
+	return dataWords(seed)
+}
+
+// onBatchData runs f on the data a batch of s asks, as a live run of s would: the variant of
+// s.Seed, loaded for the while and the data loaded before put back after; the tab's loaded data
+// for no seed. A robustness run (variants) asks its passes live: a batch of it is refused.
+func onBatchData(s RunSettings, f func() error) error {
+	if s.Variants > 0 {
+		return errors.New("a batch asks one data: set the variants to 0 (a robustness run asks its passes live), or choose a variant's seed")
+	}
+	if s.Seed == 0 {
+		return f()
+	}
+	before := dataBefore()
+	if err := loadData(s.Seed); err != nil {
+		return err
+	}
+	err := f()
+	if before != nil {
+		if rerr := before.restore(); rerr != nil && err == nil {
+			err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
+		}
+	}
+	return err
+}
+
 // batchSettings are the model settings of a batch's request bodies: the endpoint settings
 // without the key (a body never holds it) and never streamed.
 func batchSettings(s RunSettings) RunSettings {
@@ -34,7 +65,7 @@ func (p *RunPage) renderBatch(running bool) app.UI {
 	return app.Section().Class("card").Aria("labelledby", "run-batch-h").DataSet("testid", "run-batch").Body(
 		app.H2().ID("run-batch-h").Text("Batch"),
 		app.P().Text("Some providers run a file of requests within a day at a lower price (OpenAI's Batch API, and others that take the same file). "+
-			"Download the batch input file for the model, form, levels and samples per level above (level 3 as its step samples: each gold call predicted from the steps before it), "+
+			"Download the batch input file for the model, form, levels, samples per level and data above (a variant's seed asks that variant; level 3 as its step samples: each gold call predicted from the steps before it), "+
 			"run it at the provider, then load its output file here (and its error file, if it gave one). The answers are scored as a live run scores the same answers, and kept as a run on the Runs page."),
 		app.Div().Class("row").Body(
 			app.Button().DataSet("testid", "run-batch-prepare").Disabled(running || p.batching).Text("Download batch input").OnClick(p.onBatchPrepare),
@@ -57,8 +88,8 @@ func (p *RunPage) renderBatch(running bool) app.UI {
 				Text(loadedText(p.batchOut, p.batchErr))
 		}),
 		app.If(hasPrepared, func() app.UI {
-			return app.P().Class("small").DataSet("testid", "run-batch-prepared").Text(fmt.Sprintf("The output is scored against the input file downloaded last: %s, %s form, %s%s.",
-				prepared.Model, prepared.Form, levelsText(prepared.Levels), limitText(prepared.Limit)))
+			return app.P().Class("small").DataSet("testid", "run-batch-prepared").Text(fmt.Sprintf("The output is scored against the input file downloaded last: %s, %s form, %s%s, on %s.",
+				prepared.Model, prepared.Form, levelsText(prepared.Levels), limitText(prepared.Limit), batchDataWords(prepared.Seed)))
 		}),
 		app.If(p.batchMsg != "", func() app.UI {
 			return app.P().Class("small").DataSet("testid", "run-batch-msg").Aria("live", "polite").Text(p.batchMsg)
@@ -116,12 +147,16 @@ func (p *RunPage) onBatchPrepare(_ app.Context, e app.Event) {
 	s := batchSettings(p.s)
 	p.batching, p.batchMsg = true, "Writing the batch input file…"
 	ctx.Async(func() {
-		text, err := run.BatchInput(context.Background(), tab.Engine.Do, s.Config(), s.Endpoint(""))
+		var text []byte
 		name := ""
-		if err == nil {
-			data, _ := tab.DataName()
-			name = fmt.Sprintf("apibank-batch-%s-%s-%s.jsonl", data, s.Form, time.Now().UTC().Format("20060102T150405Z"))
-		}
+		err := onBatchData(s, func() (err error) {
+			text, err = run.BatchInput(context.Background(), tab.Engine.Do, s.Config(), s.Endpoint(""))
+			if err == nil {
+				data, _ := tab.DataName()
+				name = fmt.Sprintf("apibank-batch-%s-%s-%s.jsonl", data, s.Form, time.Now().UTC().Format("20060102T150405Z"))
+			}
+			return err
+		})
 		ctx.Dispatch(func(app.Context) {
 			p.batching = false
 			if err != nil {
@@ -182,16 +217,21 @@ func scoreBatch(s RunSettings, out, errs run.BatchFile) (*SavedRun, []run.LineEr
 	if tab.Engine == nil {
 		return nil, nil, errors.New("the engine is not running")
 	}
-	input, err := run.BatchInput(context.Background(), tab.Engine.Do, s.Config(), s.Endpoint(""))
-	if err != nil {
-		return nil, nil, err
-	}
-	res, bad, err := run.ScoreBatch(context.Background(), tab.Engine.Do, run.BatchFile{Name: "the batch input", Data: input}, out, errs, s.State, nextTask)
-	if err != nil {
-		return nil, bad, err
-	}
-	data, _ := tab.DataName()
-	hash, err := DataHash(s.Levels)
+	var res *run.Result
+	var bad []run.LineError
+	var data, hash string
+	err := onBatchData(s, func() error {
+		input, err := run.BatchInput(context.Background(), tab.Engine.Do, s.Config(), s.Endpoint(""))
+		if err != nil {
+			return err
+		}
+		if res, bad, err = run.ScoreBatch(context.Background(), tab.Engine.Do, run.BatchFile{Name: "the batch input", Data: input}, out, errs, s.State, nextTask); err != nil {
+			return err
+		}
+		data, _ = tab.DataName()
+		hash, err = DataHash(s.Levels)
+		return err
+	})
 	if err != nil {
 		return nil, bad, err
 	}

@@ -7,10 +7,10 @@
 // model must reach).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, engineRequest } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, runFinished, engineRequest } from "../lib.mjs";
 
 const KEY = "sk-e2e-variants";
 const LEVEL = "level-1-given-desc";
@@ -153,6 +153,44 @@ test("a run on variant 3 in the tab exports the predictions apibank run --seed 3
   await page.waitForSelector("[data-testid=rescore-agreement]", { timeout: 60000 });
   const ag = await page.$eval("[data-testid=rescore-agreement]", (el) => [Number(el.dataset.agree), Number(el.dataset.compared)]);
   assert.ok(ag[1] > 0 && ag[0] === ag[1], `every verdict agrees on re-scoring on variant 3: ${ag}`);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("a batch on variant 3 from the Run page is apibank batch prepare --seed 3's file, scores to the ceiling on its variant with its seed recorded, and leaves the builtin data loaded", async () => {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit: 6 });
+  await set(page, "run-variants", 0);
+  await page.getByTestId("run-data").selectOption("variant");
+  await page.waitForSelector("[data-testid=run-seed]:enabled");
+  await set(page, "run-seed", 3);
+  const [d] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-batch-prepare").click()]);
+  assert.match(d.suggestedFilename(), /^apibank-batch-builtin~s3-text-/, "the file is named for its data");
+  const input = readFileSync(await d.path(), "utf8");
+  const cliIn = path.join(tmp, `batch-s3-${Date.now()}.jsonl`);
+  cli(["batch", "prepare", "--model", "gold", "--form", "text", "--level", LEVEL, "--limit", "6", "--seed", "3", "--out", cliIn]);
+  assert.equal(input, readFileSync(cliIn, "utf8"), "the tab's batch input on variant 3 is apibank batch prepare --seed 3's, byte for byte");
+  assert.match(await page.getByTestId("run-batch-prepared").textContent(), /on variant 3 of the builtin data/);
+  assert.equal((await engineRequest(page, { op: "hello" })).variant, undefined, "the builtin data is back once the file is written");
+
+  const outFile = path.join(tmp, `batch-s3-out-${Date.now()}.jsonl`);
+  writeFileSync(outFile, await fake.batch(input));
+  const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+  await page.getByTestId("run-batch-output").setInputFiles(outFile);
+  await page.waitForSelector(`[data-testid=run-batch-loaded][data-output="${path.basename(outFile)}"]`);
+  await page.getByTestId("run-batch-score").click();
+  const p = await runFinished(page, before, 60000);
+  assert.equal(p.state, "done", await page.$$eval(".error", (els) => els.map((e) => e.textContent).join(" | ")));
+  const saved = (await readRunStore(page)).runs.find((r) => r.id === p.id);
+  assert.equal(saved.source, "batch");
+  assert.equal(saved.seed, 3);
+  assert.equal(saved.batch.report.overall.accuracy, 1, "the perfect model's answers to variant 3, judged on variant 3");
+  const cliScore = JSON.parse(cli(["batch", "score", "--input", cliIn, "--output", outFile, "--seed", "3", "--json"]));
+  assert.deepEqual(saved.batch.report, cliScore.report, "the CLI scores the same file alike");
+  const hello = await engineRequest(page, { op: "hello" });
+  assert.deepEqual([hello.variant, hello.data], [undefined, "builtin"], "the builtin data is back once the batch is scored");
   assert.deepEqual(w.errors, []);
   await page.close();
 });
