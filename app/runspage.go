@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -472,6 +473,11 @@ func (p *RunsPage) export(r *SavedRun, kind string) {
 			}
 			if download(name, mime, body) {
 				p.msg = "Saved " + name + " (" + Size(len(body)) + ")."
+				if kind == "jsonl" && r.Seed != 0 {
+					// The predictions file names no data: the CLI judges it on the builtin data
+					// unless told (a run's own record, which `apibank run` writes, is not exported).
+					p.msg += fmt.Sprintf(" Its answers are to variant %d: score it with apibank score --seed %d --preds %s.", r.Seed, r.Seed, name)
+				}
 			}
 		})
 	})
@@ -485,6 +491,9 @@ func exportRun(r *SavedRun, kind string) (name, mime string, body []byte, err er
 		return "", "", nil, err
 	}
 	name = "apibank-run-" + r.ID
+	if r.Seed != 0 {
+		name += "-seed" + strconv.FormatInt(r.Seed, 10) // the data its answers are to
+	}
 	if kind == "jsonl" {
 		return name + ".jsonl", "application/x-ndjson", w.PredictionsJSONL(), nil
 	}

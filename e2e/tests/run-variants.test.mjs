@@ -140,6 +140,8 @@ test("a run on variant 3 in the tab exports the predictions apibank run --seed 3
   await page.waitForSelector("[data-testid=run-view]");
   const [d] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export-jsonl").click()]);
   const tabJSONL = readFileSync(await d.path(), "utf8");
+  assert.match(d.suggestedFilename(), /-seed3\.jsonl$/, "the file is named for the variant its answers are to");
+  await page.waitForFunction(() => /score it with apibank score --seed 3 --preds /.test(document.querySelector(".note")?.textContent || ""));
   const c = cliRun(["--seed", "3"]);
   assert.equal(tabJSONL, readFileSync(c.out, "utf8"), "the tab's predictions are apibank run --seed 3's --out, byte for byte");
   assert.deepEqual(saved.batch.report, c.summary.report, "the same report");
