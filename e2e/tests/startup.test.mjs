@@ -133,8 +133,15 @@ async function firstAccount(page) {
 /** unexpected is a page's console errors but go-app's own about the service worker this file blocks. */
 const unexpected = (w) => w.errors.filter((e) => !e.includes("goapp service worker registration failed"));
 
-/** status is the bridge's view of the engine. */
-const status = (page) => page.evaluate(() => window.apibankEngine.status());
+/**
+ * status is the bridge's view of the engine, once bridge.js has run: under load, go-app can mount
+ * the UI before the page's module script is evaluated (the UI waits for it before it looks for the
+ * engine), and window.apibankEngine is not there yet.
+ */
+const status = async (page) => {
+  await page.waitForFunction(() => window.apibankEngine, null, { timeout: 60000 });
+  return page.evaluate(() => window.apibankEngine.status());
+};
 /** helped waits until the helper that warms the engine's code up beside it has made its variant. */
 const helped = (page) => page.waitForFunction(() => window.apibankEngine.status().codeWarm, null, { timeout: 120000 });
 
