@@ -27,7 +27,7 @@ func batchDataWords(seed int64) string {
 }
 
 // onBatchData runs f on the data a batch of s asks, as a live run of s would: the variant of
-// s.Seed, loaded for the while and the data loaded before put back after; the tab's loaded data
+// s.Seed, loaded while f runs, with the data loaded before put back after; the tab's loaded data
 // for no seed. A robustness run (variants) asks its passes live: a batch of it is refused.
 func onBatchData(s RunSettings, f func() error) error {
 	if s.Variants > 0 {
