@@ -41,7 +41,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := dataOfRecords(fs, &c, append(slices.Clone(sides[0].files), sides[1].files...), stderr); err != nil {
+	perFile, err := dataOfRecords(fs, &c, append(slices.Clone(sides[0].files), sides[1].files...), stderr)
+	if err != nil {
 		return err
 	}
 	r, bad, err := start(c, stderr)
@@ -49,8 +50,17 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
+	held := c.seed // the variant the engine holds (0: the builtin data, or --data's folder)
 	for i := range sides {
 		for _, f := range sides[i].files {
+			// Runs asked on different data are each judged on theirs: a sample keeps its id in
+			// every variant, so they pair as two runs of the same data do.
+			if seed, ok := perFile[f]; ok && seed != held {
+				if err := loadVariant(r, seed, stderr); err != nil {
+					return err
+				}
+				held = seed
+			}
 			res, nbad, err := readRun(r, f, *level, *state, stderr)
 			if err != nil {
 				return err

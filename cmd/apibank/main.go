@@ -350,7 +350,7 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	if *preds == "" {
 		return usageError("score needs --preds FILE")
 	}
-	if err := dataOfRecords(fs, &c, []string{*preds}, stderr); err != nil {
+	if _, err := dataOfRecords(fs, &c, []string{*preds}, stderr); err != nil {
 		return err
 	}
 	r, bad, err := start(c, stderr)

@@ -49,45 +49,69 @@ func recordOf(path string) (rec recorded, ok bool) {
 
 // dataOfRecords chooses the data that predictions files are judged on from their runs' records
 // (recordOf): with neither --data nor --seed given, the variant they were asked on (said on
-// stderr). A --seed other than theirs is refused, as are files asked on different data: judged on
-// other data than they were asked on, right answers would be counted wrong without a word. With
-// --data, a file asked on a variant is judged on the folder as asked, and stderr says so.
-func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer) error {
-	var first string
-	var seed int64
+// stderr); judged on other data than they were asked on, right answers would be counted wrong
+// without a word. A --seed other than theirs is refused. With --data, a file asked on a variant is
+// judged on the folder as asked, and stderr says so. Files asked on different data (a run on a
+// variant beside one on the builtin data, compared) are each judged on their own: perFile maps
+// every file to its seed then (a file without a record: the builtin data), and is nil otherwise.
+func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer) (perFile map[string]int64, err error) {
 	found := map[string]recorded{}
+	var first string
+	same := true
 	for _, f := range files {
 		rec, ok := recordOf(f)
 		if !ok {
 			continue
 		}
-		if len(found) > 0 && rec.seed != seed {
-			return fmt.Errorf("%s was asked on %s and %s on %s (as their records say): judge runs of the same data together", first, dataName(seed), f, dataName(rec.seed))
+		if len(found) == 0 {
+			first = f
+		} else if rec.seed != found[first].seed {
+			same = false
 		}
-		first, seed, found[f] = f, rec.seed, rec
+		found[f] = rec
 	}
 	if len(found) == 0 {
-		return nil
+		return nil, nil
 	}
 	seedGiven := false
 	fs.Visit(func(f *flag.Flag) { seedGiven = seedGiven || f.Name == "seed" })
-	switch {
-	case c.data != "":
-		if seed != 0 {
-			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", first, dataName(seed), found[first].record, c.data)
-		}
-	case seedGiven && c.seed != seed:
-		return fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", first, dataName(seed), found[first].record, c.seed, seed)
-	case !seedGiven && seed != 0:
-		c.seed = seed
-		fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
-	}
 	for _, f := range files {
-		if _, ok := found[f]; !ok && seed != 0 {
-			fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s too\n", f, dataName(seed))
+		rec, ok := found[f]
+		switch {
+		case !ok:
+		case c.data != "" && rec.seed != 0:
+			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", f, dataName(rec.seed), rec.record, c.data)
+		case c.data == "" && seedGiven && rec.seed != c.seed:
+			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed, rec.seed)
 		}
 	}
-	return nil
+	if c.data != "" || seedGiven {
+		return nil, nil
+	}
+	seed := found[first].seed
+	if same {
+		if seed != 0 {
+			c.seed = seed
+			fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
+			for _, f := range files {
+				if _, ok := found[f]; !ok {
+					fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s too\n", f, dataName(seed))
+				}
+			}
+		}
+		return nil, nil
+	}
+	perFile = map[string]int64{}
+	for _, f := range files {
+		rec, ok := found[f]
+		perFile[f] = rec.seed
+		if ok {
+			fmt.Fprintf(stderr, "apibank: %s judged on %s, which it was asked on (%s)\n", f, dataName(rec.seed), rec.record)
+		} else {
+			fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s\n", f, dataName(0))
+		}
+	}
+	return perFile, nil
 }
 
 // dataName names the builtin data (seed 0) or its variant of seed.

@@ -77,7 +77,6 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 	}{
 		{"another --seed", []string{"score", "--preds", seeded, "--seed", "8"}, "--seed 8 would judge it on other data"},
 		{"--seed 0", []string{"score", "--preds", seeded, "--seed", "0"}, "--seed 0 would judge it on other data"},
-		{"runs of different data compared", []string{"compare", seeded, original}, "judge runs of the same data together"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr strings.Builder
@@ -90,5 +89,20 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 	stdout, stderr, code := runCapture(t, "compare", seeded, seeded, "--native")
 	if code != 0 || !strings.Contains(stderr, "judged on the variant of seed 7") || !strings.Contains(stdout, "100.0%") {
 		t.Errorf("a seeded run compared with itself: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// A run on variant 7 beside one on the builtin data: each is judged on its own, and the samples
+	// pair by their ids (a variant keeps them), so a model right on both is right on both.
+	var cmp compareSummary
+	stdout, stderr, code = runCapture(t, "compare", seeded, original, "--native", "--json")
+	if err := json.Unmarshal([]byte(stdout), &cmp); code != 0 || err != nil {
+		t.Fatalf("compare a variant's run with the builtin data's: exit %d, %v\n%s", code, err, stderr)
+	}
+	if o := cmp.Comparison.Overall; o.Paired == 0 || o.AccuracyA != 1 || o.AccuracyB != 1 {
+		t.Errorf("each run on its own data: %+v", o)
+	}
+	for _, want := range []string{seeded + " judged on the variant of seed 7", original + " judged on the builtin data itself"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not say %q", stderr, want)
+		}
 	}
 }
