@@ -265,15 +265,16 @@ export function createEngine(env) {
     return { ok: false, error: "the engine is not running: " + status.lastError + "; press Retry beside the engine's status" };
   }
 
-  // warmCode has a helper worker make a variant of the builtin data once, the first time the page is
-  // idle, and then ends it. A browser compiles a module's functions the first time any instance runs
-  // them, for every instance of the module in the page, and a variant runs much code that nothing
-  // else runs: made by the engine's own worker, a first variant took several times a later one's
-  // time, and the engine answered nothing meanwhile. The helper compiles that code beside the
-  // engine, whose own warm-up (engine-worker.js warmUp) goes on, and whose answers never wait for
-  // it. It costs an instance's memory while it runs; it holds no state of the tab, and a helper that
-  // fails or hangs is ended and changes nothing but the time of a first variant.
-  let helped = false; // a helper was started, or is not needed (variantAsked)
+  // warmCode has a helper worker make a variant of the builtin data once, when the page is first idle
+  // and quiet (whenQuiet), and then ends it. A browser compiles a module's functions the first time
+  // any instance runs them, for every instance of the module in the page, and a variant runs much
+  // code that nothing else runs: made by the engine's own worker, a first variant took several times
+  // a later one's time, and the engine answered nothing meanwhile. The helper compiles that code
+  // beside the engine, whose own warm-up (engine-worker.js warmUp) goes on; only a variant the page
+  // asks meanwhile waits for it (holdFor). It costs an instance's memory while it runs; it holds no
+  // state of the tab, and a helper that fails or hangs is ended and changes nothing but the time of
+  // a first variant.
+  let helped = false; // a helper was started, or is not needed: a variant was asked (send, variantAsked)
   let endHelper = null; // ends the helper at work
   function warmCode() {
     if (helped || !env.newHelper || !module) return;
@@ -326,9 +327,7 @@ export function createEngine(env) {
   let holding = false;
   function holdFor(r) {
     if (holding) return true;
-    if (r.text === undefined || !asksVariant(r.text)) return false;
-    helped = true;
-    if (!endHelper) return false;
+    if (r.text === undefined || !asksVariant(r.text) || !endHelper) return false;
     holding = true;
     setStatus({ heldForHelper: true });
     const end = endHelper;
