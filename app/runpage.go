@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,10 @@ type RunPage struct {
 	unfinished []*SavedRun
 	err        string
 	msg        string
-	watching   bool
+	// bad says, by a number field's testid, what is wrong with what was typed there: the field
+	// keeps it and the settings keep their last good value, until it is put right (see numberField).
+	bad      map[string]string
+	watching bool
 	// batching says a batch file is being written or scored; batchMsg says how it went,
 	// batchBad lists the lines of the provider's files that could not be used; batchOut and
 	// batchErr are the output and error files loaded.
@@ -198,14 +202,9 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 			presetNote = pr.Note
 		}
 	}
-	num := func(label, testid string, value string, step float64, set func(string)) app.UI {
-		return app.Label().Class("field").Body(
-			app.Span().Text(label),
-			app.Input().Type("number").Step(step).Min("0").DataSet("testid", testid).Value(value).
-				OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()); p.save() }),
-		)
+	num := func(label, testid, value string, lo, hi int64, blank bool, set func(int64)) app.UI {
+		return p.numberField(label, testid, value, numberRange{lo, hi, blank}, set)
 	}
-	atoi := func(s string) int { n, _ := strconv.Atoi(strings.TrimSpace(s)); return max(n, 0) }
 	return app.Section().Class("card").Aria("labelledby", "run-settings-h").Body(
 		app.H2().ID("run-settings-h").Text("Endpoint"),
 		app.Div().Class("row").Body(
@@ -300,13 +299,14 @@ func (p *RunPage) renderSettings(running bool) app.UI {
 						p.save()
 					}),
 			),
-			num("Max tokens ", "run-max-tokens", zeroBlank(p.s.MaxTokens), 1, func(v string) { p.s.MaxTokens = atoi(v) }),
-			num("Timeout (s) ", "run-timeout", zeroBlank(p.s.TimeoutSec), 1, func(v string) { p.s.TimeoutSec = atoi(v) }),
-			num("Concurrency ", "run-concurrency", strconv.Itoa(p.s.Concurrency), 1, func(v string) { p.s.Concurrency = max(atoi(v), 1) }),
-			num("Retries ", "run-retries", strconv.Itoa(p.s.Retries), 1, func(v string) { p.s.Retries = atoi(v) }),
-			num("Samples per level ", "run-limit", zeroBlank(p.s.Limit), 1, func(v string) { p.s.Limit = atoi(v) }),
-			num("Trials ", "run-trials", strconv.Itoa(max(p.s.Trials, 1)), 1, func(v string) { p.s.Trials = min(max(atoi(v), 1), run.MaxTrials) }),
+			num("Max tokens ", "run-max-tokens", zeroBlank(p.s.MaxTokens), 0, math.MaxInt32, true, func(n int64) { p.s.MaxTokens = int(n) }),
+			num("Timeout (s) ", "run-timeout", zeroBlank(p.s.TimeoutSec), 0, math.MaxInt32, true, func(n int64) { p.s.TimeoutSec = int(n) }),
+			num("Concurrency ", "run-concurrency", strconv.Itoa(p.s.Concurrency), 1, math.MaxInt32, false, func(n int64) { p.s.Concurrency = int(n) }),
+			num("Retries ", "run-retries", strconv.Itoa(p.s.Retries), 0, math.MaxInt32, false, func(n int64) { p.s.Retries = int(n) }),
+			num("Samples per level ", "run-limit", zeroBlank(p.s.Limit), 0, math.MaxInt32, true, func(n int64) { p.s.Limit = int(n) }),
+			num("Trials ", "run-trials", strconv.Itoa(max(p.s.Trials, 1)), 1, run.MaxTrials, false, func(n int64) { p.s.Trials = int(n) }),
 		),
+		p.badFields(numberFields[:6]...),
 		p.renderData(),
 		app.P().Class("small").Text("Temperature 0 makes answers as repeatable as the endpoint allows. Retries: on 408, 409, 429, 5xx and network errors, with exponential backoff and jitter, honouring Retry-After. Samples per level empty: all of them. "+
 			"Trials above 1 run the same settings that many times, one after another, each kept as its own run; the Runs page then shows pass^k (the chance that k trials of a task all succeed) and the spread of the accuracy."),
@@ -329,6 +329,7 @@ func (p *RunPage) renderData() app.UI {
 				if ctx.JSSrc().Get("value").String() == "variant" {
 					p.s.Seed = 1
 				}
+				delete(p.bad, "run-seed") // the field is drawn again from the seed chosen
 				p.save()
 			}).Body(
 				app.Option().Value("loaded").Selected(p.s.Seed == 0).Text("the data loaded in this tab (the builtin data, or the folder imported)"),
@@ -336,24 +337,9 @@ func (p *RunPage) renderData() app.UI {
 			),
 		),
 		// Always drawn (disabled for the loaded data), so that choosing the data moves no field.
-		app.Label().Class("field").Body(
-			app.Span().Text("Seed "),
-			app.Input().Type("number").Step(1).Min("1").Max(strconv.FormatInt(protocol.MaxSeed, 10)).DataSet("testid", "run-seed").
-				Disabled(p.s.Seed == 0).Value(zeroBlank64(p.s.Seed)).Placeholder("1").
-				OnChange(func(ctx app.Context, e app.Event) {
-					p.s.Seed = parseSeed(ctx.JSSrc().Get("value").String())
-					p.save()
-				}),
-		),
-		app.Label().Class("field").Body(
-			app.Span().Text("Variants "),
-			app.Input().Type("number").Step(1).Min("0").Max(strconv.Itoa(run.MaxVariants)).DataSet("testid", "run-variants").Value(strconv.Itoa(p.s.Variants)).
-				OnChange(func(ctx app.Context, e app.Event) {
-					n, _ := strconv.Atoi(strings.TrimSpace(ctx.JSSrc().Get("value").String()))
-					p.s.Variants = min(max(n, 0), run.MaxVariants)
-					p.save()
-				}),
-		),
+		p.numberField("Seed ", "run-seed", zeroBlank64(p.s.Seed), numberRange{1, protocol.MaxSeed, false}, func(n int64) { p.s.Seed = n }, p.s.Seed == 0),
+		p.numberField("Variants ", "run-variants", strconv.Itoa(p.s.Variants), numberRange{0, run.MaxVariants, false}, func(n int64) { p.s.Variants = int(n) }),
+		p.badFields(numberFields[6:]...),
 		app.P().Class("small").Text("A variant asks the same requests of the builtin data with other names, numbers and texts; the same seed gives the same variant everywhere (apibank run --seed S). "+
 			"Variants above 0 makes a robustness run, as apibank run --variants N: the builtin data, its variants of seeds 1 to N, and the builtin data asked again, each pass kept as its own run; the report then says how much of the accuracy holds in the variants, beside how much verdicts change by asking again."),
 	)
@@ -367,14 +353,81 @@ func zeroBlank64(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// parseSeed reads a seed typed in the form: a whole number from 1 to protocol.MaxSeed (1 for
-// anything else).
-func parseSeed(v string) int64 {
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || n < 1 {
-		return 1
+// numberFields are the testids of the form's number fields, in the order the form shows them.
+var numberFields = []string{"run-max-tokens", "run-timeout", "run-concurrency", "run-retries", "run-limit", "run-trials", "run-seed", "run-variants"}
+
+// numberRange is what a number field of the form takes: a whole number from lo to hi, or nothing
+// when blank says it may be empty (then 0: the provider's default, no limit, all samples).
+type numberRange struct {
+	lo, hi int64
+	blank  bool
+}
+
+// read reads what was typed in a number field (badInput: the browser could not read it as a
+// number): the number, or what is wrong with it, in words that follow the field's label.
+func (nr numberRange) read(typed string, badInput bool) (int64, error) {
+	typed = strings.TrimSpace(typed)
+	within := fmt.Sprintf("a whole number from %d to %d", nr.lo, nr.hi)
+	switch {
+	case badInput:
+		return 0, fmt.Errorf("is not a number: type %s", within)
+	case typed == "" && nr.blank:
+		return 0, nil
+	case typed == "":
+		return 0, fmt.Errorf("is empty: type %s", within)
 	}
-	return min(n, protocol.MaxSeed)
+	n, err := strconv.ParseInt(typed, 10, 64)
+	if err != nil {
+		// What a number field also takes (1e3, 12.0): a whole number written otherwise.
+		f, ferr := strconv.ParseFloat(typed, 64)
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return 0, fmt.Errorf("must be %s, not %s", within, typed)
+		}
+		n = int64(f)
+	}
+	if n < nr.lo || n > nr.hi {
+		return 0, fmt.Errorf("must be %s, not %s", within, typed)
+	}
+	return n, nil
+}
+
+// numberField is a number field of the form. What is typed there is read when it changes: a number
+// in range is set and saved; anything else is named under the field (badFields) and keeps the
+// run from starting, the settings keeping their last good value, so that nothing typed is ever
+// quietly taken as another number.
+func (p *RunPage) numberField(label, testid, value string, nr numberRange, set func(int64), disabled ...bool) app.UI {
+	in := app.Input().Type("number").Step(1).Min(strconv.FormatInt(nr.lo, 10)).Max(strconv.FormatInt(nr.hi, 10)).DataSet("testid", testid).
+		Disabled(len(disabled) > 0 && disabled[0]).Aria("invalid", p.bad[testid] != "").
+		OnChange(func(ctx app.Context, e app.Event) {
+			n, err := nr.read(ctx.JSSrc().Get("value").String(), ctx.JSSrc().Get("validity").Get("badInput").Bool())
+			if err != nil {
+				if p.bad == nil {
+					p.bad = map[string]string{}
+				}
+				p.bad[testid] = strings.TrimSpace(label) + " " + err.Error() + "."
+				return
+			}
+			delete(p.bad, testid)
+			set(n)
+			p.save()
+		})
+	if p.bad[testid] == "" {
+		in = in.Value(value) // a field in error keeps what was typed
+	}
+	return app.Label().Class("field").Body(app.Span().Text(label), in)
+}
+
+// badFields names what is wrong in the number fields of testids, under them.
+func (p *RunPage) badFields(testids ...string) app.UI {
+	var msgs []string
+	for _, id := range testids {
+		if m := p.bad[id]; m != "" {
+			msgs = append(msgs, m)
+		}
+	}
+	return app.If(len(msgs) > 0, func() app.UI {
+		return app.P().Class("error").DataSet("testid", "run-field-error").Role("alert").Text(strings.Join(msgs, " "))
+	})
 }
 
 // runDataWords says, after a run's heading, the data it asks when that is not simply the data
@@ -502,6 +555,12 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 		p.err = "Choose at least one level."
 		return
 	}
+	for _, id := range numberFields {
+		if m := p.bad[id]; m != "" {
+			p.err = m
+			return
+		}
+	}
 	if err := CheckRunSettings(p.s); err != nil {
 		p.err = err.Error() + "."
 		return
@@ -512,8 +571,14 @@ func (p *RunPage) onStart(_ app.Context, e app.Event) {
 		warmBeforeRun()
 		var data, hash string
 		var err error
+		if s.Variants > 0 {
+			// Variants are made of the builtin data: a robustness run asks it, not the data loaded.
+			if name, nerr := tab.DataName(); nerr == nil && name != builtinData {
+				err = fmt.Errorf("a robustness run asks the builtin data and its variants, and this tab has %q loaded: choose “builtin” in the Data menu at the top of the page, or set Variants to 0", name)
+			}
+		}
 		// A run on a variant, or a robustness run, names its data once it is loaded (loadPassData).
-		if s.Seed == 0 && s.Variants == 0 {
+		if err == nil && s.Seed == 0 && s.Variants == 0 {
 			data, err = tab.DataName()
 			if err == nil {
 				hash, err = DataHash(s.Levels)

@@ -205,7 +205,7 @@ func RobustGroups(runs []*SavedRun) []RobustGroup {
 				continue
 			}
 			counted[r.Trial] = true
-			res := &run.Result{Batch: r.Batch, Episodes: r.Episodes}
+			res := &run.Result{Batch: r.Batch, Episodes: r.Episodes, Failures: r.Failures}
 			switch {
 			case r.Trial == 1:
 				original = res
@@ -279,14 +279,33 @@ func robustnessJSON(rb run.Robustness) string {
 const robustNote = "Each task (a call sample of levels 1–2, a level-3 episode) is asked in its original form, in variants of the builtin data (the same request with other names, numbers and texts) and in its original form again. " +
 	"A model that understood a request gets its variants right as well. Asking the unchanged original again is the baseline: how often a verdict changes when nothing does, which the changes by a variant must rise above before they mean anything."
 
+// level3RobustNote says why level 3's robustness rows measure little: shown under a table with one.
+const level3RobustNote = "Level 3 hardly varies: a scene's people, accounts, dates and places are the level-3 tools' own facts, so a variant keeps them, and its level-3 rows are mostly the original scenes asked again. Levels 1 and 2 measure robustness."
+
+// hasLevel3 says whether a robustness table shows a level-3 row.
+func hasLevel3(groups ...*RobustGroup) bool {
+	for _, g := range groups {
+		for _, rb := range g.Stats {
+			if rb.Level == run.Level3 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // robustView is the table of robustness runs: per run and level, the accuracy on the originals,
 // its mean ± sd (min–max) over the variants, the share right in every variant, the rerun's accuracy,
 // and how often asking again and a variant change a verdict.
 func robustView(groups []RobustGroup) goapp.UI {
+	level3 := false
+	for i := range groups {
+		level3 = level3 || hasLevel3(&groups[i])
+	}
 	return goapp.Section().DataSet("testid", "robustness").Body(
 		goapp.H2().Text("Robustness"),
 		goapp.P().Class("small").Text(robustNote),
-		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally").DataSet("testid", "robust-table").Body(
+		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally robust").DataSet("testid", "robust-table").Body(
 			goapp.THead().Body(goapp.Tr().Body(
 				goapp.Th().Text("robustness run"), goapp.Th().Text("level"), goapp.Th().Text("tasks"), goapp.Th().Text("original"),
 				goapp.Th().Text("variants: mean ± sd (min–max)"), goapp.Th().Text("right in every variant"), goapp.Th().Text("rerun"),
@@ -320,22 +339,65 @@ func robustView(groups []RobustGroup) goapp.UI {
 						goapp.Td().Text(tasks),
 						goapp.Td().Text(Percent(rb.Original)),
 						goapp.Td().Text(variantsWords(rb)),
-						goapp.Td().Text(Percent(rb.EveryVariant)),
-						goapp.Td().Text(Percent(rb.Rerun)),
-						goapp.Td().Text(Percent(rb.RerunFlips)+" · "+Percent(rb.VariantFlips)),
+						goapp.Td().Text(everyWords(rb)),
+						goapp.Td().Text(rerunWords(rb)),
+						goapp.Td().Text(flipsWords(rb, " · ")),
 					)
 				})
 			})),
 		)),
+		goapp.If(level3, func() goapp.UI {
+			return goapp.P().Class("small").DataSet("testid", "robust-level3").Text(level3RobustNote)
+		}),
 	)
 }
 
-// variantsWords is a level's accuracy over the variants: mean ± sd (min–max), and the seeds.
+// noVariant stands where a figure over the variants would be when none ran (a run cancelled in its
+// original pass), and notAsked where the rerun's would be when it never ran: no number stands for
+// a pass that was not asked.
+const (
+	noVariant = "no variant ran"
+	notAsked  = "not asked"
+)
+
+// variantsWords is a level's accuracy over the variants: mean ± sd (min–max) over n variants; one
+// variant's accuracy has no spread, so it is given alone.
 func variantsWords(rb run.Robustness) string {
-	if len(rb.Seeds) == 0 {
-		return "no variant ran"
+	switch len(rb.Seeds) {
+	case 0:
+		return noVariant
+	case 1:
+		return fmt.Sprintf("%s on 1 variant (no spread from one)", Percent(rb.Mean))
 	}
 	return fmt.Sprintf("%s ± %s (%s–%s) over %d variants", Percent(rb.Mean), Percent(rb.StdDev), Percent(rb.Min), Percent(rb.Max), len(rb.Seeds))
+}
+
+// everyWords is the share of a level's tasks right in every variant.
+func everyWords(rb run.Robustness) string {
+	if len(rb.Seeds) == 0 {
+		return noVariant
+	}
+	return Percent(rb.EveryVariant)
+}
+
+// rerunWords is a level's accuracy when the original was asked again.
+func rerunWords(rb run.Robustness) string {
+	if rb.Rerun == nil {
+		return notAsked
+	}
+	return Percent(*rb.Rerun)
+}
+
+// flipsWords is how often asking again and a variant changed a level's verdicts, joined by sep.
+func flipsWords(rb run.Robustness, sep string) string {
+	again, variant := notAsked, noVariant
+	if rb.RerunFlips != nil {
+		again = Percent(*rb.RerunFlips)
+	}
+	if len(rb.Seeds) > 0 {
+		variant = Percent(rb.VariantFlips)
+	}
+	return again + sep + variant
 }
 
 // compareRobust is the comparison of two robustness runs, level by level side by side: the
@@ -375,15 +437,17 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 			goapp.Br(),
 			goapp.Span().Text("variants "+variantsWords(*rb)),
 			goapp.Br(),
-			goapp.Span().Text("right in every variant "+Percent(rb.EveryVariant)),
+			goapp.Span().Text("right in every variant "+everyWords(*rb)),
 			goapp.Br(),
-			goapp.Span().Class("small").Text(fmt.Sprintf("verdicts changed: by asking again %s, by a variant %s", Percent(rb.RerunFlips), Percent(rb.VariantFlips))),
+			goapp.Span().Text(fmt.Sprintf("tasks %d, rerun %s", rb.Tasks, rerunWords(*rb))),
+			goapp.Br(),
+			goapp.Span().Class("small").Text("verdicts changed: by asking again, by a variant: "+flipsWords(*rb, ", ")),
 		)
 	}
 	return goapp.Div().DataSet("testid", "compare-robust").Body(
 		goapp.H3().Text("Robustness side by side"),
 		goapp.P().Class("small").Text(fmt.Sprintf("A asked %d of %d passes, B %d of %d. ", a.Ran, a.Planned, b.Ran, b.Planned)+robustNote),
-		goapp.Table().Class("tally").Body(
+		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally robust").Body(
 			goapp.THead().Body(goapp.Tr().Body(goapp.Th().Text("level"), goapp.Th().Text("A: "+a.First.Label()), goapp.Th().Text("B: "+b.First.Label()))),
 			goapp.TBody().Body(goapp.Range(levels).Slice(func(i int) goapp.UI {
 				ra, rb := at(a, levels[i]), at(b, levels[i])
@@ -391,6 +455,7 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 					goapp.Td().Text(LevelLabel(levels[i])), cell(ra), cell(rb),
 				)
 			})),
-		),
+		)),
+		goapp.If(hasLevel3(a, b), func() goapp.UI { return goapp.P().Class("small").Text(level3RobustNote) }),
 	)
 }

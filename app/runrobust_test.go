@@ -80,8 +80,43 @@ func TestCheckRunSettings(t *testing.T) {
 			t.Errorf("%+v: %v", c.s, err)
 		}
 	}
-	if got := []int64{parseSeed("3"), parseSeed("0"), parseSeed("x"), parseSeed("9007199254740993")}; !reflect.DeepEqual(got, []int64{3, 1, 1, protocol.MaxSeed}) {
-		t.Errorf("parseSeed: %v", got)
+}
+
+// TestNumberRange: a number field takes a whole number in its range, written as a number field
+// writes it (1e3 is 1000), and refuses anything else in words; nothing is quietly taken as another
+// number.
+func TestNumberRange(t *testing.T) {
+	seed := numberRange{1, protocol.MaxSeed, false}
+	limit := numberRange{0, 100, true}
+	for _, c := range []struct {
+		nr       numberRange
+		typed    string
+		badInput bool
+		want     int64
+		err      string
+	}{
+		{seed, "3", false, 3, ""},
+		{seed, " 42 ", false, 42, ""},
+		{seed, "1e3", false, 1000, ""},
+		{seed, "9007199254740991", false, protocol.MaxSeed, ""},
+		{seed, "9007199254740992", false, 0, "must be a whole number from 1 to 9007199254740991, not 9007199254740992"},
+		{seed, "99999999999999999999", false, 0, "must be a whole number from 1 to 9007199254740991, not 99999999999999999999"},
+		{seed, "0", false, 0, "must be a whole number from 1 to 9007199254740991, not 0"},
+		{seed, "-5", false, 0, "not -5"},
+		{seed, "1.5", false, 0, "not 1.5"},
+		{seed, "", false, 0, "is empty"},
+		{seed, "", true, 0, "is not a number"},
+		{limit, "", false, 0, ""},
+		{limit, "100", false, 100, ""},
+		{limit, "101", false, 0, "from 0 to 100, not 101"},
+	} {
+		got, err := c.nr.read(c.typed, c.badInput)
+		switch {
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("%+v reads %q as %d, %v; want %d", c.nr, c.typed, got, err, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%+v reads %q as %d, %v; want an error saying %q", c.nr, c.typed, got, err, c.err)
+		}
 	}
 }
 
@@ -113,7 +148,7 @@ func TestRobustGroups(t *testing.T) {
 	if g.First != orig || g.Ran != 4 || g.Planned != 4 || g.Cut || !reflect.DeepEqual(g.Stats, want) {
 		t.Errorf("group: first %s, %d of %d passes, cut %v, stats %+v; want %+v", g.First.ID, g.Ran, g.Planned, g.Cut, g.Stats, want)
 	}
-	if rb := g.Stats[0]; rb.Original != 0.75 || rb.Mean != 0.5 || rb.EveryVariant != 0.25 || rb.Rerun != 1 || rb.RerunFlips != 0.25 || rb.VariantFlips != 0.25 {
+	if rb := g.Stats[0]; rb.Original != 0.75 || rb.Mean != 0.5 || rb.EveryVariant != 0.25 || rb.Rerun == nil || *rb.Rerun != 1 || rb.RerunFlips == nil || *rb.RerunFlips != 0.25 || rb.VariantFlips != 0.25 {
 		t.Errorf("figures %+v", rb)
 	}
 	if len(TrialGroups(runs)) != 0 {
@@ -297,7 +332,7 @@ func TestRobustGroupsCountAPassOnce(t *testing.T) {
 	opened := passRun("g", 1, 1, runDone, true, false)
 	runs := []*SavedRun{opened, passRun("g", 3, 1, runDone, true, true), passRun("g", 2, 1, runDone, false, false), orig}
 	g := RobustGroups(runs)[0]
-	if g.Ran != 3 || g.Cut || g.Stats[0].Original != 0.5 || g.Stats[0].Rerun != 1 {
+	if g.Ran != 3 || g.Cut || g.Stats[0].Original != 0.5 || g.Stats[0].Rerun == nil || *g.Stats[0].Rerun != 1 {
 		t.Errorf("%d of %d passes, cut %v, %+v", g.Ran, g.Planned, g.Cut, g.Stats)
 	}
 }
@@ -320,5 +355,41 @@ func TestDataBefore(t *testing.T) {
 	}
 	if now := currentData(); now == nil || now.seed != 0 || now.name != builtinData {
 		t.Errorf("after the restore the engine holds %+v", now)
+	}
+}
+
+// TestRobustWords: a pass that never ran is said so, never given as 0%; one variant's accuracy is
+// given without a spread, and more with theirs.
+func TestRobustWords(t *testing.T) {
+	one, half := 1.0, 0.5
+	tests := []struct {
+		name                          string
+		rb                            run.Robustness
+		variants, every, rerun, flips string
+	}{
+		{"every pass ran", run.Robustness{Seeds: []int64{1, 2}, Variants: []float64{1, 0.5}, Mean: 0.75, StdDev: 0.35355, Min: 0.5, Max: 1, EveryVariant: 0.5, Rerun: &one, RerunFlips: &half, VariantFlips: 0.25},
+			"75.0% ± 35.4% (50.0%–100.0%) over 2 variants", "50.0%", "100.0%", "50.0% · 25.0%"},
+		{"one variant", run.Robustness{Seeds: []int64{1}, Variants: []float64{1}, Mean: 1, Min: 1, Max: 1, EveryVariant: 1, Rerun: &one, RerunFlips: &half},
+			"100.0% on 1 variant (no spread from one)", "100.0%", "100.0%", "50.0% · 0.0%"},
+		{"cancelled in the original pass", run.Robustness{Seeds: []int64{}},
+			noVariant, noVariant, notAsked, notAsked + " · " + noVariant},
+		{"cancelled in a variant", run.Robustness{Seeds: []int64{1}, Variants: []float64{0}, EveryVariant: 0, VariantFlips: 1},
+			"0.0% on 1 variant (no spread from one)", "0.0%", notAsked, notAsked + " · 100.0%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := variantsWords(tt.rb); got != tt.variants {
+				t.Errorf("variants %q, want %q", got, tt.variants)
+			}
+			if got := everyWords(tt.rb); got != tt.every {
+				t.Errorf("every variant %q, want %q", got, tt.every)
+			}
+			if got := rerunWords(tt.rb); got != tt.rerun {
+				t.Errorf("rerun %q, want %q", got, tt.rerun)
+			}
+			if got := flipsWords(tt.rb, " · "); got != tt.flips {
+				t.Errorf("flips %q, want %q", got, tt.flips)
+			}
+		})
 	}
 }

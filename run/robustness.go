@@ -1,6 +1,10 @@
 package run
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/apibank-playground/apibank/protocol"
+)
 
 // MaxVariants bounds the variants a robustness run asks: each is a whole run of the model.
 const MaxVariants = 20
@@ -23,7 +27,8 @@ func VariantSeeds(n int) []int64 {
 // the variants has to rise above before it means anything.
 //
 // Tasks are those of TrialStats (call samples of levels 1-2, level-3 episodes), counted when every
-// pass judged them; LeftOut counts the others (a request failed in some pass).
+// pass that ran judged them; LeftOut counts the others: a task asked in some pass (judged, or its
+// request failed) that some pass left unjudged, the original's included.
 type Robustness struct {
 	Level   string `json:"level"`
 	Tasks   int    `json:"tasks"`
@@ -40,21 +45,27 @@ type Robustness struct {
 	Max    float64 `json:"max"`
 	// EveryVariant is the share of tasks right in every variant.
 	EveryVariant float64 `json:"every_variant"`
-	// Rerun is the accuracy when the original is asked again unchanged.
-	Rerun float64 `json:"rerun"`
-	// RerunFlips is the share of tasks the original's two asks judge differently (the noise);
-	// VariantFlips is the share a variant judges differently from the original, averaged over the
-	// variants (the noise and the change of values together).
-	RerunFlips   float64 `json:"rerun_flips"`
-	VariantFlips float64 `json:"variant_flips"`
+	// Rerun is the accuracy when the original is asked again unchanged: null when that pass never
+	// ran (a run cancelled before it), which no number may stand for.
+	Rerun *float64 `json:"rerun"`
+	// RerunFlips is the share of tasks the original's two asks judge differently (the noise; null
+	// when the rerun never ran); VariantFlips is the share a variant judges differently from the
+	// original, averaged over the variants (the noise and the change of values together; 0 when no
+	// variant ran, which Seeds says).
+	RerunFlips   *float64 `json:"rerun_flips"`
+	VariantFlips float64  `json:"variant_flips"`
 }
 
-// Robust sums up a robustness run, one Robustness per level in the order levels first appear in
-// original: original is the run on the original data, variants the runs on the variants that seeds
+// Robust sums up a robustness run, one Robustness per level in the order levels first appear in its
+// passes: original is the run on the original data, variants the runs on the variants that seeds
 // name (in that order) and rerun the original asked again. Nil results are a pass that never
-// started; a level is then summed up over the tasks the passes that ran judged.
+// started; a level is then summed up over the tasks the passes that ran judged. With no original
+// there is nothing to compare: no rows.
 func Robust(original *Result, seeds []int64, variants []*Result, rerun *Result) []Robustness {
-	order, orig := judgedOrNone(original)
+	if original == nil {
+		return nil
+	}
+	_, orig := judged(original)
 	var vars []map[task]bool
 	var ran []int64
 	for i, r := range variants {
@@ -66,6 +77,7 @@ func Robust(original *Result, seeds []int64, variants []*Result, rerun *Result) 
 		ran = append(ran, seeds[i])
 	}
 	_, again := judgedOrNone(rerun)
+	order := askedTasks(append(append([]*Result{original}, variants...), rerun))
 	var levels []string
 	seen := map[string]bool{}
 	for _, t := range order {
@@ -82,7 +94,7 @@ func Robust(original *Result, seeds []int64, variants []*Result, rerun *Result) 
 			if t.level != level {
 				continue
 			}
-			if !judgedInAll(t, vars) || (rerun != nil && !has(again, t)) {
+			if !has(orig, t) || !judgedInAll(t, vars) || (rerun != nil && !has(again, t)) {
 				rb.LeftOut++
 				continue
 			}
@@ -138,8 +150,7 @@ func Robust(original *Result, seeds []int64, variants []*Result, rerun *Result) 
 		rb.Mean, rb.Min, rb.Max, rb.StdDev = spread(rb.Variants)
 		rb.EveryVariant = float64(every) / n
 		if rerun != nil {
-			rb.Rerun = float64(rerunRight) / n
-			rb.RerunFlips = float64(rerunFlips) / n
+			rb.Rerun, rb.RerunFlips = share(rerunRight, n), share(rerunFlips, n)
 		}
 		if len(vars) > 0 {
 			rb.VariantFlips = variantFlips / (n * float64(len(vars)))
@@ -147,6 +158,44 @@ func Robust(original *Result, seeds []int64, variants []*Result, rerun *Result) 
 		out = append(out, rb)
 	}
 	return out
+}
+
+// share is k of n, as a value a Robustness may leave null.
+func share(k int, n float64) *float64 {
+	x := float64(k) / n
+	return &x
+}
+
+// askedTasks lists the tasks of results (nil ones skipped) in the order they first appear: those each
+// judged, then those whose request failed (a call sample or a level-3 episode, the tasks judged
+// lists), so a task no pass judged still counts as left out.
+func askedTasks(results []*Result) []task {
+	var order []task
+	seen := map[task]bool{}
+	add := func(t task) {
+		if !seen[t] {
+			seen[t] = true
+			order = append(order, t)
+		}
+	}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		list, _ := judged(r)
+		for _, t := range list {
+			add(t)
+		}
+		for _, f := range r.Failures {
+			switch {
+			case f.Kind == protocol.KindCall:
+				add(task{f.Level, f.File, f.ID})
+			case f.Level == Level3:
+				add(task{f.Level, f.File, -1})
+			}
+		}
+	}
+	return order
 }
 
 // judgedOrNone is judged for a pass that may not have run.

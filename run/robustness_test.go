@@ -1,9 +1,13 @@
 package run
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 func TestVariantSeeds(t *testing.T) {
@@ -43,6 +47,22 @@ func TestRobust(t *testing.T) {
 			variantFlips: 1, variantAccuracy: []float64{0.5},
 		},
 		{
+			name:     "a task whose request failed in the original pass is left out, and counted",
+			original: failed(trial(map[int]bool{0: true}, nil), 2),
+			variants: []*Result{trial(map[int]bool{0: true, 2: true}, nil)},
+			rerun:    trial(map[int]bool{0: true, 2: true}, nil),
+			tasks:    1, leftOut: 1, orig: 1, mean: 1, every: 1, rerunAcc: 1,
+			variantAccuracy: []float64{1},
+		},
+		{
+			name:     "a task whose request failed in every pass is left out, and counted",
+			original: failed(trial(map[int]bool{0: false}, nil), 2),
+			variants: []*Result{failed(trial(map[int]bool{0: true}, nil), 2)},
+			rerun:    failed(trial(map[int]bool{0: false}, nil), 2),
+			tasks:    1, leftOut: 1, orig: 0, mean: 1, every: 1, rerunAcc: 0,
+			variantFlips: 1, variantAccuracy: []float64{1},
+		},
+		{
 			name:     "a task a pass did not judge is left out; episodes are tasks",
 			original: trial(map[int]bool{0: true, 2: true}, map[string]bool{"scene.json": true}),
 			variants: []*Result{trial(map[int]bool{0: true}, map[string]bool{"scene.json": true})},
@@ -66,7 +86,7 @@ func TestRobust(t *testing.T) {
 				what      string
 				got, want float64
 			}{{"original", rb.Original, tt.orig}, {"mean", rb.Mean, tt.mean}, {"every variant", rb.EveryVariant, tt.every},
-				{"rerun", rb.Rerun, tt.rerunAcc}, {"rerun flips", rb.RerunFlips, tt.rerunFlips}, {"variant flips", rb.VariantFlips, tt.variantFlips}} {
+				{"rerun", *rb.Rerun, tt.rerunAcc}, {"rerun flips", *rb.RerunFlips, tt.rerunFlips}, {"variant flips", rb.VariantFlips, tt.variantFlips}} {
 				if !near(c.got, c.want) {
 					t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
 				}
@@ -81,9 +101,25 @@ func TestRobust(t *testing.T) {
 	}
 }
 
-func TestRobustWithoutRerun(t *testing.T) {
+// failed adds to r a failed request of the level-1 call sample id, and of a reply (not a task).
+func failed(r *Result, id int) *Result {
+	r.Failures = append(r.Failures, Failure{Task: Task{Level: "level-1-given-desc", File: "f.jsonl", ID: id, Kind: protocol.KindCall}, Status: 400},
+		Failure{Task: Task{Level: "level-1-given-desc", File: "f.jsonl", ID: id + 1, Kind: protocol.KindReply}, Status: 400})
+	return r
+}
+
+// TestRobustPassesNotRun: a pass that never ran is said so, not given a number: no variant ran
+// (no seeds), no rerun (null, in JSON too); with no original there is nothing to sum up.
+func TestRobustPassesNotRun(t *testing.T) {
 	got := Robust(trial(map[int]bool{0: true}, nil), []int64{7}, []*Result{nil}, nil)
-	if len(got) != 1 || got[0].Tasks != 1 || len(got[0].Seeds) != 0 || got[0].Rerun != 0 {
-		t.Errorf("a robustness run whose variants and rerun never started: %+v", got)
+	if len(got) != 1 || got[0].Tasks != 1 || len(got[0].Seeds) != 0 || got[0].Rerun != nil || got[0].RerunFlips != nil {
+		t.Fatalf("a robustness run whose variants and rerun never started: %+v", got)
+	}
+	b, err := json.Marshal(got[0])
+	if err != nil || !bytes.Contains(b, []byte(`"rerun":null`)) || !bytes.Contains(b, []byte(`"rerun_flips":null`)) {
+		t.Errorf("a rerun that never ran is written %s, want null", b)
+	}
+	if got := Robust(nil, []int64{1}, []*Result{trial(map[int]bool{0: true}, nil)}, nil); got != nil {
+		t.Errorf("no original, yet summed up: %+v", got)
 	}
 }

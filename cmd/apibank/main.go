@@ -85,7 +85,8 @@ common flags: --native (run in-process instead of under wazero), --wasm PATH (th
 else $APIBANK_WASM, web/engine.wasm, engine.wasm beside this executable or in the user's cache
 folder under apibank/; where there is none the engine built into the CLI judges, with the same verdicts);
 wherever --data is taken, --seed S (1 to 2^53-1) uses the variant of the builtin data that S names:
-its names, numbers, dates and texts redrawn, its gold calls with them, the same bytes on every host
+its names, numbers, dates and texts redrawn, its gold calls with them, the same bytes on every host;
+--seed 0 is the builtin data itself (as leaving --seed out, but said: score then refuses a variant's run)
 --data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
 without it the project's own builtin data is used.
 `
@@ -264,7 +265,7 @@ func start(c common, stderr io.Writer) (runner, bool, error) {
 		return runner{}, false, usageError("--seed names a variant of the builtin data: it cannot go with --data")
 	}
 	if c.seed < 0 || c.seed > protocol.MaxSeed {
-		return runner{}, false, usageError("--seed must be a whole number from 1 to %d", int64(protocol.MaxSeed))
+		return runner{}, false, usageError("--seed must be a whole number from 1 to %d (a variant), or 0 (the builtin data itself)", int64(protocol.MaxSeed))
 	}
 	r, err := newRunner(c.native, c.wasm, c.data != "", stderr)
 	if err != nil {

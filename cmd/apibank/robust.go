@@ -77,10 +77,11 @@ func printRobust(w io.Writer, rbs []run.Robustness, cut bool) {
 		fmt.Fprintln(w, "robustness: nothing was judged")
 		return
 	}
-	fmt.Fprintf(w, "== robustness: the original samples, %d variants (seeds %s) and the originals asked again (the baseline: how much verdicts change when nothing does); tasks are call samples and level-3 episodes\n", len(rbs[0].Seeds), seedList(rbs[0].Seeds))
+	fmt.Fprintf(w, "== robustness: the original samples, %s and the originals asked again (the baseline: how much verdicts change when nothing does); tasks are call samples and level-3 episodes\n", variantCount(rbs[0].Seeds))
 	if cut {
 		fmt.Fprintln(w, "cancelled: only the passes that ran are counted")
 	}
+	level3 := false
 	for _, rb := range rbs {
 		if rb.Tasks == 0 {
 			// No task was judged in every pass: accuracies of nothing would read as 0.
@@ -91,14 +92,57 @@ func printRobust(w io.Writer, rbs []run.Robustness, cut bool) {
 			fmt.Fprintln(w)
 			continue
 		}
-		fmt.Fprintf(w, "%-22s tasks %d  original %.4f  variants %.4f ± %.4f (sd), min %.4f, max %.4f  right in every variant %.4f\n",
-			rb.Level, rb.Tasks, rb.Original, rb.Mean, rb.StdDev, rb.Min, rb.Max, rb.EveryVariant)
-		fmt.Fprintf(w, "%-22s rerun %.4f  verdicts changed: by asking again %.4f, by a variant %.4f", "", rb.Rerun, rb.RerunFlips, rb.VariantFlips)
+		fmt.Fprintf(w, "%-22s tasks %d  original %.4f  variants %s  right in every variant %s\n",
+			rb.Level, rb.Tasks, rb.Original, variantsText(rb), orNoVariant(rb, rb.EveryVariant))
+		fmt.Fprintf(w, "%-22s rerun %s  verdicts changed: by asking again %s, by a variant %s", "", orNotAsked(rb.Rerun), orNotAsked(rb.RerunFlips), orNoVariant(rb, rb.VariantFlips))
 		if rb.LeftOut > 0 {
 			fmt.Fprintf(w, "; %d tasks left out (a request failed in some pass)", rb.LeftOut)
 		}
 		fmt.Fprintln(w)
+		level3 = level3 || rb.Level == run.Level3
 	}
+	if level3 {
+		fmt.Fprintln(w, "level 3 hardly varies: a scene's people, accounts, dates and places are the level-3 tools' own facts, so a variant keeps them and its level-3 tasks are mostly the originals asked again; levels 1 and 2 measure robustness")
+	}
+}
+
+// variantsText is a level's accuracy over its variants: mean ± sd, min and max; one variant's
+// alone (one value has no spread); "none ran" when the run was cancelled before any.
+func variantsText(rb run.Robustness) string {
+	switch len(rb.Seeds) {
+	case 0:
+		return "none ran"
+	case 1:
+		return fmt.Sprintf("%.4f (1 variant: no spread)", rb.Mean)
+	}
+	return fmt.Sprintf("%.4f ± %.4f (sd), min %.4f, max %.4f", rb.Mean, rb.StdDev, rb.Min, rb.Max)
+}
+
+// orNoVariant is x, a figure over the variants, or "none ran" when no variant ran.
+func orNoVariant(rb run.Robustness, x float64) string {
+	if len(rb.Seeds) == 0 {
+		return "none ran"
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
+// orNotAsked is a figure of the rerun, or "not asked" when it never ran.
+func orNotAsked(x *float64) string {
+	if x == nil {
+		return "not asked"
+	}
+	return fmt.Sprintf("%.4f", *x)
+}
+
+// variantCount says how many variants ran, and their seeds.
+func variantCount(seeds []int64) string {
+	switch len(seeds) {
+	case 0:
+		return "no variant (none ran)"
+	case 1:
+		return "1 variant (seed " + seedList(seeds) + ")"
+	}
+	return fmt.Sprintf("%d variants (seeds %s)", len(seeds), seedList(seeds))
 }
 
 // seedList writes seeds as "1-3" when they run on by one, else with commas.

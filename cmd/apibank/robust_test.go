@@ -57,7 +57,7 @@ func TestRunVariants(t *testing.T) {
 		t.Fatalf("robustness of %d levels, want 2: %+v", len(perfect.Robustness), perfect.Robustness)
 	}
 	for _, rb := range perfect.Robustness {
-		if rb.Tasks == 0 || rb.Original != 1 || rb.Mean != 1 || rb.Min != 1 || rb.EveryVariant != 1 || rb.Rerun != 1 || rb.RerunFlips != 0 || rb.VariantFlips != 0 {
+		if rb.Tasks == 0 || rb.Original != 1 || rb.Mean != 1 || rb.Min != 1 || rb.EveryVariant != 1 || rb.Rerun == nil || *rb.Rerun != 1 || rb.RerunFlips == nil || *rb.RerunFlips != 0 || rb.VariantFlips != 0 {
 			t.Errorf("the perfect model of every variant, %s: %+v", rb.Level, rb)
 		}
 	}
@@ -86,8 +86,8 @@ func TestRunVariants(t *testing.T) {
 	minFlips := map[string]float64{"level-1-given-desc": 0.5, "level-3": 0.02}
 	learned, _ := robustJSON(t, goldServer(t, nil).URL(), 2, levels...)
 	for _, rb := range learned.Robustness {
-		if rb.Original != 1 || rb.Rerun != 1 || rb.RerunFlips != 0 {
-			t.Errorf("the model of the original samples, %s: original %v, rerun %v, flips %v", rb.Level, rb.Original, rb.Rerun, rb.RerunFlips)
+		if rb.Original != 1 || rb.Rerun == nil || *rb.Rerun != 1 || rb.RerunFlips == nil || *rb.RerunFlips != 0 {
+			t.Errorf("the model of the original samples, %s: original %v, rerun %v, flips %v", rb.Level, rb.Original, orNotAsked(rb.Rerun), orNotAsked(rb.RerunFlips))
 		}
 		if rb.Mean > maxMean[rb.Level] || rb.VariantFlips < minFlips[rb.Level] || rb.EveryVariant >= rb.Original {
 			t.Errorf("%s: a model that learned the original samples by heart scores %v on their variants (every variant %v, flips %v): the variants do not tell", rb.Level, rb.Mean, rb.EveryVariant, rb.VariantFlips)
@@ -97,7 +97,7 @@ func TestRunVariants(t *testing.T) {
 
 	stdout, _, code := runCapture(t, "run", "--native", "--base-url", goldServer(t, run.VariantSeeds(1)).URL(), "--model", "m", "--api-key-env", "NO_SUCH_KEY_VAR",
 		"--out", filepath.Join(t.TempDir(), "r.jsonl"), "--variants", "1", "--level", "level-1-given-desc", "--limit", "3")
-	for _, want := range []string{"== robustness: the original samples, 1 variants (seeds 1)", "right in every variant 1.0000", "verdicts changed: by asking again 0.0000, by a variant 0.0000"} {
+	for _, want := range []string{"== robustness: the original samples, 1 variant (seed 1)", "variants 1.0000 (1 variant: no spread)", "right in every variant 1.0000", "verdicts changed: by asking again 0.0000, by a variant 0.0000"} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d; the report lacks %q:\n%s", code, want, stdout)
 		}
@@ -168,6 +168,40 @@ func TestPrintRobustNothingJudged(t *testing.T) {
 			printRobust(&b, []run.Robustness{tt.rb}, false)
 			if !strings.Contains(b.String(), tt.want) || strings.Contains(b.String(), "original 0.0000") {
 				t.Errorf("got %q, want it to say %q and no accuracies", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestPrintRobustPassesNotRun: a pass that never ran is said so, never printed as 0 (which reads as
+// a model always wrong, or verdicts that never change); one variant has no spread; a level-3 row
+// says how little level 3 varies.
+func TestPrintRobustPassesNotRun(t *testing.T) {
+	one, none := 1.0, 0.0
+	for _, tt := range []struct {
+		name        string
+		rb          run.Robustness
+		want, never []string
+	}{
+		{"cancelled in the original pass", run.Robustness{Level: "level-1-given-desc", Tasks: 3, Original: 1, Seeds: []int64{}},
+			[]string{"no variant (none ran)", "variants none ran", "right in every variant none ran", "rerun not asked", "by asking again not asked, by a variant none ran"}, []string{"0.0000 ±", "rerun 0.0000"}},
+		{"cancelled in a variant", run.Robustness{Level: "level-1-given-desc", Tasks: 3, Original: 1, Seeds: []int64{1}, Variants: []float64{1}, Mean: 1, Min: 1, Max: 1, EveryVariant: 1},
+			[]string{"1 variant (seed 1)", "variants 1.0000 (1 variant: no spread)", "rerun not asked", "by asking again not asked, by a variant 0.0000"}, []string{"± 0.0000", "1 variants"}},
+		{"level 3", run.Robustness{Level: "level-3", Tasks: 2, Original: 1, Seeds: []int64{1, 2}, Variants: []float64{1, 1}, Mean: 1, Min: 1, Max: 1, EveryVariant: 1, Rerun: &one, RerunFlips: &none},
+			[]string{"2 variants (seeds 1-2)", "variants 1.0000 ± 0.0000 (sd), min 1.0000, max 1.0000", "rerun 1.0000", "level 3 hardly varies"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			printRobust(&b, []run.Robustness{tt.rb}, false)
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("the report lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tt.never {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("the report says %q:\n%s", w, b.String())
+				}
 			}
 		})
 	}
