@@ -238,7 +238,7 @@ func (c *classes) sweep(ctx context.Context) {
 func (c *classes) lookup(w http.ResponseWriter, r *http.Request, raw string) (string, bool) {
 	code, ok := class.NormalCode(raw)
 	if !ok {
-		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no class %q (a class code is %d letters and digits)", raw, class.CodeLen), 0)
+		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no class %q: %s", raw, wire.CodeRule), 0)
 	}
 	return code, ok
 }

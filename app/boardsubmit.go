@@ -49,11 +49,11 @@ func boardEntryURL(id string) string { return "/board?entry=" + id }
 // BoardTrials returns the runs a submission of r sends, in trial order: r alone, or every trial of
 // r's group (all of them, or an error saying which is missing or not done). A run still going on,
 // a batch run (its level 3 is step samples, which the board does not take) or a trial that did not
-// end cannot be submitted: the error says why.
+// end cannot be submitted: the error says why, in words that follow "Cannot be submitted: ".
 func BoardTrials(r *SavedRun, all []*SavedRun) ([]*SavedRun, error) {
 	trials := []*SavedRun{r}
 	if r.Settings.Variants > 0 {
-		return nil, errors.New("a robustness run cannot be submitted: the board ranks runs on one data; run the model on the builtin data, or on a variant, from the Run page instead")
+		return nil, errors.New("the board ranks runs on one data, and a robustness run asks several (the builtin data and its variants); run the model on the builtin data, or on a variant, from the Run page instead")
 	}
 	if r.Group != "" {
 		trials = nil
@@ -79,7 +79,7 @@ func BoardTrials(r *SavedRun, all []*SavedRun) ([]*SavedRun, error) {
 		}
 		switch {
 		case t.Source == runSourceBatch:
-			return nil, errors.New("a batch run cannot be submitted: its level 3 is step samples, and the board judges whole level-3 episodes; run the model from the Run page instead")
+			return nil, errors.New("a batch run's level 3 is step samples, and the board judges whole level-3 episodes; run the model from the Run page instead")
 		case t.Status == runRunning:
 			return nil, fmt.Errorf("%s is still running: submit it once it has ended", name)
 		case t.Status != runDone && t.Status != runCancelled:

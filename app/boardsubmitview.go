@@ -26,7 +26,7 @@ func (b *boardSubmit) view(r *SavedRun, all []*SavedRun, submit func()) app.UI {
 		why = err.Error()
 	}
 	label := "Submit to the board"
-	if r.Group != "" {
+	if r.Group != "" && r.Settings.Variants == 0 {
 		label = "Submit the group's trials to the board"
 	}
 	mine := b.run == r.ID

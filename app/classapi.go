@@ -89,7 +89,9 @@ func classCall(ctx context.Context, t model.Transport, method, path, key string,
 		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
 			ce.RetryAfter = time.Duration(secs) * time.Second
 		}
-		if resp.Status == 404 && ce.Message == strings.TrimSpace(string(b)) {
+		// A 404 that is no JSON of the API (a static site), or the API's own for a path it does not
+		// serve (a server without classes): this site keeps no classes.
+		if resp.Status == 404 && (ce.Message == strings.TrimSpace(string(b)) || strings.HasPrefix(ce.Message, "no API endpoint ")) {
 			ce.Message = "this site has no class server (the classes need cmd/server --db or the Worker)"
 		}
 		return ce

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apibank-playground/apibank/class/wire"
+	"github.com/apibank-playground/apibank/model"
 )
 
 func TestNewClassTable(t *testing.T) {
@@ -105,8 +108,11 @@ func TestOutbox(t *testing.T) {
 	if n, _, _ := o.State(); n != 3 {
 		t.Fatalf("after a reload %d answers wait, want 3", n)
 	}
-	if !o.Waiting("ACDEFG", ExerciseRef{"l1", "f", 2}) {
+	if !o.Waiting("ACDEFG", "Ann", ExerciseRef{"l1", "f", 2}) {
 		t.Error("a queued answer is not waiting")
+	}
+	if o.Waiting("ACDEFG", "Bo", ExerciseRef{"l1", "f", 2}) {
+		t.Error("Ann's queued answer waits for Bo, who shares her computer")
 	}
 	reply = func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) {
 		switch p.ID {
@@ -124,6 +130,9 @@ func TestOutbox(t *testing.T) {
 	if wait := o.Flush(context.Background(), func() { changes++ }); wait != 30*time.Second {
 		t.Errorf("429: wait %v, want its Retry-After", wait)
 	}
+	if _, _, refused := o.State(); refused != "" || o.Held() != "limit" {
+		t.Errorf("an answer held back by a limit reads as refused (%q) or not as held (%q)", refused, o.Held())
+	}
 	if wait := o.Flush(context.Background(), func() { changes++ }); wait != 0 {
 		t.Errorf("the rest: wait %v, want 0", wait)
 	}
@@ -134,13 +143,49 @@ func TestOutbox(t *testing.T) {
 	if n != 0 || offline || refused != "no class ACDEFG" {
 		t.Errorf("after: %d waiting, offline %v, refused %q", n, offline, refused)
 	}
-	if v, ok := o.Verdict("ACDEFG", ExerciseRef{"l1", "f", 0}); !ok || v.Verdict != "NO_API_CALL" {
+	if v, ok := o.Verdict("ACDEFG", "Ann", ExerciseRef{"l1", "f", 0}); !ok || v.Verdict != "NO_API_CALL" {
 		t.Errorf("the server's verdict on answer 0: %+v %v", v, ok)
 	}
-	if _, ok := o.Verdict("ACDEFG", ExerciseRef{"l1", "f", 4}); ok {
+	if _, ok := o.Verdict("ACDEFG", "Bo", ExerciseRef{"l1", "f", 0}); ok {
+		t.Error("Ann's verdict is shown to Bo, who joined the class on her computer after her")
+	}
+	if _, ok := o.Verdict("ACDEFG", "Ann", ExerciseRef{"l1", "f", 4}); ok {
 		t.Error("a refused answer has a verdict")
 	}
 	if changes == 0 {
 		t.Error("Flush never said the queue changed")
+	}
+}
+
+// answering is a model.Transport that answers every request with status and body.
+type answering struct {
+	status int
+	body   string
+}
+
+func (a answering) Send(context.Context, *model.HTTPRequest) (*model.HTTPResponse, error) {
+	return &model.HTTPResponse{Status: a.status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(a.body))}, nil
+}
+
+// TestClassCallErrors: a site without classes is said to have none, in words a student reads,
+// whether its 404 is a static site's page or the API's own for a path it does not serve; the API's
+// other errors are passed on as they are.
+func TestClassCallErrors(t *testing.T) {
+	const none = "this site has no class server (the classes need cmd/server --db or the Worker)"
+	for _, tt := range []struct {
+		name   string
+		answer answering
+		want   string
+	}{
+		{"a static site", answering{404, "<!doctype html><p>Not found"}, none},
+		{"a server without classes", answering{404, `{"error":{"code":"not_found","message":"no API endpoint /api/v1/classes/ACDEFG/answers (the endpoints are listed at /api/v1/openapi.json)"}}`}, none},
+		{"an unknown class", answering{404, `{"error":{"code":"not_found","message":"no class \"ACDEFG\""}}`}, `no class "ACDEFG"`},
+		{"a limit", answering{429, `{"error":{"code":"rate_limited","message":"over the limit"}}`}, "over the limit"},
+	} {
+		err := classCall(context.Background(), tt.answer, "POST", "/api/v1/classes/ACDEFG/answers", "", map[string]string{}, nil)
+		var ce *classError
+		if !errors.As(err, &ce) || ce.Message != tt.want {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -31,12 +31,14 @@ type Outbox struct {
 	store   Store
 	send    func(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error)
 	items   []PendingAnswer
-	results map[string]wire.AnswerVerdict // class + exercise key -> the server's verdict on the last answer
+	results map[string]wire.AnswerVerdict // class, student and exercise -> the server's verdict on the last answer
 	sending bool
 	// Offline is true while the last send could not reach the server; Refused is the last reason
-	// the server gave for dropping an answer.
+	// the server gave for dropping an answer; Held is why it asked to send again later (a limit, a
+	// busy server), the answer kept.
 	offline bool
 	refused string
+	held    string
 }
 
 // NewOutbox loads the queue and the server's verdicts from store; send delivers one answer.
@@ -56,7 +58,11 @@ func httpSend(ctx context.Context, p PendingAnswer) (wire.AnswerVerdict, error) 
 	return v, err
 }
 
-func resultKey(class string, ex ExerciseRef) string { return class + " " + ex.Key() }
+// resultKey names the server's verdict on a student's answer to an exercise in a class: per
+// student, so that on a shared computer the next student to join never sees the last one's.
+func resultKey(class, student string, ex ExerciseRef) string {
+	return class + " " + student + "\x00" + ex.Key()
+}
 
 // Add queues an answer and keeps the queue.
 func (o *Outbox) Add(p PendingAnswer) error {
@@ -66,6 +72,13 @@ func (o *Outbox) Add(p PendingAnswer) error {
 	return o.store.Set(outboxKey, o.items)
 }
 
+// Held says why the server asked to send the waiting answers again later ("" when it did not).
+func (o *Outbox) Held() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.held
+}
+
 // State says how many answers wait, whether the server was out of reach, and the last refusal.
 func (o *Outbox) State() (waiting int, offline bool, refused string) {
 	o.mu.Lock()
@@ -73,20 +86,21 @@ func (o *Outbox) State() (waiting int, offline bool, refused string) {
 	return len(o.items), o.offline, o.refused
 }
 
-// Verdict returns the server's verdict on the last sent answer of the exercise in class.
-func (o *Outbox) Verdict(class string, ex ExerciseRef) (wire.AnswerVerdict, bool) {
+// Verdict returns the server's verdict on the last answer the student sent to the exercise in
+// class.
+func (o *Outbox) Verdict(class, student string, ex ExerciseRef) (wire.AnswerVerdict, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	v, ok := o.results[resultKey(class, ex)]
+	v, ok := o.results[resultKey(class, student, ex)]
 	return v, ok
 }
 
-// Waiting reports whether an answer to the exercise in class is still queued.
-func (o *Outbox) Waiting(class string, ex ExerciseRef) bool {
+// Waiting reports whether the student's answer to the exercise in class is still queued.
+func (o *Outbox) Waiting(class, student string, ex ExerciseRef) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, p := range o.items {
-		if p.Class == class && p.Level == ex.Level && p.File == ex.File && p.ID == ex.ID {
+		if p.Class == class && p.Student == student && p.Level == ex.Level && p.File == ex.File && p.ID == ex.ID {
 			return true
 		}
 	}
@@ -120,20 +134,20 @@ func (o *Outbox) Flush(ctx context.Context, changed func()) time.Duration {
 			wait := 5 * time.Second
 			if ce, ok := err.(*classError); ok {
 				o.offline = false
-				o.refused = ce.Message
+				o.held = ce.Message // kept, and sent again: not refused
 				wait = max(wait, ce.RetryAfter)
 			}
 			o.mu.Unlock()
 			changed()
 			return wait
 		}
-		o.offline = false
+		o.offline, o.held = false, ""
 		o.items = o.items[1:]
 		if err != nil {
 			o.refused = err.(*classError).Message
 		} else {
 			o.refused = ""
-			o.results[resultKey(p.Class, ExerciseRef{p.Level, p.File, p.ID})] = v
+			o.results[resultKey(p.Class, p.Student, ExerciseRef{p.Level, p.File, p.ID})] = v
 			_ = o.store.Set(verdictKey, o.results)
 		}
 		_ = o.store.Set(outboxKey, o.items)

@@ -66,11 +66,13 @@ type ClassroomPage struct {
 	index     int
 	dlg       *protocol.Dialogue
 	tools     json.RawMessage
-	verdict   *protocol.Verdict
-	progress  map[string]Progress
-	answer    string
-	err       string
-	saveErr   string
+	// sameness says how the variant shown differs from the builtin data's exercise (see open).
+	sameness variantSameness
+	verdict  *protocol.Verdict
+	progress map[string]Progress
+	answer   string
+	err      string
+	saveErr  string
 	// docs are the tools of the level's catalog, for concrete hints.
 	docs       []ToolDoc
 	showAnswer bool
@@ -102,7 +104,27 @@ type ClassroomPage struct {
 	page app.Context
 }
 
-func progressKey(data string) string { return "classroom/" + data }
+// progressKey names where the tab keeps the progress of the learner the page serves, for data: a
+// learner alone's, per data; a class student's, per class and student; an assignment's student's,
+// per assignment and student. Each of them answers other variants, so none of them sees another's
+// exercises solved, nor a submission carry another's answers; two students sharing a computer
+// keep apart.
+func (p *ClassroomPage) progressKey(data string) string {
+	k := "classroom/" + data
+	switch {
+	case p.joined.Class != "":
+		k += "/class/" + p.joined.Class + "/" + p.joined.Student
+	case p.assignment != nil:
+		k += "/assignment/" + AssignmentID(*p.assignment) + "/" + p.student
+	}
+	return k
+}
+
+// readProgress reads the progress of the learner the page now serves (see progressKey).
+func (p *ClassroomPage) readProgress() {
+	p.progress = map[string]Progress{}
+	_ = tab.Store.Get(p.progressKey(p.data), &p.progress)
+}
 
 // shownExercise names what the page shows: an exercise, and the variant it is shown from.
 type shownExercise struct {
@@ -154,7 +176,8 @@ func (p *ClassroomPage) start(ctx app.Context, e app.Event) {
 	if err := tab.Store.Set(studentKey(*p.assignment), name); err != nil {
 		p.saveErr = err.Error()
 	}
-	p.open(p.page) // the mount's context: the form whose button was clicked is gone
+	p.readProgress() // this student's
+	p.open(p.page)   // the mount's context: the form whose button was clicked is gone
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
@@ -267,8 +290,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 		if unit >= 0 && unit < len(l.example) && l.example[unit] != nil {
 			p.runExample(ctx, *l.example[unit])
 		}
-		p.progress = map[string]Progress{}
-		_ = tab.Store.Get(progressKey(l.data), &p.progress)
+		p.readProgress()
 		// Start at the first exercise not solved yet.
 		for i, s := range p.exercises {
 			if !p.progress[exerciseKey(s)].Solved {
@@ -295,24 +317,37 @@ func (p *ClassroomPage) open(app.Context) {
 	want := shownExercise{exerciseKey(s), p.seedOf(s)}
 	onBuiltin := p.onBuiltin
 	type loaded struct {
-		d     *protocol.Dialogue
-		tools json.RawMessage
+		d        *protocol.Dialogue
+		tools    json.RawMessage
+		sameness variantSameness
+	}
+	id := s.ID
+	promptOf := func(e Engine) (protocol.Prompt, error) {
+		return call[protocol.Prompt](e, protocol.Request{Op: protocol.OpPrompt, Level: s.Level, File: s.File, Sample: &id})
 	}
 	refresh(ctx, func() (l loaded, err error) {
+		var pr protocol.Prompt
 		read := func(e Engine) error {
 			d, err := call[protocol.Dialogue](e, protocol.Request{Op: protocol.OpDialogue, Level: s.Level, File: s.File})
 			if err != nil {
 				return err
 			}
-			id := s.ID
-			pr, err := call[protocol.Prompt](e, protocol.Request{Op: protocol.OpPrompt, Level: s.Level, File: s.File, Sample: &id})
-			l = loaded{&d, pr.Tools}
+			pr, err = promptOf(e)
+			l = loaded{d: &d, tools: pr.Tools}
 			return err
 		}
 		if !onBuiltin {
 			return l, read(tab.Engine)
 		}
-		return l, tab.OnVariant(want.seed, read)
+		if err := tab.OnVariant(want.seed, read); err != nil || want.seed == 0 {
+			return l, err
+		}
+		// The builtin data's exercise, to say whether this one is the student's own.
+		return l, tab.OnVariant(0, func(e Engine) error {
+			orig, err := promptOf(e)
+			l.sameness = samenessOf(pr, orig)
+			return err
+		})
 	}, func(l loaded, err error) {
 		if p.index >= len(p.exercises) || (shownExercise{exerciseKey(p.exercises[p.index]), p.seedOf(p.exercises[p.index])}) != want {
 			return // the student moved on (or joined a class) meanwhile: another open is under way
@@ -321,8 +356,44 @@ func (p *ClassroomPage) open(app.Context) {
 			p.err = err.Error()
 			return
 		}
-		p.dlg, p.tools, p.shown = l.d, l.tools, want
+		p.dlg, p.tools, p.shown, p.sameness = l.d, l.tools, want, l.sameness
 	})
+}
+
+// variantSameness says how a student's variant of an exercise differs from the builtin data's.
+type variantSameness int
+
+const (
+	// ownAnswer: the exercise's values and its answer are the student's own.
+	ownAnswer variantSameness = iota
+	// ownWording: its wording moved, but the answer is everyone's (what it asks for is a fact of
+	// the tools' world, which no variant moves).
+	ownWording
+	// sameForAll: nothing in it could move: it is the builtin data's exercise.
+	sameForAll
+)
+
+// samenessOf compares a variant's prompt of an exercise with the builtin data's.
+func samenessOf(variant, orig protocol.Prompt) variantSameness {
+	switch {
+	case variant.Gold != orig.Gold || variant.GoldNative != orig.GoldNative:
+		return ownAnswer
+	case variant.Text != orig.Text:
+		return ownWording
+	}
+	return sameForAll
+}
+
+// variantNote says whose exercise a student's variant is: their own, or everyone's where it could
+// not vary, so that no student is told an answer is theirs that every student shares.
+func variantNote(seed int64, same variantSameness) string {
+	switch same {
+	case sameForAll:
+		return fmt.Sprintf("This exercise is the same for everyone (variant %d moved nothing in it: its values are facts of the tools' world), and so is its answer.", seed)
+	case ownWording:
+		return fmt.Sprintf("Your own version of this exercise (variant %d): its wording is yours, but its answer is the same for everyone (what it asks for is a fact of the tools' world).", seed)
+	}
+	return fmt.Sprintf("Your own version of this exercise (variant %d): its names, places and secrets are yours, so is its answer.", seed)
 }
 
 // Render draws the page.
@@ -404,9 +475,8 @@ func (p *ClassroomPage) exercise() app.UI {
 	ready := p.dlg != nil && p.shown == shownExercise{exerciseKey(s), seed}
 	return app.Section().Class("card").DataSet("testid", "classroom-exercise").DataSet("seed", seed).DataSet("ready", ready).Body(
 		app.H2().Text(fmt.Sprintf("Exercise %d of %d · %s", p.index+1, len(p.exercises), s.File)),
-		app.If(seed != 0, func() app.UI {
-			return app.P().Class("small").DataSet("testid", "classroom-variant").Text(fmt.Sprintf(
-				"Your own version of this exercise (variant %d): its names, places and secrets are yours, so is its answer.", seed))
+		app.If(seed != 0 && ready, func() app.UI {
+			return app.P().Class("small").DataSet("testid", "classroom-variant").DataSet("sameness", int(p.sameness)).Text(variantNote(seed, p.sameness))
 		}),
 		// Always there, so that the elements after it keep their places while a variant loads.
 		app.P().Class("small").DataSet("testid", "classroom-preparing").Hidden(ready).Text("Preparing the exercise…"),
@@ -511,7 +581,7 @@ func (p *ClassroomPage) check(_ app.Context, e app.Event) {
 		pr.Solved = pr.Solved || v.Call().Correct
 		p.progress[k] = pr
 		p.saveErr = ""
-		if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
+		if err := tab.Store.Set(p.progressKey(p.data), p.progress); err != nil {
 			p.saveErr = err.Error()
 		}
 		p.sendToClass(ctx, s, v.Call())
@@ -552,7 +622,7 @@ func (p *ClassroomPage) countShown() {
 	pr := p.progress[k]
 	pr.Shown++
 	p.progress[k] = pr
-	if err := tab.Store.Set(progressKey(p.data), p.progress); err != nil {
+	if err := tab.Store.Set(p.progressKey(p.data), p.progress); err != nil {
 		p.saveErr = err.Error()
 	}
 }

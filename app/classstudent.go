@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/protocol"
 )
 
@@ -38,11 +39,11 @@ func (p *ClassroomPage) mountClass(ctx app.Context) {
 
 // join keeps the class and name the student typed; from now on each checked answer goes to it.
 func (p *ClassroomPage) join(ctx app.Context, e app.Event) {
-	code := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(p.joinCode)))
+	code, ok := wire.NormalCode(p.joinCode)
 	name := strings.TrimSpace(p.joinName)
 	switch {
-	case len(code) != 6:
-		p.joinErr = "A class code has 6 letters and digits."
+	case !ok:
+		p.joinErr = fmt.Sprintf("“%s” is not a class code: %s. Check the code your teacher gave.", strings.TrimSpace(p.joinCode), wire.CodeRule)
 		return
 	case name == "":
 		p.joinErr = "Type your name as your teacher should see it."
@@ -55,7 +56,8 @@ func (p *ClassroomPage) join(ctx app.Context, e app.Event) {
 	if err := tab.Store.Set(joinedKey, p.joined); err != nil {
 		p.joinErr = err.Error()
 	}
-	p.open(p.page) // the exercise again, from this student's variant (the form is gone)
+	p.readProgress() // this student's in this class
+	p.open(p.page)   // the exercise again, from this student's variant (the form is gone)
 }
 
 // leave stops sending answers to the class (answers still queued are sent all the same).
@@ -63,6 +65,7 @@ func (p *ClassroomPage) leave(ctx app.Context, e app.Event) {
 	p.joinName = p.joined.Student
 	p.joined = Joined{}
 	tab.Store.Del(joinedKey)
+	p.readProgress() // the learner alone's, or the assignment's
 	p.open(p.page)
 }
 
@@ -70,6 +73,10 @@ func (p *ClassroomPage) leave(ctx app.Context, e app.Event) {
 // parity check, and sends what is queued.
 func (p *ClassroomPage) sendToClass(ctx app.Context, s protocol.SampleView, v protocol.CallVerdict) {
 	if p.joined.Class == "" {
+		return
+	}
+	if !p.onBuiltin {
+		p.saveErr = "This answer was not sent to your class: " + p.otherDataWords()
 		return
 	}
 	err := theOutbox().Add(PendingAnswer{Class: p.joined.Class, Student: p.joined.Student, Level: s.Level, File: s.File, ID: s.ID,
@@ -111,6 +118,8 @@ func (p *ClassroomPage) classCard() app.UI {
 	switch {
 	case waiting > 0 && offline:
 		status = fmt.Sprintf("%s to be sent: the class server is out of reach (kept here and sent when it is back).", answersWaiting(waiting))
+	case waiting > 0 && theOutbox().Held() != "":
+		status = fmt.Sprintf("%s to be sent: the class server asked to wait (%s); kept here and sent again by itself.", answersWaiting(waiting), theOutbox().Held())
 	case waiting > 0:
 		status = fmt.Sprintf("%s to be sent…", answersWaiting(waiting))
 	}
@@ -119,10 +128,19 @@ func (p *ClassroomPage) classCard() app.UI {
 			app.Strong().DataSet("testid", "class-student").Text(p.joined.Student), app.Text(". "),
 			app.Button().DataSet("testid", "class-leave").Text("Leave").OnClick(p.leave)),
 		app.P().Class("small").DataSet("testid", "class-status").DataSet("waiting", waiting).Text(status),
+		app.If(!p.onBuiltin && p.data != "", func() app.UI {
+			return app.P().Class("error").DataSet("testid", "class-other-data").Text(p.otherDataWords())
+		}),
 		app.If(refused != "", func() app.UI {
 			return app.P().Class("error").DataSet("testid", "class-refused").Text("The class server refused an answer: " + refused)
 		}),
 	)
+}
+
+// otherDataWords says why a class student's answers cannot go to the class while the tab holds
+// data other than the builtin data.
+func (p *ClassroomPage) otherDataWords() string {
+	return fmt.Sprintf("your class's exercises are your variants of the builtin data, and this tab has “%s” loaded. Choose “builtin” in the Data menu at the top of the page to answer your class.", p.data)
 }
 
 func (p *ClassroomPage) joinForm() app.UI {
@@ -148,10 +166,10 @@ func (p *ClassroomPage) serverVerdict(s protocol.SampleView) app.UI {
 	}
 	ex := ExerciseRef{s.Level, s.File, s.ID}
 	box := theOutbox()
-	if box.Waiting(p.joined.Class, ex) {
+	if box.Waiting(p.joined.Class, p.joined.Student, ex) {
 		return app.P().Class("small").DataSet("testid", "class-server-verdict").DataSet("state", "waiting").Text("The server's verdict: waiting to send…")
 	}
-	v, ok := box.Verdict(p.joined.Class, ex)
+	v, ok := box.Verdict(p.joined.Class, p.joined.Student, ex)
 	if !ok {
 		return nil
 	}

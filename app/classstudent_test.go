@@ -1,6 +1,9 @@
 package app
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAnswersWaiting(t *testing.T) {
 	tests := []struct {
@@ -15,5 +18,38 @@ func TestAnswersWaiting(t *testing.T) {
 		if got := answersWaiting(tt.n); got != tt.want {
 			t.Errorf("answersWaiting(%d) = %q, want %q", tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestProgressKey: a learner alone, each class student and each assignment's student keep their
+// progress apart: none of them sees the others' exercises solved, on one computer too.
+func TestProgressKey(t *testing.T) {
+	week1 := &Assignment{Name: "Week 1", Items: []ExerciseRef{{"level-1-given-desc", "acct-agenda-add-28.jsonl", 0}}}
+	week2 := &Assignment{Name: "Week 2", Items: []ExerciseRef{{"level-1-given-desc", "acct-agenda-add-28.jsonl", 0}}}
+	pages := map[string]*ClassroomPage{
+		"alone":                     {data: "builtin"},
+		"Ann in class ACDEFG":       {data: "builtin", joined: Joined{Class: "ACDEFG", Student: "Ann"}},
+		"Bo in class ACDEFG":        {data: "builtin", joined: Joined{Class: "ACDEFG", Student: "Bo"}},
+		"Ann in class CDEFGH":       {data: "builtin", joined: Joined{Class: "CDEFGH", Student: "Ann"}},
+		"Ann in week 1":             {data: "builtin", assignment: week1, student: "Ann"},
+		"Bo in week 1":              {data: "builtin", assignment: week1, student: "Bo"},
+		"Ann in week 2":             {data: "builtin", assignment: week2, student: "Ann"},
+		"alone, on imported data":   {data: "my-folder"},
+		"Ann in week 1, in a class": {data: "builtin", assignment: week1, student: "Ann", joined: Joined{Class: "ACDEFG", Student: "Ann"}},
+	}
+	seen := map[string]string{}
+	for who, p := range pages {
+		k := p.progressKey(p.data)
+		if other, dup := seen[k]; dup && !(strings.Contains(who, "in a class") || strings.Contains(other, "in a class")) {
+			t.Errorf("%s and %s keep their progress under one key %q", who, other, k)
+		}
+		seen[k] = who
+	}
+	// A class student's assignment is judged on their class variants: their class progress.
+	if a, b := pages["Ann in week 1, in a class"], pages["Ann in class ACDEFG"]; a.progressKey(a.data) != b.progressKey(b.data) {
+		t.Error("a class student's assignment keeps progress apart from their class's, on the same variants")
+	}
+	if p := pages["alone"]; p.progressKey("builtin") != "classroom/builtin" {
+		t.Errorf("a learner alone's progress moved to %q: what they solved before is lost", p.progressKey("builtin"))
 	}
 }

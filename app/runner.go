@@ -76,6 +76,19 @@ func (r *Runner) State() RunState {
 	return RunState{Running: r.cur != nil, Run: r.cur, Progress: r.prog, Err: r.err, Last: r.last, Robust: r.robust}
 }
 
+// Show makes saved (a run kept in this browser, read whole) the run the Run page shows as the last
+// one, with its robustness run summed up from runs when it is a pass of one, so that its failed
+// requests can be retried there; it does nothing while a run goes on.
+func (r *Runner) Show(saved *SavedRun, runs []*SavedRun) {
+	g := robustOf(saved, runs)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cur != nil {
+		return
+	}
+	r.last, r.robust, r.err = saved, g, ""
+}
+
 // Cancel stops the run going on; what finished is kept.
 func (r *Runner) Cancel() {
 	r.mu.Lock()
@@ -452,15 +465,21 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 			}
 		}
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		if err != nil {
 			r.err = "the retry failed: " + err.Error()
 		}
 		r.prog.Done = 1
+		r.mu.Unlock()
+		// Kept without the lock held, as finish keeps a run: the page reads the state meanwhile.
 		if err := runStore.PutSummary(saved, verdicts); err != nil {
-			r.err = "the run could not be kept: " + err.Error()
+			r.setErr("the run could not be kept: " + err.Error())
 		}
+		if saved.Settings.Variants > 0 {
+			r.sumUpRobustness(saved, nil) // a pass of a robustness run: its robustness again, from the store
+		}
+		r.mu.Lock()
 		r.cur, r.cancel, r.last = nil, nil, saved
+		r.mu.Unlock()
 	}()
 	return nil
 }

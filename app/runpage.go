@@ -76,8 +76,35 @@ func (p *RunPage) OnMount(ctx app.Context) {
 		p.watch(ctx)
 	}
 	p.findUnfinished(ctx)
+	if id := ctx.Page().URL().Query().Get("run"); id != "" && !p.state.Running {
+		p.show(ctx, id)
+	}
 	warmRunPath()
 	ctx.Handle(dataCleared, func(ctx app.Context, a app.Action) { p.key, p.remember, p.unfinished = "", false, nil })
+}
+
+// show makes the run kept as id the one the page shows (the Runs page links here with ?run=ID to
+// retry a run's failed requests): its progress card, its robustness run, its failures.
+func (p *RunPage) show(ctx app.Context, id string) {
+	if tab.Engine == nil {
+		return
+	}
+	ctx.Async(func() {
+		saved, err := runStore.Whole(id)
+		var runs []*SavedRun
+		if err == nil {
+			runs, err = runStore.Runs()
+		}
+		if err == nil {
+			runner.Show(saved, runs)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.err = "The run asked for cannot be shown: " + err.Error()
+			}
+			p.state = runner.State()
+		})
+	})
 }
 
 func (p *RunPage) findUnfinished(ctx app.Context) {
@@ -668,6 +695,9 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 		if r.Batch != nil && r.Batch.Report != nil && r.Batch.Report.Overall.Calls > 0 {
 			o := r.Batch.Report.Overall
 			acc, accNote = Percent(o.Accuracy), fmt.Sprintf("call accuracy of the run (%d of %d calls)", o.Correct, o.Calls)
+			if r.Settings.Variants > 0 {
+				accNote = fmt.Sprintf("call accuracy of this pass, the %s (%d of %d calls): the robustness below sums up every pass", passName(r), o.Correct, o.Calls)
+			}
 		}
 	}
 	return app.Section().Class("card").Aria("labelledby", "run-progress-h").Body(
@@ -690,8 +720,30 @@ func (p *RunPage) renderProgress(st RunState) app.UI {
 			return app.P().Body(app.Text("The run is saved in this browser: "), app.A().Href("/runs").Text("see it with the other runs"), app.Text("."))
 		}),
 		app.If(!st.Running && st.Robust != nil && st.Robust.First.Group == r.Group, func() app.UI { return robustView([]RobustGroup{*st.Robust}) }),
-		app.If(!st.Running && len(r.Failures) > 0, func() app.UI { return p.renderFailures(r) }),
+		app.If(!st.Running, func() app.UI { return p.renderAllFailures(r, st.Robust) }),
 	)
+}
+
+// renderAllFailures shows the failed requests of r, or of every pass of the robustness run g that r
+// is a pass of (each retried on its own data), so that none is out of reach.
+func (p *RunPage) renderAllFailures(r *SavedRun, g *RobustGroup) app.UI {
+	all := []*SavedRun{r}
+	if g != nil && g.First.Group == r.Group && len(g.Passes) > 0 {
+		all = g.Passes
+	}
+	var failed []*SavedRun
+	for _, pass := range all {
+		if len(pass.Failures) > 0 {
+			failed = append(failed, pass)
+		}
+	}
+	return app.Range(failed).Slice(func(i int) app.UI {
+		title := ""
+		if len(all) > 1 {
+			title = passName(failed[i]) + ": "
+		}
+		return p.renderFailures(failed[i], title)
+	})
 }
 
 // CutNote says how many answers went over a limit of the run, and the limits: each is judged wrong.
@@ -712,10 +764,10 @@ func noAnswer(fs []run.Failure) bool {
 	return slices.ContainsFunc(fs, func(f run.Failure) bool { return f.Status == 0 })
 }
 
-func (p *RunPage) renderFailures(r *SavedRun) app.UI {
+func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 	batch := r.Source == runSourceBatch
-	return app.Div().Body(
-		app.H3().Text(fmt.Sprintf("%d requests failed", len(r.Failures))),
+	return app.Div().DataSet("testid", "run-failures").DataSet("pass", r.Trial).Body(
+		app.H3().Text(fmt.Sprintf("%s%d requests failed", title, len(r.Failures))),
 		app.If(!batch && noAnswer(r.Failures) && LANEndpointNote(r.Settings.BaseURL) != "", func() app.UI {
 			return app.P().Class("error").DataSet("testid", "run-failed-lan-note").Text(LANEndpointNote(r.Settings.BaseURL))
 		}),

@@ -173,6 +173,8 @@ type RobustGroup struct {
 	// Cut says a pass was cancelled or has not ended: only the passes that ended are counted.
 	Cut   bool
 	Stats []run.Robustness
+	// Passes are the passes counted, in pass order.
+	Passes []*SavedRun
 }
 
 // RobustGroups sums up the robustness runs among runs, one group per run, in the order the runs
@@ -217,6 +219,7 @@ func RobustGroups(runs []*SavedRun) []RobustGroup {
 				continue
 			}
 			rg.Ran++
+			rg.Passes = append(rg.Passes, r)
 			rg.Cut = rg.Cut || r.Status == runCancelled
 		}
 		rg.Cut = rg.Cut || rg.Ran < rg.Planned
@@ -224,6 +227,13 @@ func RobustGroups(runs []*SavedRun) []RobustGroup {
 		out = append(out, rg)
 	}
 	return out
+}
+
+// Label names a robustness run: its model, form and start, and its variants (not its first pass,
+// which names one of its data).
+func (g *RobustGroup) Label() string {
+	n := g.First.Settings.Variants
+	return fmt.Sprintf("%s · robustness run: the original, %d variant%s, the rerun", g.First.settingsLabel(), n, map[bool]string{true: "s"}[n != 1])
 }
 
 // robustOf is the robustness run r is a pass of, summed up from runs (nil when it is none).
@@ -248,11 +258,11 @@ func findRobust(groups []RobustGroup, r *SavedRun) *RobustGroup {
 }
 
 // sumUpRobustness sums up saved's robustness run for the Run page, from its passes this runner
-// ran (ended, in order) when they start at the original, else from the passes kept in the store (a
-// run resumed after a reload).
+// ran (ended, in order) when they are a chain from the original, else from the passes kept in the
+// store (a run resumed after a reload, a retry of one pass).
 func (r *Runner) sumUpRobustness(saved *SavedRun, ended []*SavedRun) {
 	runs := ended
-	if len(ended) == 0 || ended[0].Trial != 1 {
+	if len(ended) < 2 || ended[0].Trial != 1 {
 		var err error
 		if runs, err = runStore.Runs(); err != nil {
 			r.setErr("the robustness could not be summed up: " + err.Error())
@@ -313,7 +323,7 @@ func robustView(groups []RobustGroup) goapp.UI {
 			)),
 			goapp.TBody().Body(goapp.Range(groups).Slice(func(i int) goapp.UI {
 				g := groups[i]
-				label := fmt.Sprintf("%s — %d of %d passes", g.First.Label(), g.Ran, g.Planned)
+				label := fmt.Sprintf("%s — %d of %d passes", g.Label(), g.Ran, g.Planned)
 				if g.Cut {
 					label += " (only the passes that ended are counted)"
 				}
@@ -390,14 +400,20 @@ func rerunWords(rb run.Robustness) string {
 
 // flipsWords is how often asking again and a variant changed a level's verdicts, joined by sep.
 func flipsWords(rb run.Robustness, sep string) string {
-	again, variant := notAsked, noVariant
+	again, variant := flipParts(rb)
+	return again + sep + variant
+}
+
+// flipParts is how often asking again, and a variant, changed a level's verdicts.
+func flipParts(rb run.Robustness) (again, variant string) {
+	again, variant = notAsked, noVariant
 	if rb.RerunFlips != nil {
 		again = Percent(*rb.RerunFlips)
 	}
 	if len(rb.Seeds) > 0 {
 		variant = Percent(rb.VariantFlips)
 	}
-	return again + sep + variant
+	return again, variant
 }
 
 // compareRobust is the comparison of two robustness runs, level by level side by side: the
@@ -432,6 +448,7 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 		if rb == nil {
 			return goapp.Td().Text("—")
 		}
+		again, variant := flipParts(*rb)
 		return goapp.Td().Body(
 			goapp.Strong().Text("original "+Percent(rb.Original)),
 			goapp.Br(),
@@ -441,14 +458,21 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 			goapp.Br(),
 			goapp.Span().Text(fmt.Sprintf("tasks %d, rerun %s", rb.Tasks, rerunWords(*rb))),
 			goapp.Br(),
-			goapp.Span().Class("small").Text("verdicts changed: by asking again, by a variant: "+flipsWords(*rb, ", ")),
+			goapp.Span().Class("small").Text(fmt.Sprintf("verdicts changed: by asking again %s, by a variant %s", again, variant)),
 		)
+	}
+	if a.First.Group == b.First.Group {
+		return goapp.P().Class("small").DataSet("testid", "compare-robust-same").Text("A and B are passes of one robustness run (" + a.Label() + "): its robustness is in the Robustness table, once.")
+	}
+	differ := ""
+	if a.First.Settings.Variants != b.First.Settings.Variants {
+		differ = fmt.Sprintf("A asked %d variants and B %d: their spreads are over different variants, compare with care. ", a.First.Settings.Variants, b.First.Settings.Variants)
 	}
 	return goapp.Div().DataSet("testid", "compare-robust").Body(
 		goapp.H3().Text("Robustness side by side"),
-		goapp.P().Class("small").Text(fmt.Sprintf("A asked %d of %d passes, B %d of %d. ", a.Ran, a.Planned, b.Ran, b.Planned)+robustNote),
+		goapp.P().Class("small").Text(fmt.Sprintf("A asked %d of %d passes, B %d of %d. ", a.Ran, a.Planned, b.Ran, b.Planned)+differ+robustNote),
 		goapp.Div().Class("table-box").Body(goapp.Table().Class("tally robust").Body(
-			goapp.THead().Body(goapp.Tr().Body(goapp.Th().Text("level"), goapp.Th().Text("A: "+a.First.Label()), goapp.Th().Text("B: "+b.First.Label()))),
+			goapp.THead().Body(goapp.Tr().Body(goapp.Th().Text("level"), goapp.Th().Text("A: "+a.Label()), goapp.Th().Text("B: "+b.Label()))),
 			goapp.TBody().Body(goapp.Range(levels).Slice(func(i int) goapp.UI {
 				ra, rb := at(a, levels[i]), at(b, levels[i])
 				return goapp.Tr().DataSet("testid", "compare-robust-row").DataSet("level", levels[i]).DataSet("a", attr(ra)).DataSet("b", attr(rb)).Body(

@@ -143,7 +143,7 @@ type SavedRun struct {
 
 // Label names a run in lists: model, form and when (and its trial, when it is one of several).
 func (r *SavedRun) Label() string {
-	l := fmt.Sprintf("%s · %s · %s", r.Settings.Model, r.Settings.Form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
+	l := r.settingsLabel()
 	switch {
 	case r.Settings.Variants > 0:
 		l += " · robustness: " + passName(r)
@@ -157,6 +157,15 @@ func (r *SavedRun) Label() string {
 		l += " · batch"
 	}
 	return l
+}
+
+// settingsLabel names a run by its model, form (streamed or not) and start.
+func (r *SavedRun) settingsLabel() string {
+	form := string(r.Settings.Form)
+	if r.Settings.Stream {
+		form += " streamed"
+	}
+	return fmt.Sprintf("%s · %s · %s", r.Settings.Model, form, strings.Replace(r.Started, "T", " ", 1)[:min(16, len(r.Started))])
 }
 
 // Apply takes a finished (or cancelled) result into the saved run.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -385,7 +386,7 @@ func (p *RunsPage) runView(r *SavedRun) app.UI {
 			return reportView(&SavedBatch{Format: batchFormat, Data: r.Data, Source: Source{Kind: "model", Model: r.Settings.Model, Provider: r.Host}, Batch: *r.Batch}, false)
 		}),
 		app.If(len(r.Failures) > 0, func() app.UI {
-			return app.P().Body(app.Text(fmt.Sprintf("%d requests failed (not in the accuracy); ", len(r.Failures))), app.A().Href("/run").Text("retry them on the Run page"), app.Text(" when it shows this run."))
+			return app.P().Body(app.Text(fmt.Sprintf("%d requests failed (not in the accuracy): ", len(r.Failures))), app.A().DataSet("testid", "run-retry-link").Href("/run?run="+url.QueryEscape(r.ID)).Text("retry them on the Run page"), app.Text("."))
 		}),
 		app.If(len(p.episodes) > 0, func() app.UI { return episodesView(p.episodes) }),
 	)

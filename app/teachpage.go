@@ -415,7 +415,7 @@ func (p *TeachPage) assignmentCard() app.UI {
 						}))
 				})),
 				app.Label().Class("block").Text("Assignment link"),
-				app.Input().DataSet("testid", "teach-assignment-link").ReadOnly(true).Value(link).Size(60),
+				app.Input().DataSet("testid", "teach-assignment-link").Class("link-box").ReadOnly(true).Value(link).Size(60),
 				errorBox(linkErr),
 				app.Button().DataSet("testid", "teach-assignment-clear").Text("Start a new assignment").OnClick(func(ctx app.Context, e app.Event) {
 					p.draft = Assignment{}
@@ -439,9 +439,9 @@ func (p *TeachPage) classView(c TeacherClass) app.UI {
 	body = append(body,
 		app.H2().Body(app.Text("Class "), app.Span().DataSet("testid", "teach-code").Text(c.Class), app.Text(" · "+c.Name)),
 		app.Label().Class("block").Text("Student link (students type their name once)"),
-		app.Input().DataSet("testid", "teach-student-link").ReadOnly(true).Value(student).Size(60),
+		app.Input().DataSet("testid", "teach-student-link").Class("link-box").ReadOnly(true).Value(student).Size(60),
 		app.Label().Class("block").Text("Teacher link (holds the key: keep it to yourself)"),
-		app.Input().DataSet("testid", "teach-teacher-link").ReadOnly(true).Value(teacher).Size(60).Type("password").
+		app.Input().DataSet("testid", "teach-teacher-link").Class("link-box").ReadOnly(true).Value(teacher).Size(60).Type("password").
 			OnFocus(func(ctx app.Context, e app.Event) { ctx.JSSrc().Set("type", "text") }),
 		app.Div().Class("row").Body(
 			app.Button().DataSet("testid", "teach-refresh").Disabled(p.busy).Text("Refresh").OnClick(func(ctx app.Context, e app.Event) { p.load(ctx) }),
@@ -578,7 +578,7 @@ func variantTableUI(testid, caption string, rows []variantRow) app.UI {
 			app.Td().DataSet("testid", testid+"-verdict").DataSet("correct", r.Correct).Text(r.Category),
 		))
 	}
-	return app.Div().Class("table-wrap").Body(app.Table().DataSet("testid", testid).Body(
+	return app.Div().Class("table-wrap").Body(app.Table().Class("variant-table").DataSet("testid", testid).Body(
 		app.Caption().Text(caption),
 		app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("Student"), app.Th().Scope("col").Text("Exercise"),
 			app.Th().Scope("col").Text("Variant"), app.Th().Scope("col").Text("They were asked"), app.Th().Scope("col").Text("The right answer"),

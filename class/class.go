@@ -13,6 +13,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/apibank-playground/apibank/class/wire"
 	"strings"
 	"time"
 	"unicode"
@@ -119,12 +120,11 @@ const (
 	// MaxName is the most characters of a class's name.
 	MaxName = 100
 	// CodeLen is the length of a class code.
-	CodeLen = 6
+	CodeLen = wire.CodeLen
 )
 
-// codeAlphabet has no letters or digits that read alike (0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V): a code
-// read out in a classroom is typed right.
-const codeAlphabet = "ACDEFGHJKMNPQRTWXY345679"
+// codeAlphabet has no letters or digits that read alike (see wire.CodeAlphabet).
+const codeAlphabet = wire.CodeAlphabet
 
 // NewCode returns a random class code of CodeLen characters of codeAlphabet (24^6, about 191
 // million codes: a code is an address, not a secret; the teacher's key is the secret).
@@ -141,19 +141,8 @@ func NewCode() string {
 }
 
 // NormalCode returns code as it is kept: upper case, spaces and dashes dropped. ok is false when
-// it cannot be a class code.
-func NormalCode(code string) (string, bool) {
-	code = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(code))
-	if len(code) != CodeLen {
-		return "", false
-	}
-	for _, c := range code {
-		if !strings.ContainsRune(codeAlphabet, c) {
-			return "", false
-		}
-	}
-	return code, true
-}
+// it cannot be a class code (wire.NormalCode, the rule the student's page reads a code by).
+func NormalCode(code string) (string, bool) { return wire.NormalCode(code) }
 
 // KeyBytes is the size of a teacher's key before encoding: 256 random bits.
 const KeyBytes = 32

@@ -231,6 +231,74 @@ test("the Runs page lists robustness runs and compares two side by side", async 
   await page.close();
 });
 
+test("a request that fails in the original pass is left out and counted, as the CLI counts it; the Run page shows it under its pass and retries it on that pass's data", async () => {
+  // The first request of the run fails (400, not retried): it is one of the original pass's.
+  const FAIL_FIRST = { rules: [{ match: {}, fault: { kind: "status", status: 400, message: "planted failure", times: 1 } }] };
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  await fake.script(FAIL_FIRST);
+  const { group, rows } = await startRobust(page, 1, 6);
+  await fake.script(FAIL_FIRST);
+  const c = cliRun(["--variants", "1"], 6);
+  assert.deepEqual(rows, c.summary.robustness, "the tab's robustness is the CLI's, the failed task left out in both");
+  assert.equal(rows[0].left_out, 1, "the task whose request failed in the original pass is counted as left out");
+  assert.equal(rows[0].tasks + rows[0].left_out, 6);
+  await fake.script({});
+
+  // The failure is shown under its pass, though the page ends on the rerun, and is retried there.
+  const failures = page.locator("[data-testid=run-failures][data-pass='1']");
+  await failures.waitFor();
+  assert.match(await failures.textContent(), /original \(pass 1 of 3\): 1 requests failed/);
+  await failures.getByTestId("run-retry").click();
+  await page.waitForFunction((g) => {
+    const el = document.querySelector(`[data-testid=robust-row][data-group="${g}"][data-robustness]`);
+    return el && JSON.parse(el.dataset.robustness).left_out === 0 && !document.querySelector("[data-testid=run-failures]");
+  }, group, { timeout: 60000, polling: 100 });
+  const [after] = await page.$$eval(`[data-testid=robust-row][data-group="${group}"][data-robustness]`, (els) => els.map((el) => JSON.parse(el.dataset.robustness)));
+  assert.equal(after.tasks, 6, "the retried task is now judged in every pass");
+  assert.equal(after.original, 1, "and the perfect model is right on it");
+  const hello = await engineRequest(page, { op: "hello" });
+  assert.equal(hello.variant, undefined, "the builtin data is back after the retry");
+
+  // The Runs page's link opens the Run page on a run with failures, to retry them there.
+  await fake.script(FAIL_FIRST);
+  const one = await startRobust(page, 1, 3);
+  await fake.script({});
+  await open(page, s.server.url, "/runs");
+  const first = (await readRunStore(page)).runs.find((r) => r.group === one.group && r.trial === 1);
+  assert.equal(first.failures.length, 1);
+  await open(page, s.server.url, "/run?run=" + encodeURIComponent(first.id));
+  await page.locator("[data-testid=run-failures][data-pass='1']").waitFor();
+  assert.deepEqual(w.errors.filter((e) => !e.includes("400")), []);
+  await page.close();
+});
+
+test("the Run page's number fields refuse what they cannot read, and say so, instead of taking another number", async () => {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit: 3 });
+  await page.getByTestId("run-data").selectOption("variant");
+  await set(page, "run-seed", 7);
+  for (const [testid, typed, says] of [["run-seed", "1.5", /Seed must be a whole number from 1 to 9007199254740991, not 1\.5/], ["run-seed", "0", /not 0/], ["run-variants", "-3", /Variants must be a whole number from 0 to 20, not -3/], ["run-variants", "25", /not 25/], ["run-trials", "2.5", /Trials must be a whole number from 1 to 100, not 2\.5/]]) {
+    await set(page, testid, typed);
+    await page.getByTestId("run-field-error").waitFor();
+    assert.match(await page.getByTestId("run-field-error").textContent(), says);
+    assert.equal(await page.getByTestId(testid).inputValue(), typed, "the field keeps what was typed");
+    await page.getByTestId("run-start").click();
+    await page.waitForFunction(() => document.querySelector("main").innerText.includes("must be"));
+    assert.equal(await page.$eval("[data-testid=run-progress]", () => true).catch(() => false), false, "no run started");
+    await set(page, testid, testid === "run-seed" ? 7 : 1); // put right
+    await page.waitForFunction(() => !document.querySelector("[data-testid=run-field-error]"));
+  }
+  await page.reload();
+  await open(page, s.server.url, "/run");
+  assert.equal(await page.getByTestId("run-seed").inputValue(), "7", "the seed kept is the last good one");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
 /** waitPass waits until the Run page shows pass `pass` of a robustness run with at least `done` samples done, and returns its group. */
 async function waitPass(page, pass, done) {
   await page.waitForFunction(([p, d]) => {
@@ -299,7 +367,8 @@ test("a reload in the middle of a variant's pass resumes it on its variant and g
   assert.deepEqual(rb.seeds, [1], "the cancelled variant is counted with what it judged");
   assert.equal(rb.tasks, judged);
   assert.equal(rb.tasks + rb.left_out, cutPasses[0].batch.results.filter((v) => v.kind === "call").length);
-  assert.equal(rb.rerun, 0, "no rerun ran");
+  assert.equal(rb.rerun, null, "no rerun ran: no number stands for it");
+  assert.equal(rb.rerun_flips, null);
   assert.match(await page.$eval("[data-testid=robustness]", (el) => el.textContent), /2 of 3 passes \(only the passes that ended are counted\)/);
   const hello = await engineRequest(page, { op: "hello" });
   assert.equal(hello.variant, undefined, "the builtin data is back after the cancel");
