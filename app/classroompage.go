@@ -126,6 +126,18 @@ func (p *ClassroomPage) readProgress() {
 	_ = tab.Store.Get(p.progressKey(p.data), &p.progress)
 }
 
+// firstUnsolved moves to the first exercise the learner has not solved yet (the first when they
+// solved them all).
+func (p *ClassroomPage) firstUnsolved() {
+	p.index = 0
+	for i, s := range p.exercises {
+		if !p.progress[exerciseKey(s)].Solved {
+			p.index = i
+			return
+		}
+	}
+}
+
 // shownExercise names what the page shows: an exercise, and the variant it is shown from.
 type shownExercise struct {
 	key  string
@@ -177,6 +189,7 @@ func (p *ClassroomPage) start(ctx app.Context, e app.Event) {
 		p.saveErr = err.Error()
 	}
 	p.readProgress() // this student's
+	p.firstUnsolved()
 	p.open(p.page)   // the mount's context: the form whose button was clicked is gone
 }
 
@@ -291,13 +304,7 @@ func (p *ClassroomPage) load(ctx app.Context) {
 			p.runExample(ctx, *l.example[unit])
 		}
 		p.readProgress()
-		// Start at the first exercise not solved yet.
-		for i, s := range p.exercises {
-			if !p.progress[exerciseKey(s)].Solved {
-				p.index = i
-				break
-			}
-		}
+		p.firstUnsolved()
 		p.open(ctx)
 	})
 }
@@ -339,15 +346,19 @@ func (p *ClassroomPage) open(app.Context) {
 		if !onBuiltin {
 			return l, read(tab.Engine)
 		}
+		// The builtin data's exercise first, to say whether the student's is their own; then
+		// theirs, which the engine then holds, as it holds it while they answer.
+		var orig protocol.Prompt
+		if want.seed != 0 {
+			if err := tab.OnVariant(0, func(e Engine) (err error) { orig, err = promptOf(e); return err }); err != nil {
+				return l, err
+			}
+		}
 		if err := tab.OnVariant(want.seed, read); err != nil || want.seed == 0 {
 			return l, err
 		}
-		// The builtin data's exercise, to say whether this one is the student's own.
-		return l, tab.OnVariant(0, func(e Engine) error {
-			orig, err := promptOf(e)
-			l.sameness = samenessOf(pr, orig)
-			return err
-		})
+		l.sameness = samenessOf(pr, orig)
+		return l, nil
 	}, func(l loaded, err error) {
 		if p.index >= len(p.exercises) || (shownExercise{exerciseKey(p.exercises[p.index]), p.seedOf(p.exercises[p.index])}) != want {
 			return // the student moved on (or joined a class) meanwhile: another open is under way

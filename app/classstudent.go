@@ -57,6 +57,7 @@ func (p *ClassroomPage) join(ctx app.Context, e app.Event) {
 		p.joinErr = err.Error()
 	}
 	p.readProgress() // this student's in this class
+	p.firstUnsolved()
 	p.open(p.page)   // the exercise again, from this student's variant (the form is gone)
 }
 
@@ -66,6 +67,7 @@ func (p *ClassroomPage) leave(ctx app.Context, e app.Event) {
 	p.joined = Joined{}
 	tab.Store.Del(joinedKey)
 	p.readProgress() // the learner alone's, or the assignment's
+	p.firstUnsolved()
 	p.open(p.page)
 }
 

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 func TestAnswersWaiting(t *testing.T) {
@@ -51,5 +53,26 @@ func TestProgressKey(t *testing.T) {
 	}
 	if p := pages["alone"]; p.progressKey("builtin") != "classroom/builtin" {
 		t.Errorf("a learner alone's progress moved to %q: what they solved before is lost", p.progressKey("builtin"))
+	}
+}
+
+// TestSamenessOf: a variant's exercise is the student's own when its answer moved; its wording
+// only, when only the text did; everyone's when nothing did, and the note says so.
+func TestSamenessOf(t *testing.T) {
+	orig := protocol.Prompt{Text: "Hi, I'm PriyaSharma", Gold: "[GetUserToken(username='PriyaSharma')]", GoldNative: `{"name":"GetUserToken"}`}
+	for _, tt := range []struct {
+		name    string
+		variant protocol.Prompt
+		want    variantSameness
+		says    string
+	}{
+		{"its answer moved", protocol.Prompt{Text: "Hi, I'm LeaMartin", Gold: "[GetUserToken(username='LeaMartin')]", GoldNative: `{"name":"GetUserToken"}`}, ownAnswer, "so is its answer"},
+		{"only its wording moved", protocol.Prompt{Text: "Hi, I'm PriyaSharma, today", Gold: orig.Gold, GoldNative: orig.GoldNative}, ownWording, "its answer is the same for everyone"},
+		{"nothing moved", orig, sameForAll, "This exercise is the same for everyone"},
+	} {
+		got := samenessOf(tt.variant, orig)
+		if got != tt.want || !strings.Contains(variantNote(7, got), tt.says) {
+			t.Errorf("%s: %v, %q; want %v saying %q", tt.name, got, variantNote(7, got), tt.want, tt.says)
+		}
 	}
 }

@@ -181,3 +181,55 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
     await s.context.close();
   }
 });
+
+test("on one computer, a learner alone and two class students in turn each keep their own progress and verdicts; a code that cannot be a class's is refused at once", async () => {
+  const res = await fetch(server.url + "/api/v1/classes", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: "Shared lab" }) });
+  assert.equal(res.status, 201);
+  const { class: code } = await res.json();
+  const lab = await person("/classroom");
+  const attempts = async () => (await lab.page.getByTestId("classroom-attempts").textContent()).trim();
+  const exercise = async () => {
+    await lab.page.waitForSelector("[data-testid=classroom-exercise][data-ready=true]", { timeout: 60000 });
+    return lab.page.$eval("main h2", (h) => h.textContent);
+  };
+
+  // A learner alone solves the first exercise with the builtin data's answer.
+  const first = await exercise();
+  const pr = await engineRequest(lab.page, { op: "prompt", level: "level-1-given-desc", file: first.split(" · ")[1], sample: 0 });
+  await lab.page.getByTestId("classroom-input").fill(pr.gold);
+  await lab.page.getByTestId("classroom-check").click();
+  await lab.page.waitForSelector("[data-testid=classroom-verdict][data-category=CORRECT]");
+  assert.match(await attempts(), /Attempts: 1 · solved/);
+
+  // Cy joins the class on the same computer: the first exercise is hers to solve, on her variant.
+  const join = async (name) => {
+    await lab.page.goto(server.url + "/classroom?class=" + code);
+    await ready(lab.page);
+    await lab.page.getByTestId("class-name-input").fill(name);
+    await lab.page.getByTestId("class-join").click();
+    await lab.page.waitForSelector("[data-testid=class-joined]");
+    assert.equal(await exercise(), first, `${name} starts at the first exercise: none of hers is solved`);
+    assert.equal(await attempts(), "Attempts: 0", `${name} inherits no attempt`);
+    assert.equal(await lab.page.locator("[data-testid=class-server-verdict]").count(), 0, `${name} sees no server verdict she did not ask for`);
+  };
+  await join("Cy");
+  await lab.page.getByTestId("classroom-input").fill(pr.gold); // the builtin data's answer: wrong on her variant
+  await lab.page.getByTestId("classroom-check").click();
+  await lab.page.waitForSelector("[data-testid=classroom-verdict]");
+  await lab.page.waitForSelector("[data-testid=class-server-verdict][data-state=judged]", { timeout: 30000 });
+  assert.equal(await attempts(), "Attempts: 1", "Cy's wrong answer is her first attempt, not solved");
+
+  // Cy leaves; Dee joins on the same computer: Cy's attempt and verdict are not hers.
+  await lab.page.getByTestId("class-leave").click();
+  await join("Dee");
+
+  // A code with a character no class code holds is refused before anything is sent.
+  await lab.page.goto(server.url + "/classroom?class=ZZZZZ9");
+  await ready(lab.page);
+  await lab.page.getByTestId("class-name-input").fill("Eve");
+  await lab.page.getByTestId("class-join").click();
+  await lab.page.waitForFunction(() => /“ZZZZZ9” is not a class code: a class code is 6 of the letters and digits ACDEFGHJKMNPQRTWXY345679/.test(document.querySelector("main").textContent));
+  assert.equal(await lab.page.locator("[data-testid=class-joined]").count(), 0, "Eve is not joined to a class that cannot exist");
+  assert.deepEqual(pageErrors(lab.w), []);
+  await lab.context.close();
+});
