@@ -190,7 +190,7 @@ func (p *ClassroomPage) start(ctx app.Context, e app.Event) {
 	}
 	p.readProgress() // this student's
 	p.firstUnsolved()
-	p.open(p.page)   // the mount's context: the form whose button was clicked is gone
+	p.open(p.page) // the mount's context: the form whose button was clicked is gone
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's

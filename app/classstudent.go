@@ -58,7 +58,7 @@ func (p *ClassroomPage) join(ctx app.Context, e app.Event) {
 	}
 	p.readProgress() // this student's in this class
 	p.firstUnsolved()
-	p.open(p.page)   // the exercise again, from this student's variant (the form is gone)
+	p.open(p.page) // the exercise again, from this student's variant (the form is gone)
 }
 
 // leave stops sending answers to the class (answers still queued are sent all the same).
