@@ -42,8 +42,8 @@ function predLines(text) {
 }
 
 /** startRobust fills the Run page for a robustness run of n variants, starts it and waits for its robustness table. */
-async function startRobust(page, n, limit = LIMIT) {
-  await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit, concurrency: 8 });
+async function startRobust(page, n, limit = LIMIT, model = "gold", form = "text") {
+  await fillRunForm(page, { baseURL: fake.url, key: KEY, model, form, levels: [LEVEL], limit, concurrency: 8 });
   await page.getByTestId("run-data").selectOption("loaded");
   await page.waitForSelector("[data-testid=run-seed]:disabled"); // the page has taken the choice
   await set(page, "run-variants", n);
@@ -232,16 +232,19 @@ test("the Runs page lists robustness runs and compares two side by side", async 
 });
 
 test("a request that fails in the original pass is left out and counted, as the CLI counts it; the Run page shows it under its pass and retries it on that pass's data", async () => {
-  // The first request for a call sample of the first dialogue (both its samples are calls) fails
-  // (400, not retried): it is one of the original pass's, which runs first.
-  const FAIL_FIRST = { rules: [{ match: { any: "dinner with Arjun's parents" }, fault: { kind: "status", status: 400, message: "planted failure", times: 1 } }] };
+  // The first request of this run (its model's name is its own) for the first dialogue's first
+  // call fails (400, not retried): it is the original pass's, which runs first. In the native form
+  // only that sample's last message is the user's request: the replies and the call after it end
+  // on a tool's result, and are not call tasks or not this one.
+  const MODEL = "gold-flaky";
+  const FAIL_FIRST = { rules: [{ match: { model: MODEL, last: "dinner with Arjun's parents" }, fault: { kind: "status", status: 400, message: "planted failure", times: 1 } }] };
   const page = await s.browser.context.newPage();
   const w = watch(page);
   await open(page, s.server.url, "/run");
   await fake.script(FAIL_FIRST);
-  const { group, rows } = await startRobust(page, 1, 6);
+  const { group, rows } = await startRobust(page, 1, 6, MODEL, "native");
   await fake.script(FAIL_FIRST);
-  const c = cliRun(["--variants", "1"], 6);
+  const c = cliRun(["--variants", "1", "--model", MODEL, "--form", "native"], 6);
   assert.deepEqual(rows, c.summary.robustness, "the tab's robustness is the CLI's, the failed task left out in both");
   assert.equal(rows[0].left_out, 1, "the task whose request failed in the original pass is counted as left out");
   await fake.script({});
@@ -263,7 +266,7 @@ test("a request that fails in the original pass is left out and counted, as the 
 
   // The Runs page's link opens the Run page on a run with failures, to retry them there.
   await fake.script(FAIL_FIRST);
-  const one = await startRobust(page, 1, 3);
+  const one = await startRobust(page, 1, 3, MODEL, "native");
   await fake.script({});
   await open(page, s.server.url, "/runs");
   const first = (await readRunStore(page)).runs.find((r) => r.group === one.group && r.trial === 1);
