@@ -36,17 +36,7 @@ func onBatchData(s RunSettings, f func() error) error {
 	if s.Seed == 0 {
 		return f()
 	}
-	before := dataBefore()
-	if err := loadData(s.Seed); err != nil {
-		return err
-	}
-	err := f()
-	if before != nil {
-		if rerr := before.restore(); rerr != nil && err == nil {
-			err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
-		}
-	}
-	return err
+	return onSeedData(s.Seed, f)
 }
 
 // batchSettings are the model settings of a batch's request bodies: the endpoint settings

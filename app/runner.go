@@ -450,19 +450,18 @@ func (r *Runner) RetryOne(saved *SavedRun, key string, f run.Failure) error {
 	r.mu.Unlock()
 	go func() {
 		defer cancel()
-		var before *loadedData
-		if wantsData(saved) {
-			before = dataBefore()
-		}
-		err := loadPassData(saved)
 		var verdicts *protocol.Batch
-		if err == nil {
-			verdicts, err = retryOne(ctx, saved, key, f)
-		}
-		if before != nil {
-			if rerr := before.restore(); rerr != nil && err == nil {
-				err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
+		ask := func() (err error) {
+			if err = loadPassData(saved); err == nil {
+				verdicts, err = retryOne(ctx, saved, key, f)
 			}
+			return err
+		}
+		var err error
+		if wantsData(saved) {
+			err = onSeedData(saved.Seed, ask) // the pass's data, then the data loaded before again
+		} else {
+			err = ask()
 		}
 		r.mu.Lock()
 		if err != nil {

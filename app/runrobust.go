@@ -95,6 +95,23 @@ func dataBefore() *loadedData {
 	return d
 }
 
+// onSeedData runs f with the tab's engine holding the data seed names (0: the builtin data), and
+// puts the data loaded before back after it, as a run on a variant does: a batch of a variant, a
+// re-score or a retry of a run made on one.
+func onSeedData(seed int64, f func() error) error {
+	before := dataBefore()
+	if err := loadData(seed); err != nil {
+		return err
+	}
+	err := f()
+	if before != nil {
+		if rerr := before.restore(); rerr != nil && err == nil {
+			err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
+		}
+	}
+	return err
+}
+
 // is says whether d is the variant of the builtin data seed names (0: the builtin data itself).
 func (d *loadedData) is(seed int64) bool {
 	if seed != 0 {

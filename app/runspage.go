@@ -575,17 +575,8 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 			if st := runner.State(); st.Running && (!wantsData(st.Run) || st.Run.Seed != r.Seed) {
 				return ag, fmt.Errorf("it was made on %s, which this tab's engine would have to load while a run goes on: open it again once the run has ended", dataWords(r.Seed))
 			}
-			before := dataBefore()
-			if err := loadData(r.Seed); err != nil {
-				return ag, err
-			}
-			if before != nil {
-				defer func() {
-					if rerr := before.restore(); rerr != nil && err == nil {
-						err = fmt.Errorf("the data loaded before could not be loaded again: %w", rerr)
-					}
-				}()
-			}
+			err = onSeedData(r.Seed, func() (err error) { ag, err = rescoreHere(r); return err })
+			return ag, err
 		}
 		return rescoreHere(r)
 	}, func(ag Agreement, err error) {
