@@ -236,7 +236,7 @@ func (c *classes) sweep(ctx context.Context) {
 
 // lookup normalises a code of the path; a code that cannot be one is a 404 like an unknown one.
 func (c *classes) lookup(w http.ResponseWriter, r *http.Request, raw string) (string, bool) {
-	code, ok := class.NormalCode(raw)
+	code, ok := wire.NormalCode(raw)
 	if !ok {
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no class %q: %s", raw, wire.CodeRule), 0)
 	}

@@ -158,7 +158,7 @@ func TestClassFlow(t *testing.T) {
 	a := newClassAPI(t, ClassLimits{})
 	file, id, _ := goldSample(t)
 	m := a.create(t, "Tools 101")
-	if _, ok := class.NormalCode(m.Class); !ok || len(m.TeacherKey) < 43 {
+	if _, ok := wire.NormalCode(m.Class); !ok || len(m.TeacherKey) < 43 {
 		t.Fatalf("made %+v: want a class code and a key of 256 bits", m)
 	}
 

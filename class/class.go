@@ -119,30 +119,22 @@ const (
 	MaxStudent = 64
 	// MaxName is the most characters of a class's name.
 	MaxName = 100
-	// CodeLen is the length of a class code.
-	CodeLen = wire.CodeLen
 )
 
-// codeAlphabet has no letters or digits that read alike (see wire.CodeAlphabet).
-const codeAlphabet = wire.CodeAlphabet
-
-// NewCode returns a random class code of CodeLen characters of codeAlphabet (24^6, about 191
-// million codes: a code is an address, not a secret; the teacher's key is the secret).
+// NewCode returns a random class code of wire.CodeLen characters of wire.CodeAlphabet (24^6, about
+// 191 million codes: a code is an address, not a secret; the teacher's key is the secret). A code
+// is read back by wire.NormalCode, the one rule of the server and the student's page.
 func NewCode() string {
-	var b [CodeLen]byte
+	var b [wire.CodeLen]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (it panics if the system has no source)
-	out := make([]byte, CodeLen)
+	out := make([]byte, wire.CodeLen)
 	for i, c := range b {
 		// 256 = 10*24 + 16: rejecting would be exact, but the bias of c%24 (16 of 24 symbols one
 		// chance in 256 likelier) costs nothing that matters for an address.
-		out[i] = codeAlphabet[int(c)%len(codeAlphabet)]
+		out[i] = wire.CodeAlphabet[int(c)%len(wire.CodeAlphabet)]
 	}
 	return string(out)
 }
-
-// NormalCode returns code as it is kept: upper case, spaces and dashes dropped. ok is false when
-// it cannot be a class code (wire.NormalCode, the rule the student's page reads a code by).
-func NormalCode(code string) (string, bool) { return wire.NormalCode(code) }
 
 // KeyBytes is the size of a teacher's key before encoding: 256 random bits.
 const KeyBytes = 32

@@ -10,14 +10,17 @@ func TestNormalCode(t *testing.T) {
 		ok       bool
 	}{
 		{"ACDEFG", "ACDEFG", true},
+		{"acd-efg", "ACDEFG", true},
+		{" acd efg ", "ACDEFG", true},
 		{" acd-efg ", "ACDEFG", true},
 		{"x3 y4 k7", "X3Y4K7", true},
 		{"ZZZZZ9", "", false},
-		{"ACDEF0", "", false},
+		{"ACDEF0", "", false}, // 0 is not in the alphabet (it reads as O)
 		{"ACDEF", "", false},
 		{"ACDEFGH", "", false},
 		{"", "", false},
 		{"ACDÉFG", "", false},
+		{"ÄCDEFG", "", false},
 	} {
 		got, ok := NormalCode(tt.in)
 		if got != tt.want || ok != tt.ok {
