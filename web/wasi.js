@@ -239,6 +239,14 @@
       ex.free(rp);
       return out;
     }
+
+    /**
+     * idle tells the engine the host has nothing to ask for now: it collects the garbage earlier
+     * requests left, in this idle time, rather than in the time of a later request. Throws on a trap.
+     */
+    idle() {
+      this.instance.exports.idle();
+    }
   }
 
   const api = { WASI, Engine, ProcExit };
