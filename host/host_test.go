@@ -107,3 +107,41 @@ func TestNotAnEngine(t *testing.T) {
 		t.Fatalf("err = %v, want a missing-export error", err)
 	}
 }
+
+// TestIdleKeepsState: the idle export (a tab calls it after its warm-up) collects garbage and nothing
+// else: before the first request, and after a score and a sandbox change, the session answers as
+// before and keeps its world.
+func TestIdleKeepsState(t *testing.T) {
+	rt := newRuntime(t)
+	ctx := context.Background()
+	s, err := rt.NewSession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	idle := s.mod.ExportedFunction("idle")
+	if idle == nil {
+		t.Fatal("the engine module exports no idle")
+	}
+	if _, err := idle.Call(ctx); err != nil {
+		t.Fatalf("idle before any request: %v", err)
+	}
+	send(t, s, `{"v":1,"op":"call","call":"[RegisterUser(username='idle_probe', password='pw12345', email='idle@example.com')]"}`)
+	before := send(t, s, `{"v":1,"op":"score","lines":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
+	if _, err := idle.Call(ctx); err != nil {
+		t.Fatalf("idle after requests: %v", err)
+	}
+	after := send(t, s, `{"v":1,"op":"score","lines":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
+	if b, _ := json.Marshal(before["result"]); !strings.Contains(string(b), "NO_API_CALL") {
+		t.Fatalf("the score judged no sample: %s", b)
+	}
+	b1, _ := json.Marshal(before)
+	b2, _ := json.Marshal(after)
+	if string(b1) != string(b2) {
+		t.Fatalf("the same score answered differently after idle:\n%s\n%s", b1, b2)
+	}
+	world := send(t, s, `{"v":1,"op":"world","databases":["Account"]}`)
+	if b, _ := json.Marshal(world["result"]); !strings.Contains(string(b), "idle_probe") {
+		t.Fatal("the sandbox's new account is gone after idle")
+	}
+}
