@@ -127,11 +127,11 @@ func TestIdleKeepsState(t *testing.T) {
 		t.Fatalf("idle before any request: %v", err)
 	}
 	send(t, s, `{"v":1,"op":"call","call":"[RegisterUser(username='idle_probe', password='pw12345', email='idle@example.com')]"}`)
-	before := send(t, s, `{"v":1,"op":"score","lines":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
+	before := send(t, s, `{"v":1,"op":"score","preds":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
 	if _, err := idle.Call(ctx); err != nil {
 		t.Fatalf("idle after requests: %v", err)
 	}
-	after := send(t, s, `{"v":1,"op":"score","lines":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
+	after := send(t, s, `{"v":1,"op":"score","preds":"{\"level\":\"level-1-given-desc\",\"file\":\"acct-agenda-add-28.jsonl\",\"id\":0,\"pred\":\"no call\"}"}`)
 	if b, _ := json.Marshal(before["result"]); !strings.Contains(string(b), "NO_API_CALL") {
 		t.Fatalf("the score judged no sample: %s", b)
 	}
