@@ -4,6 +4,7 @@
 // `make wasm` to web/engine.wasm: the same bytes the browser tab and wazero run. A host calls
 // _initialize once, then for each request: alloc(n) for a buffer, writes the request JSON there,
 // calls handle(ptr, n), reads the response at the returned position, and calls free on both buffers.
+// A host with nothing to ask may call idle, which collects the garbage now rather than in a request.
 package main
 
 //lint:file-ignore U1000 the //go:wasmexport functions (and what only they use) are called by the host, not from Go.
