@@ -125,8 +125,8 @@ func rewriteDate(written, form, to string) string {
 				break
 			}
 			name := months[m-1]
-			if len(w) == 3 {
-				name = name[:3]
+			if len(w) == 3 && !equalFoldASCII(w, "may") {
+				name = name[:3] // an abbreviation, not May in full
 			}
 			out.WriteString(recase(name, w))
 		default:

@@ -23,6 +23,9 @@ func TestShiftDates(t *testing.T) {
 		{`the 9th of April`, -21, `the 19th of March`},
 		{`april the 2nd`, 21, `april the 23rd`},
 		{`MAY 05`, 7, `MAY 12`},
+		{`May 13th`, -14, `April 29th`},
+		{`15 May`, 140, `2 October`},
+		{`Apr 29`, 14, `May 13`},
 		{`March 31, 2023`, 7, `April 7, 2023`},
 		// Not a date of the year, or not a date at all: stays.
 		{`July 20, 1969`, 7, `July 20, 1969`},

@@ -48,7 +48,10 @@
 //     they are written; and the world's today, which the variant states in a database of its own
 //     (tools.TodayDB, {"date": ...}): GetToday answers it and every prompt states it. A date whose
 //     move would leave 2023 stays, and so does one of another year ("July 20, 1969", a flight of
-//     next January); a bare "the 9th" or "4/9" is not read as a date;
+//     next January); a bare "the 9th" or "4/9" is not read as a date, and a dialogue that writes
+//     a date a way not read (a day or a month alone, "4/9", a range "April 23–26", an impossible
+//     "2023-05-32") is tried with its dates and times kept first, then as it is, and with them
+//     moved only when the variant's world needs it (see unreadDate);
 //   - times of day (times.go): one shift per seed of one or two hours either way, drawn among those
 //     that keep every time of the user databases within its day, so the minutes stay ("5:45am"
 //     becomes "7:45am", "6pm" "8pm"). Moved: the times of the dialogues' and the user databases'
@@ -56,7 +59,8 @@
 //     "6:30", "7 o'clock" or "7 in the morning", in the form written (its meridiem turning at noon:
 //     "11am" becomes "1pm"). A file's times move all together or not at all: not when one would
 //     leave its day, leave the part of the day its words name ("11:30 in the morning", "this
-//     morning at 11am"), or read two ways after its move (a bare "11:30" + 1 is after noon or after
+//     morning at 11am") or enter or leave one a turn names elsewhere ("13:30", then "that frees
+//     my afternoon": moved only if nothing else proves), or read two ways after its move (a bare "11:30" + 1 is after noon or after
 //     midnight; the file's datetimes say which when they hold it); nor in a file that writes a time
 //     in a way not read ("noon", "half past nine", "at 7.", "from 2 to 4 pm", "six thirty") or
 //     declares a time derived from a rule that writes none ("'actually make it 10'"). A day's

@@ -106,23 +106,38 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		// A scene's dates and times are the level-3 tools' facts.
 		if dated := moved; !f.scenes[pth] && !stay {
 			dated = shiftDates(moved, shift, days)
+			var loose []version // its times moved too, though a part of the day it names elsewhere may not hold
 			if !f.fixedTimes[pth] {
-				if timed, ok := shiftTimes(dated, hours, mins); ok {
+				timed, ok := shiftTimes(dated, hours, mins)
+				switch {
+				case ok && partsHold(dated, hours):
 					dated = timed
-				} else {
+				case ok:
+					loose = append(loose, version{timed, h, days, mins, numbers, false})
+					mins = map[int]bool{}
+				default:
 					clear(mins)
 				}
 			}
 			if dated != moved {
 				vs = append(vs, version{dated, h, days, mins, numbers, false})
 			}
+			vs = append(vs, loose...)
 		}
+		dated := len(vs)
 		if moved != s {
-			vs = append(vs, version{moved, h, nil, nil, numbers, len(vs) > 0 || stay})
+			vs = append(vs, version{moved, h, nil, nil, numbers, dated > 0 || stay})
 		}
 		if len(vs) > 0 || stay {
-			tries[pth] = append(vs, version{s, nil, nil, nil, 0, true})
-			out[pth] = bytesOf(tries[pth][0].text)
+			vs = append(vs, version{s, nil, nil, nil, 0, true})
+			if f.datesUnread[pth] && dated > 0 {
+				// It writes a date a way the mover does not read: served with its dates kept, or
+				// as it is, before with them moved and that one left stale (the last resort of a
+				// file the moved world needs).
+				vs = append(vs[dated:len(vs):len(vs)], vs[:dated]...)
+			}
+			tries[pth] = vs
+			out[pth] = bytesOf(vs[0].text)
 		}
 	}
 	world := []string{}
@@ -180,6 +195,8 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			out[pth] = bytesOf(vs[1].text)
 			if vs[1].kept && !slices.Contains(written, pth) {
 				written = append(written, pth)
+			} else if i := slices.Index(written, pth); i >= 0 && !vs[1].kept {
+				written = append(written[:i], written[i+1:]...)
 			}
 			check = append(check, pth)
 		}
@@ -195,7 +212,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		if vs := tries[pth]; len(vs) > 0 {
 			v := vs[0]
 			fr.Unchanged = v.hits == nil
-			fr.DatesKept = v.kept && v.hits != nil && len(tries[pth]) < 3 && timeMoves && !f.scenes[pth]
+			fr.DatesKept = v.kept && v.hits != nil && timeMoves && !f.scenes[pth]
 			fr.Moved = len(v.days) + len(v.times) + v.numbers
 			if v.numbers > 0 {
 				rep.Moved[KindNumber] += v.numbers
@@ -215,13 +232,15 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			u, ok := why[pth]
 			if !ok && (fr.DatesKept || fr.Unchanged) {
 				u, ok = Unchanged{pth, "learned", "its dates or times are facts of the world: it fails a check with them moved in every variant the build tried"}, true
-			}
-			if ok {
-				if fr.Unchanged {
-					rep.Unchanged = append(rep.Unchanged, u)
-				} else {
-					rep.DatesKept = append(rep.DatesKept, u)
+				if f.datesUnread[pth] {
+					u.Why = "it writes a date a way not read (a day or a month alone, a range, a day and a month in digits): moved, the text would no longer agree with itself"
 				}
+			}
+			switch {
+			case ok && fr.Unchanged:
+				rep.Unchanged = append(rep.Unchanged, u)
+			case ok && fr.DatesKept:
+				rep.DatesKept = append(rep.DatesKept, u)
 			}
 		}
 		rep.Files = append(rep.Files, fr)

@@ -334,6 +334,52 @@ func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
 	return b.String(), true
 }
 
+// partsHold reports whether moving the times s writes by hours keeps each of them in, or out of,
+// every part of the day s names anywhere: moveClock keeps a time in the part its own words name,
+// but a dialogue may name it a turn later ("13:30" then "that frees my afternoon"). A bare time is
+// checked in the morning and the evening alike.
+func partsHold(s string, hours int) bool {
+	for p, d := range dayParts {
+		if !inTurns(s, d.word) && !inTurns(s, strings.ToUpper(d.word[:1])+d.word[1:]) {
+			continue
+		}
+		for _, c := range clocks(s) {
+			h := c.minuteOfDay() / 60
+			if c.dayBound() || inPart(int8(p), h) == inPart(int8(p), h+hours) &&
+				(c.form != clockBare || inPart(int8(p), h+12) == inPart(int8(p), h+12+hours)) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// inTurns reports whether a turn's text in the dialogue file s (a "text" member) holds w as a whole
+// word: a special case's needs also list the words of the parts of the day, as words to ask with.
+func inTurns(s, w string) bool {
+	const key = `"text": "`
+	for i := strings.Index(s, key); i >= 0; {
+		i += len(key)
+		end := i
+		for end < len(s) && s[end] != '"' {
+			if s[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if containsWord(s[i:min(end, len(s))], w) {
+			return true
+		}
+		j := strings.Index(s[min(end, len(s)):], key)
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
+}
+
 // pickHours draws the seed's hours shift among allowed (none: 0).
 func pickHours(seed uint64, allowed []int) int {
 	if len(allowed) == 0 {

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -177,7 +178,13 @@ func TestTimesMove(t *testing.T) {
 		for _, fr := range rep.Files {
 			if !kept[fr.Path] && !path2scene(fr.Path) && !fr.Unchanged {
 				_, can := shiftTimes(string(files[fr.Path]), rep.Hours, nil)
-				check(fr.Path, string(files[fr.Path]), string(out[fr.Path]), f.fixedTimes[fr.Path] || !can)
+				fixed := f.fixedTimes[fr.Path] || !can
+				if !partsHold(string(files[fr.Path]), rep.Hours) {
+					// A part of the day named elsewhere would not hold: kept, unless only the
+					// version with them moved proves (the last resort); either way all together.
+					fixed = sameClocks(string(files[fr.Path]), string(out[fr.Path]))
+				}
+				check(fr.Path, string(files[fr.Path]), string(out[fr.Path]), fixed)
 			}
 		}
 		for name := range userFields {
@@ -191,6 +198,20 @@ func TestTimesMove(t *testing.T) {
 	}
 }
 
+// sameClocks reports whether a and b write the same times of day.
+func sameClocks(a, b string) bool {
+	x, y := clocksOf(a), clocksOf(b)
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].hour != y[i].hour || x[i].minute != y[i].minute || x[i].pm != y[i].pm {
+			return false
+		}
+	}
+	return true
+}
+
 // clocksOf lists the times of day s writes, their places zeroed (a move may change a width).
 func clocksOf(s string) []clock {
 	out := clocks(s)
@@ -198,4 +219,30 @@ func clocksOf(s string) []clock {
 		out[i].start, out[i].end, out[i].mer = 0, 0, 0
 	}
 	return out
+}
+
+func TestPartsHold(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		hours int
+		hold  bool
+	}{
+		{"Move the 13:30 call. That frees my afternoon.", -2, false},
+		{"Move the 13:30 call. That frees my afternoon.", 1, true},
+		{"Move the 13:30 call.", -2, true},
+		{"Morning run at 10:00, then lunch.", 2, false},
+		{"Morning run at 07:00, then lunch.", 2, true},
+		{"See you at 6:30. Tonight is fine.", -2, false},
+		{"The 23:59 deadline, tonight.", 2, true},
+		// Only the turns' texts count: a special case lists the words to ask with.
+		{`around 5:30pm"}, {"needs": ["morning", "afternoon`, 2, true},
+	} {
+		turns := ""
+		for _, t := range strings.Split(c.text, ". ") {
+			turns += `{"role": "User", "text": "` + t + `"}` + "\n"
+		}
+		if got := partsHold(turns, c.hours); got != c.hold {
+			t.Errorf("partsHold(%q, %d) = %v, want %v", c.text, c.hours, got, c.hold)
+		}
+	}
 }

@@ -23,9 +23,14 @@ func learn(src *source) *found {
 	}
 	f.hours = hoursFor(dbs)
 	f.fixedTimes = map[string]bool{}
+	f.datesUnread = map[string]bool{}
 	for i, d := range src.dialogues {
-		if p := src.dialoguePaths[i]; timesFixed(string(src.files[p]), d) {
+		p := src.dialoguePaths[i]
+		if timesFixed(string(src.files[p]), d) {
 			f.fixedTimes[p] = true
+		}
+		if unreadDate(string(src.files[p])) {
+			f.datesUnread[p] = true
 		}
 	}
 	return f

@@ -227,6 +227,9 @@ type found struct {
 	// datesStay are the files whose dates and times stay in every variant: learned by trying (see
 	// staying), so a variant checks no version of theirs that would fail.
 	datesStay map[string]bool
+	// datesUnread are the dialogues that write a date a way the mover does not read (see
+	// unreadDate): tried with their dates kept first.
+	datesUnread map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
