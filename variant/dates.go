@@ -310,3 +310,70 @@ func nextDigit(s string, i int) int {
 	}
 	return i
 }
+
+// settleUnread rewrites, in after (a dialogue with its dates moved by days from before), the days
+// and months written alone that name a date read in before: an ordinal day ("the 4th") that is the
+// day of one date read, and a month ("the April one", "in May") whose dates read all move into one
+// month. It returns the text, and whether it settled them all: a day or a month that names no date
+// read, or more than one, is left as it is.
+func settleUnread(before, after string, days int) (string, bool) {
+	var read []int
+	eachDate(before, func(n, _, _ int, _ string) { read = append(read, n) })
+	var spans [][2]int
+	eachDate(after, func(_, start, end int, _ string) { spans = append(spans, [2]int{start, end}) })
+	var b strings.Builder
+	last, ok := 0, true
+	for i, k := 0, 0; i < len(after); {
+		if !isWordByte(after[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(after) && isWordByte(after[j]) {
+			j++
+		}
+		for k < len(spans) && spans[k][1] <= i {
+			k++
+		}
+		w, to := after[i:j], ""
+		switch {
+		case k < len(spans) && spans[k][0] <= i:
+		case ordinalDay(w):
+			d, _ := readDay(w, 0)
+			to = settled(read, days, func(date string) bool { return atoi2(date[8:]) == d }, "day")
+			ok = ok && to != ""
+		case monthOf(w) != 0 && !otherYear(after, j) && !otherYearDate(after, j):
+			m := monthOf(w)
+			to = settled(read, days, func(date string) bool { return atoi2(date[5:7]) == m }, "month")
+			ok = ok && to != ""
+		}
+		if to != "" {
+			b.WriteString(after[last:i])
+			b.WriteString(rewriteDate(w, "md", to))
+			last = j
+		}
+		i = j
+	}
+	b.WriteString(after[last:])
+	return b.String(), ok
+}
+
+// settled returns the moved date (YYYY-MM-DD) of the one date of read that is (a day, or a month
+// whose dates read all move into one month: by) names, or "" when none or several do.
+func settled(read []int, days int, is func(date string) bool, by string) string {
+	to := ""
+	for _, n := range read {
+		if !is(tools.DateOf(n)) {
+			continue
+		}
+		moved := tools.DateOf(n + days)
+		switch {
+		case to == "" || to == moved:
+			to = moved
+		case by == "month" && to[:7] == moved[:7]:
+		default:
+			return ""
+		}
+	}
+	return to
+}

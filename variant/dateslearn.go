@@ -11,11 +11,12 @@ import (
 // would leave those stale beside them ("August 30 or Oct 2?" answered "The April one", "Friday,
 // September 8" then "Friday the 21st", "April 23–26" with its start moved and its end not), and the
 // proof would not see it: it checks that the gold's values are shown, not that a text agrees with
-// itself. Such a dialogue keeps its dates and times (found.datesStay), as one asking a fact of the
-// world on a date does.
+// itself. Such a dialogue keeps its dates and times, unless the variant's world needs them moved (see
+// build), where a day or a month written alone is settled from the dates it names (settleUnread).
 
 // unreadDate reports whether s writes a date of dateYear in a way eachDate does not read, so that
-// its dates cannot all move together:
+// its dates cannot all move as read: alone when it writes a day or a month alone (which
+// settleUnread may settle), other when it writes any of the rest:
 //   - a month's name that is not part of a date read ("in May", "the April one", "April only has 30
 //     days"), unless it is a date or a month of another year ("July 20, 1969", "January 2024");
 //   - an ordinal day alone ("the 12th", "Friday the 21st");
@@ -24,7 +25,7 @@ import (
 //   - a range written with a dash between digits ("April 23–26", "9:00–9:45", "April 23-26"), or a
 //     date read followed by a date of another year ("between January 10 and January 22, 2024": the
 //     first is of 2024 too).
-func unreadDate(s string) bool {
+func unreadDate(s string) (alone, other bool) {
 	var read [][2]int
 	eachDate(s, func(_, start, end int, _ string) { read = append(read, [2]int{start, end}) })
 	inRead := func(i int) bool {
@@ -46,7 +47,7 @@ func unreadDate(s string) bool {
 	for _, dash := range []string{"\u2013", "\u2014", `\u2013`, `\u2014`} {
 		for i := strings.Index(s, dash); i >= 0; {
 			if i > 0 && isDigit(s[i-1]) || i+len(dash) < len(s) && isDigit(s[i+len(dash)]) {
-				return true
+				return alone, true
 			}
 			j := strings.Index(s[i+1:], dash)
 			if j < 0 {
@@ -69,7 +70,7 @@ func unreadDate(s string) bool {
 		case inRead(i):
 		case isDigit(w[0]):
 			if ordinalDay(w) {
-				return true
+				alone = true
 			}
 			if len(w) <= 2 && j+1 < len(s) && s[j] == '/' && isDigit(s[j+1]) && (i == 0 || s[i-1] != '/') {
 				k := j + 1
@@ -77,14 +78,14 @@ func unreadDate(s string) bool {
 					k++
 				}
 				if k-j-1 <= 2 {
-					return true // "04/12", "4/9", "4/9/2023"
+					return alone, true // "04/12", "4/9", "4/9/2023"
 				}
 			}
 			if w == dateYear && j+6 <= len(s) && s[j] == '-' && isISODate(s[i:j+6]) && (j+6 == len(s) || !isDigit(s[j+6])) && tools.DayNumber(s[i:j+6]) == 0 {
-				return true // "2023-05-32"
+				return alone, true // "2023-05-32"
 			}
 			if len(w) <= 2 && isDigit(w[len(w)-1]) && rangeEnd(s[:i], inRead) {
-				return true // "April 23-26", "April 23 to 26": the range's end is not read
+				return alone, true // "April 23-26", "April 23 to 26": the range's end is not read
 			}
 		default:
 			if monthOf(w) == 0 || otherYear(s, j) {
@@ -92,15 +93,15 @@ func unreadDate(s string) bool {
 			}
 			if otherYearDate(s, j) {
 				if readEndsNear(i) {
-					return true // "between January 10 and January 22, 2024"
+					return alone, true // "between January 10 and January 22, 2024"
 				}
 				break
 			}
-			return true
+			alone = true
 		}
 		i = j
 	}
-	return false
+	return alone, false
 }
 
 // ordinalDay reports whether w is a day of the month written as an ordinal ("1st", "12th").

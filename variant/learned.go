@@ -39,6 +39,7 @@ type learnedFound struct {
 	FixedTimes   string            `json:"fixedTimes"`
 	DatesStay    string            `json:"datesStay"`
 	DatesUnread  string            `json:"datesUnread"`
+	DatesAlone   string            `json:"datesAlone"`
 	Values       map[Kind]string   `json:"values"`
 	TokenArgs    string            `json:"tokenArgs"`
 	Accounts     map[string]string `json:"accounts"`
@@ -126,9 +127,12 @@ func Learn(files dataset.Files) ([]byte, error) {
 	for p := range f.datesUnread {
 		delete(stay, p) // tried with its dates kept first anyway, and moved where the world needs it
 	}
+	for p := range f.datesAlone {
+		delete(stay, p)
+	}
 	l := learnedFound{Key: filesKey(files), Left: joined(left, &bad), Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
 		Hours: f.hours, FixedTimes: joined(sortedKeys(f.fixedTimes), &bad), DatesStay: joined(sortedKeys(stay), &bad),
-		DatesUnread: joined(sortedKeys(f.datesUnread), &bad), Values: values,
+		DatesUnread: joined(sortedKeys(f.datesUnread), &bad), DatesAlone: joined(sortedKeys(f.datesAlone), &bad), Values: values,
 		TokenArgs: joined(sorted(f.tokenArgs), &bad), Accounts: accounts, Appointments: f.appointments, Balances: f.balances,
 		Protected: joined(protected, &bad), Lowered: joined(lowered, &bad), Words: joined(sorted(f.words), &bad), Known: joined(sorted(f.known), &bad)}
 	if bad != "" {
@@ -149,7 +153,7 @@ func learned(b []byte, files dataset.Files) *found {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
-		hours: l.Hours, fixedTimes: setOf(l.FixedTimes), datesStay: setOf(l.DatesStay), datesUnread: setOf(l.DatesUnread),
+		hours: l.Hours, fixedTimes: setOf(l.FixedTimes), datesStay: setOf(l.DatesStay), datesUnread: setOf(l.DatesUnread), datesAlone: setOf(l.DatesAlone),
 		values: map[Kind]map[string]bool{}, tokenArgs: setOf(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments, balances: l.Balances,
 		protected: setOf(l.Protected), lowered: setOf(l.Lowered), words: setOf(l.Words), known: setOf(l.Known)}
 	left := setOf(l.Left)

@@ -130,11 +130,20 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		}
 		if len(vs) > 0 || stay {
 			vs = append(vs, version{s, nil, nil, nil, 0, true})
-			if f.datesUnread[pth] && dated > 0 {
-				// It writes a date a way the mover does not read: served with its dates kept, or
-				// as it is, before with them moved and that one left stale (the last resort of a
-				// file the moved world needs).
-				vs = append(vs[dated:len(vs):len(vs)], vs[:dated]...)
+			if dated > 0 && (f.datesUnread[pth] || f.datesAlone[pth]) {
+				settled := true
+				for i := range dated {
+					var ok bool
+					vs[i].text, ok = settleUnread(moved, vs[i].text, shift)
+					settled = settled && ok
+				}
+				if f.datesUnread[pth] || !settled {
+					// It writes a date a way the mover does not read, or a day or a month alone
+					// that names no one date: served with its dates kept, or as it is, before with
+					// them moved and that one left stale (the last resort of a file the moved
+					// world needs).
+					vs = append(vs[dated:len(vs):len(vs)], vs[:dated]...)
+				}
 			}
 			tries[pth] = vs
 			out[pth] = bytesOf(vs[0].text)

@@ -23,14 +23,17 @@ func learn(src *source) *found {
 	}
 	f.hours = hoursFor(dbs)
 	f.fixedTimes = map[string]bool{}
-	f.datesUnread = map[string]bool{}
+	f.datesUnread, f.datesAlone = map[string]bool{}, map[string]bool{}
 	for i, d := range src.dialogues {
 		p := src.dialoguePaths[i]
 		if timesFixed(string(src.files[p]), d) {
 			f.fixedTimes[p] = true
 		}
-		if unreadDate(string(src.files[p])) {
+		switch alone, other := unreadDate(string(src.files[p])); {
+		case other:
 			f.datesUnread[p] = true
+		case alone:
+			f.datesAlone[p] = true
 		}
 	}
 	return f

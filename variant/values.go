@@ -228,8 +228,9 @@ type found struct {
 	// staying), so a variant checks no version of theirs that would fail.
 	datesStay map[string]bool
 	// datesUnread are the dialogues that write a date a way the mover does not read (see
-	// unreadDate): tried with their dates kept first.
-	datesUnread map[string]bool
+	// unreadDate): tried with their dates kept first; datesAlone those that write a day or a month
+	// alone, and no other: settled from the dates they name (settleUnread), else as datesUnread.
+	datesUnread, datesAlone map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
