@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/run"
@@ -54,6 +55,10 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d requests written to %s\n", countLines(text), *out)
+	if give := dataFlags(c); give != "" {
+		// The input holds no record of its data: scored without these flags, it would be refused.
+		fmt.Fprintf(stderr, "apibank: %s was prepared from %s and does not record it: give batch score %s too\n", *out, dataWords(c), give)
+	}
 	if *state != "" {
 		// A sample's prompt holds the recorded results of earlier calls, not a world: the file is the
 		// same in both modes, and the mode is the scorer's.
@@ -63,6 +68,27 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// dataFlags are the flags that named the data a command was given ("--seed 7", "--data DIR"; ""
+// for the builtin data itself).
+func dataFlags(c common) string {
+	switch {
+	case c.data != "":
+		return "--data " + c.data
+	case c.seed.Seed != 0:
+		return "--seed " + strconv.FormatInt(c.seed.Seed, 10)
+	}
+	return ""
+}
+
+// dataWords names the data a command was given: the folder of --data, or the builtin data or its
+// variant (dataName).
+func dataWords(c common) string {
+	if c.data != "" {
+		return "the folder " + c.data
+	}
+	return dataName(c.seed.Seed)
 }
 
 func countLines(b []byte) int {

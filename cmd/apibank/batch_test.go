@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -89,37 +90,47 @@ func TestBatchRoundTripMatchesRun(t *testing.T) {
 // TestBatchScoreOnTheDataItWasPreparedFrom: a batch prepared from variant 7 is judged on it with
 // --seed 7 (a model that answers the variant's gold scores the ceiling), and refused, saying
 // where and why, on the builtin data or another variant: its custom ids name the same samples,
-// and its right answers would have been counted wrong.
+// and its right answers would have been counted wrong. Level 3 is asked on its own too: variant 7
+// leaves its first scene's file as it was, which once let the whole input through.
 func TestBatchScoreOnTheDataItWasPreparedFrom(t *testing.T) {
 	srv := goldServer(t, []int64{7})
-	for _, form := range []string{"text", "native"} {
-		dir := t.TempDir()
-		in, outFile := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
-		levels := []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", form}
-		if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in, "--seed", "7"}, levels...)...); code != 0 {
-			t.Fatalf("prepare: exit %d\n%s", code, stderr)
-		}
-		input, _ := os.ReadFile(in)
-		output, err := srv.AnswerBatch(input)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = os.WriteFile(outFile, output, 0o644)
-		stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json", "--seed", "7")
-		var sum struct {
-			Report struct {
-				Overall struct{ Calls, Correct int }
+	refusal := regexp.MustCompile(`^(.*in\.jsonl):[0-9]+: .*prepared from other data`)
+	for _, tt := range []struct {
+		name   string
+		levels []string
+	}{
+		{"text, levels 1 and 2", []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", "text"}},
+		{"native, levels 1 and 2", []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", "native"}},
+		{"native, level 3", []string{"--level", "level-3", "--form", "native"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, outFile := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
+			if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in, "--seed", "7"}, tt.levels...)...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, stderr)
 			}
-		}
-		if err := json.Unmarshal([]byte(stdout), &sum); code != 0 || err != nil || sum.Report.Overall.Calls == 0 || sum.Report.Overall.Correct != sum.Report.Overall.Calls {
-			t.Fatalf("%s, --seed 7: exit %d, %+v\n%s", form, code, sum.Report.Overall, stderr)
-		}
-		for _, other := range [][]string{nil, {"--seed", "8"}} {
-			var out, errText strings.Builder
-			err := cli(append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--json"}, other...), &out, &errText)
-			if err == nil || !strings.Contains(err.Error(), in+":1: ") || !strings.Contains(err.Error(), "prepared from other data") || out.Len() > 0 {
-				t.Errorf("%s, %v: %v, output %q; want a refusal naming %s:1 and no verdicts", form, other, err, out.String(), in)
+			input, _ := os.ReadFile(in)
+			output, err := srv.AnswerBatch(input)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			_ = os.WriteFile(outFile, output, 0o644)
+			stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json", "--seed", "7")
+			var sum struct {
+				Report struct {
+					Overall struct{ Calls, Correct int }
+				}
+			}
+			if err := json.Unmarshal([]byte(stdout), &sum); code != 0 || err != nil || sum.Report.Overall.Calls == 0 || sum.Report.Overall.Correct != sum.Report.Overall.Calls {
+				t.Fatalf("--seed 7: exit %d, %+v\n%s", code, sum.Report.Overall, stderr)
+			}
+			for _, other := range [][]string{nil, {"--seed", "8"}} {
+				var out, errText strings.Builder
+				err := cli(append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--json"}, other...), &out, &errText)
+				if err == nil || refusal.FindStringSubmatch(err.Error()) == nil || refusal.FindStringSubmatch(err.Error())[1] != in || out.Len() > 0 {
+					t.Errorf("%v: %v, output %q; want a refusal naming a line of %s and no verdicts", other, err, out.String(), in)
+				}
+			}
+		})
 	}
 }

@@ -81,8 +81,8 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 		case !ok:
 		case c.data != "" && rec.seed != 0:
 			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", f, dataName(rec.seed), rec.record, c.data)
-		case c.data == "" && seedGiven && rec.seed != c.seed:
-			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed, rec.seed)
+		case c.data == "" && seedGiven && rec.seed != c.seed.Seed:
+			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed.Seed, rec.seed)
 		}
 	}
 	if c.data != "" || seedGiven {
@@ -91,7 +91,7 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 	seed := found[first].seed
 	if same {
 		if seed != 0 {
-			c.seed = seed
+			c.seed.Seed = seed
 			fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
 			for _, f := range files {
 				if _, ok := found[f]; !ok {
