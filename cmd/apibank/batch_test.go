@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
@@ -130,6 +131,56 @@ func TestBatchScoreOnTheDataItWasPreparedFrom(t *testing.T) {
 				if err == nil || refusal.FindStringSubmatch(err.Error()) == nil || refusal.FindStringSubmatch(err.Error())[1] != in || out.Len() > 0 {
 					t.Errorf("%v: %v, output %q; want a refusal naming a line of %s and no verdicts", other, err, out.String(), in)
 				}
+			}
+		})
+	}
+}
+
+// TestBatchScoreRecordsItsData: batch prepare reminds the user of the data it was prepared from,
+// which its file does not record; batch score --out PREDS records the data it judged on beside
+// PREDS, as run does, so that score judges PREDS alike without being told (the predictions of
+// variant 7, judged on the builtin data, were counted 55% right instead of 100%), and submit
+// refuses it as the Runs page refuses a batch run.
+func TestBatchScoreRecordsItsData(t *testing.T) {
+	srv := goldServer(t, []int64{7})
+	for _, tt := range []struct {
+		name     string
+		data     []string // the data flags given to batch prepare and batch score
+		seed     int64
+		judged   string // the data score says it judged on
+		reminder string // what batch prepare says on stderr ("": nothing)
+	}{
+		{"the builtin data", nil, 0, "builtin", ""},
+		{"variant 7", []string{"--seed", "7"}, 7, "builtin~s7", "give batch score --seed 7 too"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, outFile, preds := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "p.jsonl")
+			levels := []string{"--level", "level-1-given-desc", "--level", "level-3", "--limit", "8", "--form", "native"}
+			_, stderr, code := runCapture(t, append(append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in}, tt.data...), levels...)...)
+			if code != 0 || (tt.reminder == "") != (stderr == "") || !strings.Contains(stderr, tt.reminder) {
+				t.Fatalf("prepare: exit %d, stderr %q; want it to say %q", code, stderr, tt.reminder)
+			}
+			input, _ := os.ReadFile(in)
+			output, err := srv.AnswerBatch(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = os.WriteFile(outFile, output, 0o644)
+			if _, stderr, code := runCapture(t, append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--out", preds}, tt.data...)...); code != 0 {
+				t.Fatalf("batch score: exit %d\n%s", code, stderr)
+			}
+			rec, ok := recordOf(preds)
+			if !ok || rec.seed != tt.seed || rec.record != filepath.Join(dir, "p.run.json") {
+				t.Fatalf("the record of %s: %+v, found %v; want seed %d in p.run.json", preds, rec, ok, tt.seed)
+			}
+			stdout, stderr, code := runCapture(t, "score", "--native", "--json", "--preds", preds)
+			var rep protocol.Report
+			if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Data != tt.judged || rep.Overall.Calls == 0 || rep.Overall.Accuracy != 1 {
+				t.Fatalf("score --preds %s: exit %d, judged on %q, accuracy %v of %d; want %s, 1\n%s", preds, code, rep.Data, rep.Overall.Accuracy, rep.Overall.Calls, tt.judged, stderr)
+			}
+			if _, stderr, code := runCapture(t, "submit", preds, "--board", "http://127.0.0.1:1"); code != 1 || !strings.Contains(stderr, "a batch run's record") {
+				t.Errorf("submit of a batch run: exit %d, %q; want a refusal naming the batch run", code, stderr)
 			}
 		})
 	}
