@@ -354,8 +354,10 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 }
 
 // exportBoard writes the board of the store at dbPath (an empty board when there is none) to dir
-// as board.json, and each entry's verdicts (board-data/ID.json) and predictions files
-// (board-data/ID.trial-N.jsonl), for the read-only board page of a static host. The engine module
+// as board.json, and each entry's verdicts (board-data/ID.json), predictions files
+// (board-data/ID.trial-N.jsonl) and run record beside them (board-data/ID.run.json, board.RecordOf:
+// apibank score finds it there and judges the files on the entry's data, a season's variant), for
+// the read-only board page of a static host. The engine module
 // at enginePath says what the board judges with now, on the variant of season when it is not 0; the
 // store says since when the season is ranked (kept there now if it never was).
 func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int64, now time.Time, stdout io.Writer) error {
@@ -410,10 +412,14 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int
 			if files["board-data/"+e.ID+".json"], err = json.Marshal(board.EntryView{Entry: e, Verdicts: vs}); err != nil {
 				return err
 			}
+			trialFile := func(i int) string { return fmt.Sprintf("%s.trial-%d.jsonl", e.ID, i) }
 			for i := 1; i <= max(1, e.Run.Trials); i++ {
-				if files[fmt.Sprintf("board-data/%s.trial-%d.jsonl", e.ID, i)], err = store.Blob(ctx, e.ID, board.BlobTrial(i)); err != nil {
+				if files["board-data/"+trialFile(i)], err = store.Blob(ctx, e.ID, board.BlobTrial(i)); err != nil {
 					return err
 				}
+			}
+			if files["board-data/"+e.ID+".run.json"], err = json.Marshal(board.RecordOf(e, vs, trialFile)); err != nil {
+				return err
 			}
 		}
 	}
