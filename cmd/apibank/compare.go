@@ -61,6 +61,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 				}
 				held = seed
 			}
+			if err := warnOtherData(r, f, stderr); err != nil {
+				return err
+			}
 			res, nbad, err := readRun(r, f, *level, *state, stderr)
 			if err != nil {
 				return err

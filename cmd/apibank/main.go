@@ -389,6 +389,9 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
+	if err := warnOtherData(r, *preds, stderr); err != nil {
+		return err
+	}
 	var out io.Writer
 	var outFile *os.File
 	var outBuf *bufio.Writer
