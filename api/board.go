@@ -167,6 +167,10 @@ func (h *handler) serveBoard(w http.ResponseWriter, r *http.Request) {
 		if allow(http.MethodGet) && b.known(w, parts[0]) {
 			h.boardPredictions(w, r, parts[0])
 		}
+	case len(parts) == 2 && parts[1] == "record":
+		if allow(http.MethodGet) && b.known(w, parts[0]) {
+			h.boardRecord(w, r, parts[0])
+		}
 	default:
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no API endpoint %s (the endpoints are listed at /api/v1/openapi.json)", r.URL.Path), 0)
 	}
@@ -425,6 +429,30 @@ func (h *handler) boardPredictions(w http.ResponseWriter, r *http.Request, id st
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", board.FileName(e, trial)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(raw)
+}
+
+// boardRecord answers an entry's run record (board.RecordOf), named as apibank run names a record
+// beside its predictions files (board.RecordName), which name the files the predictions endpoint
+// downloads: saved beside them, it has apibank score judge them on the entry's data.
+func (h *handler) boardRecord(w http.ResponseWriter, r *http.Request, id string) {
+	b := h.board
+	e, err := b.Store.Entry(r.Context(), id)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	raw, err := b.Store.Blob(r.Context(), id, board.BlobVerdicts)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	vs, err := board.ReadVerdicts(raw)
+	if err != nil {
+		b.storeError(w, id, err)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", board.RecordName(e)))
+	writeJSON(w, http.StatusOK, board.RecordOf(e, vs, func(trial int) string { return board.FileName(e, trial) }))
 }
 
 func (h *handler) retract(w http.ResponseWriter, r *http.Request, id string) {

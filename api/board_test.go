@@ -230,6 +230,8 @@ func documentBoardExchanges(t *testing.T, h http.Handler) []exchange {
 		{"board entry unknown", "GET", BoardPath + "/0123456789ab", nil, "", 404, []string{"not_found"}},
 		{"board predictions", "GET", path + "/predictions", nil, "", 200, nil},
 		{"board predictions no trial", "GET", path + "/predictions?trial=2", nil, "", 404, []string{"1 trials"}},
+		{"board record", "GET", path + "/record", nil, "", 200, []string{`"format":"apibank-playground/run-record@1"`, `"file":"` + board.FileName(made.Entry, 1) + `"`}},
+		{"board record unknown", "GET", BoardPath + "/0123456789ab/record", nil, "", 404, []string{"not_found"}},
 		{"board retract wrong key", "DELETE", path, wrong, "", 401, []string{"unauthorized"}},
 		{"board retract", "DELETE", path, bearer, "", 200, []string{`"retracted":`}},
 		{"board retract unknown", "DELETE", BoardPath + "/0123456789ab", bearer, "", 404, []string{"not_found"}},

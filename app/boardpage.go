@@ -445,7 +445,16 @@ func (p *BoardPage) entryView() app.UI {
 				links[t-1] = app.A().Href(boardPath(e.ID, "/predictions?trial="+strconv.Itoa(t))).Attr("download", board.FileName(e, t)).
 					DataSet("testid", "board-predictions").DataSet("trial", t).Text(label)
 			}
-			return app.Div().Class("row").Body(links...)
+			links = append(links, app.A().Href(boardPath(e.ID, "/record")).Attr("download", board.RecordName(e)).
+				DataSet("testid", "board-record").Text("Download the run record"))
+			return app.Div().Body(
+				app.Div().Class("row").Body(links...),
+				app.P().Class("small").Body(app.Text("Judged again on the command line, to these numbers: "),
+					app.Code().DataSet("testid", "board-score-command").Text(board.ScoreCommand(e, 1)),
+					app.If(e.Seed != 0, func() app.UI {
+						return app.Text(" (made on season " + strconv.FormatInt(e.Seed, 10) + "'s variant; with the run record saved beside the predictions, --seed can be left out)")
+					})),
+			)
 		}),
 		app.If(!p.exported() && e.Retracted == nil, func() app.UI { return p.retractView(e) }),
 		errorBox(p.openErr),

@@ -16,7 +16,7 @@ import (
 const runBatchKey = "run/batch"
 
 // runSourceBatch marks a saved run scored from a provider's batch output file.
-const runSourceBatch = "batch"
+const runSourceBatch = run.SourceBatch
 
 // batchDataWords names the data of a batch of seed: a variant, or the data loaded in the tab.
 func batchDataWords(seed int64) string {

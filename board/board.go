@@ -123,8 +123,35 @@ func ValidID(id string) bool {
 }
 
 // FileName is the name an entry's predictions file of trial downloads under: the model's name
-// (letters, digits, dots and dashes kept), the entry's id and the trial when there are several.
+// (letters, digits, dots and dashes kept), the entry's id, the seed of the variant its run was made
+// on (".seed-7": its predictions are judged on that variant, apibank score --seed 7), and the trial
+// when there are several.
 func FileName(e Entry, trial int) string {
+	name := fileStem(e)
+	if e.Run.Trials > 1 {
+		name += ".trial-" + strconv.Itoa(trial)
+	}
+	return name + ".jsonl"
+}
+
+// RecordName is the name an entry's run record (RecordOf) downloads under: the run record's name
+// beside its predictions files (run.RecordPath of FileName without the trial), so that apibank
+// score finds it beside them and judges them on the entry's data without being told.
+func RecordName(e Entry) string { return run.RecordPath(fileStem(e) + ".jsonl") }
+
+// ScoreCommand is the command that judges an entry's predictions file of trial (as downloaded,
+// FileName) on the data the board judged it on: apibank score with the entry's --seed, when its
+// run was made on a variant (a season's entry), or the builtin data itself.
+func ScoreCommand(e Entry, trial int) string {
+	seed := ""
+	if e.Seed != 0 {
+		seed = "--seed " + strconv.FormatInt(e.Seed, 10) + " "
+	}
+	return "apibank score " + seed + "--preds " + FileName(e, trial)
+}
+
+// fileStem is the name of an entry's files before their trial and extension.
+func fileStem(e Entry) string {
 	var b strings.Builder
 	for _, r := range e.Run.Model {
 		switch {
@@ -139,10 +166,32 @@ func FileName(e Entry, trial int) string {
 		name = "run"
 	}
 	name += "-" + e.ID
-	if e.Run.Trials > 1 {
-		name += ".trial-" + strconv.Itoa(trial)
+	if e.Seed != 0 {
+		name += ".seed-" + strconv.FormatInt(e.Seed, 10)
 	}
-	return name + ".jsonl"
+	return name
+}
+
+// RecordOf is the run record (run.Record, as apibank run writes it beside its predictions) of an
+// entry whose trials' predictions files are named file(trial): its run as recorded, the data it was
+// judged on (Seed) and, per trial, the requests that failed (the board keeps which, not the
+// provider's message). Beside the predictions files, it has apibank score judge them on the
+// entry's data, as the board did: a season's entry is judged on the season's variant.
+func RecordOf(e Entry, verdicts []SampleVerdict, file func(trial int) string) run.Record {
+	info := e.Run
+	info.Seed = e.Seed
+	rec := run.Record{Format: run.RecordFormat, Run: info}
+	for i := 1; i <= max(1, e.Run.Trials); i++ {
+		t := run.RecordTrial{File: file(i), Seed: e.Seed, Failures: []run.Failure{}}
+		for _, v := range verdicts {
+			if v.Trial == i && v.Status == StatusFailed {
+				t.Failures = append(t.Failures, run.Failure{Task: run.Task{Level: v.Level, File: v.File, ID: v.ID, Kind: v.Kind},
+					Message: "the request failed (the board keeps no message)"})
+			}
+		}
+		rec.Trials = append(rec.Trials, t)
+	}
+	return rec
 }
 
 // Build names an engine build: the first 16 hex digits of the SHA-256 of its module's bytes

@@ -285,7 +285,7 @@ func Check(sub Submission) error {
 		return refuse(0, 0, "the run recorded no model")
 	case len(sub.Run.Levels) == 0:
 		return refuse(0, 0, "the run recorded no levels")
-	case sub.Run.Seed < 0 || sub.Run.Seed > protocol.MaxSeed:
+	case !protocol.ValidSeed(sub.Run.Seed):
 		return refuse(0, 0, "seed %d: a variant's seed is from 1 to %d (0: the original data)", sub.Run.Seed, int64(protocol.MaxSeed))
 	case sub.Run.Variants > 0:
 		return refuse(0, 0, "a robustness run (--variants) is not a board run: its trials were made on different data; submit a run of one data (apibank run, with --seed for a variant)")

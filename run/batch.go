@@ -168,7 +168,7 @@ func lines(data []byte, fn func(n int, line []byte)) {
 // asked is one request of a batch input file.
 type asked struct {
 	id     string
-	body   json.RawMessage // the request's body, kept for the first of each level (see preparedFrom)
+	body   json.RawMessage // the request's body, checked against the loaded data's (preparedFrom)
 	task   Task
 	answer *model.Response
 	fail   *Failure
@@ -218,12 +218,11 @@ func ScoreBatch(ctx context.Context, do protocol.Transport, input, output, error
 			return
 		}
 		native = native || len(body.Tools) > 0
-		a := &asked{id: *in.CustomID, where: strconv.Itoa(n)}
+		a := &asked{id: *in.CustomID, body: in.Body, where: strconv.Itoa(n)}
 		byID[a.id] = a
 		order = append(order, a)
 		if l := levelOfID(a.id); l != "" && !slices.Contains(levels, l) {
 			levels = append(levels, l)
-			a.body = in.Body
 		}
 	})
 	// The samples the ids name, from the engine's lists of the levels they name.
@@ -257,7 +256,7 @@ func ScoreBatch(ctx context.Context, do protocol.Transport, input, output, error
 	if len(order) == 0 {
 		return nil, bad, fmt.Errorf("%s: no request names a sample of the loaded data", input.Name)
 	}
-	if err := preparedFrom(ctx, e, input.Name, order, native); err != nil {
+	if err := preparedFrom(ctx, e, input.Name, order, native, yield); err != nil {
 		return nil, bad, err
 	}
 	// The answers, in any order, and the provider's failures.
@@ -369,36 +368,54 @@ func answerOf(out outputLine, errorFile bool) (model.Response, *Failure) {
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
-// preparedFrom checks that a batch input was prepared from the loaded data: the first request of
-// each level must ask what the loaded data's prompt for its sample says. Custom ids name samples,
-// not data, so an input prepared from a variant (batch prepare --seed) or another folder names the
-// same samples; judged on the loaded data, its right answers would be counted wrong, without a
-// word. The error says where and what to give instead.
-func preparedFrom(ctx context.Context, e *serial, name string, order []*asked, native bool) error {
+// preparedFrom checks that a batch input was prepared from the loaded data: every request must ask
+// what the loaded data's prompt for its sample asks (its messages and tools). Custom ids name
+// samples, not data, so an input prepared from a variant (batch prepare --seed) or another folder
+// names the same samples; judged on the loaded data, its right answers would be counted wrong,
+// without a word. A variant leaves some files unchanged, so no one request can vouch for the
+// others: each is checked, at the cost of building its prompt again (as batch prepare did). The
+// error names the first request that differs, as file:line, and what to give instead. yield, when
+// not nil, is called every samplesStep requests (the tab's page gets a turn).
+func preparedFrom(ctx context.Context, e *serial, name string, order []*asked, native bool, yield func()) error {
 	form := Text
 	if native {
 		form = Native
 	}
-	for _, a := range order {
-		if a.body == nil {
-			continue
+	for i, a := range order {
+		if yield != nil && i > 0 && i%samplesStep == 0 {
+			yield()
 		}
-		id := a.task.ID
-		p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: a.task.Level, File: a.task.File, Sample: &id})
+		same, err := asksAsLoaded(ctx, e, a, form)
 		if err != nil {
 			return err
 		}
-		want, err := Body(p, form, model.Settings{Model: DefaultPromptModel})
-		if err != nil {
-			return err
-		}
-		var got, loaded struct {
-			Messages any `json:"messages"`
-		}
-		if json.Unmarshal(a.body, &got) != nil || json.Unmarshal(want, &loaded) != nil || !reflect.DeepEqual(got.Messages, loaded.Messages) {
+		if !same {
 			return fmt.Errorf("%s:%s: the request for %s/%s#%d is not what the loaded data asks: the file was prepared from other data (another --seed or --data); score it with the --seed or --data it was prepared with",
 				name, a.where, a.task.Level, a.task.File, a.task.ID)
 		}
 	}
 	return nil
+}
+
+// asksAsLoaded says whether the request a asks what the loaded data's prompt for its sample asks
+// in form: the same messages and the same tools (the model and its settings are the user's).
+func asksAsLoaded(ctx context.Context, e *serial, a *asked, form string) (bool, error) {
+	id := a.task.ID
+	p, err := ask[protocol.Prompt](ctx, e, protocol.Request{Op: protocol.OpPrompt, Level: a.task.Level, File: a.task.File, Sample: &id})
+	if err != nil {
+		return false, err
+	}
+	want, err := Body(p, form, model.Settings{Model: DefaultPromptModel})
+	if err != nil {
+		return false, err
+	}
+	type asks struct {
+		Messages any `json:"messages"`
+		Tools    any `json:"tools"`
+	}
+	var got, loaded asks
+	if json.Unmarshal(a.body, &got) != nil || json.Unmarshal(want, &loaded) != nil {
+		return false, nil
+	}
+	return reflect.DeepEqual(got, loaded), nil
 }

@@ -474,3 +474,115 @@ func answerBatch(t *testing.T, srv *fakemodel.Server, input []byte) []byte {
 	}
 	return out
 }
+
+// onData is a fresh engine holding the builtin data (seed 0) or its variant of seed.
+func onData(t *testing.T, seed int64) protocol.Transport {
+	t.Helper()
+	do := native()
+	if seed != 0 {
+		if _, err := protocol.Call[protocol.Loaded](context.Background(), do, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return do
+}
+
+// batchInputOn is the batch input of cfg prepared from the data of seed, split into its lines.
+func batchInputOn(t *testing.T, seed int64, cfg Config) []string {
+	t.Helper()
+	input, err := BatchInput(context.Background(), onData(t, seed), cfg, model.Settings{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return splitLines(input)
+}
+
+// asksOf is what a batch input line asks: its body's messages and tools.
+func asksOf(t *testing.T, line string) string {
+	t.Helper()
+	var in struct {
+		Body struct {
+			Messages json.RawMessage `json:"messages"`
+			Tools    json.RawMessage `json:"tools"`
+		} `json:"body"`
+	}
+	if err := json.Unmarshal([]byte(line), &in); err != nil {
+		t.Fatal(err)
+	}
+	return string(in.Body.Messages) + string(in.Body.Tools)
+}
+
+// withoutATool is a native batch input line with the last tool of its body left out.
+func withoutATool(t *testing.T, line string) string {
+	t.Helper()
+	var in map[string]any
+	if err := json.Unmarshal([]byte(line), &in); err != nil {
+		t.Fatal(err)
+	}
+	body := in["body"].(map[string]any)
+	tools, _ := body["tools"].([]any)
+	if len(tools) < 2 {
+		t.Fatalf("the line has %d tools; the test needs two", len(tools))
+	}
+	body["tools"] = tools[:len(tools)-1]
+	b, _ := json.Marshal(in)
+	return string(b)
+}
+
+// TestBatchInputOfOtherDataIsRefused: an input is judged only on the data it was prepared from, and
+// every request tells. A variant leaves some files as they were, so an input whose first request
+// of a level comes from such a file once slipped through (judged on the builtin data, its right
+// answers counted wrong); now the first request that differs is named, as file:line, wherever it
+// is, and an input of the loaded data passes whole.
+func TestBatchInputOfOtherDataIsRefused(t *testing.T) {
+	l3 := Config{Levels: []string{Level3}}
+	native1 := Config{Levels: []string{"level-1-given-desc"}, Form: Native, Limit: 12}
+	builtin3, variant3 := batchInputOn(t, 0, l3), batchInputOn(t, 7, l3)
+	builtin1 := batchInputOn(t, 0, native1)
+	if len(builtin3) != len(variant3) || len(builtin3) < 3 {
+		t.Fatalf("level 3: %d requests from the builtin data, %d from variant 7", len(builtin3), len(variant3))
+	}
+	var differ []int // the lines (from 1) that variant 7 asks otherwise
+	for i := range builtin3 {
+		if asksOf(t, builtin3[i]) != asksOf(t, variant3[i]) {
+			differ = append(differ, i+1)
+		}
+	}
+	if len(differ) == 0 {
+		t.Fatal("variant 7 asks every level-3 request as the builtin data does: the test needs one it changes")
+	}
+	// spliced is the builtin input with one request, line n, as variant 7 asks it.
+	spliced := func(n int) []string {
+		s := slices.Clone(builtin3)
+		s[n-1] = variant3[n-1]
+		return s
+	}
+	last := differ[len(differ)-1]
+	edited := slices.Clone(builtin1)
+	edited[len(edited)-1] = withoutATool(t, edited[len(edited)-1])
+	for _, tt := range []struct {
+		name  string
+		seed  int64 // the data the input is judged on
+		input []string
+		line  int // the line named in the refusal (0: none)
+	}{
+		{"the builtin data's input on it", 0, builtin3, 0},
+		{"variant 7's input on it", 7, variant3, 0},
+		{"variant 7's input on the builtin data", 0, variant3, differ[0]},
+		{"the builtin data's input on variant 7", 7, builtin3, differ[0]},
+		{"one request of variant 7, the last it changes", 0, spliced(last), last},
+		{"a native request with a tool left out", 0, edited, len(edited)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			input := []byte(strings.Join(tt.input, "\n") + "\n")
+			_, _, err := ScoreBatch(context.Background(), onData(t, tt.seed), BatchFile{"in.jsonl", input}, BatchFile{"out.jsonl", nil}, BatchFile{}, "", nil)
+			want := fmt.Sprintf("in.jsonl:%d: ", tt.line)
+			switch {
+			case tt.line == 0 && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.line != 0 && (err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "prepared from other data")):
+				t.Fatalf("error %v; want one naming %s and other data", err, want)
+			}
+		})
+	}
+}

@@ -33,7 +33,7 @@ type Info struct {
 	DataHash string `json:"data_hash"`
 	// Engine names the engine the run's host judged with (for the record; the board judges again).
 	Engine string `json:"engine,omitempty"`
-	// Source says where the run ran: "cli" or "tab".
+	// Source says where the run ran: "cli" or "tab", or SourceBatch.
 	Source string `json:"source"`
 	// Seed names the variant of the builtin data the run asked (0: the builtin data itself).
 	Seed int64 `json:"seed,omitempty"`
@@ -41,6 +41,11 @@ type Info struct {
 	// trials are the original, the variants and the rerun, each with its seed).
 	Variants int `json:"variants,omitempty"`
 }
+
+// SourceBatch is the Source of a run whose answers came from a provider's batch output file
+// (apibank batch score, the Run page's Batch box) rather than live: its level 3 is step samples,
+// not the episodes a board judges.
+const SourceBatch = "batch"
 
 // RecordFormat tags a run's record file.
 const RecordFormat = "apibank-playground/run-record@1"

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 
 	"github.com/apibank-playground/apibank/model"
 	"github.com/apibank-playground/apibank/run"
@@ -54,6 +58,10 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d requests written to %s\n", countLines(text), *out)
+	if give := dataFlags(c); give != "" {
+		// The input holds no record of its data: scored without these flags, it would be refused.
+		fmt.Fprintf(stderr, "apibank: %s was prepared from %s and does not record it: give batch score %s too\n", *out, dataWords(c), give)
+	}
 	if *state != "" {
 		// A sample's prompt holds the recorded results of earlier calls, not a world: the file is the
 		// same in both modes, and the mode is the scorer's.
@@ -63,6 +71,27 @@ func cmdBatchPrepare(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// dataFlags are the flags that named the data a command was given ("--seed 7", "--data DIR"; ""
+// for the builtin data itself).
+func dataFlags(c common) string {
+	switch {
+	case c.data != "":
+		return "--data " + c.data
+	case c.seed.Seed != 0:
+		return "--seed " + strconv.FormatInt(c.seed.Seed, 10)
+	}
+	return ""
+}
+
+// dataWords names the data a command was given: the folder of --data, or the builtin data or its
+// variant (dataName).
+func dataWords(c common) string {
+	if c.data != "" {
+		return "the folder " + c.data
+	}
+	return dataName(c.seed.Seed)
 }
 
 func countLines(b []byte) int {
@@ -123,10 +152,7 @@ func cmdBatchScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" {
-		if err := outFolder(*out); err != nil {
-			return err
-		}
-		if err := os.WriteFile(*out, run.OutJSONL(res.Predictions, res.Episodes), 0o644); err != nil {
+		if err := writeBatchPreds(r, c, res, in.Data, *out); err != nil {
 			return err
 		}
 	}
@@ -142,4 +168,50 @@ func cmdBatchScore(args []string, stdout, stderr io.Writer) error {
 		return errBadInput
 	}
 	return nil
+}
+
+// writeBatchPreds writes the predictions of a scored batch to path, in the format score --preds
+// reads, and beside them (run.RecordPath) the record of the data they were judged on, as apibank
+// run records a run (batchRecord): score and compare then judge them on the same data without
+// being told (recordOf), where a file with no record would be judged on the builtin data.
+func writeBatchPreds(r runner, c common, res *run.Result, input []byte, path string) error {
+	if err := outFolder(path); err != nil {
+		return err
+	}
+	rec, err := batchRecord(r, c, res, input, filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, run.OutJSONL(res.Predictions, res.Episodes), 0o644); err != nil {
+		return err
+	}
+	return writeRecord(path, rec)
+}
+
+// batchRecord is the run record (run.Record, Source run.SourceBatch) of a scored batch whose
+// predictions file is named file: the data the answers were judged on (its seed and its hash), the
+// model the input asked, the form, levels and state they were judged in, the tokens and the
+// requests that failed. A batch has no endpoint and no times of its own: those are left empty.
+func batchRecord(r runner, c common, res *run.Result, input []byte, file string) (run.Record, error) {
+	info := run.Info{Model: batchModel(input), Form: res.Config.Form, Stream: false, Levels: res.Config.Levels, State: res.Config.State,
+		Trials: 1, TokensIn: res.TokensIn, TokensOut: res.TokensOut, Encoder: run.EncoderVersion, Engine: r.build,
+		Source: run.SourceBatch, Seed: c.seed.Seed}
+	var err error
+	if info.DataHash, err = run.DataHash(context.Background(), r.do, info.Levels, nil); err != nil {
+		return run.Record{}, err
+	}
+	trial := run.RecordTrial{File: file, Seed: c.seed.Seed, Failures: append([]run.Failure{}, res.Failures...)}
+	return run.Record{Format: run.RecordFormat, Run: info, Trials: []run.RecordTrial{trial}}, nil
+}
+
+// batchModel is the model a batch input's requests name (its first request's), "" when none does.
+func batchModel(input []byte) string {
+	line, _, _ := bytes.Cut(bytes.TrimSpace(input), []byte("\n"))
+	var in struct {
+		Body struct {
+			Model string `json:"model"`
+		} `json:"body"`
+	}
+	_ = json.Unmarshal(line, &in)
+	return in.Body.Model
 }

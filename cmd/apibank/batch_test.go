@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
@@ -89,37 +91,97 @@ func TestBatchRoundTripMatchesRun(t *testing.T) {
 // TestBatchScoreOnTheDataItWasPreparedFrom: a batch prepared from variant 7 is judged on it with
 // --seed 7 (a model that answers the variant's gold scores the ceiling), and refused, saying
 // where and why, on the builtin data or another variant: its custom ids name the same samples,
-// and its right answers would have been counted wrong.
+// and its right answers would have been counted wrong. Level 3 is asked on its own too: variant 7
+// leaves its first scene's file as it was, which once let the whole input through.
 func TestBatchScoreOnTheDataItWasPreparedFrom(t *testing.T) {
 	srv := goldServer(t, []int64{7})
-	for _, form := range []string{"text", "native"} {
-		dir := t.TempDir()
-		in, outFile := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
-		levels := []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", form}
-		if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in, "--seed", "7"}, levels...)...); code != 0 {
-			t.Fatalf("prepare: exit %d\n%s", code, stderr)
-		}
-		input, _ := os.ReadFile(in)
-		output, err := srv.AnswerBatch(input)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = os.WriteFile(outFile, output, 0o644)
-		stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json", "--seed", "7")
-		var sum struct {
-			Report struct {
-				Overall struct{ Calls, Correct int }
+	refusal := regexp.MustCompile(`^(.*in\.jsonl):[0-9]+: .*prepared from other data`)
+	for _, tt := range []struct {
+		name   string
+		levels []string
+	}{
+		{"text, levels 1 and 2", []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", "text"}},
+		{"native, levels 1 and 2", []string{"--level", "level-1-given-desc", "--level", "level-2-toolsearcher", "--limit", "6", "--form", "native"}},
+		{"native, level 3", []string{"--level", "level-3", "--form", "native"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, outFile := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl")
+			if _, stderr, code := runCapture(t, append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in, "--seed", "7"}, tt.levels...)...); code != 0 {
+				t.Fatalf("prepare: exit %d\n%s", code, stderr)
 			}
-		}
-		if err := json.Unmarshal([]byte(stdout), &sum); code != 0 || err != nil || sum.Report.Overall.Calls == 0 || sum.Report.Overall.Correct != sum.Report.Overall.Calls {
-			t.Fatalf("%s, --seed 7: exit %d, %+v\n%s", form, code, sum.Report.Overall, stderr)
-		}
-		for _, other := range [][]string{nil, {"--seed", "8"}} {
-			var out, errText strings.Builder
-			err := cli(append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--json"}, other...), &out, &errText)
-			if err == nil || !strings.Contains(err.Error(), in+":1: ") || !strings.Contains(err.Error(), "prepared from other data") || out.Len() > 0 {
-				t.Errorf("%s, %v: %v, output %q; want a refusal naming %s:1 and no verdicts", form, other, err, out.String(), in)
+			input, _ := os.ReadFile(in)
+			output, err := srv.AnswerBatch(input)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			_ = os.WriteFile(outFile, output, 0o644)
+			stdout, stderr, code := runCapture(t, "batch", "score", "--native", "--input", in, "--output", outFile, "--json", "--seed", "7")
+			var sum struct {
+				Report struct {
+					Overall struct{ Calls, Correct int }
+				}
+			}
+			if err := json.Unmarshal([]byte(stdout), &sum); code != 0 || err != nil || sum.Report.Overall.Calls == 0 || sum.Report.Overall.Correct != sum.Report.Overall.Calls {
+				t.Fatalf("--seed 7: exit %d, %+v\n%s", code, sum.Report.Overall, stderr)
+			}
+			for _, other := range [][]string{nil, {"--seed", "8"}} {
+				var out, errText strings.Builder
+				err := cli(append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--json"}, other...), &out, &errText)
+				if err == nil || refusal.FindStringSubmatch(err.Error()) == nil || refusal.FindStringSubmatch(err.Error())[1] != in || out.Len() > 0 {
+					t.Errorf("%v: %v, output %q; want a refusal naming a line of %s and no verdicts", other, err, out.String(), in)
+				}
+			}
+		})
+	}
+}
+
+// TestBatchScoreRecordsItsData: batch prepare reminds the user of the data it was prepared from,
+// which its file does not record; batch score --out PREDS records the data it judged on beside
+// PREDS, as run does, so that score judges PREDS alike without being told (the predictions of
+// variant 7, judged on the builtin data, were counted 55% right instead of 100%), and submit
+// refuses it as the Runs page refuses a batch run.
+func TestBatchScoreRecordsItsData(t *testing.T) {
+	srv := goldServer(t, []int64{7})
+	for _, tt := range []struct {
+		name     string
+		data     []string // the data flags given to batch prepare and batch score
+		seed     int64
+		judged   string // the data score says it judged on
+		reminder string // what batch prepare says on stderr ("": nothing)
+	}{
+		{"the builtin data", nil, 0, "builtin", ""},
+		{"variant 7", []string{"--seed", "7"}, 7, "builtin~s7", "give batch score --seed 7 too"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, outFile, preds := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "p.jsonl")
+			levels := []string{"--level", "level-1-given-desc", "--level", "level-3", "--limit", "8", "--form", "native"}
+			_, stderr, code := runCapture(t, append(append([]string{"batch", "prepare", "--native", "--model", "m", "--out", in}, tt.data...), levels...)...)
+			if code != 0 || (tt.reminder == "") != (stderr == "") || !strings.Contains(stderr, tt.reminder) {
+				t.Fatalf("prepare: exit %d, stderr %q; want it to say %q", code, stderr, tt.reminder)
+			}
+			input, _ := os.ReadFile(in)
+			output, err := srv.AnswerBatch(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = os.WriteFile(outFile, output, 0o644)
+			if _, stderr, code := runCapture(t, append([]string{"batch", "score", "--native", "--input", in, "--output", outFile, "--out", preds}, tt.data...)...); code != 0 {
+				t.Fatalf("batch score: exit %d\n%s", code, stderr)
+			}
+			rec, ok := recordOf(preds)
+			if !ok || rec.seed != tt.seed || rec.record != filepath.Join(dir, "p.run.json") {
+				t.Fatalf("the record of %s: %+v, found %v; want seed %d in p.run.json", preds, rec, ok, tt.seed)
+			}
+			stdout, stderr, code := runCapture(t, "score", "--native", "--json", "--preds", preds)
+			var rep protocol.Report
+			if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Data != tt.judged || rep.Overall.Calls == 0 || rep.Overall.Accuracy != 1 {
+				t.Fatalf("score --preds %s: exit %d, judged on %q, accuracy %v of %d; want %s, 1\n%s", preds, code, rep.Data, rep.Overall.Accuracy, rep.Overall.Calls, tt.judged, stderr)
+			}
+			if _, stderr, code := runCapture(t, "submit", preds, "--board", "http://127.0.0.1:1"); code != 1 || !strings.Contains(stderr, "a batch run's record") {
+				t.Errorf("submit of a batch run: exit %d, %q; want a refusal naming the batch run", code, stderr)
+			}
+		})
 	}
 }

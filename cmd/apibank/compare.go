@@ -50,7 +50,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
-	held := c.seed // the variant the engine holds (0: the builtin data, or --data's folder)
+	held := c.seed.Seed // the variant the engine holds (0: the builtin data, or --data's folder)
 	for i := range sides {
 		for _, f := range sides[i].files {
 			// Runs asked on different data are each judged on theirs: a sample keeps its id in
@@ -60,6 +60,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 					return err
 				}
 				held = seed
+			}
+			if err := warnOtherData(r, f, stderr); err != nil {
+				return err
 			}
 			res, nbad, err := readRun(r, f, *level, *state, stderr)
 			if err != nil {
@@ -97,17 +100,13 @@ type compareSummary struct {
 
 // parseFiles parses flags given before, between and after the file arguments.
 func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, errHelp
-			}
-			return nil, usageError("%s: %v", fs.Name(), err)
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
 		}
 		if fs.NArg() == 0 {
-			return files, nil
+			return files, checkFlags(fs)
 		}
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]

@@ -24,7 +24,7 @@ import (
 const usage = `usage: apibank <command> [flags]
 
 commands:
-  replay   [--data DIR] [--state fresh|replay] [--form text|native] [--json]
+  replay   [--data DIR] [--seed S] [--state fresh|replay] [--form text|native] [--json]
            replay every gold call; per level: total, accepted
   score    [--data DIR] [--seed S] --preds FILE [--level L] [--state fresh|replay] [--out FILE] [--json]
            judge prediction JSONL {"level"?, "file", "id", "pred"}; a run's predictions are
@@ -49,42 +49,50 @@ commands:
   retract  ID --board URL
            retract a board entry; the owner key is read from $APIBANK_OWNER_KEY
   synth    --base-url URL --model NAME --style S --count N --out DIR [--tools A,B]
-           [--seeds N] [--api-key-env VAR] [--timeout D] [--data DIR] [--json]
+           [--seeds N] [--api-key-env VAR] [--timeout D] [--max-answer-bytes N] [--data DIR]
+           [--seed S] [--json]
            generate verified dialogues with a model: each candidate passes format,
            execution, grounding, duplicate and judge stages; the accepted ones go to DIR as
-           a dataset folder, with funnel.json and training.jsonl; the funnel to stdout
-  prompts  [--data DIR] [--level L]... [--form text|native] [--model NAME]
+           a dataset folder, with funnel.json and training.jsonl; the funnel to stdout;
+           the seed examples and the world are --data's or --seed's (--seeds N is another flag)
+  prompts  [--data DIR] [--seed S] [--level L]... [--form text|native] [--model NAME]
            every single-request sample (level-3 step samples included) as the exact
            chat-completions request body a run sends, one JSON line each (model MODEL
            unless --model names one)
   batch prepare --model NAME --out FILE [--level L]... [--form text|native] [--state fresh|replay] [--limit N] [--data DIR] [--seed S]
            a batch input file (OpenAI Batch API): {"custom_id","method","url","body"} per
-           single-request sample, the body what a run sends
+           single-request sample, the body what a run sends; the file records no seed: give
+           batch score the --seed or --data it was prepared with
   batch score --input FILE --output FILE [--errors FILE] [--out PREDS] [--data DIR] [--seed S]
            [--state fresh|replay] [--json]
            score a provider's batch output (and error) file as apibank run scores the same
-           answers: the report to stdout, the predictions to PREDS; give the --seed or --data
-           the input was prepared with (an input of other data is refused)
+           answers: the report to stdout, the predictions to PREDS and the data they were
+           judged on to PREDS's .run.json (as run records it, so score judges them alike);
+           give the --seed or --data the input was prepared with (an input of other data is
+           refused, naming its first request that differs)
   compare  A.jsonl B.jsonl [--data DIR] [--seed S] [--level L] [--state fresh|replay] [--json]
            two runs' prediction files (as run --out writes them) compared on the samples
            both answered: per level the samples right in one run and wrong in the other, the
            exact McNemar test's p, a sentence, each run's accuracy and the smallest difference
            the comparison could detect; a run's trials (FILE.trial-I.jsonl) give the flip rate;
            runs are judged on the data their .run.json names, as score does
-  validate [--data DIR] [--json]
+  validate [--data DIR] [--seed S] [--json]
            verify a dataset: format, execution (gold calls reproduce their results), grounding
-           (argument values come from the dialogue), and for the builtin data coverage
-  dataset stats [--data DIR] [--json]
+           (argument values come from the dialogue), and for the builtin data (or a variant)
+           coverage
+  dataset stats [--data DIR] [--seed S] [--json]
            counts of a dataset
-  dataset fill [--data DIR] FILE...
+  dataset fill [--data DIR] [--seed S] FILE...
            write the results of draft dialogues' gold calls (result: null) by running them in
-           order in the world of DIR (default: builtin); FILEs are in level-1-given-desc/,
-           level-2-toolsearcher/ (JSONL) or level-3/ (JSON scenes) folders; rewritten in place
+           order in the world of DIR or of the variant S (default: builtin); FILEs are in
+           level-1-given-desc/, level-2-toolsearcher/ (JSONL) or level-3/ (JSON scenes)
+           folders; rewritten in place
 
 common flags: --native (run in-process instead of under wazero), --wasm PATH (the engine module;
 else $APIBANK_WASM, web/engine.wasm, engine.wasm beside this executable or in the user's cache
 folder under apibank/; where there is none the engine built into the CLI judges, with the same verdicts);
-wherever --data is taken, --seed S (1 to 2^53-1) uses the variant of the builtin data that S names:
+--seed S (wherever --data is taken, never with it) uses the variant of the builtin data that S names
+(a whole number from 1 to 9007199254740991, in decimal digits without a sign or leading zeros):
 its names, numbers, dates and texts redrawn, its gold calls with them, the same bytes on every host;
 --seed 0 is the builtin data itself (as leaving --seed out, but said: score then refuses a variant's run)
 --data DIR is a folder in the original layout (lv1-lv2-samples/, lv3-samples/, init_database/);
@@ -131,7 +139,7 @@ type common struct {
 	native bool
 	wasm   string
 	data   string
-	seed   int64
+	seed   protocol.SeedFlag
 	json   bool
 }
 
@@ -141,7 +149,7 @@ func (c *common) register(fs *flag.FlagSet, data bool) {
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if data {
 		fs.StringVar(&c.data, "data", "", "folder in the original layout (default: builtin data)")
-		fs.Int64Var(&c.seed, "seed", 0, "use the variant of the builtin data this seed names (1 to 2^53-1; 0: the builtin data itself)")
+		fs.Var(&c.seed, "seed", "use the variant of the builtin data this seed names ("+protocol.SeedRule+")")
 	}
 }
 
@@ -246,34 +254,56 @@ func dispatch(cmd string, rest []string, stdout, stderr io.Writer) error {
 // errHelp ends a command that was asked for --help (the usage is printed, exit status 0).
 var errHelp = &exitError{code: 0}
 
+// parse reads the flags of a command that takes no other argument (parseFlags), and refuses flags
+// that cannot go together (checkFlags).
 func parse(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usageError("%s: %v", fs.Name(), err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
-	return nil
+	return checkFlags(fs)
+}
+
+// parseFlags reads args into fs, up to the first argument that is not a flag. A mistake is a
+// usage error naming the command; a refused --seed says what a seed is (protocol.SeedRule) rather
+// than the flag package's "parse error".
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return errHelp
+	}
+	if f := fs.Lookup("seed"); f != nil {
+		if seed, ok := f.Value.(*protocol.SeedFlag); ok && seed.Problem("seed") != nil {
+			err = seed.Problem("seed")
+		}
+	}
+	return usageError("%s: %v", fs.Name(), err)
+}
+
+// checkFlags refuses, before anything is read or printed, flags that cannot go together: --seed S
+// names a variant of the builtin data, which --data DIR is not.
+func checkFlags(fs *flag.FlagSet) error {
+	seed, data := fs.Lookup("seed"), fs.Lookup("data")
+	if seed == nil || data == nil || seed.Value.String() == "0" || data.Value.String() == "" {
+		return nil
+	}
+	return usageError("%s: --seed names a variant of the builtin data: it cannot go with --data", fs.Name())
 }
 
 func start(c common, stderr io.Writer) (runner, bool, error) {
-	if c.seed != 0 && c.data != "" {
-		return runner{}, false, usageError("--seed names a variant of the builtin data: it cannot go with --data")
-	}
-	if c.seed < 0 || c.seed > protocol.MaxSeed {
-		return runner{}, false, usageError("--seed must be a whole number from 1 to %d (a variant), or 0 (the builtin data itself)", int64(protocol.MaxSeed))
-	}
 	r, err := newRunner(c.native, c.wasm, c.data != "", stderr)
 	if err != nil {
 		return runner{}, false, err
 	}
 	bad, keepMemo, err := loadData(r, c.data, stderr)
-	if err == nil && c.seed != 0 {
-		err = loadVariant(r, c.seed, stderr)
+	if err == nil && c.seed.Seed != 0 {
+		err = loadVariant(r, c.seed.Seed, stderr)
 	}
 	if err != nil {
 		r.close()
@@ -359,6 +389,9 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer r.close()
+	if err := warnOtherData(r, *preds, stderr); err != nil {
+		return err
+	}
 	var out io.Writer
 	var outFile *os.File
 	var outBuf *bufio.Writer
@@ -496,18 +529,15 @@ func cmdFill(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dataset fill", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return usageError("dataset fill: %v", err)
+	names, err := parseFiles(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() == 0 {
+	if len(names) == 0 {
 		return usageError("dataset fill needs files")
 	}
 	files := map[string][]byte{}
-	for _, f := range fs.Args() {
+	for _, f := range names {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return err

@@ -7,10 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // runCapture runs the command in-process, returning stdout, stderr and the exit status.
@@ -308,5 +311,162 @@ func TestHelpForOneCommand(t *testing.T) {
 	}
 	if helpFor("frobnicate") != usage || helpFor("") != usage {
 		t.Error("an unknown command, or none, should get the whole usage")
+	}
+}
+
+// seedCommands are the commands that take --seed, each with what else it needs to get past its
+// flags: a bad --seed must be refused before anything else is looked at.
+var seedCommands = [][]string{
+	{"replay"}, {"score", "--preds", "p.jsonl"}, {"prompts"}, {"validate"}, {"dataset", "stats"}, {"dataset", "fill", "f.jsonl"},
+	{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--out", "o.jsonl"}, {"batch", "prepare", "--model", "m", "--out", "b.jsonl"},
+	{"batch", "score", "--input", "i.jsonl", "--output", "o.jsonl"}, {"compare", "a.jsonl", "b.jsonl"},
+	{"synth", "--base-url", "http://127.0.0.1:1", "--model", "m", "--style", "simple", "--count", "1", "--out", "d"},
+}
+
+// TestSeedIsPlainDecimal: every command reads --seed alike (protocol.ParseSeed): plain decimal digits
+// from 0 to 2^53-1. Go's other spellings of a number (010 was variant 8, 0x10 16, 1_000 1000, +7
+// 7) and anything else are a usage error that names the command, the flag and its text, and says
+// what a seed is, before anything is read or printed.
+func TestSeedIsPlainDecimal(t *testing.T) {
+	for _, cmd := range seedCommands {
+		for _, bad := range []string{"-1", "010", "0b111", "0x10", "1_000", "+7", "1.5", "abc", "9007199254740992", ""} {
+			var stdout, stderr strings.Builder
+			err := cli(append(append([]string{}, cmd...), "--native", "--seed", bad), &stdout, &stderr)
+			name := commandOf(cmd)
+			want := name + ": --seed " + bad + ": " + protocol.SeedRule
+			if bad == "" {
+				want = name + `: --seed "": ` + protocol.SeedRule
+			}
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != 2 || ee.msg != want || stdout.Len()+stderr.Len() > 0 {
+				t.Errorf("apibank %s --seed %q: %v, printed %q %q; want the usage error %q alone", name, bad, err, stdout.String(), stderr.String(), want)
+			}
+		}
+	}
+}
+
+// TestSeedRefusedBeforeTheRecord: a --seed that cannot be used is refused before the record beside
+// the predictions is read, and says nothing of it: out of range, or beside --data (which once
+// printed "judged on --data ... as asked" and then refused).
+func TestSeedRefusedBeforeTheRecord(t *testing.T) {
+	dir := t.TempDir()
+	preds := writeFile(t, dir, "s7.jsonl", `{"level":"level-1-given-desc","file":"x.jsonl","id":0,"pred":""}`+"\n")
+	rec, _ := json.Marshal(run.Record{Format: run.RecordFormat, Run: run.Info{Seed: 7}, Trials: []run.RecordTrial{{File: "s7.jsonl", Seed: 7}}})
+	writeFile(t, dir, "s7.run.json", string(rec))
+	data := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"score", "--preds", preds, "--seed", "-1"}, "score: --seed -1: " + protocol.SeedRule},
+		{[]string{"score", "--preds", preds, "--seed", "7", "--data", data}, "score: --seed names a variant of the builtin data: it cannot go with --data"},
+		{[]string{"compare", preds, preds, "--seed", "8", "--data", data}, "compare: --seed names a variant of the builtin data: it cannot go with --data"},
+		{[]string{"replay", "--data", data, "--seed", "3"}, "replay: --seed names a variant of the builtin data: it cannot go with --data"},
+	} {
+		var stdout, stderr strings.Builder
+		err := cli(append(tt.args, "--native"), &stdout, &stderr)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 2 || ee.msg != tt.want || stdout.Len()+stderr.Len() > 0 {
+			t.Errorf("apibank %q: %v, printed %q %q; want the usage error %q alone", tt.args, err, stdout.String(), stderr.String(), tt.want)
+		}
+	}
+}
+
+// flagNames are the flags (without their dashes) that text shows: --name, [--name], --name=...
+var flagNames = regexp.MustCompile(`(?:^|[\s\[|])--([a-z][a-z-]*)`)
+
+// synopses are the flags each command's synopsis shows in text: usage's (the command's first line
+// and the lines after it that go on with flags, not its description) or a page's ("apibank CMD
+// ..." lines of its Commands block).
+func synopses(text string, page bool) map[string][]string {
+	out := map[string][]string{}
+	cmd := ""
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case page && strings.HasPrefix(line, "apibank "):
+			cmd = commandOf(strings.Fields(strings.TrimPrefix(line, "apibank ")))
+		case !page && strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   "):
+			cmd = commandOf(strings.Fields(line))
+		case !page && cmd != "" && (strings.HasPrefix(strings.TrimSpace(line), "[") || strings.HasPrefix(strings.TrimSpace(line), "--")):
+		default:
+			cmd = ""
+		}
+		if cmd == "" {
+			continue
+		}
+		for _, m := range flagNames.FindAllStringSubmatch(line, -1) {
+			if !slices.Contains(out[cmd], m[1]) {
+				out[cmd] = append(out[cmd], m[1])
+			}
+		}
+		if _, ok := out[cmd]; !ok {
+			out[cmd] = []string{}
+		}
+	}
+	for _, flags := range out {
+		slices.Sort(flags)
+	}
+	return out
+}
+
+// accepted says which of names the command takes as flags: a flag it does not define is refused
+// as such, before -h ends the parse of one it does.
+func accepted(cmd string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		err := cli(append(strings.Fields(cmd), "--"+n+"=x", "-h"), io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "flag provided but not defined") {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestUsageShowsEveryFlag: each command's usage line (apibank help, -h) shows every flag the
+// command takes and no other, and CLI.md's Commands block shows the same, so that no command takes
+// a flag undocumented (validate, dataset stats and synth took --seed; replay's and prompts' lines
+// left it out). --native and --wasm, which every command of the engine takes, are shown once, under
+// "common flags".
+func TestUsageShowsEveryFlag(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "CLI.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := string(page)
+	start := strings.Index(block, "## Commands\n\n```sh\n")
+	if start < 0 {
+		t.Fatal("CLI.md has no Commands block")
+	}
+	block = block[start+len("## Commands\n\n```sh\n"):]
+	block = block[:strings.Index(block, "```")]
+	inUsage, inPage := synopses(usage, false), synopses(block, true)
+	var every []string
+	for _, flags := range inUsage {
+		every = append(every, flags...)
+	}
+	slices.Sort(every)
+	every = append(every, "native", "wasm", "data", "seed", "json")
+	slices.Sort(every)
+	every = slices.Compact(every)
+	common := []string{"native", "wasm"}
+	// Commands that take --json (CLI.md lists it among the flags every command takes) and print
+	// the same with it: JSON lines anyway, or one line saying what was written.
+	sameInJSON := []string{"rouge", "prompts", "batch prepare", "dataset fill"}
+	for cmd, shown := range inUsage {
+		takes := slices.DeleteFunc(accepted(cmd, every), func(f string) bool {
+			return slices.Contains(common, f) || f == "json" && slices.Contains(sameInJSON, cmd)
+		})
+		if !slices.Equal(shown, takes) {
+			t.Errorf("%s: its usage shows %v, it takes %v", cmd, shown, takes)
+		}
+		if !slices.Equal(inPage[cmd], shown) {
+			t.Errorf("%s: CLI.md shows %v, its usage %v", cmd, inPage[cmd], shown)
+		}
+	}
+	for cmd := range inPage {
+		if _, ok := inUsage[cmd]; !ok && cmd != "help" {
+			t.Errorf("CLI.md shows apibank %s, which the usage does not", cmd)
+		}
 	}
 }

@@ -79,7 +79,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *variants < 0 || *variants > run.MaxVariants {
 		return usageError("run: --variants must be between 0 and %d, not %d", run.MaxVariants, *variants)
 	}
-	if *variants > 0 && (*trials > 1 || c.seed != 0 || c.data != "") {
+	if *variants > 0 && (*trials > 1 || c.seed.Seed != 0 || c.data != "") {
 		return usageError("run: --variants asks the builtin data and its variants once each: it cannot go with --trials, --seed or --data")
 	}
 	settings := endpoint.settings()
@@ -107,7 +107,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	client := model.New(settings)
 	record := run.Record{Format: run.RecordFormat, Run: run.Info{Model: settings.Model, Host: endpointHost(settings.BaseURL), Form: cfg.Form,
 		Stream: settings.Stream, Temperature: settings.Temperature, Levels: run.LevelsOf(cfg), Limit: cfg.Limit, State: cfg.State, Steps: cfg.Steps,
-		Started: time.Now().UTC().Format(time.RFC3339), Encoder: run.EncoderVersion, Engine: r.build, Source: "cli", Seed: c.seed, Variants: *variants}}
+		Started: time.Now().UTC().Format(time.RFC3339), Encoder: run.EncoderVersion, Engine: r.build, Source: "cli", Seed: c.seed.Seed, Variants: *variants}}
 	if record.Run.DataHash, err = run.DataHash(ctx, r.do, record.Run.Levels, nil); err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return robustnessRun(r, c, stdout, stderr, *out, *variants, pass, func() bool { return cancelled }, func() bool { return bad || failed })
 	}
 	for i := 1; i <= *trials && !cancelled; i++ {
-		res, err := pass(trialPath(*out, i, *trials), c.seed)
+		res, err := pass(trialPath(*out, i, *trials), c.seed.Seed)
 		if err != nil {
 			return err
 		}

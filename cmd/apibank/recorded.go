@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -21,6 +22,10 @@ var passSuffix = regexp.MustCompile(`\.(trial-[0-9]+|variant-[0-9]+|rerun)$`)
 type recorded struct {
 	record string // the record's path
 	seed   int64  // the variant the file's pass asked (0: the builtin data itself)
+	// dataHash is the hash of the data the file's pass asked (run.DataHash of levels), when the
+	// record keeps it: "" for a pass on other data than the run's (a robustness run's variants).
+	dataHash string
+	levels   []string
 }
 
 // recordOf finds the record of the run that wrote the predictions file path: the record beside it,
@@ -40,7 +45,11 @@ func recordOf(path string) (rec recorded, ok bool) {
 		}
 		for _, t := range r.Trials {
 			if t.File == filepath.Base(path) {
-				return recorded{record: run.RecordPath(out), seed: t.Seed}, true
+				rec := recorded{record: run.RecordPath(out), seed: t.Seed}
+				if t.Seed == r.Run.Seed {
+					rec.dataHash, rec.levels = r.Run.DataHash, r.Run.Levels
+				}
+				return rec, true
 			}
 		}
 	}
@@ -81,8 +90,8 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 		case !ok:
 		case c.data != "" && rec.seed != 0:
 			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", f, dataName(rec.seed), rec.record, c.data)
-		case c.data == "" && seedGiven && rec.seed != c.seed:
-			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed, rec.seed)
+		case c.data == "" && seedGiven && rec.seed != c.seed.Seed:
+			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed.Seed, rec.seed)
 		}
 	}
 	if c.data != "" || seedGiven {
@@ -91,7 +100,7 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 	seed := found[first].seed
 	if same {
 		if seed != 0 {
-			c.seed = seed
+			c.seed.Seed = seed
 			fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
 			for _, f := range files {
 				if _, ok := found[f]; !ok {
@@ -112,6 +121,25 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 		}
 	}
 	return perFile, nil
+}
+
+// warnOtherData says on stderr when the data r holds is not the data the predictions file path
+// was asked on, as its run's record keeps its hash (recordOf): a folder other than the run's
+// --data, or data changed since. Judged on other data, right answers may be counted wrong: the
+// verdicts are given, with a warning. A file with no record, or whose record keeps no hash of its
+// data, is not checked.
+func warnOtherData(r runner, path string, stderr io.Writer) error {
+	rec, ok := recordOf(path)
+	if !ok || rec.dataHash == "" {
+		return nil
+	}
+	loaded, err := run.DataHash(context.Background(), r.do, rec.levels, nil)
+	if err != nil || loaded == rec.dataHash {
+		return err
+	}
+	fmt.Fprintf(stderr, "apibank: warning: %s was asked on other data than it is judged on (%s records data %s, the loaded data is %s): give the --data or --seed it was asked on\n",
+		path, rec.record, rec.dataHash, loaded)
+	return nil
 }
 
 // dataName names the builtin data (seed 0) or its variant of seed.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
+	"github.com/apibank-playground/apibank/testkit/fakemodel"
 )
 
 // TestJudgedOnTheRecordedData: predictions that `apibank run --seed S` wrote are judged on variant S
@@ -104,5 +106,77 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr %q does not say %q", stderr, want)
 		}
+	}
+}
+
+// tinyData writes a dataset folder in the original layout with one level-1 dialogue, and returns it.
+func tinyData(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, dir, "lv1-lv2-samples/level-1-given-desc/Calculator-level-1-1.jsonl",
+		`{"role": "User", "text": "What is (2+3)*4?"}`+"\n"+
+			`{"role": "API", "api_name": "Calculator", "param_dict": {"formula": "(2+3)*4"}, "result": {"api_name": "Calculator", "input": {"formula": "(2+3)*4"}, "output": 20.0, "exception": null}}`+"\n"+
+			`{"role": "AI", "text": "It is 20."}`+"\n")
+	return dir
+}
+
+// TestWarnedOfOtherData: a run's record keeps the hash of the data it was asked on; predictions
+// judged on other data (a run on --data DIR scored without it, a record whose data changed since)
+// are judged with a warning that says so, since right answers may be counted wrong; judged on
+// their own data, without one. The same holds of batch score's record.
+func TestWarnedOfOtherData(t *testing.T) {
+	data := tinyData(t)
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{{Reply: fakemodel.Reply{Content: "[Calculator(formula='(2+3)*4')]"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "run.jsonl")
+	if _, stderr, code := runCapture(t, "run", "--native", "--data", data, "--base-url", srv.URL(), "--model", "m", "--api-key-env", "NO_SUCH_KEY_VAR", "--out", ran); code != 0 {
+		t.Fatalf("run --data: exit %d\n%s", code, stderr)
+	}
+	in, output, batched := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "batch.jsonl")
+	if _, stderr, code := runCapture(t, "batch", "prepare", "--native", "--data", data, "--model", "m", "--out", in); code != 0 || !strings.Contains(stderr, "give batch score --data "+data+" too") {
+		t.Fatalf("batch prepare --data: exit %d, stderr %q", code, stderr)
+	}
+	input, _ := os.ReadFile(in)
+	answers, err := srv.AnswerBatch(input)
+	if err != nil || os.WriteFile(output, answers, 0o644) != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCapture(t, "batch", "score", "--native", "--data", data, "--input", in, "--output", output, "--out", batched); code != 0 {
+		t.Fatalf("batch score --data: exit %d\n%s", code, stderr)
+	}
+	changed := filepath.Join(t.TempDir(), "run.jsonl") // the run, its record's data hash another's
+	b, _ := os.ReadFile(ran)
+	writeFile(t, filepath.Dir(changed), "run.jsonl", string(b))
+	rec, _ := os.ReadFile(run.RecordPath(ran))
+	var r run.Record
+	if err := json.Unmarshal(rec, &r); err != nil || r.Run.DataHash == "" {
+		t.Fatalf("the run's record keeps no data hash: %s", rec)
+	}
+	r.Run.DataHash = "0123456789abcdef"
+	rec, _ = json.Marshal(r)
+	writeFile(t, filepath.Dir(changed), "run.run.json", string(rec))
+	for _, tt := range []struct {
+		name string
+		args []string
+		warn bool
+	}{
+		{"a run on --data, judged on it", []string{"score", "--preds", ran, "--data", data}, false},
+		{"a run on --data, judged on the builtin data", []string{"score", "--preds", ran}, true},
+		{"a batch on --data, judged on it", []string{"score", "--preds", batched, "--data", data}, false},
+		{"a batch on --data, judged on the builtin data", []string{"score", "--preds", batched}, true},
+		{"a run whose data changed since", []string{"score", "--preds", changed, "--data", data}, true},
+		{"two runs on --data, compared on it", []string{"compare", ran, batched, "--data", data}, false},
+		{"two runs on --data, compared on the builtin data", []string{"compare", ran, batched}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, _ := runCapture(t, append(tt.args, "--native")...)
+			if warned := strings.Contains(stderr, "was asked on other data than it is judged on"); warned != tt.warn {
+				t.Errorf("warned %v, want %v:\n%s", warned, tt.warn, stderr)
+			}
+		})
 	}
 }

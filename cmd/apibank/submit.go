@@ -186,6 +186,10 @@ func readSubmission(out string) (board.Submission, []string, error) {
 	if rec.Format != run.RecordFormat {
 		return board.Submission{}, nil, fmt.Errorf("%s: format %q, want %q", recPath, rec.Format, run.RecordFormat)
 	}
+	if rec.Run.Source == run.SourceBatch {
+		// As the Runs page refuses a batch run: the board would refuse its lines, less clearly.
+		return board.Submission{}, nil, fmt.Errorf("%s: a batch run's record (apibank batch score): its level 3 is step samples, and the board judges whole level-3 episodes; submit a run made with apibank run instead", recPath)
+	}
 	sub := board.Submission{Format: board.Format, Run: rec.Run}
 	var files []string
 	for i, t := range rec.Trials {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -189,6 +191,83 @@ func TestSubmitSeason(t *testing.T) {
 			if r := view.Rows[0]; r.Section != tt.section || r.Entry.Seed != 7 || r.Entry.Score.Overall.Accuracy != 1 || view.Current.Season != tt.season {
 				t.Errorf("the entry is %s (%q), seed %d, accuracy %v on a board of season %d; want %s, judged right on variant 7",
 					r.Section, r.Why, r.Entry.Seed, r.Entry.Score.Overall.Accuracy, view.Current.Season, tt.section)
+			}
+		})
+	}
+}
+
+// download saves what url answers in dir under the name its Content-Disposition gives, and returns
+// its path.
+func download(t *testing.T, url, dir string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition"))
+	if resp.StatusCode != 200 || err != nil || params["filename"] == "" || filepath.Base(params["filename"]) != params["filename"] {
+		t.Fatalf("GET %s: %d, Content-Disposition %q", url, resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, params["filename"])
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBoardDownloadsJudgedAsTheBoardJudged: an entry's predictions download under a name that says
+// the seed of its data (apibank score --seed S judges them), and its run record downloads under
+// the name apibank run gives a record beside them: saved together, apibank score judges each
+// trial on the entry's data without being told, to the board's numbers. (The predictions of a
+// season's entry, judged on the builtin data, were counted wrong without a word.)
+func TestBoardDownloadsJudgedAsTheBoardJudged(t *testing.T) {
+	srv := goldServer(t, []int64{7})
+	for _, tt := range []struct {
+		name   string
+		seed   int64
+		trials int
+		data   string // the data score says it judged on
+		named  string // in the predictions' file names
+	}{
+		{"season 7, one trial", 7, 1, "builtin~s7", ".seed-7.jsonl"},
+		{"season 7, two trials", 7, 2, "builtin~s7", ".seed-7.trial-"},
+		{"the builtin data", 0, 1, "builtin", "-"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "m.jsonl")
+			args := []string{"run", "--native", "--seed", itoa(int(tt.seed)), "--trials", itoa(tt.trials), "--base-url", srv.URL(), "--model", "perfect",
+				"--api-key-env", "NO_SUCH_KEY_VAR", "--level", "level-1-given-desc", "--limit", "8", "--out", out}
+			if _, stderr, code := runCapture(t, args...); code != 0 {
+				t.Fatalf("run: exit %d\n%s", code, stderr)
+			}
+			boardURL := startSeasonBoard(t, tt.seed)
+			stdout, stderr, code := runCapture(t, "submit", out, "--board", boardURL, "--json")
+			var made board.Submitted
+			if code != 0 || json.Unmarshal([]byte(stdout), &made) != nil {
+				t.Fatalf("submit: exit %d\n%s%s", code, stdout, stderr)
+			}
+			entry := boardURL + "/api/v1/board/" + made.Entry.ID
+			dir := t.TempDir()
+			record := download(t, entry+"/record", dir)
+			for trial := 1; trial <= tt.trials; trial++ {
+				preds := download(t, entry+"/predictions?trial="+itoa(trial), dir)
+				if !strings.Contains(filepath.Base(preds), tt.named) || strings.Contains(filepath.Base(preds), ".seed-") != (tt.seed != 0) {
+					t.Errorf("trial %d downloads as %s; want its name to hold %q, and a seed only when there is one", trial, filepath.Base(preds), tt.named)
+				}
+				if rec, ok := recordOf(preds); !ok || rec.seed != tt.seed || rec.record != record {
+					t.Fatalf("the record of %s: %+v, found %v; want seed %d in %s", preds, rec, ok, tt.seed, record)
+				}
+				stdout, stderr, code := runCapture(t, "score", "--native", "--json", "--preds", preds)
+				var rep protocol.Report
+				if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Data != tt.data || rep.Overall.Accuracy != made.Entry.Score.Overall.Accuracy {
+					t.Errorf("score --preds %s: exit %d, judged on %q, accuracy %v; want %s, the board's %v\n%s",
+						preds, code, rep.Data, rep.Overall.Accuracy, tt.data, made.Entry.Score.Overall.Accuracy, stderr)
+				}
 			}
 		})
 	}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/testkit/fakemodel"
 	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
@@ -45,8 +46,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	adversarial := fs.Bool("adversarial", false, "with --gold: answer each sample with one of goldmodel.Behaviours instead")
 	hostile := fs.String("hostile", "", "with --gold: answer each sample with one of these behaviours in turn (all: "+strings.Join(goldmodel.Hostile, ",")+")")
 	variants := fs.Int("variants", 0, "with --gold builtin: also answer the variants of the builtin data of seeds 1 to N with their gold")
-	seed := fs.Int64("seed", 0, "with --gold builtin: also answer the variant of the builtin data of this seed with its gold")
+	var seedFlag protocol.SeedFlag
+	fs.Var(&seedFlag, "seed", "with --gold builtin: also answer the variant of the builtin data of this seed with its gold ("+protocol.SeedRule+")")
+	seed := &seedFlag.Seed
 	if err := fs.Parse(args); err != nil {
+		if p := seedFlag.Problem("seed"); p != nil {
+			return p
+		}
 		return err
 	}
 	if fs.NArg() > 0 {

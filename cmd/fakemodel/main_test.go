@@ -72,6 +72,8 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"--addr", "256.0.0.1:1"}, "256.0.0.1"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--gold", "builtin", "--seed", "010"}, "--seed 010: a seed is a whole number"},
+		{[]string{"--gold", "builtin", "--seed", "-1"}, "--seed -1: a seed is a whole number"},
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), tt.args, io.Discard)

@@ -16,8 +16,9 @@ import (
 )
 
 // TestExportBoard: the static export writes the board of a store as board.json (ranked as the API
-// ranks it, judged by the module's build) with each entry's verdicts and predictions beside it,
-// and an empty board without a store.
+// ranks it, judged by the module's build) with each entry's verdicts, predictions and run record
+// beside it (the record names the predictions files and the seed of the entry's data, so that
+// apibank score judges them on it), and an empty board without a store.
 func TestExportBoard(t *testing.T) {
 	ctx := context.Background()
 	enginePath, err := filepath.Abs(filepath.Join("..", "..", "web", "engine.wasm"))
@@ -42,6 +43,11 @@ func TestExportBoard(t *testing.T) {
 	if err := store.AddEntry(ctx, e, map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts), board.BlobTrial(1): []byte(sub.Trials[0].Predictions)}); err != nil {
 		t.Fatal(err)
 	}
+	seeded := boardtest.RunOn(t, 7, runpkg.Text, "level-1-given-desc")
+	e7 := board.Entry{ID: "0123456789a7", Created: e.Created, KeyHash: []byte("h"), Data: "d7", Engine: e.Engine, Seed: 7, RunData: true, Run: seeded.Run, Score: judged.Score}
+	if err := store.AddEntry(ctx, e7, map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts), board.BlobTrial(1): []byte(seeded.Trials[0].Predictions)}); err != nil {
+		t.Fatal(err)
+	}
 	store.Close()
 
 	dir := t.TempDir()
@@ -53,18 +59,36 @@ func TestExportBoard(t *testing.T) {
 	if err != nil || json.Unmarshal(raw, &view) != nil {
 		t.Fatalf("board.json: %v %s", err, raw)
 	}
-	if view.Exported == "" || view.Current.Engine != board.Build(module) || len(view.Entries) != 1 || len(view.Rows) != 1 {
+	if view.Exported == "" || view.Current.Engine != board.Build(module) || len(view.Entries) != 2 || len(view.Rows) != 2 {
 		t.Fatalf("board.json: %+v", view)
 	}
-	if r := view.Rows[0]; r.Entry.ID != e.ID || r.Section != board.SectionLegacy { // judged on data "d", not the module's
-		t.Errorf("row %+v, want the entry in the legacy section (other data)", r)
+	for _, r := range view.Rows {
+		if r.Section != board.SectionLegacy { // judged on data "d" or "d7", not the module's
+			t.Errorf("row %+v, want the entry in the legacy section (other data)", r)
+		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".trial-1.jsonl")); err != nil || string(b) != sub.Trials[0].Predictions {
-		t.Errorf("the entry's predictions file: %v", err)
-	}
-	var ev board.EntryView
-	if b, err := os.ReadFile(filepath.Join(dir, "board-data", e.ID+".json")); err != nil || json.Unmarshal(b, &ev) != nil || len(ev.Verdicts) != len(judged.Verdicts) {
-		t.Errorf("the entry's verdicts: %v", err)
+	for _, tt := range []struct {
+		entry board.Entry
+		preds string
+	}{
+		{e, sub.Trials[0].Predictions},
+		{e7, seeded.Trials[0].Predictions},
+	} {
+		id := tt.entry.ID
+		if b, err := os.ReadFile(filepath.Join(dir, "board-data", id+".trial-1.jsonl")); err != nil || string(b) != tt.preds {
+			t.Errorf("%s: the entry's predictions file: %v", id, err)
+		}
+		var ev board.EntryView
+		if b, err := os.ReadFile(filepath.Join(dir, "board-data", id+".json")); err != nil || json.Unmarshal(b, &ev) != nil || len(ev.Verdicts) != len(judged.Verdicts) {
+			t.Errorf("%s: the entry's verdicts: %v", id, err)
+		}
+		// The record apibank score looks for beside ID.trial-1.jsonl: ID.run.json, naming the file.
+		var rec runpkg.Record
+		b, err := os.ReadFile(filepath.Join(dir, "board-data", runpkg.RecordPath(id+".jsonl")))
+		if err != nil || json.Unmarshal(b, &rec) != nil || rec.Format != runpkg.RecordFormat || rec.Run.Seed != tt.entry.Seed ||
+			len(rec.Trials) != 1 || rec.Trials[0].File != id+".trial-1.jsonl" || rec.Trials[0].Seed != tt.entry.Seed {
+			t.Errorf("%s: the entry's run record (%v): %s; want seed %d, naming %s.trial-1.jsonl", id, err, b, tt.entry.Seed, id)
+		}
 	}
 
 	empty := t.TempDir()

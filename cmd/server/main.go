@@ -54,6 +54,25 @@ func main() {
 	}
 }
 
+// parseFlags reads args into fs. Asked for -h, it prints the usage to stdout and says so (helped);
+// a mistake prints the usage once, to stderr, and is answered for the caller to say. (Left to
+// itself, the flag package prints the mistake and the usage to fs's output on its own.)
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (helped bool, err error) {
+	fs.SetOutput(io.Discard)
+	err = fs.Parse(args)
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return true, nil
+	}
+	fs.SetOutput(stderr)
+	fs.Usage()
+	return false, err
+}
+
 // routesOnce registers the pages with go-app once per process (tests call run more than once).
 var routesOnce sync.Once
 
@@ -61,7 +80,6 @@ var routesOnce sync.Once
 // logs to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stdout)
 	addr := fs.String("addr", ":8080", "address to listen on (host:port; port 0 picks a free one)")
 	web := fs.String("web", "web", "folder of the static files (app.wasm, engine.wasm, scripts, styles)")
 	static := fs.String("static", "", "write the site as static files to this folder and exit, instead of serving")
@@ -78,18 +96,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bd := api.DefaultBoardLimits()
 	var boardLimits api.BoardLimits
 	fs.IntVar(&boardLimits.SubmissionsPerAddress, "board-submissions-per-address", bd.SubmissionsPerAddress, "most board submissions a client address makes a day (429 above)")
-	season := fs.Int64("board-season", 0, "the board's season: the seed of the variant of the builtin data it ranks (runs made with apibank run --seed S); 0: the builtin data itself")
+	var seasonFlag protocol.SeedFlag
+	fs.Var(&seasonFlag, "board-season", "the board's season: the seed of the variant of the builtin data it ranks (runs made with apibank run --seed S; "+protocol.SeedRule+")")
+	season := &seasonFlag.Seed
 	var allow endpointsFlag
 	fs.Var(&allow, "allow-endpoint", "a model endpoint the pages may also reach, such as an Ollama on the LAN over plain HTTP (http://192.168.1.20:11434/v1); repeatable (https anywhere and http on loopback are always allowed)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil // the usage is printed (to stdout): asking for it is no error
+	if helped, err := parseFlags(fs, args, stdout, stderr); helped || err != nil {
+		if p := seasonFlag.Problem("board-season"); p != nil {
+			return p
 		}
-		fs.SetOutput(stderr)
-		fs.Usage()
-		return err
+		return err // nil when the usage was asked for: printed, it is no error
 	}
 	logger, err := newLogger(stderr, *logFormat)
 	if err != nil {
@@ -100,9 +118,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := apiCfg.check(); err != nil {
 		return err
-	}
-	if *season < 0 || *season > protocol.MaxSeed {
-		return fmt.Errorf("--board-season %d: a variant's seed, from 1 to %d (0: no season)", *season, int64(protocol.MaxSeed))
 	}
 	if *season != 0 && *static == "" && !*precompress && (*dbPath == "" || !apiCfg.on) {
 		// A served board lives in the classes database, behind the API: without them the flag
@@ -339,8 +354,10 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 }
 
 // exportBoard writes the board of the store at dbPath (an empty board when there is none) to dir
-// as board.json, and each entry's verdicts (board-data/ID.json) and predictions files
-// (board-data/ID.trial-N.jsonl), for the read-only board page of a static host. The engine module
+// as board.json, and each entry's verdicts (board-data/ID.json), predictions files
+// (board-data/ID.trial-N.jsonl) and run record beside them (board-data/ID.run.json, board.RecordOf:
+// apibank score finds it there and judges the files on the entry's data, a season's variant), for
+// the read-only board page of a static host. The engine module
 // at enginePath says what the board judges with now, on the variant of season when it is not 0; the
 // store says since when the season is ranked (kept there now if it never was).
 func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int64, now time.Time, stdout io.Writer) error {
@@ -395,10 +412,14 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int
 			if files["board-data/"+e.ID+".json"], err = json.Marshal(board.EntryView{Entry: e, Verdicts: vs}); err != nil {
 				return err
 			}
+			trialFile := func(i int) string { return fmt.Sprintf("%s.trial-%d.jsonl", e.ID, i) }
 			for i := 1; i <= max(1, e.Run.Trials); i++ {
-				if files[fmt.Sprintf("board-data/%s.trial-%d.jsonl", e.ID, i)], err = store.Blob(ctx, e.ID, board.BlobTrial(i)); err != nil {
+				if files["board-data/"+trialFile(i)], err = store.Blob(ctx, e.ID, board.BlobTrial(i)); err != nil {
 					return err
 				}
+			}
+			if files["board-data/"+e.ID+".run.json"], err = json.Marshal(board.RecordOf(e, vs, trialFile)); err != nil {
+				return err
 			}
 		}
 	}

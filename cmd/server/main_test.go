@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/apibank-playground/apibank/app"
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/serve"
 )
 
@@ -140,7 +141,11 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"bad address", []string{"--web", web, "--addr", "256.0.0.1:0"}, "256.0.0.1"},
 		{"a season with no board", []string{"--web", web, "--board-season", "7"}, "--board-season 7: the board is kept in the classes database and served by the API: give --db FILE"},
 		{"a season with the API off", []string{"--web", web, "--board-season", "7", "--db", filepath.Join(t.TempDir(), "c.db"), "--api=false"}, "keep the API on"},
-		{"a season out of range", []string{"--web", web, "--board-season", "-2"}, "--board-season -2: a variant's seed"},
+		{"a season out of range", []string{"--web", web, "--board-season", "-2"}, "--board-season -2: " + protocol.SeedRule},
+		{"a season over the largest seed", []string{"--web", web, "--board-season", "9007199254740992"}, "--board-season 9007199254740992: " + protocol.SeedRule},
+		{"a season with a leading zero", []string{"--web", web, "--board-season", "010"}, "--board-season 010: " + protocol.SeedRule},
+		{"a season in hex", []string{"--web", web, "--board-season", "0x10"}, "--board-season 0x10: " + protocol.SeedRule},
+		{"a season that is no number", []string{"--web", web, "--board-season", "abc"}, "--board-season abc: " + protocol.SeedRule},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,8 +169,13 @@ func TestHelpExitsCleanly(t *testing.T) {
 	if !strings.Contains(out.String(), "-addr") {
 		t.Fatalf("--help printed no usage: %q", out.String())
 	}
-	if err := run(context.Background(), []string{"--nope"}, &out, &errs); err == nil || !strings.Contains(errs.String(), "-addr") {
-		t.Fatalf("an unknown flag: %v, usage %q", err, errs.String())
+	for _, args := range [][]string{{"--nope"}, {"--board-season", "abc"}, {"--max-conns", "x"}} {
+		out.Reset()
+		errs.Reset()
+		err := run(context.Background(), args, &out, &errs)
+		if err == nil || strings.Count(errs.String(), "Usage of server:") != 1 || out.Len() > 0 || strings.Contains(errs.String(), err.Error()) {
+			t.Errorf("%q: %v; want the error returned (said once, by main), the usage once on stderr and nothing on stdout:\nstdout %q\nstderr %q", args, err, out.String(), errs.String())
+		}
 	}
 }
 

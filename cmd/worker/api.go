@@ -106,16 +106,17 @@ func boardLimits(logger *slog.Logger, getenv func(string) string) api.BoardLimit
 
 // boardSeason reads the board's season from the Worker's variable BOARD_SEASON (as cmd/server's
 // --board-season): the seed of the variant of the builtin data the board ranks. Unset or 0 is no
-// season; a value that is not a seed (a whole number from 1 to protocol.MaxSeed) is logged, naming
-// the variable, and no season kept, as a bad limit variable keeps its default.
+// season; a value that is not a seed (protocol.ParseSeed reads it, as --board-season and apibank's
+// --seed are read: "010" is refused, not read as 8) is logged, naming the variable, and no season
+// kept, as a bad limit variable keeps its default.
 func boardSeason(logger *slog.Logger, getenv func(string) string) int64 {
 	raw := strings.TrimSpace(getenv("BOARD_SEASON"))
-	if raw == "" || raw == "0" {
+	if raw == "" {
 		return 0
 	}
-	n, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || n < 1 || n > protocol.MaxSeed {
-		logger.Error("BOARD_SEASON is not a variant's seed (a whole number from 1 to 2^53-1); the board ranks the builtin data", "variable", "BOARD_SEASON", "value", raw)
+	n, err := protocol.ParseSeed(raw)
+	if err != nil {
+		logger.Error("BOARD_SEASON is not a variant's seed ("+err.Error()+"); the board ranks the builtin data", "variable", "BOARD_SEASON", "value", raw)
 		return 0
 	}
 	return n

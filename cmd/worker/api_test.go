@@ -276,6 +276,11 @@ func TestBoardSeasonVar(t *testing.T) {
 		{"9007199254740992", 0, true},
 		{"-3", 0, true},
 		{"seven", 0, true},
+		{"010", 0, true},
+		{"0x10", 0, true},
+		{"1_000", 0, true},
+		{"+7", 0, true},
+		{"1.5", 0, true},
 	} {
 		var logs strings.Builder
 		got := boardSeason(slog.New(slog.NewTextHandler(&logs, nil)), func(n string) string { return map[string]string{"BOARD_SEASON": tt.raw}[n] })

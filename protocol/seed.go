@@ -1,0 +1,80 @@
+package protocol
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// SeedRule says what a seed is written as, in the words every refusal of one uses.
+var SeedRule = "a seed is a whole number from 1 to " + strconv.FormatInt(MaxSeed, 10) +
+	", in decimal digits without a sign or leading zeros (0: the builtin data itself)"
+
+// errSeed is every refusal of ParseSeed: the text was not a seed as SeedRule says.
+var errSeed = errors.New(SeedRule)
+
+// ValidSeed says whether n names the builtin data (0) or one of its variants (1 to MaxSeed).
+func ValidSeed(n int64) bool { return n >= 0 && n <= MaxSeed }
+
+// ParseSeed reads a seed as a person writes it on a command line or in a variable: plain decimal
+// digits, from 0 (the builtin data itself) to MaxSeed. It is the one reader of a seed's text, so
+// every host reads "010" alike: it refuses it (Go's base prefixes would read it as 8, a person
+// means 10), and refuses a sign, an underscore, a base prefix, spaces and anything out of range.
+func ParseSeed(text string) (int64, error) {
+	if text == "" || len(text) > 1 && text[0] == '0' {
+		return 0, errSeed
+	}
+	for _, c := range []byte(text) {
+		if c < '0' || c > '9' {
+			return 0, errSeed
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || !ValidSeed(n) {
+		return 0, errSeed
+	}
+	return n, nil
+}
+
+// SeedFlag is a seed given as a command-line flag (a flag.Value), read by ParseSeed. A text it
+// refused is kept (Refused), so that a command can say what is wrong in its own words (Problem)
+// rather than in the flag package's.
+type SeedFlag struct {
+	// Seed is the seed read (0 until one is).
+	Seed int64
+	// Refused is the last text Set refused ("" when none was).
+	Refused string
+	refusal error
+}
+
+// String is the seed in decimal.
+func (f *SeedFlag) String() string {
+	if f == nil {
+		return "0"
+	}
+	return strconv.FormatInt(f.Seed, 10)
+}
+
+// Set reads text with ParseSeed; a text it refuses leaves Seed as it was.
+func (f *SeedFlag) Set(text string) error {
+	n, err := ParseSeed(text)
+	if err != nil {
+		f.Refused, f.refusal = text, err
+		return err
+	}
+	f.Seed = n
+	return nil
+}
+
+// Problem is the refusal of the text the flag named name was given, as "--name TEXT: SeedRule",
+// or nil when Set refused none.
+func (f *SeedFlag) Problem(name string) error {
+	if f.refusal == nil {
+		return nil
+	}
+	text := f.Refused
+	if text == "" || strings.ContainsAny(text, " \t\n") {
+		text = strconv.Quote(text)
+	}
+	return errors.New("--" + name + " " + text + ": " + f.refusal.Error())
+}

@@ -1,0 +1,86 @@
+package protocol
+
+import (
+	"flag"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestParseSeed: plain decimal digits from 0 to MaxSeed are seeds; Go's other spellings of a
+// number (base prefixes, a leading zero read as octal, underscores, a sign) and anything out of
+// range are refused with SeedRule, so "010" never names variant 8 in one host and 10 in another.
+func TestParseSeed(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"7", 7, true},
+		{"10", 10, true},
+		{"1000", 1000, true},
+		{"9007199254740991", MaxSeed, true},
+		{"010", 0, false},
+		{"00", 0, false},
+		{"0b111", 0, false},
+		{"0o7", 0, false},
+		{"0x10", 0, false},
+		{"1_000", 0, false},
+		{"+7", 0, false},
+		{"-1", 0, false},
+		{"-0", 0, false},
+		{"1.5", 0, false},
+		{"1e3", 0, false},
+		{"abc", 0, false},
+		{"", 0, false},
+		{" 7", 0, false},
+		{"7 ", 0, false},
+		{"９", 0, false},
+		{"9007199254740992", 0, false},
+		{"99999999999999999999", 0, false},
+	} {
+		got, err := ParseSeed(tt.text)
+		if tt.ok != (err == nil) || got != tt.want {
+			t.Errorf("ParseSeed(%q) = %d, %v; want %d, ok %v", tt.text, got, err, tt.want, tt.ok)
+		}
+		if err != nil && err.Error() != SeedRule {
+			t.Errorf("ParseSeed(%q): %q, want the rule %q", tt.text, err, SeedRule)
+		}
+	}
+	if !strings.Contains(SeedRule, "9007199254740991") {
+		t.Errorf("the rule does not state the largest seed: %q", SeedRule)
+	}
+}
+
+// TestSeedFlag: as a flag, a seed is read by ParseSeed; a refused text stops the parse and its
+// Problem names the flag and the text, then says what a seed is.
+func TestSeedFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		want    int64
+		problem string
+	}{
+		{nil, 0, ""},
+		{[]string{"--seed", "7"}, 7, ""},
+		{[]string{"--seed=0"}, 0, ""},
+		{[]string{"--seed", "010"}, 0, "--seed 010: " + SeedRule},
+		{[]string{"--seed", "0x10"}, 0, "--seed 0x10: " + SeedRule},
+		{[]string{"--seed", "1.5"}, 0, "--seed 1.5: " + SeedRule},
+		{[]string{"--seed="}, 0, `--seed "": ` + SeedRule},
+		{[]string{"--seed", "7", "--seed", "abc"}, 7, "--seed abc: " + SeedRule},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var f SeedFlag
+		fs.Var(&f, "seed", "a seed")
+		err := fs.Parse(tt.args)
+		problem := ""
+		if p := f.Problem("seed"); p != nil {
+			problem = p.Error()
+		}
+		if f.Seed != tt.want || problem != tt.problem || (err != nil) != (tt.problem != "") {
+			t.Errorf("%q: seed %d, problem %q, parse error %v; want %d, %q", tt.args, f.Seed, problem, err, tt.want, tt.problem)
+		}
+	}
+}
