@@ -8,7 +8,7 @@ import (
 
 func TestPoolsClean(t *testing.T) {
 	seen := map[string]bool{}
-	for _, pool := range [][]string{firstNames, lastNames, placeWords} {
+	for _, pool := range pools {
 		for _, w := range pool {
 			if !nameShape.MatchString(w) || len(w) < 3 {
 				t.Errorf("pool entry %q is not a capitalised ASCII word", w)
