@@ -14,11 +14,14 @@
 //   - people's names (attendees, patients, doctors, account holders, the people usernames and
 //     e-mail addresses name: "AmaraOkafor", "sven_holm", "baraka.m"): each name part once, so a
 //     family stays a family, and every capitalised occurrence of a part in any text moves with it
-//     ("Lunch with Giulia", "Farewell dinner for Chidi", "the Ferraris", "Welcome, Léa!");
+//     ("Lunch with Giulia", "Farewell dinner for Chidi", "the Ferraris", "Welcome, Léa!"); a first
+//     name becomes one of the gender the data gives it, so the texts' pronouns and kinship words
+//     still fit ("my grandmother, Elena Popescu. She..."), or one borne by women and men alike
+//     when the data does not tell (see givenPool);
 //   - usernames and e-mail addresses built from moved names, rebuilt from the new names in the same
-//     layout, separators, digits and initials kept (AmaraOkafor → KemalSarkar,
-//     amara.okafor@inbox.com → kemal.sarkar@inbox.com, baraka.m@inbox.com → florin.m@inbox.com with
-//     "My friend Baraka" → "My friend Florin" in seed 1, the domain kept);
+//     layout, separators, digits and initials kept (AmaraOkafor → VesnaSekibo,
+//     amara.okafor@inbox.com → vesna.sekibo@inbox.com, baraka.m@inbox.com → darius.m@inbox.com with
+//     "My friend Baraka" → "My friend Darius" in seed 1, the domain kept);
 //   - passwords users state, and the moved accounts' passwords and tokens: each keeps its length
 //     and its character classes, and a mistyped one stays the same near miss of its new value;
 //   - places (locations, and their parts between commas): their proper words drawn from a pool,

@@ -117,9 +117,9 @@ func (p *plan) isTaken(s string) bool {
 	return p.f.words[l] || p.f.known[l] || p.taken[l]
 }
 
-// draw draws an entry of pool (firstNames, lastNames or placeWords) that is not taken (see isTaken),
-// nearest in length to want, as draw does: from the pool's open entries (found.open), which leave out
-// the entries taken whatever the seed, so only those given so far are looked up.
+// draw draws an entry of pool (one of pools) that is not taken (see isTaken), nearest in length to
+// want, as draw does: from the pool's open entries (found.open), which leave out the entries taken
+// whatever the seed, so only those given so far are looked up.
 func (p *plan) draw(pool []string, want int) (string, bool) {
 	o, ok := p.f.open[&pool[0]]
 	if !ok {
@@ -150,7 +150,9 @@ func (p *plan) safePart(w string) bool {
 }
 
 // names moves people: each name part once (a family shared by two people stays shared), then the
-// full names. A person moves only when every part of the name may (safePart).
+// full names. A person moves only when every part of the name may (safePart). A first name part is
+// given a name of the gender the data gives it (givenPool), every other part a family name; a part
+// whose pool is all drawn stays (the pools hold more than the data needs: a test checks it).
 func (p *plan) names() {
 	role := map[string]bool{} // part → is a first name somewhere
 	var persons [][]string
@@ -201,9 +203,9 @@ func (p *plan) names() {
 	}
 	sort.Strings(parts)
 	for _, w := range parts {
-		pool := lastNames
+		pool := pools[familyPool]
 		if role[w] {
-			pool = firstNames
+			pool = givenPool(w) // a name of the gender the data gives the person
 		}
 		n, ok := p.draw(pool, utf8.RuneCountInString(w))
 		if !ok {
@@ -497,7 +499,7 @@ func (p *plan) places() {
 		if _, ok := p.by[w]; ok {
 			continue // a name part too: it already moves
 		}
-		if n, ok := p.draw(placeWords, utf8.RuneCountInString(w)); ok {
+		if n, ok := p.draw(pools[placePool], utf8.RuneCountInString(w)); ok {
 			p.add(KindPlaceWord, w, n, title)
 		}
 	}

@@ -10,20 +10,47 @@ import (
 // that already occurs anywhere in the data, as a word in any case, is never drawn (see draw): a new
 // value must not collide with another entity of the data.
 
-// firstNames are given names a person's first name part is drawn from.
-var firstNames = strings.Fields(`
-	Adaeze Ahanu Aiko Akosua Alejandro Alinta Amani Anahera Anselm Aroha Asha Astrid Ayesha Baptiste
-	Bashir Beatriz Bjorn Bongani Camila Caoimhe Chiamaka Cosmin Dalia Damla Darius Dembe Dilnoza Dmitri
-	Ebru Eilidh Emeka Eskil Esperanza Farida Fenna Florin Gaspard Gulnara Hamid Hanne Haruto Hedda Idris
-	Ilse Imani Ines Isidro Jelena Jomo Jorun Kaveh Keanu Kemal Kiri Ksenia Lars Leilani Lorcan Luana
-	Madina Mahala Malak Manon Mariam Matteo Mihai Miro Nalani Nandi Naveen Niamh Nikolai Noa Odile Olufemi
-	Oskar Paavo Parisa Quilla Radek Rahel Ramin Renske Rustam Saanvi Salma Sandor Saoirse Selin Sipho
-	Solveig Suvi Tahmina Takoda Tariq Teodora Thandiwe Timur Tove Uzma Valeska Vesna Wairimu Wanjiru
-	Xiadani Yara Yerlan Yusuf Zainab Zarina Zeynep Zoltan Ximena Rangi Tevita Sione Mele Iolana
-	Kalani Liko Anouk Bartosz Cyrus Dagny Elif Fiadh Goran Halvard Ivo Jarrah Kasimir Ludmila`)
+// The pools, by the values they give.
+const (
+	// femalePool: given names that read as a woman's.
+	femalePool = iota
+	// malePool: given names that read as a man's.
+	malePool
+	// neutralPool: given names borne by women and men alike.
+	neutralPool
+	// familyPool: family names, every name part but a first one (and a doctor's name) is given.
+	familyPool
+	// placePool: the proper words of a place's new name.
+	placePool
+)
 
-// lastNames are family names every other name part (and a doctor's name) is drawn from.
-var lastNames = strings.Fields(`
+// pools are the pools' entries (femalePool...placePool), split from their texts once.
+//
+// A person's first name part is given a name of the gender the data gives it (givenPool), so that
+// the texts' pronouns and kinship words still fit the person ("my grandmother, Elena Popescu.
+// She..."). The female and male pools end with the data's own first names that read as that gender
+// and that its texts, where they tell, use as such ("my mum Amara", "my son Pablo", "Sofia Rossi...
+// I'm her husband"), accents dropped: words of the data, they are never drawn, and they tell
+// givenPool a name's gender, which most texts do not (they name a person with no pronoun at all). A
+// first name in neither (one borne by women and men alike: Sam, Yuki, Noor; a family name written
+// first: Zhang Min; one the data gains later) is given a neutral one.
+var pools = func() (p [placePool + 1][]string) {
+	for i, s := range [...]string{femalePool: `
+	Adaeze Aiko Akosua Alinta Anahera Asha Astrid Ayesha Beatriz Camila Caoimhe Chiamaka Dalia Damla
+	Dilnoza Ebru Eilidh Esperanza Farida Fenna Gulnara Hanne Hedda Ilse Imani Ines Jelena Jorun Ksenia
+	Leilani Luana Madina Mahala Malak Manon Mariam Nalani Nandi Niamh Noa Odile Parisa Quilla Rahel
+	Renske Saanvi Salma Saoirse Selin Solveig Suvi Tahmina Teodora Thandiwe Tove Uzma Valeska Vesna
+	Wairimu Wanjiru Xiadani Yara Zainab Zarina Zeynep Ximena Mele Iolana Anouk Dagny Elif Fiadh Ludmila
+	Abena Aisha Amara Ana Analucia Chiara Chloe Elena Fatima Giulia Grace Ingrid Laura Lea Maria Mei
+	Nadia Neha Nia Nusrat Priya Rosa Rumana Sanna Sofia Valentina`, malePool: `
+	Ahanu Alejandro Anselm Baptiste Bashir Bjorn Bongani Cosmin Darius Dmitri Emeka Eskil Florin
+	Gaspard Hamid Haruto Idris Isidro Jomo Kaveh Keanu Kemal Lars Lorcan Matteo Mihai Miro Naveen
+	Nikolai Oskar Paavo Radek Ramin Rustam Sandor Sipho Takoda Tariq Timur Yerlan Yusuf Zoltan Rangi
+	Tevita Sione Halvard Ivo Bartosz Cyrus Goran Kasimir
+	Andrei Arjun Baraka Bruno Diego Erik Farhan Harry Kenji Kofi Kwame Lucas Lukas Marco Mateo Oliver
+	Omar Pablo Paolo Rafael Ravi Samuel Sven Tomas Tomasz`, neutralPool: `
+	Amani Dembe Kiri Jarrah Kalani Liko Olufemi Aroha Tendai Farai Nyasha Ayo Hikaru Akira Haru Sora
+	Minh Kiran Tenzin Pema Eren Deniz Arya Sasha Keala Malu Remy Kai Lior Kehinde Taiwo`, familyPool: `
 	Abdullahi Achebe Adeyemi Aguilar Alanis Amsel Andersson Arnaud Asantewa Baptista Barzani Bekov
 	Berglund Bhattacharya Bianco Brannigan Castellano Cerny Chaudhry Cojocaru Dahlberg Dalca Demir
 	Desai Dlamini Drummond Eliasson Emenike Engstrom Esposito Farouk Fitzgerald Fonseca Gallagher
@@ -34,10 +61,7 @@ var lastNames = strings.Fields(`
 	Rinaldi Rostami Saarinen Salazar Santoro Sarkar Seddiki Sekibo Serrano Shevchenko Sorensen Stojanov
 	Suleiman Takahashi Tamura Tembo Toivonen Trinh Tshabalala Udeh Uribe Valdivia Vasquez Vukovic
 	Wachira Waititi Yildiz Yoshida Zapata Zeller Zielinski Zubiri Haddadi Kealoha Mahuika Tuilagi
-	Fakatava Nkemelu Oyelaran Brennock Castaneda Delacroix`)
-
-// placeWords are the proper words of a place's new name.
-var placeWords = strings.Fields(`
+	Fakatava Nkemelu Oyelaran Brennock Castaneda Delacroix`, placePool: `
 	Alderbrook Ashcombe Bellhaven Birchley Blackthorn Bramblewood Briarfield Calderwood Carrowmore
 	Cedarholm Clearwater Copperfield Crestmoor Dunmarsh Elmstead Emberly Fairhollow Fernhill Foxmere
 	Glenrowan Goldmere Greystoke Hallowmere Hazelgrove Heatherly Hollinsworth Ironbridge Juniper
@@ -45,7 +69,18 @@ var placeWords = strings.Fields(`
 	Oakhurst Orchardine Pebblestone Pinecrest Quarrington Ravensholm Redwater Rosemere Saffron
 	Silverbeck Skylark Stonebridge Sunnyvale Thistledown Tidewater Umberfield Velvetmoor Willowmere
 	Wrenfield Yarrowby Zephyrine Amberlyn Bluewater Coralline Driftwood Evergreen Falconer Gladstone
-	Harrowgate Islington Jasperwood`)
+	Harrowgate Islington Jasperwood`} {
+		p[i] = strings.Fields(s)
+	}
+	return p
+}()
+
+// givenPool returns the pool a first name part's new name is drawn from: the female or the male
+// pool when it holds the name (accents dropped, in any case), else the neutral one.
+func givenPool(w string) []string {
+	// The pool's place in pools, or more than neutralPool's (one of no pool is 0-1, the largest).
+	return pools[min(uint(poolWords[foldAccents(w)])-1, neutralPool)]
+}
 
 // draw returns an entry of pool that is not taken (already drawn, or a word of the data), nearest
 // in length to want: among the untaken entries whose length is closest, a random one. ok is false
@@ -95,7 +130,7 @@ type openPool struct {
 // entry.
 func (f *found) openPools() map[*string]openPool {
 	m := map[*string]openPool{}
-	for _, pool := range [][]string{firstNames, lastNames, placeWords} {
+	for _, pool := range pools {
 		var o openPool
 		for _, w := range pool {
 			if l := lowerASCII(w); !f.words[l] && !f.known[l] {

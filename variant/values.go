@@ -447,14 +447,15 @@ func (f *found) addValue(k Kind, v any) {
 	}
 }
 
-// poolWords are the pools' entries in lower case, the shortest and longest, and poolHeads their
-// first two letters (lower case), a cheap test before the set's.
-var poolWords, poolMin, poolMax = func() (map[string]bool, int, int) {
-	m := map[string]bool{}
+// poolWords are the pools' entries in lower case, each with its pool's place in pools and then
+// itemGroups counted from 1 (givenPool reads a given name's gender in it), the shortest and longest,
+// and poolHeads their first two letters (lower case), a cheap test before the set's.
+var poolWords, poolMin, poolMax = func() (map[string]int, int, int) {
+	m := map[string]int{}
 	lo, hi := 1<<30, 0
-	for _, pool := range append([][]string{firstNames, lastNames, placeWords}, itemGroups...) {
+	for i, pool := range append(pools[:], itemGroups...) {
 		for _, w := range pool {
-			m[lowerASCII(w)] = true
+			m[lowerASCII(w)] = i + 1
 			lo, hi = min(lo, len(w)), max(hi, len(w))
 			poolHeads[int(lowerByte(w[0])-'a')*26+int(lowerByte(w[1])-'a')] = true
 		}
@@ -487,7 +488,7 @@ func poolHits(text []byte, set map[string]bool) {
 			for k := 0; k < n; k++ {
 				buf[k] = lowerByte(text[i+k])
 			}
-			if poolWords[string(buf[:n])] {
+			if poolWords[string(buf[:n])] != 0 {
 				set[string(buf[:n])] = true
 			}
 		}
