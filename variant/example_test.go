@@ -31,7 +31,7 @@ func ExampleMake() {
 		}
 	}
 	// Output:
-	// builtin~s42 proven: true files moved: 211 served unchanged: 35
+	// builtin~s42 proven: true files moved: 203 served unchanged: 43
 	// dates moved by whole weeks: true
 	// username moved: true true
 }

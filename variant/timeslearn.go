@@ -12,7 +12,8 @@ import (
 // mover but not the reader below. Files the build did not learn keep their times (their found has
 // no hours).
 
-// learn is discover and what the times need: what Learn writes.
+// learn is discover, what the times need and the near misses the plan does not keep (see
+// nearMisses): what Learn writes.
 func learn(src *source) *found {
 	f := discover(src)
 	var dbs []string
@@ -28,6 +29,7 @@ func learn(src *source) *found {
 			f.fixedTimes[p] = true
 		}
 	}
+	f.nearMisses = nearMisses(src, f)
 	return f
 }
 

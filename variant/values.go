@@ -227,6 +227,9 @@ type found struct {
 	// datesStay are the files whose dates and times stay in every variant: learned by trying (see
 	// staying), so a variant checks no version of theirs that would fail.
 	datesStay map[string]bool
+	// nearMisses are the files that write a near miss of a value the plan does not keep the same
+	// miss (see nearMisses): served unchanged. Found by learn only.
+	nearMisses map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
