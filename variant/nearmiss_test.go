@@ -79,7 +79,8 @@ func TestTokens(t *testing.T) {
 }
 
 // TestNearMissesLearned: the builtin files whose near misses no plan keeps are learned, and those
-// the plan keeps are not (a plural, a username's separator, another domain of an address).
+// the plan keeps are not (a mistyped password moves with the world's own: "Kente2023" with
+// "Kente2023!"; a plural, a username's separator, another domain of an address).
 func TestNearMissesLearned(t *testing.T) {
 	f := learnedOnce(builtinFiles(t), nil)
 	dir := "lv1-lv2-samples/level-1-given-desc/"
@@ -94,7 +95,7 @@ func TestNearMissesLearned(t *testing.T) {
 		{dir + "wrong-email-04.jsonl", true},                                     // AISHA_RAHMAN@@letterbox.net
 		{dir + "acct-login-balance-01.jsonl", true},                              // jasmine1995 for jasmine_1995
 		{dir + "plan-mentor-invite-16.jsonl", true},                              // AmaraOkafur for AmaraOkafor
-		{dir + "acct-modify-password-22.jsonl", true},                            // Kente2023 for Kente2023!: moved apart
+		{dir + "acct-modify-password-22.jsonl", false},                           // Kente2023 for Kente2023!: kept
 		{dir + "info-cross-07.jsonl", false},                                     // Kente2022! for Kente2023!: kept
 		{dir + "acct-change-username-49.jsonl", false},                           // RafaelSilva, rafael_silva: kept
 		{dir + "plan-trattoria-50.jsonl", false},                                 // the Ferraris: kept
