@@ -379,6 +379,7 @@ func discover(src *source) *found {
 		}
 	}
 	f.identityNames(texts)
+	f.dropValueWords()
 	f.lowerWords(texts)
 	f.keepOwnAmounts(src)
 	f.dates(src)
@@ -606,9 +607,10 @@ func letterRuns(s string) []string {
 }
 
 // lowerWords finds the words the texts write in lower case that are parts of the candidate names
-// (people's, CamelCase usernames'), outside e-mail addresses and links (whose parts are lower case
-// whatever they are) and outside a lower-case full name ("kwame mensah"): such a word is also a
-// common word ("bill", "may"), and does not move.
+// (people's, CamelCase usernames') or words of places, outside e-mail addresses and links (whose
+// parts are lower case whatever they are) and outside a lower-case full name ("kwame mensah"): such
+// a word is also a common word ("bill", "may", "passport" of "Osaka Passport Center"), and does not
+// move.
 func (f *found) lowerWords(texts []string) {
 	full := map[string]bool{}
 	cand := map[string]bool{}
@@ -628,6 +630,11 @@ func (f *found) lowerWords(texts []string) {
 	}
 	for d := range f.values[kindDoctor] {
 		addName(strings.Fields(strings.TrimPrefix(d, "Dr. ")))
+	}
+	for pl := range f.values[KindPlace] {
+		for _, w := range strings.Fields(strings.ReplaceAll(pl, ",", " ")) {
+			cand[lowerASCII(w)] = true // even written as the whole place: a place is seldom written so
+		}
 	}
 	var words []string // one text's words, its room used again for the next
 	for _, s := range texts {
