@@ -49,6 +49,7 @@ type learnedFound struct {
 	Lowered      string            `json:"lowered"`
 	Words        string            `json:"words"`
 	Known        string            `json:"known"`
+	NearMisses   string            `json:"nearMisses"`
 }
 
 // joined writes a list of texts as one, its members one a line: encoding/json reads a few long
@@ -132,7 +133,8 @@ func Learn(files dataset.Files) ([]byte, error) {
 	}
 	l := learnedFound{Key: filesKey(files), Left: joined(left, &bad), Today: f.today, TodayPath: f.todayPath, DayLo: f.dayLo, DayHi: f.dayHi,
 		Hours: f.hours, FixedTimes: joined(sortedKeys(f.fixedTimes), &bad), DatesStay: joined(sortedKeys(stay), &bad),
-		DatesUnread: joined(sortedKeys(f.datesUnread), &bad), DatesAlone: joined(sortedKeys(f.datesAlone), &bad), Values: values,
+		DatesUnread: joined(sortedKeys(f.datesUnread), &bad), DatesAlone: joined(sortedKeys(f.datesAlone), &bad),
+		NearMisses: joined(sortedKeys(f.nearMisses), &bad), Values: values,
 		TokenArgs: joined(sorted(f.tokenArgs), &bad), Accounts: accounts, Appointments: f.appointments, Balances: f.balances,
 		Protected: joined(protected, &bad), Lowered: joined(lowered, &bad), Words: joined(sorted(f.words), &bad), Known: joined(sorted(f.known), &bad)}
 	if bad != "" {
@@ -153,7 +155,7 @@ func learned(b []byte, files dataset.Files) *found {
 		return nil
 	}
 	f := &found{dbs: map[string]string{}, scenes: map[string]bool{}, today: l.Today, todayPath: l.TodayPath, dayLo: l.DayLo, dayHi: l.DayHi,
-		hours: l.Hours, fixedTimes: setOf(l.FixedTimes), datesStay: setOf(l.DatesStay), datesUnread: setOf(l.DatesUnread), datesAlone: setOf(l.DatesAlone),
+		hours: l.Hours, fixedTimes: setOf(l.FixedTimes), datesStay: setOf(l.DatesStay), datesUnread: setOf(l.DatesUnread), datesAlone: setOf(l.DatesAlone), nearMisses: setOf(l.NearMisses),
 		values: map[Kind]map[string]bool{}, tokenArgs: setOf(l.TokenArgs), accounts: map[string]account{}, appointments: l.Appointments, balances: l.Balances,
 		protected: setOf(l.Protected), lowered: setOf(l.Lowered), words: setOf(l.Words), known: setOf(l.Known)}
 	left := setOf(l.Left)
@@ -208,7 +210,9 @@ func staying(files dataset.Files, f *found) map[string]bool {
 		}
 		failed := map[string]bool{}
 		for _, u := range append(rep.DatesKept, rep.Unchanged...) {
-			failed[u.Path] = true
+			if u.Check != checkNearMiss { // unchanged for its near misses, not its dates
+				failed[u.Path] = true
+			}
 		}
 		if stay == nil {
 			stay = failed

@@ -103,8 +103,9 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		}
 		var vs []version
 		stay := timeMoves && f.datesStay[pth]
+		near := f.nearMisses[pth] // a near miss the plan does not keep (see nearMisses): it stays as it is
 		// A scene's dates and times are the level-3 tools' facts.
-		if dated := moved; !f.scenes[pth] && !stay {
+		if dated := moved; !f.scenes[pth] && !stay && !near {
 			dated = shiftDates(moved, shift, days)
 			var loose []version // its times moved too, though a part of the day it names elsewhere may not hold
 			if !f.fixedTimes[pth] {
@@ -125,10 +126,10 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			vs = append(vs, loose...)
 		}
 		dated := len(vs)
-		if moved != s {
+		if moved != s && !near {
 			vs = append(vs, version{moved, h, nil, nil, numbers, dated > 0 || stay})
 		}
-		if len(vs) > 0 || stay {
+		if len(vs) > 0 || stay || near {
 			vs = append(vs, version{s, nil, nil, nil, 0, true})
 			if dated > 0 && (f.datesUnread[pth] || f.datesAlone[pth]) {
 				settled := true
@@ -241,8 +242,11 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			u, ok := why[pth]
 			if !ok && (fr.DatesKept || fr.Unchanged) {
 				u, ok = Unchanged{pth, "learned", "its dates or times are facts of the world: it fails a check with them moved in every variant the build tried"}, true
-				if f.datesUnread[pth] {
+				if f.datesUnread[pth] || f.datesAlone[pth] {
 					u.Why = "it writes a date a way not read (a day or a month alone, a range, a day and a month in digits): moved, the text would no longer agree with itself"
+				}
+				if f.nearMisses[pth] {
+					u.Check, u.Why = checkNearMiss, "it writes a near miss of a value (a typo its texts remark on) that the variants move otherwise"
 				}
 			}
 			switch {
@@ -268,6 +272,10 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	rep.Digest = digest(seed, shift, hours, p.moves, rep.Unchanged, out)
 	return out, rep, nil
 }
+
+// checkNearMiss is the check a Report names for a file served unchanged for its near misses (see
+// nearMisses).
+const checkNearMiss = "near miss"
 
 // version is a version of a file a variant may serve: its text, the moves, the dates (day numbers)
 // and the times (minutes of the day) moved in it, the numbers of its formulas moved (moveFormulas),

@@ -214,8 +214,9 @@ func TestFactsUntouched(t *testing.T) {
 // TestFewUnchanged: the share of files served unchanged stays small, and every value kind moves.
 // Values alone (no date moved) leave under 5% of the files with a value to move unchanged; the files
 // that dates add to them ask a fact of the world on a date (a stock's price, a day in history, the
-// health data of a week), which stays: under a fifth of the files in all, each with a date that
-// moved in its variant.
+// health data of a week), which stays, or write a date a way the mover does not read and need the
+// moved world's records: under a quarter of the files in all, each with a date that moved in its
+// variant but those served unchanged for their near misses (under 4%).
 func TestFewUnchanged(t *testing.T) {
 	files := builtinFiles(t)
 	_, rep, err := build(files, 7, learnedOnce(files, nil), 0, 0)
@@ -230,14 +231,19 @@ func TestFewUnchanged(t *testing.T) {
 		moved, unchanged := rep.Shares()
 		t.Logf("seed %d: shift %d days; %d files moved, %d unchanged, %d with their dates kept; moved by kind %v; %d world records copied",
 			seed, rep.Shift, moved, unchanged, len(rep.DatesKept), rep.Moved, rep.Copies)
+		near := 0
 		for _, u := range rep.Unchanged {
 			t.Logf("  unchanged %s: %s: %s", u.Path, u.Check, u.Why)
+			if u.Check == checkNearMiss {
+				near++ // its near misses, not its dates (see TestNearMissesKept)
+				continue
+			}
 			if lo, _ := dateSpan(string(files[u.Path]), 1<<30, 0, 0, 1<<30); lo == 1<<30 {
 				t.Errorf("seed %d: %s has no date to move, but is served unchanged", seed, u.Path)
 			}
 		}
-		if moved == 0 || unchanged*5 >= moved+unchanged {
-			t.Errorf("seed %d: %d of %d files served unchanged", seed, unchanged, moved+unchanged)
+		if moved == 0 || unchanged*4 >= moved+unchanged || near*25 >= moved+unchanged {
+			t.Errorf("seed %d: %d of %d files served unchanged, %d for their near misses", seed, unchanged, moved+unchanged, near)
 		}
 		for _, k := range Kinds {
 			// A place word moves with its place: the data never writes one alone.

@@ -339,10 +339,15 @@ func (p *plan) secrets() {
 	moved := func(u string) bool { _, ok := p.by[u]; return ok }
 	var tokens []string
 	keep := map[string]bool{} // the secrets of accounts that stay
+	// bases are the passwords a stated one may miss: the accounts' own first, then each stated one
+	// that misses none ("Kente2023" and "Kente2022!" miss the world's "Kente2023!", whatever
+	// their order).
+	bases := map[string]bool{}
 	for _, u := range sortedKeys(p.f.accounts) {
 		a := p.f.accounts[u]
 		if moved(u) {
 			tokens = append(tokens, a.token)
+			bases[a.password] = true
 		} else {
 			keep[a.password], keep[a.token] = true, true
 		}
@@ -357,8 +362,7 @@ func (p *plan) secrets() {
 		}
 		passwords = append(passwords, pw)
 	}
-	// Longest first: a near miss is derived from the value it misses, which moves first.
-	bases := map[string]bool{}
+	// A near miss is derived from the value it misses, which moves first.
 	for pw := range keep {
 		bases[pw] = true
 	}

@@ -59,3 +59,23 @@ func TestNearMiss(t *testing.T) {
 		t.Errorf("missLike of a changed digit = %q", got)
 	}
 }
+
+// TestNearMissOfTheWorldsPassword: a stated password that misses a moved account's own one is
+// derived from it, whatever their order or the other misses ("Kente2022!" sorts first, and misses
+// "Kente2023!" too): every miss stays the same miss of the new password.
+func TestNearMissOfTheWorldsPassword(t *testing.T) {
+	p := testPlan()
+	p.f.accounts = map[string]account{"KwameMensah": {password: "Kente2023!", token: "tok123456789"}}
+	p.f.values = map[Kind]map[string]bool{KindPassword: {"Kente2022!": true, "Kente2023": true, "Kente2023!": true}}
+	p.add(KindUsername, "KwameMensah", "YusufNdlovu", fold)
+	p.secrets()
+	own := p.to("Kente2023!")
+	if own == "Kente2023!" {
+		t.Fatal("the account's password did not move")
+	}
+	for miss, sig := range map[string]string{"Kente2023": "edit1-", "Kente2022!": "edit1"} {
+		if got := missSig(own, p.to(miss), false); got != sig || p.to(miss) == miss {
+			t.Errorf("%q → %q: %s of %q, want %s", miss, p.to(miss), got, own, sig)
+		}
+	}
+}

@@ -12,7 +12,8 @@ import (
 // mover but not the reader below. Files the build did not learn keep their times (their found has
 // no hours).
 
-// learn is discover and what the times need: what Learn writes.
+// learn is discover, what the times need and the near misses the plan does not keep (see
+// nearMisses): what Learn writes.
 func learn(src *source) *found {
 	f := discover(src)
 	var dbs []string
@@ -36,6 +37,7 @@ func learn(src *source) *found {
 			f.datesAlone[p] = true
 		}
 	}
+	f.nearMisses = nearMisses(src, f)
 	return f
 }
 

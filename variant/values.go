@@ -231,6 +231,9 @@ type found struct {
 	// unreadDate): tried with their dates kept first; datesAlone those that write a day or a month
 	// alone, and no other: settled from the dates they name (settleUnread), else as datesUnread.
 	datesUnread, datesAlone map[string]bool
+	// nearMisses are the files that write a near miss of a value the plan does not keep the same
+	// miss (see nearMisses): served unchanged. Found by learn only.
+	nearMisses map[string]bool
 	// values are the candidates by kind (persons, doctors, usernames, passwords, tokens, emails,
 	// places); tokenArgs are the token arguments of gold calls (moved only as a mistyped world token).
 	values    map[Kind]map[string]bool
@@ -380,6 +383,7 @@ func discover(src *source) *found {
 		}
 	}
 	f.identityNames(texts)
+	f.dropValueWords()
 	f.lowerWords(texts)
 	f.keepOwnAmounts(src)
 	f.dates(src)
@@ -608,9 +612,10 @@ func letterRuns(s string) []string {
 }
 
 // lowerWords finds the words the texts write in lower case that are parts of the candidate names
-// (people's, CamelCase usernames'), outside e-mail addresses and links (whose parts are lower case
-// whatever they are) and outside a lower-case full name ("kwame mensah"): such a word is also a
-// common word ("bill", "may"), and does not move.
+// (people's, CamelCase usernames') or words of places, outside e-mail addresses and links (whose
+// parts are lower case whatever they are) and outside a lower-case full name ("kwame mensah"): such
+// a word is also a common word ("bill", "may", "passport" of "Osaka Passport Center"), and does not
+// move.
 func (f *found) lowerWords(texts []string) {
 	full := map[string]bool{}
 	cand := map[string]bool{}
@@ -630,6 +635,11 @@ func (f *found) lowerWords(texts []string) {
 	}
 	for d := range f.values[kindDoctor] {
 		addName(strings.Fields(strings.TrimPrefix(d, "Dr. ")))
+	}
+	for pl := range f.values[KindPlace] {
+		for _, w := range strings.Fields(strings.ReplaceAll(pl, ",", " ")) {
+			cand[lowerASCII(w)] = true // even written as the whole place: a place is seldom written so
+		}
 	}
 	var words []string // one text's words, its room used again for the next
 	for _, s := range texts {
