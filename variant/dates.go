@@ -317,11 +317,11 @@ func nextDigit(s string, i int) int {
 // month. It returns the text, and whether it settled them all: a day or a month that names no date
 // read, or more than one, is left as it is.
 func settleUnread(before, after string, days int) (string, bool) {
-	var read []int
-	eachDate(before, func(n, _, _ int, _ string) { read = append(read, n) })
-	var spans [][2]int
-	eachDate(after, func(_, start, end int, _ string) { spans = append(spans, [2]int{start, end}) })
-	var b strings.Builder
+	var read []string // each date read in before, then its move (YYYY-MM-DD)
+	eachDate(before, func(n, _, _ int, _ string) { read = append(read, tools.DateOf(n), tools.DateOf(n+days)) })
+	var spans []int // where each date read in after starts and ends
+	eachDate(after, func(_, start, end int, _ string) { spans = append(spans, start, end) })
+	var out []byte
 	last, ok := 0, true
 	for i, k := 0, 0; i < len(after); {
 		if !isWordByte(after[i]) {
@@ -332,48 +332,41 @@ func settleUnread(before, after string, days int) (string, bool) {
 		for j < len(after) && isWordByte(after[j]) {
 			j++
 		}
-		for k < len(spans) && spans[k][1] <= i {
-			k++
+		for k < len(spans) && spans[k+1] <= i {
+			k += 2
 		}
 		w, to := after[i:j], ""
-		switch {
-		case k < len(spans) && spans[k][0] <= i:
-		case ordinalDay(w):
-			d, _ := readDay(w, 0)
-			to = settled(read, days, func(date string) bool { return atoi2(date[8:]) == d }, "day")
-			ok = ok && to != ""
-		case monthOf(w) != 0 && !otherYear(after, j) && !otherYearDate(after, j):
-			m := monthOf(w)
-			to = settled(read, days, func(date string) bool { return atoi2(date[5:7]) == m }, "month")
-			ok = ok && to != ""
+		if k >= len(spans) || spans[k] > i {
+			if d, e := readDay(w, 0); e == len(w) && len(w) > 2 && !isDigit(w[len(w)-1]) {
+				to = settled(read, 8, pad(d, 2))
+				ok = ok && to != ""
+			} else if m := monthOf(w); m != 0 && !otherYear(after, j) && !otherYearDate(after, j) {
+				to = settled(read, 5, pad(m, 2))
+				ok = ok && to != ""
+			}
 		}
 		if to != "" {
-			b.WriteString(after[last:i])
-			b.WriteString(rewriteDate(w, "md", to))
+			out = append(append(out, after[last:i]...), rewriteDate(w, "md", to)...)
 			last = j
 		}
 		i = j
 	}
-	b.WriteString(after[last:])
-	return b.String(), ok
+	return string(append(out, after[last:]...)), ok
 }
 
-// settled returns the moved date (YYYY-MM-DD) of the one date of read that is (a day, or a month
-// whose dates read all move into one month: by) names, or "" when none or several do.
-func settled(read []int, days int, is func(date string) bool, by string) string {
+// settled returns the move of the one date of read (each date, then its move) whose two digits at
+// at (8: its day, 5: its month) are key, or "" when none or several are: a month names several
+// dates when they all move into one month.
+func settled(read []string, at int, key string) string {
 	to := ""
-	for _, n := range read {
-		if !is(tools.DateOf(n)) {
+	for i := 0; i+1 < len(read); i += 2 {
+		if read[i][at:at+2] != key {
 			continue
 		}
-		moved := tools.DateOf(n + days)
-		switch {
-		case to == "" || to == moved:
-			to = moved
-		case by == "month" && to[:7] == moved[:7]:
-		default:
+		if to != "" && to != read[i+1] && (at == 8 || to[:7] != read[i+1][:7]) {
 			return ""
 		}
+		to = read[i+1]
 	}
 	return to
 }
