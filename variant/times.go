@@ -79,7 +79,7 @@ func inPart(p int8, hour int) bool {
 func clocks(s string) []clock {
 	var out []clock
 	for i := nextDigit(s, 0); i < len(s); i = nextDigit(s, i+1) {
-		if i > 0 && (isWordByte(s[i-1]) || strings.IndexByte(":./", s[i-1]) >= 0) {
+		if i > 0 && (isWordByte(s[i-1]) && !dashBefore(s, i) || strings.IndexByte(":./", s[i-1]) >= 0) {
 			continue
 		}
 		c, next, ok := readClock(s, i)
@@ -137,7 +137,7 @@ func readClock(s string, i int) (c clock, next int, ok bool) {
 		}
 		return c, end, c.hour >= 1 && c.hour <= 12 && (end > k || c.part != noPart)
 	}
-	if k < len(s) && isWordByte(s[k]) {
+	if k < len(s) && isWordByte(s[k]) && !dashAt(s, k) {
 		return c, k, false
 	}
 	if c.hour == 0 || c.hour > 12 || s[i] == '0' {
@@ -158,13 +158,22 @@ func meridiemAt(s string, k int) (at, end int, pm bool) {
 	case l != 'a' && l != 'p':
 		return -1, 0, false
 	case end > p+1:
-	case lowerByte(s[p+1]) == 'm' && (p+2 == len(s) || !isLetterByte(s[p+2])):
+	case lowerByte(s[p+1]) == 'm' && (p+2 == len(s) || !isLetterByte(s[p+2]) || dashAt(s, p+2)):
 		end = p + 2
 	default:
 		return -1, 0, false
 	}
 	return p, end, l == 'p'
 }
+
+// dashAt reports whether an en or em dash starts at s[i] ("9:00–9:45"): a range's mark, not a
+// letter, though isWordByte takes every byte of a non-ASCII letter for one.
+func dashAt(s string, i int) bool {
+	return i+3 <= len(s) && s[i] == 0xe2 && s[i+1] == 0x80 && (s[i+2] == 0x93 || s[i+2] == 0x94)
+}
+
+// dashBefore reports whether an en or em dash ends at s[i].
+func dashBefore(s string, i int) bool { return i >= 3 && dashAt(s, i-3) }
 
 // partAfter returns the part of the day named right after a time that ends at s[end] ("6:30 in the
 // morning", "7 at night", "8 tonight"), or noPart.

@@ -246,3 +246,27 @@ func TestPartsHold(t *testing.T) {
 		}
 	}
 }
+
+func TestDashedRanges(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		hours int
+		want  string
+	}{
+		{"Standup, 9:00\u20139:45 in the lab", 2, "Standup, 11:00\u201311:45 in the lab"},
+		{"on May 20, 10:00 am\u201312:30 pm at the hall", 1, "on May 20, 11:00 am\u20131:30 pm at the hall"},
+		{"15:00\u201416:00 in Room 2", -1, "14:00\u201415:00 in Room 2"},
+	} {
+		if got, ok := shiftTimes(c.in, c.hours, nil); !ok || got != c.want {
+			t.Errorf("shiftTimes(%q, %d) = %q, %v, want %q", c.in, c.hours, got, ok, c.want)
+		}
+	}
+	for _, s := range []string{"rehearsal (April 5, 7\u20139 pm)", "10\u201311 am, video call", "6:75 isn't a time"} {
+		if !unreadTime(s) {
+			t.Errorf("unreadTime(%q) = false: its times would move but one", s)
+		}
+	}
+	if unreadTime("9:00\u20139:45 and 2023-04-03 06:50:00") {
+		t.Error("a dashed range of full times is read")
+	}
+}

@@ -101,10 +101,24 @@ func listed(list, w string) bool {
 }
 
 // unreadTime reports whether s writes a time of day a way clocks does not read: "noon", "half past
-// nine", "quarter to", an hour in words ("six thirty", "seven o'clock", "at seven"), or a bare hour a
-// word makes a time ("7-ish", "at 7.", "at 7 tomorrow", "from 2 to 4 pm", "2-4pm").
+// nine", "quarter to", an hour in words ("six thirty", "seven o'clock", "at seven"), a bare hour a
+// word makes a time ("7-ish", "at 7.", "at 7 tomorrow", "from 2 to 4 pm", "2-4pm", "7–9 pm"), or a
+// time that is none ("6:75", a special case's).
 func unreadTime(s string) bool {
 	low := lowerASCII(s)
+	for i := 1; i+3 < len(low); i++ {
+		j := i
+		for j > 0 && isDigit(low[j-1]) {
+			j--
+		}
+		switch {
+		case j == i:
+		case dashAt(low, i) && isDigit(low[i+3]) && isHour(low[j:i]) && (j == 0 || low[j-1] != ':'):
+			return true // "7–9 pm", "10–11 am": a bare hour before a range's dash
+		case low[i] == ':' && i-j <= 2 && (j == 0 || low[j-1] != ':') && twoDigitsAt(low, i+1) && (atoi2(low[j:i]) > 23 || atoi2(low[i+1:i+3]) > 59):
+			return true // "6:75"
+		}
+	}
 	for _, w := range []string{"noon", "midnight", "midday", "half past", "quarter past", "quarter to"} {
 		if containsWord(low, w) {
 			return true
