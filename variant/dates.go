@@ -337,12 +337,17 @@ func settleUnread(before, after string, days int) (string, bool) {
 		}
 		w, to := after[i:j], ""
 		if k >= len(spans) || spans[k] > i {
+			before := wordBefore(after, i)
 			if d, e := readDay(w, 0); e == len(w) && len(w) > 2 && !isDigit(w[len(w)-1]) {
-				to = settled(read, 8, pad(d, 2))
-				ok = ok && to != ""
+				if equalFoldASCII(before, "the") && len(before) == 3 {
+					to = settled(read, 8, pad(d, 2))
+				}
+				ok = ok && to != "" // "the 4th"; not "the 19th century", read alike
 			} else if m := monthOf(w); m != 0 && !otherYear(after, j) && !otherYearDate(after, j) {
-				to = settled(read, 5, pad(m, 2))
-				ok = ok && to != ""
+				if listed(beforeMonths, lowerASCII(before)) {
+					to = settled(read, 5, pad(m, 2))
+				}
+				ok = ok && to != "" // "in May", "the April one"; not "May I", "the fourth of March"
 			}
 		}
 		if to != "" {
@@ -354,6 +359,21 @@ func settleUnread(before, after string, days int) (string, bool) {
 	return string(append(out, after[last:]...)), ok
 }
 
+// beforeMonths are the words a month written alone is read after (see settleUnread), space-separated.
+const beforeMonths = " in the for until by since early late mid next last this "
+
+// wordBefore returns the word of letters that ends, past spaces, right before s[i], or "".
+func wordBefore(s string, i int) string {
+	for i > 0 && s[i-1] == ' ' {
+		i--
+	}
+	j := i
+	for j > 0 && isLetterByte(s[j-1]) {
+		j--
+	}
+	return s[j:i]
+}
+
 // settled returns the move of the one date of read (each date, then its move) whose two digits at
 // at (8: its day, 5: its month) are key, or "" when none or several are: a month names several
 // dates when they all move into one month.
@@ -363,8 +383,8 @@ func settled(read []string, at int, key string) string {
 		if read[i][at:at+2] != key {
 			continue
 		}
-		if to != "" && to != read[i+1] && (at == 8 || to[:7] != read[i+1][:7]) {
-			return ""
+		if !strings.HasPrefix(read[i+1], dateYear) || to != "" && to != read[i+1] && (at == 8 || to[:7] != read[i+1][:7]) {
+			return "" // several dates, or one whose move leaves the year (it stays, see shiftDates)
 		}
 		to = read[i+1]
 	}

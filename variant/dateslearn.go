@@ -46,7 +46,7 @@ func unreadDate(s string) (alone, other bool) {
 	}
 	for _, dash := range []string{"\u2013", "\u2014", `\u2013`, `\u2014`} {
 		for i := strings.Index(s, dash); i >= 0; {
-			if i > 0 && isDigit(s[i-1]) || i+len(dash) < len(s) && isDigit(s[i+len(dash)]) {
+			if (i > 0 && isDigit(s[i-1]) || i+len(dash) < len(s) && isDigit(s[i+len(dash)])) && !clockRange(s, i, i+len(dash)) {
 				return alone, true
 			}
 			j := strings.Index(s[i+1:], dash)
@@ -143,4 +143,19 @@ func rangeEnd(before string, read func(int) bool) bool {
 		}
 	}
 	return false
+}
+
+// clockRange reports whether the dash at s[i:j] joins two times of day a clock reads whole ("9:00–9:45",
+// "10:00 am–12:30 pm"), which move together (see dashAt), not a range of days or bare hours.
+func clockRange(s string, i, j int) bool {
+	k := i
+	for k > 0 && s[k-1] != ' ' && s[k-1] != '(' && s[k-1] != '"' {
+		k--
+	}
+	if k > 0 && s[k-1] == ' ' && (strings.HasSuffix(s[:i], "am") || strings.HasSuffix(s[:i], "pm")) {
+		for k--; k > 0 && s[k-1] != ' '; k-- {
+		}
+	}
+	left := s[k:i]
+	return strings.Contains(left, ":") && len(clocks(left)) == 1 && len(clocks(s[j:min(len(s), j+8)])) >= 1 && strings.Contains(s[j:min(len(s), j+6)], ":")
 }

@@ -1,6 +1,9 @@
 package variant
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestUnreadDate(t *testing.T) {
 	for _, c := range []struct {
@@ -24,8 +27,7 @@ func TestUnreadDate(t *testing.T) {
 		{"What happened on 04/12?", false, true},
 		{"check-in 2023-05-32, check-out 2023-10-21", false, true},
 		{"Hotel Alpenblick, April 23\u201326, one room", false, true},
-		{"Standup, 9:00\u20139:45 in the lab", false, true},
-		{`Standup, 9:00\u20139:45 in the lab`, false, true},
+		{"Standup at 9\u201310 in the lab", false, true},
 		{"Hotel, April 23-26, one room", false, true},
 		{"Hotel, April 23 to 26, one room", false, true},
 		{"between January 10 and January 22, 2024", false, true},
@@ -56,6 +58,46 @@ func TestSettleUnread(t *testing.T) {
 		got, ok := settleUnread(c.before, after, c.days)
 		if got != c.want || ok != c.ok {
 			t.Errorf("settleUnread(%q, %d) = %q, %v, want %q, %v", c.before, c.days, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestSettleUnreadLeaves: what is not a day or a month alone is never settled, and says so.
+func TestSettleUnreadLeaves(t *testing.T) {
+	for _, c := range []struct {
+		before string
+		days   int
+	}{
+		{"May I book it for May 5?", 28},
+		{"the twenty-fourth of March, that is 2023-03-24", 14},
+		{"On December 28. The 28th works.", 14},
+		{"On April 19. Built in the late 19th century.", 7},
+	} {
+		after := shiftDates(c.before, c.days, nil)
+		got, ok := settleUnread(c.before, after, c.days)
+		if ok {
+			t.Errorf("settleUnread(%q, %d) = %q, settled", c.before, c.days, got)
+		}
+		for _, w := range []string{"May I", "of March", "The 28th", "19th century"} {
+			if strings.Contains(c.before, w) && !strings.Contains(got, w) {
+				t.Errorf("settleUnread(%q, %d) = %q: %q moved", c.before, c.days, got, w)
+			}
+		}
+	}
+}
+
+func TestClockRangeRead(t *testing.T) {
+	for _, c := range []struct {
+		text         string
+		alone, other bool
+	}{
+		{"Standup, 9:00\u20139:45 in the lab", false, false},
+		{"on April 3, 10:00 am\u201312:30 pm at the hall", false, false},
+		{"rehearsal (April 5, 7\u20139 pm)", false, true},
+		{"Hotel, April 23\u201326", false, true},
+	} {
+		if alone, other := unreadDate(c.text); alone != c.alone || other != c.other {
+			t.Errorf("unreadDate(%q) = %v, %v, want %v, %v", c.text, alone, other, c.alone, c.other)
 		}
 	}
 }

@@ -55,10 +55,11 @@
 //     they are written; and the world's today, which the variant states in a database of its own
 //     (tools.TodayDB, {"date": ...}): GetToday answers it and every prompt states it. A date whose
 //     move would leave 2023 stays, and so does one of another year ("July 20, 1969", a flight of
-//     next January); a bare "the 9th" or "4/9" is not read as a date, and a dialogue that writes
-//     a date a way not read (a day or a month alone, "4/9", a range "April 23–26", an impossible
-//     "2023-05-32") is tried with its dates and times kept first, then as it is, and with them
-//     moved only when the variant's world needs it (see unreadDate);
+//     next January); a bare "the 9th" or "4/9" is not read as a date: a day or a month written
+//     alone ("the 4th", "the April one") moves with the one date it names (see settleUnread), and
+//     a dialogue that writes a date another way ("4/9", a range "April 23–26", an impossible
+//     "2023-05-32", a day that names no one date) is tried with its dates and times kept first,
+//     then as it is, and with them moved only when the variant's world needs it (see unreadDate);
 //   - times of day (times.go): one shift per seed of one or two hours either way, drawn among those
 //     that keep every time of the user databases within its day, so the minutes stay ("5:45am"
 //     becomes "7:45am", "6pm" "8pm"). Moved: the times of the dialogues' and the user databases'

@@ -101,50 +101,55 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		if !f.scenes[pth] {
 			moved, numbers = moveFormulas(moved, seed, pth)
 		}
-		var vs []version
 		stay := timeMoves && f.datesStay[pth]
 		near := f.nearMisses[pth] // a near miss the plan does not keep (see nearMisses): it stays as it is
+		// head has its dates and times moved; loose its times moved too, though a part of the day
+		// it names elsewhere may then not hold (see partsHold).
+		var head, loose []version
 		// A scene's dates and times are the level-3 tools' facts.
 		if dated := moved; !f.scenes[pth] && !stay && !near {
 			dated = shiftDates(moved, shift, days)
-			var loose []version // its times moved too, though a part of the day it names elsewhere may not hold
 			if !f.fixedTimes[pth] {
 				timed, ok := shiftTimes(dated, hours, mins)
 				switch {
 				case ok && partsHold(dated, hours):
 					dated = timed
 				case ok:
-					loose = append(loose, version{timed, h, days, mins, numbers, false})
+					loose = []version{{timed, h, days, mins, numbers, false}}
 					mins = map[int]bool{}
 				default:
 					clear(mins)
 				}
 			}
 			if dated != moved {
-				vs = append(vs, version{dated, h, days, mins, numbers, false})
+				head = []version{{dated, h, days, mins, numbers, false}}
 			}
-			vs = append(vs, loose...)
 		}
-		dated := len(vs)
+		var vs []version
 		if moved != s && !near {
-			vs = append(vs, version{moved, h, nil, nil, numbers, dated > 0 || stay})
+			vs = append(vs, version{moved, h, nil, nil, numbers, len(head)+len(loose) > 0 || stay})
 		}
-		if len(vs) > 0 || stay || near {
+		if len(head)+len(loose)+len(vs) > 0 || stay || near {
 			vs = append(vs, version{s, nil, nil, nil, 0, true})
-			if dated > 0 && (f.datesUnread[pth] || f.datesAlone[pth]) {
-				settled := true
-				for i := range dated {
-					var ok bool
-					vs[i].text, ok = settleUnread(moved, vs[i].text, shift)
-					settled = settled && ok
+			settled := !f.datesUnread[pth]
+			for _, v := range [2][]version{head, loose} {
+				for i := range v {
+					if f.datesUnread[pth] || f.datesAlone[pth] {
+						var ok bool
+						v[i].text, ok = settleUnread(moved, v[i].text, shift)
+						settled = settled && ok
+					}
 				}
-				if f.datesUnread[pth] || !settled {
-					// It writes a date a way the mover does not read, or a day or a month alone
-					// that names no one date: served with its dates kept, or as it is, before with
-					// them moved and that one left stale (the last resort of a file the moved
-					// world needs).
-					vs = append(vs[dated:len(vs):len(vs)], vs[:dated]...)
-				}
+			}
+			if settled {
+				// Its dates and times moved first; with its times moved against a part of the day
+				// only once its times kept failed.
+				vs = append(append(head, vs[:len(vs)-1]...), append(loose, vs[len(vs)-1])...)
+			} else {
+				// It writes a date a way the mover does not read, or a day or a month alone that
+				// names no one date: served with its dates kept, or as it is, before with them
+				// moved and that one left stale (the last resort of a file the moved world needs).
+				vs = append(append(vs, head...), loose...)
 			}
 			tries[pth] = vs
 			out[pth] = bytesOf(vs[0].text)

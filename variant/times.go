@@ -367,17 +367,20 @@ func partsHold(s string, hours int) bool {
 // inTurns reports whether a turn's text in the dialogue file s (a "text" member) holds w as a whole
 // word: a special case's needs also list the words of the parts of the day, as words to ask with.
 func inTurns(s, w string) bool {
-	const key = `"text": "`
+	const key = `"text":`
 	for i := strings.Index(s, key); i >= 0; {
 		i += len(key)
-		end := i
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		end := i + 1
 		for end < len(s) && s[end] != '"' {
 			if s[end] == '\\' {
 				end++
 			}
 			end++
 		}
-		if containsWord(s[i:min(end, len(s))], w) {
+		if i < len(s) && s[i] == '"' && containsWord(s[i+1:min(end, len(s))], w) {
 			return true
 		}
 		j := strings.Index(s[min(end, len(s)):], key)
