@@ -255,7 +255,7 @@ func moveClock(c clock, hours, width, hourOfDay int) (digits string, pm, moved, 
 		// Read: written on a 12-hour clock while it stays in the morning or the evening, else as
 		// the 24-hour time (noon's "12:30" alike), which has one reading.
 		h, width = hourOfDay+hours, 2
-		if hourOfDay < 12 && h >= 1 && h <= 12 || hourOfDay >= 12 && h >= 13 {
+		if hourOfDay < 12 && h >= 1 && h <= 12 || hourOfDay > 12 && h >= 13 {
 			width = -1
 		}
 	}

@@ -256,6 +256,8 @@ func TestDashedRanges(t *testing.T) {
 		{"Standup, 9:00\u20139:45 in the lab", 2, "Standup, 11:00\u201311:45 in the lab"},
 		{"on May 20, 10:00 am\u201312:30 pm at the hall", 1, "on May 20, 11:00 am\u20131:30 pm at the hall"},
 		{"15:00\u201416:00 in Room 2", -1, "14:00\u201415:00 in Room 2"},
+		// Noon read bare moves into the afternoon in the 24-hour form, as the hour before it does.
+		{"11:00\u201312:00, from 2023-04-13 11:00:00 to 2023-04-13 12:00:00", 2, "13:00\u201314:00, from 2023-04-13 13:00:00 to 2023-04-13 14:00:00"},
 	} {
 		if got, ok := shiftTimes(c.in, c.hours, nil); !ok || got != c.want {
 			t.Errorf("shiftTimes(%q, %d) = %q, %v, want %q", c.in, c.hours, got, ok, c.want)
