@@ -285,8 +285,8 @@ sizes: wasm app
 # gzip: the Python-literal reading of text calls, special cases' needs, the fair reading and effect
 # check of calls, level-3 episodes judged by value with final answers and milestones, the fairness
 # checks of validate, and the audited data; then 5.95 MB raw: a variant's moved formula numbers took
-# 30 KB raw, 8 KB gzip; then 5.98 MB raw and 1.837 MB gzip: variants a careful grader signs took 25
-# KB raw, 5 KB gzip: a day or a month written alone settled from the date it names, a part of the day
+# 30 KB raw, 8 KB gzip; then 5.98 MB raw and 1.838 MB gzip: variants a careful grader signs took 30
+# KB raw, 10 KB gzip: a day or a month written alone settled from the date it names, a part of the day
 # a turn names kept, first names keeping their gender, near misses served unchanged, and the idle
 # collection of a tab's warm-up); over either, make test fails. The gzip budgets are
 # what a visitor downloads (see RATIONALE, "app.wasm's size and the first load"); they move down but
@@ -294,7 +294,7 @@ sizes: wasm app
 APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
 ENGINE_MAX_RAW  := 5980000
-ENGINE_MAX_GZIP := 1837000
+ENGINE_MAX_GZIP := 1838000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \
 	  set -- $$f; raw=$$(wc -c < $$1); gz=$$(gzip -9 -c $$1 | wc -c); \
