@@ -87,6 +87,12 @@ test("every hostile behaviour in one run: the tab's memory (page and engine work
   const w = watch(page);
   await open(page, s.server.url, "/run");
   await fillRunForm(page, { baseURL: fake.url, key: "sk-hostile", model: "hostile", form: "native", levels: ALL, limit: 8, concurrency: 8, stream: true, timeout: 2 });
+  // The first sample walks the heaps (tabMemory), which has crashed a renderer whose engine worker was
+  // busy: it is taken once the tab's idle work (the warm-up, its variant) is done.
+  await page.waitForFunction(() => {
+    const s = window.apibankEngine.status();
+    return s.warm && s.variantWarm;
+  }, null, { timeout: 30000 });
   const mem = await tabMemory(page);
   const first = await mem.sample();
   let heaps = 0; // the JS heaps' peak, page and workers together
