@@ -380,23 +380,28 @@ func contains(xs []string, x string) bool {
 }
 
 func (h *handler) boardEntry(w http.ResponseWriter, r *http.Request, id string) {
+	if e, vs, ok := h.entryVerdicts(w, r, id); ok {
+		writeJSON(w, http.StatusOK, board.EntryView{Entry: e, Verdicts: vs})
+	}
+}
+
+// entryVerdicts reads an entry and its verdicts, or answers the store's error and returns ok false.
+func (h *handler) entryVerdicts(w http.ResponseWriter, r *http.Request, id string) (e board.Entry, vs []board.SampleVerdict, ok bool) {
 	b := h.board
 	e, err := b.Store.Entry(r.Context(), id)
 	if err != nil {
 		b.storeError(w, id, err)
-		return
+		return e, nil, false
 	}
 	raw, err := b.Store.Blob(r.Context(), id, board.BlobVerdicts)
+	if err == nil {
+		vs, err = board.ReadVerdicts(raw)
+	}
 	if err != nil {
 		b.storeError(w, id, err)
-		return
+		return e, nil, false
 	}
-	vs, err := board.ReadVerdicts(raw)
-	if err != nil {
-		b.storeError(w, id, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, board.EntryView{Entry: e, Verdicts: vs})
+	return e, vs, true
 }
 
 func (h *handler) boardPredictions(w http.ResponseWriter, r *http.Request, id string) {
@@ -435,20 +440,8 @@ func (h *handler) boardPredictions(w http.ResponseWriter, r *http.Request, id st
 // beside its predictions files (board.RecordName), which name the files the predictions endpoint
 // downloads: saved beside them, it has apibank score judge them on the entry's data.
 func (h *handler) boardRecord(w http.ResponseWriter, r *http.Request, id string) {
-	b := h.board
-	e, err := b.Store.Entry(r.Context(), id)
-	if err != nil {
-		b.storeError(w, id, err)
-		return
-	}
-	raw, err := b.Store.Blob(r.Context(), id, board.BlobVerdicts)
-	if err != nil {
-		b.storeError(w, id, err)
-		return
-	}
-	vs, err := board.ReadVerdicts(raw)
-	if err != nil {
-		b.storeError(w, id, err)
+	e, vs, ok := h.entryVerdicts(w, r, id)
+	if !ok {
 		return
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", board.RecordName(e)))
