@@ -348,13 +348,14 @@ func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
 // but a dialogue may name it a turn later ("13:30" then "that frees my afternoon"). A bare time is
 // checked in the morning and the evening alike.
 func partsHold(s string, hours int) bool {
-	for p, d := range dayParts {
-		if !inTurns(s, d.word) && !inTurns(s, strings.ToUpper(d.word[:1])+d.word[1:]) {
-			continue
-		}
-		for _, c := range clocks(s) {
-			h := c.minuteOfDay() / 60
-			if c.dayBound() || inPart(int8(p), h) == inPart(int8(p), h+hours) &&
+	named := partsNamed(s)
+	if named == 0 {
+		return true
+	}
+	for _, c := range clocks(s) {
+		h := c.minuteOfDay() / 60
+		for p := range dayParts {
+			if named&(1<<p) == 0 || c.dayBound() || inPart(int8(p), h) == inPart(int8(p), h+hours) &&
 				(c.form != clockBare || inPart(int8(p), h+12) == inPart(int8(p), h+12+hours)) {
 				continue
 			}
@@ -364,9 +365,11 @@ func partsHold(s string, hours int) bool {
 	return true
 }
 
-// inTurns reports whether a turn's text in the dialogue file s (a "text" member) holds w as a whole
-// word: a special case's needs also list the words of the parts of the day, as words to ask with.
-func inTurns(s, w string) bool {
+// partsNamed returns the parts of the day (bit p for dayParts[p]) a turn's text in the dialogue file s
+// (a "text" member) names as a whole word, its first letter in either case: a special case's needs
+// also list the words of the parts of the day, as words to ask with. One pass over the turns: every
+// file with a time to move is read so, in every variant.
+func partsNamed(s string) (named uint8) {
 	const key = `"text":`
 	for i := strings.Index(s, key); i >= 0; {
 		i += len(key)
@@ -380,16 +383,34 @@ func inTurns(s, w string) bool {
 			}
 			end++
 		}
-		if i < len(s) && s[i] == '"' && containsWord(s[i+1:min(end, len(s))], w) {
-			return true
+		if i < len(s) && s[i] == '"' {
+			named |= partsIn(s[i+1 : min(end, len(s))])
 		}
 		j := strings.Index(s[min(end, len(s)):], key)
 		if j < 0 {
-			return false
+			return named
 		}
 		i = end + j
 	}
-	return false
+	return named
+}
+
+// partsIn returns the parts of the day (as partsNamed) text names as whole words.
+func partsIn(text string) (named uint8) {
+	for i := 0; i < len(text); i++ {
+		c := text[i] | 0x20 // a letter's lower case
+		if c != 'm' && c != 'a' && c != 'e' && c != 't' && c != 'n' || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		for p, d := range dayParts {
+			w := d.word
+			end := i + len(w)
+			if c == w[0] && end <= len(text) && text[i+1:end] == w[1:] && (end == len(text) || !isWordByte(text[end])) {
+				named |= 1 << p
+			}
+		}
+	}
+	return named
 }
 
 // pickHours draws the seed's hours shift among allowed (none: 0).

@@ -247,6 +247,30 @@ func TestPartsHold(t *testing.T) {
 	}
 }
 
+func TestPartsNamed(t *testing.T) {
+	const morning, afternoon, evening, tonight, night = 1, 2, 4, 8, 16
+	for _, c := range []struct {
+		file string
+		want uint8
+	}{
+		{`{"role": "User", "text": "Good morning, is the afternoon free?"}`, morning | afternoon},
+		{`{"role": "User", "text": "Evening works."}`, evening},
+		{`{"role": "User", "text": "Tonight, not every night."}`, tonight | night},
+		// Whole words only: "nightly", "overnight" and "mornings" name no part.
+		{`{"role": "User", "text": "A nightly job, overnight, mornings off."}`, 0},
+		// A word after an escape's letter is inside a word, as a text reads once decoded or not.
+		{`{"role": "User", "text": "Noted.\nmorning slot"}`, 0},
+		// Only turns' texts count, not the needs a special case lists.
+		{`{"role": "User", "text": "at 5"}, {"needs": ["morning", "evening"]}`, 0},
+		{"{\"role\":\"User\",\"text\":\"the afternoon\"}\n{\"role\":\"AI\",\"text\":\"Tonight\"}", afternoon | tonight},
+		{`{"role": "User", "text": ""}`, 0},
+	} {
+		if got := partsNamed(c.file); got != c.want {
+			t.Errorf("partsNamed(%s) = %05b, want %05b", c.file, got, c.want)
+		}
+	}
+}
+
 func TestDashedRanges(t *testing.T) {
 	for _, c := range []struct {
 		in    string
