@@ -169,13 +169,14 @@ if (ONLY === "webkit") {
 
 /**
  * variantTimes makes variants of the builtin data in tabs of new browsers (the variant op: made and
- * proven, not loaded) and resolves the engine's time for each {atReady, helped, afterWarm, codeWarmAt, nextVisit}:
- * in a first browser, one asked the moment the engine is ready (nothing of the engine run yet, its
- * code in the baseline tier), two more once the idle warm-up and its own variant are done, as a
- * page meets them a few seconds in, and one in a new tab of that browser the moment its engine is
- * ready (nextVisit: the browser keeps a module's compiled code while it runs); in a second browser, one asked as soon as the helper that warms
- * the code up beside the engine is done (codeWarmAt: that many ms after the engine was ready).
- * Seeds differ from the warm-ups' and from each other's, so each is made.
+ * proven, not loaded) and resolves the engine's time for each {atReady, helped, afterWarm,
+ * codeWarmAt, nextVisit}: in a first browser, one asked the moment the engine is ready (nothing of
+ * the engine run yet, its code in the baseline tier), two more once the idle warm-up and its own
+ * variant are done, as a page meets them a few seconds in, and one in a new tab of that browser the
+ * moment its engine is ready (nextVisit: the browser keeps a module's compiled code while it runs);
+ * in a second browser, one asked as soon as the helper that warms the code up beside the engine is
+ * done (codeWarmAt: that many ms after the engine was ready). Seeds differ from the warm-ups' and
+ * from each other's, so each is made.
  */
 async function variantTimes(base, round) {
   const made = async (page, seed) => {
