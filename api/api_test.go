@@ -175,7 +175,7 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 		{"prompts", "GET", "/api/v1/prompts?level=level-3&form=native&model=m-1", nil, "", 200, []string{`{"model":"m-1","messages":[`, `"tools":[{"type":"function","function":{`, `"role":"tool"`}},
 		{"prompts text", "GET", "/api/v1/prompts?level=level-3", nil, "", 200, []string{`{"model":"MODEL","messages":[{"role":"user","content":`}},
 		{"prompts bad form", "GET", "/api/v1/prompts?form=yaml", nil, "", 400, []string{"yaml"}},
-		{"prompts bad level", "GET", "/api/v1/prompts?level=level-9", nil, "", 400, []string{"level-9"}},
+		{"prompts bad level", "GET", "/api/v1/prompts?level=level-9", nil, "", 400, []string{`no level \"level-9\"`, "level-1-given-desc (1)"}},
 		{"dataset", "GET", "/api/v1/dataset", nil, "", 200, []string{`"tools_total":`}},
 		{"unknown path", "GET", "/api/v1/nope", nil, "", 404, []string{"not_found", "/api/v1/nope"}},
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/model"
@@ -125,24 +124,15 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 	return pairs, bad
 }
 
-// levels are the levels prompts can be asked for.
-var levels = []string{"level-1-given-desc", "level-2-toolsearcher", run.Level3}
-
 // prompts writes every single-request sample's chat-completions request body as NDJSON:
 // GET /api/v1/prompts?level=&form=&model=.
 func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	cfg := run.Config{Form: q.Get("form"), Levels: q["level"]}
 	settings := model.Settings{Model: q.Get("model")}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.Validate(); err != nil { // a level no data has, too
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
-	}
-	for _, l := range cfg.Levels {
-		if !slices.Contains(levels, l) {
-			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("unknown level %q (want one of %v)", l, levels), 0)
-			return
-		}
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
 		text, err := run.Prompts(ctx, s.transport, cfg, settings)

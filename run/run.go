@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -86,6 +87,11 @@ func (c Config) Validate() error {
 	c = c.withDefaults()
 	if c.Form != Text && c.Form != Native {
 		return fmt.Errorf("form must be %s or %s, not %q", Text, Native, c.Form)
+	}
+	for _, l := range c.Levels {
+		if !slices.Contains(AllLevels, l) {
+			return UnknownLevel(l)
+		}
 	}
 	return nil
 }
@@ -345,6 +351,35 @@ func samplesOf(ctx context.Context, e *serial, level string, yield func()) ([]pr
 
 // AllLevels are every level, in order: the levels of a config that names none.
 var AllLevels = []string{"level-1-given-desc", "level-2-toolsearcher", Level3}
+
+// LevelNamed returns the level s names: a level's folder name, or its number alone ("1", "2",
+// "3") or with "level-" before it ("level-1"), as a user types it. ok is false for any other s: a
+// level nothing is asked of would run nothing, without a word.
+func LevelNamed(s string) (level string, ok bool) {
+	for _, l := range AllLevels {
+		if code := levelCodes[l]; s == l || s == code || s == "level-"+code {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// levelChoices says which levels LevelNamed reads, for an error.
+func levelChoices() string {
+	var b strings.Builder
+	for i, l := range AllLevels {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(l + " (" + levelCodes[l] + ")")
+	}
+	return b.String()
+}
+
+// UnknownLevel is the error for a level s that LevelNamed does not read.
+func UnknownLevel(s string) error {
+	return fmt.Errorf("no level %q: the levels are %s", s, levelChoices())
+}
 
 // LevelsOf are the levels a run of cfg asks, in order.
 func LevelsOf(cfg Config) []string {

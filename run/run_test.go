@@ -283,3 +283,38 @@ func TestLiveAccuracyIsTheReports(t *testing.T) {
 		t.Errorf("Scored: %v at the end, %v when the last task landed", last.Scored, atTotal.Scored)
 	}
 }
+
+func TestLevelNamed(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"level-1-given-desc", "level-1-given-desc", true},
+		{"1", "level-1-given-desc", true},
+		{"level-1", "level-1-given-desc", true},
+		{"2", "level-2-toolsearcher", true},
+		{"level-2", "level-2-toolsearcher", true},
+		{"level-3", "level-3", true},
+		{"3", "level-3", true},
+		{"4", "", false},
+		{"level-2-given-desc", "", false},
+		{"Level-1", "", false},
+		{" 1", "", false},
+		{"", "", false},
+	} {
+		if got, ok := LevelNamed(c.in); got != c.want || ok != c.ok {
+			t.Errorf("LevelNamed(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestValidateLevels: a config that names a level no data has cannot run: it would ask nothing.
+func TestValidateLevels(t *testing.T) {
+	if err := (Config{Levels: []string{"level-1-given-desc", Level3}}).Validate(); err != nil {
+		t.Errorf("the levels' folder names: %v", err)
+	}
+	err := (Config{Levels: []string{"level-1-given-desc", "1"}}).Validate()
+	if err == nil || !strings.Contains(err.Error(), `no level "1"`) || !strings.Contains(err.Error(), "level-3 (3)") {
+		t.Errorf("a level's number in a config (the config holds folder names): %v; want the levels listed", err)
+	}
+}

@@ -26,7 +26,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var c common
 	c.register(fs, true)
-	level := fs.String("level", "", "level of lines without one: level-1-given-desc or level-2-toolsearcher")
+	var lineLevel levelFlag
+	fs.Var(&lineLevel, "level", "level of lines without one: level-1-given-desc or level-2-toolsearcher (or 1, 2)")
+	level := (*string)(&lineLevel)
 	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
 	files, err := parseFiles(fs, args)
 	if err != nil {

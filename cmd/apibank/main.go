@@ -372,7 +372,9 @@ func cmdScore(args []string, stdout, stderr io.Writer) error {
 	var c common
 	c.register(fs, true)
 	preds := fs.String("preds", "", "prediction JSONL file")
-	level := fs.String("level", "", "level of lines without one: level-1-given-desc or level-2-toolsearcher")
+	var lineLevel levelFlag
+	fs.Var(&lineLevel, "level", "level of lines without one: level-1-given-desc or level-2-toolsearcher (or 1, 2)")
+	level := (*string)(&lineLevel)
 	state := fs.String("state", "", "fresh or replay (default: fresh for imported data, replay for the builtin)")
 	outPath := fs.String("out", "", "write one JSONL verdict per prediction line here (as they come)")
 	if err := parse(fs, args); err != nil {

@@ -470,3 +470,40 @@ func TestUsageShowsEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelFlag: every --level reads a level's folder name or its number (run.LevelNamed), and a
+// level that is none of them is a usage error that lists the levels, before anything runs: once,
+// "run --level 1" asked nothing of the model and reported nothing judged, without a word.
+func TestLevelFlag(t *testing.T) {
+	for _, cmd := range [][]string{
+		{"run", "--base-url", "http://127.0.0.1:1", "--model", "m", "--out", "o.jsonl"}, {"batch", "prepare", "--model", "m", "--out", "b.jsonl"},
+		{"prompts"}, {"score", "--preds", "p.jsonl"}, {"compare", "a.jsonl", "b.jsonl"},
+	} {
+		for _, bad := range []string{"4", "level-4", "one", "Level-1", ""} {
+			var stdout, stderr strings.Builder
+			err := cli(append(append([]string{}, cmd...), "--native", "--level", bad), &stdout, &stderr)
+			var ee *exitError
+			msg := ""
+			if errors.As(err, &ee) {
+				msg = ee.msg + stderr.String()
+			}
+			if ee == nil || ee.code != 2 || !strings.Contains(msg, `no level "`+bad+`"`) || !strings.Contains(msg, "level-2-toolsearcher (2)") || stdout.Len() > 0 {
+				t.Errorf("apibank %s --level %q: %v, printed %q %q; want a usage error naming the levels", commandOf(cmd), bad, err, stdout.String(), stderr.String())
+			}
+		}
+	}
+	// A level's number, alone or after "level-", asks what its folder name asks.
+	want, _, code := runCapture(t, "prompts", "--native", "--level", "level-2-toolsearcher", "--level", "level-3")
+	if code != 0 || want == "" {
+		t.Fatalf("prompts --level level-2-toolsearcher --level level-3: exit %d", code)
+	}
+	for _, levels := range [][]string{{"2", "3"}, {"level-2", "level-3"}, {"2", "level-2-toolsearcher", "3"}} {
+		args := []string{"prompts", "--native"}
+		for _, l := range levels {
+			args = append(args, "--level", l)
+		}
+		if got, _, code := runCapture(t, args...); code != 0 || got != want {
+			t.Errorf("prompts with levels %v: exit %d, %d bytes; want the %d bytes of the levels' folder names", levels, code, len(got), len(want))
+		}
+	}
+}

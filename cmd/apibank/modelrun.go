@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,11 +21,34 @@ import (
 	"github.com/apibank-playground/apibank/run"
 )
 
-// levelsFlag collects repeated --level flags.
+// levelsFlag collects repeated --level flags, each a level's folder name or its number
+// (run.LevelNamed); a level named twice is asked once.
 type levelsFlag []string
 
-func (l *levelsFlag) String() string     { return fmt.Sprint(*l) }
-func (l *levelsFlag) Set(v string) error { *l = append(*l, v); return nil }
+func (l *levelsFlag) String() string { return fmt.Sprint(*l) }
+func (l *levelsFlag) Set(v string) error {
+	level, ok := run.LevelNamed(v)
+	if !ok {
+		return run.UnknownLevel(v)
+	}
+	if !slices.Contains(*l, level) {
+		*l = append(*l, level)
+	}
+	return nil
+}
+
+// levelFlag is a --level flag given once: a level's folder name or its number (run.LevelNamed).
+type levelFlag string
+
+func (l *levelFlag) String() string { return string(*l) }
+func (l *levelFlag) Set(v string) error {
+	level, ok := run.LevelNamed(v)
+	if !ok {
+		return run.UnknownLevel(v)
+	}
+	*l = levelFlag(level)
+	return nil
+}
 
 // endpointFlags are the flags that name a model endpoint, shared by run and synth.
 type endpointFlags struct {
