@@ -90,10 +90,15 @@ func predsByLine(text string) map[int]string {
 // JSONL, a verdict per line, and the overall numbers.
 type ScorePage struct {
 	app.Compo
-	data      string
-	bulk      string
-	level     string
-	state     string
+	data  string
+	bulk  string
+	level string
+	state string
+	// seed names the variant of the builtin data the bulk box's predictions are judged on (0: the
+	// data loaded in this tab); seedText is the field's text, seedErr why it is no seed.
+	seed      int64
+	seedText  string
+	seedErr   string
 	busy      bool
 	err       string
 	saveNote  string
@@ -135,6 +140,8 @@ type pageState struct {
 	Bulk  string `json:"bulk"`
 	Level string `json:"level"`
 	State string `json:"state"`
+	// Seed is the variant the predictions are judged on (0: the tab's data).
+	Seed int64 `json:"seed,omitempty"`
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
@@ -180,6 +187,7 @@ func (p *ScorePage) load(ctx app.Context) {
 		var st pageState
 		_ = tab.Store.Get("score/input/"+name, &st)
 		p.bulk, p.level, p.state = st.Bulk, st.Level, st.State
+		p.setSeed(st.Seed)
 		var sb SavedBatch
 		p.saved = nil
 		if tab.Store.Get(batchKey(name), &sb) == nil && sb.Format == batchFormat {
@@ -209,7 +217,12 @@ func (p *ScorePage) Render() app.UI {
 						app.Option().Value(protocol.StateReplay).Selected(p.state == protocol.StateReplay).Text("replay: after the dialogue's earlier gold calls"),
 					),
 				),
+				app.If(p.data == builtinData, p.renderDataChoice),
+				app.If(p.data == builtinData && p.onVariant(), p.renderSeedField),
 			),
+			app.If(p.seedErr != "", func() app.UI {
+				return app.P().Class("error small").DataSet("testid", "score-seed-error").Text(p.seedErr)
+			}),
 			app.Label().For("bulk").Class("block").Text("Prediction JSONL (paste, or drop a file on the box)"),
 			app.Textarea().ID("bulk").DataSet("testid", "bulk-predictions").Rows(10).Spellcheck(false).
 				Placeholder(`{"file": "AddAlarm-level-1-1.jsonl", "id": 0, "pred": "[AddAlarm(token='…', time='…')]"}`).
@@ -340,6 +353,10 @@ func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
 func (p *ScorePage) readFile(_ app.Context, name, text string) {
 	p.acted++
 	p.saveNote = "Read " + name + " (" + Size(len(text)) + "). Press Score."
+	if seed, ok := seedInName(name); ok && p.data == builtinData {
+		p.setSeed(seed)
+		p.saveNote = "Read " + name + " (" + Size(len(text)) + "): its name says it was asked on " + dataWords(seed) + ", which it is judged on. Press Score."
+	}
 	if bs, ok := tab.Engine.(BulkScorer); ok && len(text) >= largeText {
 		p.bulk = ""
 		bs.Hold("bulk", text, name)
@@ -391,6 +408,10 @@ func (p *ScorePage) onBulkChange(ctx app.Context, e app.Event) {
 
 func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 	p.acted++
+	if p.seedErr != "" {
+		p.err = "The variant to judge on is not a seed: " + p.seedErr
+		return
+	}
 	el := app.Window().GetElementByID("bulk")
 	if bs, ok := tab.Engine.(BulkScorer); ok && el.Truthy() {
 		p.onBulkScore(ctx, bs, el)
@@ -404,29 +425,33 @@ func (p *ScorePage) onScore(ctx app.Context, e app.Event) {
 		return
 	}
 	p.busy, p.err, p.saveNote, p.replays = true, "", "", 0
-	bulk, level, state, data := p.bulk, p.level, p.state, p.data
+	bulk, level, state, data, seed := p.bulk, p.level, p.state, p.judgedData(), p.judgedSeed()
 	type done struct {
 		b   protocol.Batch
 		eps *EpisodeReplay
 	}
 	progress := p.replayProgress(ctx)
-	refresh(ctx, func() (done, error) {
-		// The episode lines of a run's predictions file are taken aside and replayed, the rest
-		// judged, as the bulk path's stream and apibank score do.
-		out, err := run.ReadOut([]byte(bulk), lines.Max)
-		if err != nil {
-			return done{}, err
-		}
-		b, err := tab.Score(string(out.Preds), level, state)
-		if err != nil {
-			return done{}, err
-		}
-		var errs []protocol.LineError
-		for _, le := range out.Errors {
-			errs = append(errs, protocol.LineError{File: "predictions", Line: le.Line, Message: le.Message})
-		}
-		b.Errors = mergeErrors(b.Errors, errs)
-		return done{b, replayAll(out.Episodes, progress)}, nil
+	refresh(ctx, func() (d done, err error) {
+		err = judgedOn(seed, func() error {
+			// The episode lines of a run's predictions file are taken aside and replayed, the rest
+			// judged, as the bulk path's stream and apibank score do.
+			out, err := run.ReadOut([]byte(bulk), lines.Max)
+			if err != nil {
+				return err
+			}
+			b, err := tab.Score(string(out.Preds), level, state)
+			if err != nil {
+				return err
+			}
+			var errs []protocol.LineError
+			for _, le := range out.Errors {
+				errs = append(errs, protocol.LineError{File: "predictions", Line: le.Line, Message: le.Message})
+			}
+			b.Errors = mergeErrors(b.Errors, errs)
+			d = done{b, replayAll(out.Episodes, progress)}
+			return nil
+		})
+		return d, err
 	}, func(d done, err error) {
 		p.busy = false
 		if err != nil {
@@ -458,7 +483,7 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 		p.large = true
 	}
 	p.busy, p.err, p.saveNote, p.replays = true, "", "", 0
-	level, state, data, bulk := p.level, p.state, p.data, p.bulk
+	level, state, data, bulk, seed := p.level, p.state, p.judgedData(), p.bulk, p.judgedSeed()
 	small := !p.large
 	type done struct {
 		res   BulkResult
@@ -467,16 +492,19 @@ func (p *ScorePage) onBulkScore(ctx app.Context, bs BulkScorer, el app.Value) {
 		eps   *EpisodeReplay
 	}
 	progress := p.replayProgress(ctx)
-	refresh(ctx, func() (done, error) {
-		res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state, Episodes: true})
-		if err != nil {
-			return done{}, err
-		}
-		eps, errs := decodeEpisodes(res.Episodes, "predictions")
-		res.Errors, res.ErrorCount = mergeErrors(res.Errors, errs), res.ErrorCount+len(errs)
-		d := done{res: res, eps: replayAll(eps, progress)}
-		if res.Verdicts < virtualFrom {
-			d.rows, d.preds, err = bs.Rows(0, res.Verdicts)
+	refresh(ctx, func() (d done, err error) {
+		err = judgedOn(seed, func() error {
+			res, err := bs.BulkScore(BulkOptions{Element: "bulk", Progress: "score-progress", Level: level, State: state, Episodes: true})
+			if err != nil {
+				return err
+			}
+			eps, errs := decodeEpisodes(res.Episodes, "predictions")
+			res.Errors, res.ErrorCount = mergeErrors(res.Errors, errs), res.ErrorCount+len(errs)
+			d = done{res: res, eps: replayAll(eps, progress)}
+			return nil
+		})
+		if err == nil && d.res.Verdicts < virtualFrom {
+			d.rows, d.preds, err = bs.Rows(0, d.res.Verdicts) // the worker keeps the rows: no data needed
 		}
 		return d, err
 	}, func(d done, err error) {
@@ -606,7 +634,7 @@ func (p *ScorePage) persist() string {
 	if p.large {
 		return "The pasted text (" + Size(largeText) + " or more) is not kept across reloads; the report is."
 	}
-	if err := tab.Store.Set("score/input/"+p.data, pageState{Bulk: p.bulk, Level: p.level, State: p.state}); err != nil {
+	if err := tab.Store.Set("score/input/"+p.data, pageState{Bulk: p.bulk, Level: p.level, State: p.state, Seed: p.seed}); err != nil {
 		return "Results saved; the pasted text is not: " + err.Error()
 	}
 	return ""
@@ -614,6 +642,7 @@ func (p *ScorePage) persist() string {
 
 // batchView shows a batch's numbers, its line errors and its verdicts.
 func batchView(sb *SavedBatch, run int, cs *Compares, vr *virtualRows, onScroll app.EventHandler) app.UI {
+	cs.seed = seedOfData(sb.Data) // a row's gold is that of the data the batch was judged on
 	r := sb.Batch.Report
 	acc := "—"
 	if r.Overall.Calls > 0 {
@@ -697,6 +726,9 @@ func virtualTable(sb *SavedBatch, vr *virtualRows, cs *Compares, onScroll app.Ev
 // fetched for them. Rows are plain elements (not one component each), so a batch of thousands of
 // lines renders quickly.
 type Compares struct {
+	// seed is the variant the batch was judged on (0: none): its rows compare with that variant's
+	// gold turns (see batchView).
+	seed int64
 	open map[int]bool
 	gold map[int]*protocol.Turn
 	// more holds, for a gold call set, the calls made in the same turn as the gold turn.
@@ -713,32 +745,10 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 	if !cs.open[v.Line] || cs.gold[v.Line] != nil {
 		return
 	}
-	refresh(ctx, func() ([]protocol.Turn, error) {
-		d, err := tab.Dialogue(v.Level, v.File)
-		if err != nil {
-			return nil, err
-		}
-		samples, err := tab.Samples(v.Level)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range samples {
-			if s.File != v.File || s.ID != v.ID {
-				continue
-			}
-			for i, t := range d.Turns {
-				if t.Line != s.GoldLine {
-					continue
-				}
-				// The gold turn, and the parallel calls of its set.
-				end := i + 1
-				for end < len(d.Turns) && d.Turns[end].Role == "API" && d.Turns[end].Parallel {
-					end++
-				}
-				return d.Turns[i:end], nil
-			}
-		}
-		return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
+	seed := cs.seed
+	refresh(ctx, func() (ts []protocol.Turn, err error) {
+		err = judgedOn(seed, func() error { ts, err = verdictGold(v); return err })
+		return ts, err
 	}, func(ts []protocol.Turn, err error) {
 		if err != nil {
 			cs.err[v.Line] = err.Error()
@@ -746,6 +756,27 @@ func (cs *Compares) toggle(ctx app.Context, v protocol.Verdict) {
 		}
 		cs.gold[v.Line], cs.more[v.Line] = &ts[0], ts[1:]
 	})
+}
+
+// verdictGold is the gold turn of a verdict's sample in the data the tab's engine holds, and the
+// parallel calls of its set.
+func verdictGold(v protocol.Verdict) ([]protocol.Turn, error) {
+	d, err := tab.Dialogue(v.Level, v.File)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := tab.Samples(v.Level)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range samples {
+		if s.File == v.File && s.ID == v.ID {
+			if ts := goldTurns(d, s.GoldLine); len(ts) > 0 {
+				return ts, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no turn for sample %d of %s", v.ID, v.File)
 }
 
 // verdictTable lists the verdicts, each with a side-by-side of expected and got on demand.

@@ -106,6 +106,63 @@ test("pasting the gold predictions of builtin level 1 shows 100.0%", async () =>
   await page.close();
 });
 
+test("predictions asked on a variant are judged on it: a file named for the variant chooses it, the CLI agrees, and the tab's data is the builtin data again after", async () => {
+  const { page, w } = await newPage("/score");
+  // Variant 7's own gold: what a model that answers every request of variant 7 right writes.
+  await engineRequest(page, { op: "load", builtin: true, seed: 7 });
+  const lines = goldPredictions(await dialoguesOf(page, "level-1-given-desc"));
+  await engineRequest(page, { op: "load", builtin: true });
+  const builtin = goldPredictions(await dialoguesOf(page, "level-1-given-desc"));
+  const values = (l) => Object.values(l.turn.param_dict).map(String);
+  const k = lines.findIndex((l, i) => l.turn && values(l).some((v) => !values(builtin[i]).includes(v)));
+  const moved = values(lines[k]).find((v) => !values(builtin[k]).includes(v));
+  const file = write("gpt-x-1a2b.seed-7.jsonl", jsonl(lines));
+  const scored = async () => {
+    const runs = () => page.evaluate(() => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0));
+    const before = await runs();
+    await page.getByTestId("score-button").click();
+    await page.waitForFunction((n) => Number((document.querySelector("[data-testid=verdicts]") || { dataset: {} }).dataset.run || 0) > n, before, { timeout: 60000 });
+    return page.getByTestId("accuracy").textContent();
+  };
+
+  await page.getByTestId("predictions-file").setInputFiles(file);
+  await page.waitForFunction(() => (document.querySelector("[data-testid=score-seed]") || {}).value === "7");
+  assert.equal(await page.getByTestId("score-data-select").inputValue(), "variant");
+  const acc = await scored();
+  const cliAcc = (cliResults(file, ["--seed", "7"]).report.overall.accuracy * 100).toFixed(1) + "%";
+  assert.equal(acc, "100.0%", "variant 7's gold, judged on variant 7");
+  assert.equal(acc, cliAcc, "apibank score --seed 7 agrees");
+  // A row's comparison shows the variant's gold, which the prediction was judged against.
+  await page.locator(`[data-testid=verdict-row][data-line="${k + 1}"]`).getByRole("button", { name: "compare" }).click();
+  await page.locator(".compare > div").first().waitFor();
+  const expected = await page.locator(".compare > div").first().textContent();
+  assert.ok(expected.includes(moved), `line ${k + 1}'s expected side shows the variant's ${moved}: ${expected}`);
+  const hello = await engineRequest(page, { op: "hello" });
+  assert.ok(!hello.variant, `after the scoring the engine holds ${JSON.stringify(hello.variant)}; want the builtin data back`);
+
+  // The choice is the page's input: a reload keeps it.
+  await open(page, s.server.url, "/score");
+  await page.waitForFunction(() => (document.querySelector("[data-testid=score-seed]") || {}).value === "7");
+
+  // Judged on the data loaded in this tab (the builtin data), the moved values are wrong.
+  await page.getByTestId("score-data-select").selectOption("tab");
+  await page.waitForFunction(() => !document.querySelector("[data-testid=score-seed]"));
+  await page.getByTestId("predictions-file").setInputFiles({ name: "gold-of-7.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(jsonl(lines)) });
+  await page.waitForFunction(() => document.querySelector("[data-testid=bulk-predictions]").value.length > 0);
+  const onBuiltin = await scored();
+  assert.notEqual(onBuiltin, "100.0%", "variant 7's gold judged on the builtin data");
+  assert.equal(onBuiltin, (cliResults(file).report.overall.accuracy * 100).toFixed(1) + "%", "apibank score on the builtin data agrees");
+
+  // A seed as no host reads one is refused, with what a seed is.
+  await page.getByTestId("score-data-select").selectOption("variant");
+  await page.getByTestId("score-seed").fill("010");
+  await page.getByTestId("score-seed").press("Tab");
+  await page.getByTestId("score-seed-error").waitFor();
+  assert.match(await page.getByTestId("score-seed-error").textContent(), /decimal digits without a sign or leading zeros/);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
 /** perturb makes wrong predictions of several kinds from gold lines, each a known way to fail. */
 function perturb(lines, tools) {
   const out = [];
