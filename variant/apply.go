@@ -223,8 +223,12 @@ func matchAt(m *Move, s string, i int) (int, string, bool) {
 	return 0, "", false
 }
 
-// equalFoldASCII compares two texts of one length ignoring the case of ASCII letters.
+// equalFoldASCII compares two texts ignoring the case of ASCII letters (texts of two lengths are
+// not equal).
 func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
 	for i := 0; i < len(a); i++ {
 		if lowerByte(a[i]) != lowerByte(b[i]) {
 			return false

@@ -339,7 +339,7 @@ func settleUnread(before, after string, days int) (string, bool) {
 		if k >= len(spans) || spans[k] > i {
 			before := wordBefore(after, i)
 			if d, e := readDay(w, 0); e == len(w) && len(w) > 2 && !isDigit(w[len(w)-1]) {
-				if equalFoldASCII(before, "the") && len(before) == 3 {
+				if equalFoldASCII(before, "the") {
 					to = settled(read, 8, pad(d, 2))
 				}
 				ok = ok && to != "" // "the 4th"; not "the 19th century", read alike

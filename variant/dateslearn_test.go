@@ -72,6 +72,8 @@ func TestSettleUnreadLeaves(t *testing.T) {
 		{"the twenty-fourth of March, that is 2023-03-24", 14},
 		{"On December 28. The 28th works.", 14},
 		{"On April 19. Built in the late 19th century.", 7},
+		// A longer word before the day is no "the" (it was read as one, past its end).
+		{"On April 4. Ask these 4th graders.", 7},
 	} {
 		after := shiftDates(c.before, c.days, nil)
 		got, ok := settleUnread(c.before, after, c.days)
