@@ -132,9 +132,9 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		if len(head)+len(loose)+len(vs) > 0 || stay || near {
 			vs = append(vs, version{s, nil, nil, nil, 0, true})
 			settled := !f.datesUnread[pth]
-			for _, v := range [2][]version{head, loose} {
-				for i := range v {
-					if f.datesUnread[pth] || f.datesAlone[pth] {
+			if f.datesUnread[pth] || f.datesAlone[pth] {
+				for _, v := range [2][]version{head, loose} {
+					for i := range v {
 						var ok bool
 						v[i].text, ok = settleUnread(moved, v[i].text, shift)
 						settled = settled && ok

@@ -398,10 +398,10 @@ func partsNamed(s string) (named uint8) {
 // partsIn returns the parts of the day (as partsNamed) text names as whole words.
 func partsIn(text string) (named uint8) {
 	for i := 0; i < len(text); i++ {
-		c := text[i] | 0x20 // a letter's lower case
-		if c != 'm' && c != 'a' && c != 'e' && c != 't' && c != 'n' || i > 0 && isWordByte(text[i-1]) {
+		if i > 0 && isWordByte(text[i-1]) {
 			continue
 		}
+		c := text[i] | 0x20 // a letter's lower case
 		for p, d := range dayParts {
 			w := d.word
 			end := i + len(w)
