@@ -95,6 +95,13 @@ func dataBefore() *loadedData {
 	return d
 }
 
+// runOnOtherData says whether a run goes on in this tab on other data than the variant seed names:
+// loading that variant for a moment (onSeedData) would then pull the run's data from under it.
+func runOnOtherData(seed int64) bool {
+	st := runner.State()
+	return st.Running && (!wantsData(st.Run) || st.Run.Seed != seed)
+}
+
 // onSeedData runs f with the tab's engine holding the data seed names (0: the builtin data), and
 // puts the data loaded before back after it, as a run on a variant does: a batch of a variant, a
 // re-score or a retry of a run made on one.

@@ -572,7 +572,7 @@ func (p *RunsPage) rescore(_ app.Context, r *SavedRun, from string) {
 		// A run on a variant (or a pass of a robustness run) is judged on its data, which the
 		// engine loads for the re-score; the data loaded before comes back after it.
 		if wantsData(r) {
-			if st := runner.State(); st.Running && (!wantsData(st.Run) || st.Run.Seed != r.Seed) {
+			if runOnOtherData(r.Seed) {
 				return ag, fmt.Errorf("it was made on %s, which this tab's engine would have to load while a run goes on: open it again once the run has ended", dataWords(r.Seed))
 			}
 			err = onSeedData(r.Seed, func() (err error) { ag, err = rescoreHere(r); return err })

@@ -117,7 +117,7 @@ func judgedOn(seed int64, score func() error) error {
 	if seed == 0 {
 		return score()
 	}
-	if st := runner.State(); st.Running && (!wantsData(st.Run) || st.Run.Seed != seed) {
+	if runOnOtherData(seed) {
 		return fmt.Errorf("these predictions are judged on %s, which this tab's engine would have to load while a run goes on: score them once the run has ended", dataWords(seed))
 	}
 	return onSeedData(seed, score)
