@@ -92,23 +92,10 @@ func (p *ScorePage) judgedData() string {
 }
 
 // variantName is the name the engine gives the variant of the builtin data seed names.
-func variantName(seed int64) string { return builtinData + variantMark + strconv.FormatInt(seed, 10) }
+func variantName(seed int64) string { return protocol.VariantName(builtinData, uint64(seed)) }
 
 // seedOfData is the seed of the variant a data name names (variantName's), 0 for any other data.
-func seedOfData(name string) int64 {
-	digits, ok := strings.CutPrefix(name, builtinData+variantMark)
-	if !ok {
-		return 0
-	}
-	seed, err := protocol.ParseSeed(digits)
-	if err != nil {
-		return 0
-	}
-	return seed
-}
-
-// variantMark comes between the builtin data's name and a variant's seed in the variant's name.
-const variantMark = "~s"
+func seedOfData(name string) int64 { return protocol.VariantSeed(builtinData, name) }
 
 // judgedOn runs score with the tab's engine holding the variant of the builtin data seed names,
 // and the data loaded before back after it; with seed 0, on the data loaded now. A run that goes

@@ -11,14 +11,6 @@ import (
 	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
-func TestSeedOfData(t *testing.T) {
-	for name, want := range map[string]int64{variantName(7): 7, variantName(9007199254740991): 9007199254740991, builtinData: 0, "my-folder": 0, "builtin~s0": 0, "builtin~s07": 0, "builtin~sx": 0, "other~s7": 0} {
-		if got := seedOfData(name); got != want {
-			t.Errorf("seedOfData(%q) = %d, want %d", name, got, want)
-		}
-	}
-}
-
 func TestSeedInName(t *testing.T) {
 	for _, c := range []struct {
 		name string

@@ -78,3 +78,30 @@ func (f *SeedFlag) Problem(name string) error {
 	}
 	return errors.New("--" + name + " " + text + ": " + f.refusal.Error())
 }
+
+// VariantName is the name a variant's data is loaded under: the original's name (base), VariantMark
+// and the seed; seed 0 is the original itself. The engine names variants so and pages read a
+// variant's seed back from the name (VariantSeed), so both follow this one rule.
+func VariantName(base string, seed uint64) string {
+	if seed == 0 {
+		return base
+	}
+	return base + VariantMark + strconv.FormatUint(seed, 10)
+}
+
+// VariantSeed is the seed of the variant of the data named base that name names (VariantName's),
+// 0 for any other name.
+func VariantSeed(base, name string) int64 {
+	digits, ok := strings.CutPrefix(name, base+VariantMark)
+	if !ok {
+		return 0
+	}
+	seed, err := ParseSeed(digits)
+	if err != nil {
+		return 0
+	}
+	return seed
+}
+
+// VariantMark comes between the original's name and the seed in a variant's name.
+const VariantMark = "~s"

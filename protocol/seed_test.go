@@ -84,3 +84,23 @@ func TestSeedFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestVariantName(t *testing.T) {
+	for _, seed := range []uint64{1, 42, MaxSeed} {
+		name := VariantName("builtin", seed)
+		if got := VariantSeed("builtin", name); got != int64(seed) {
+			t.Errorf("VariantSeed(%q) = %d, want %d", name, got, seed)
+		}
+	}
+	if got := VariantName("builtin", 42); got != "builtin~s42" {
+		t.Errorf("VariantName(builtin, 42) = %q", got)
+	}
+	if got := VariantName("builtin", 0); got != "builtin" {
+		t.Errorf("VariantName(builtin, 0) = %q, want the original's name", got)
+	}
+	for _, name := range []string{"builtin", "my-folder", "builtin~s0", "builtin~s07", "builtin~sx", "other~s7", "builtin~s"} {
+		if got := VariantSeed("builtin", name); got != 0 {
+			t.Errorf("VariantSeed(%q) = %d, want 0", name, got)
+		}
+	}
+}

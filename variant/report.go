@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/protocol"
 )
 
 // Report says what a variant moved and what it could not.
@@ -61,14 +62,9 @@ type Unchanged struct {
 	Why   string `json:"why"`
 }
 
-// Name is the name a variant's data is loaded under: the original's name, "~s" and the seed
-// ("builtin~s42"); seed 0 is the original itself.
-func Name(base string, seed uint64) string {
-	if seed == 0 {
-		return base
-	}
-	return base + "~s" + strconv.FormatUint(seed, 10)
-}
+// Name is the name a variant's data is loaded under (protocol.VariantName): the original's name,
+// "~s" and the seed, "builtin~s42"; seed 0 is the original itself.
+func Name(base string, seed uint64) string { return protocol.VariantName(base, seed) }
 
 // Shares returns, for the dialogue and scene files with a value to move, how many were served as
 // the variant and how many unchanged.
