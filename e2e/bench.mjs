@@ -96,7 +96,7 @@ if (ONLY === "phone") {
   }
   try {
     for (let i = 0; i < Number(process.env.PHONE_RUNS || 5); i++) for (const { server, first, second } of targets) {
-      const b = await launch();
+      const b = await launch({ warmUps: true });
       try {
         const page = await b.context.newPage();
         // A new profile: the first visit starts with an empty HTTP cache, and its service worker
@@ -185,7 +185,7 @@ async function variantTimes(base, round) {
     return r.ms;
   };
   const out = {};
-  let b = await launch();
+  let b = await launch({ warmUps: true });
   try {
     const page = await b.context.newPage();
     await open(page, base, "/");
@@ -201,7 +201,7 @@ async function variantTimes(base, round) {
   } finally {
     await b.close();
   }
-  b = await launch();
+  b = await launch({ warmUps: true });
   try {
     const page = await b.context.newPage();
     await open(page, base, "/");
@@ -244,7 +244,7 @@ const KEY = "sk-bench-" + Math.random().toString(36).slice(2);
 const fake = await startFakeModel({ key: KEY, models: ["fake-model"], rules: [{ match: { any: "ToolSearcher" }, reply: { content: "[ToolSearcher(keywords='meeting')]" } }, { reply: { content: "[Calculator(formula='1+2')]" } }] });
 try {
   for (let i = 0; i < RUNS; i++) {
-    const b = await launch();
+    const b = await launch({ warmUps: true });
     const page = await b.context.newPage();
     await page.goto(server.url + "/");
     await page.waitForFunction(() => !document.getElementById("app-wasm-loader") && document.querySelector("[data-testid=dataset-select]"), null, { polling: 5 });
@@ -263,7 +263,7 @@ try {
     process.exit(0);
   }
 
-  const b = await launch();
+  const b = await launch({ warmUps: true });
   const page = await b.context.newPage();
   await open(page, server.url, "/score");
   const list = await engineRequest(page, { op: "dialogues" });
@@ -290,7 +290,7 @@ try {
 
   for (let i = 0; i < RUNS; i++) {
     for (const concurrency of [4, 16]) {
-      const b = await launch();
+      const b = await launch({ warmUps: true });
       const page = await b.context.newPage();
       await open(page, server.url, "/run");
       await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "fake-model", concurrency });

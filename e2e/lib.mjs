@@ -239,6 +239,12 @@ export async function startServer(extra = []) {
 /**
  * launch starts Chromium with a fresh profile directory; close() removes it. opts.serviceWorkers
  * "block" keeps the site's service worker out (so page.route sees every request).
+ *
+ * Its pages run without the engine's idle warm-ups (the test hook warmUps: false) unless
+ * opts.warmUps, or E2E_WARMUPS=1 for every test: a warm-up costs a page about as much CPU as its
+ * start, after it is ready, and the suite opens hundreds of pages on a 2-core machine. The tests of
+ * the warm-ups, and of what a warm engine gives, ask for them; every other test meets the engine as
+ * a page asked at once after "ready" does, which the warm-ups are made never to hold up.
  */
 export async function launch(opts = {}) {
   if (!existsSync(chromiumPath)) {
@@ -253,6 +259,11 @@ export async function launch(opts = {}) {
     acceptDownloads: true,
     serviceWorkers: opts.serviceWorkers || "allow",
   });
+  if (!opts.warmUps && process.env.E2E_WARMUPS !== "1") {
+    await context.addInitScript(() => {
+      window.apibankTestHooks = Object.assign({ warmUps: false }, window.apibankTestHooks);
+    });
+  }
   return {
     context,
     close: async () => {
@@ -260,6 +271,16 @@ export async function launch(opts = {}) {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * withWarmUps has page run the engine's idle warm-ups, as every page out of the tests does (see
+ * launch): for a test of what a page holds or costs once its idle work is done.
+ */
+export async function withWarmUps(page) {
+  await page.addInitScript(() => {
+    window.apibankTestHooks = Object.assign({}, window.apibankTestHooks, { warmUps: true });
+  });
 }
 
 /** watch records a page's console errors, uncaught exceptions and dialogs (alert). */
@@ -508,7 +529,7 @@ export async function verdicts(page) {
  * APIBANK_E2E_TARGET=worker in the environment the server is the Worker on workerd (startWorker), so
  * a test file runs unchanged against the public demo. opts.db gives the server a SQLite file of its
  * own (--db, in a temporary folder removed after): the classes and the board are served, as the
- * Worker always serves them.
+ * Worker always serves them. opts.warmUps keeps the engine's idle warm-ups on (see launch).
  */
 export function session(opts = {}) {
   const s = { server: null, browser: null, dir: null };
@@ -519,7 +540,7 @@ export function session(opts = {}) {
       extra = ["--db", path.join(s.dir, "site.db")];
     }
     s.server = process.env.APIBANK_E2E_TARGET === "worker" ? await startWorker() : await startServer(extra);
-    s.browser = await launch();
+    s.browser = await launch({ warmUps: opts.warmUps });
   });
   after(async () => {
     if (s.browser) await s.browser.close();
@@ -973,10 +994,11 @@ export async function tabMemory(page) {
  * summary in "runs" (or the run whole, as runs were kept before), its records in "landed" (by run
  * ID, NUL, task key), its full verdicts in "verdicts". It returns every run put back together whole
  * (runs: the run's export), what "runs" keeps (kept), the records by key (records, and their keys:
- * landed), and every stored value's text (raw).
+ * landed), and every stored value's text (raw). With id, it returns {runs} alone, holding that run
+ * alone: a run of long answers is tens of MB, which the page need not send to the test twice over.
  */
-export async function readRunStore(page) {
-  return page.evaluate(async () => {
+export async function readRunStore(page, id) {
+  return page.evaluate(async (only) => {
     const db = await new Promise((resolve, reject) => {
       const req = indexedDB.open("apibank-runs");
       req.onerror = () => reject(req.error);
@@ -999,6 +1021,7 @@ export async function readRunStore(page) {
     const [runs, landed, verdicts] = [await table("runs"), await table("landed"), await table("verdicts")];
     const whole = [];
     for (const [id, text] of runs) {
+      if (only && id !== only) continue;
       const kept = JSON.parse(text);
       if (!kept.summary) {
         whole.push(kept);
@@ -1019,6 +1042,7 @@ export async function readRunStore(page) {
       if (verdicts.has(id)) r.batch = JSON.parse(verdicts.get(id));
       whole.push(r);
     }
+    if (only) return { runs: whole };
     return {
       runs: whole,
       kept: [...runs.values()].map((t) => JSON.parse(t)),
@@ -1026,12 +1050,12 @@ export async function readRunStore(page) {
       records: Object.fromEntries([...landed].map(([k, t]) => [k, JSON.parse(t)])),
       raw: [...runs.values(), ...landed.values(), ...verdicts.values()].join("\n"),
     };
-  });
+  }, id || "");
 }
 
 /** savedRun reads a model run whole as the tab keeps it in IndexedDB (readRunStore), by ID. */
 export async function savedRun(page, id) {
-  const run = (await readRunStore(page)).runs.find((r) => r.id === id);
+  const run = (await readRunStore(page, id)).runs.find((r) => r.id === id);
   if (!run) throw new Error(`run ${id} is not in IndexedDB`);
   return run;
 }

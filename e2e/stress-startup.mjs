@@ -6,7 +6,7 @@ const n = Number(process.argv[2] || 20);
 const server = await startServer();
 const times = [];
 for (let i = 0; i < n; i++) {
-  const b = await launch();
+  const b = await launch({ warmUps: true });
   const page = await b.context.newPage();
   const errors = [];
   page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && errors.push(m.text()));

@@ -24,8 +24,9 @@
 //
 // Every promise of apibankEngine resolves, never rejects: {ok: true, ...} or {ok: false, error,
 // restarted}. Test hook: window.apibankTestHooks, read once when this module runs, may set the
-// start-up bounds (stallMs, compileMs, startMs, restartMs, maxStarts) and stallStarts (the first n
-// workers are told never to say "ready"); no page sets it.
+// start-up bounds (stallMs, compileMs, startMs, restartMs, maxStarts), stallStarts (the first n
+// workers are told never to say "ready") and warmUps (false turns the idle warm-ups off); no page
+// sets it.
 import { createEngine } from "./bridge/engine.js";
 import { fetchAndCompile, afterUIBytes } from "./bridge/compile.js";
 import { Kept, idbPut, idbGet, idbClear } from "./bridge/storage.js";

@@ -119,7 +119,7 @@ test("a special case opens on the Sample page and scores in the one-sample box, 
 });
 
 test("a first visit downloads each module once: the downloads the head's boot script starts are what go-app and the engine use", async () => {
-  const b = await launch(); // a fresh profile: nothing cached, no service worker yet
+  const b = await launch({ warmUps: true }); // a fresh profile: nothing cached, no service worker yet
   try {
     const page = await b.context.newPage();
     const w = watch(page);
@@ -144,7 +144,7 @@ test("a first visit downloads each module once: the downloads the head's boot sc
 });
 
 test("a first visit's service worker starts once the engine is ready, and the server sends each module once to the page and the worker together", async () => {
-  const b = await launch(); // a fresh profile: nothing cached, no service worker yet
+  const b = await launch({ warmUps: true }); // a fresh profile: nothing cached, no service worker yet
   try {
     // The first engine worker hangs and is replaced after 3 s (startup.test.mjs's hook): the engine
     // is then ready well after the app is on screen, when go-app's loader would register the worker.

@@ -8,7 +8,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { networkInterfaces } from "node:os";
-import { watch, open, session, startServer, startFakeModel, fillRunForm, tabMemory, pageHolds, savedRun } from "../lib.mjs";
+import { watch, open, session, startServer, startFakeModel, fillRunForm, tabMemory, pageHolds, savedRun, withWarmUps } from "../lib.mjs";
 
 const s = session();
 const ALL = ["level-1-given-desc", "level-2-toolsearcher", "level-3"];
@@ -84,6 +84,7 @@ for (const [i, b] of HOSTILE.entries()) {
 test("every hostile behaviour in one run: the tab's memory (page and engine worker) stays under 400 MB and the page stays responsive", async (t) => {
   const fake = await hostile("all");
   const page = await s.browser.context.newPage();
+  await withWarmUps(page); // the tab's memory with all its idle work, as a user's tab holds it
   const w = watch(page);
   await open(page, s.server.url, "/run");
   await fillRunForm(page, { baseURL: fake.url, key: "sk-hostile", model: "hostile", form: "native", levels: ALL, limit: 8, concurrency: 8, stream: true, timeout: 2 });

@@ -21,7 +21,7 @@ const s = { server: null, browser: null, proxy: null };
 before(async () => {
   s.server = await startServer();
   s.proxy = await stallingProxy(s.server.url);
-  s.browser = await launch({ serviceWorkers: "block" });
+  s.browser = await launch({ serviceWorkers: "block", warmUps: true });
 });
 
 after(async () => {

@@ -85,8 +85,9 @@ const mb = (bytes) => (bytes / 1e6).toFixed(2) + " MB";
  *   newWorker()        creates a worker running web/engine-worker.js
  *   kept               the tab's kept state (storage.js Kept) and kept.read, the promise of its
  *                      reading back after a reload
- *   hooks              window.apibankTestHooks or {}: start-up bounds and stallStarts (the first n
- *                      workers are told never to say "ready")
+ *   hooks              window.apibankTestHooks or {}: start-up bounds, stallStarts (the first n
+ *                      workers are told never to say "ready") and warmUps (false: no idle warm-up
+ *                      and no helper, for a test that does not measure them)
  *   now(), later(fn, ms), every(fn, ms)   the clock and timers (performance.now, setTimeout,
  *                      setInterval by default)
  *   mark()             called at the tab's first "ready" (a performance mark for the benchmark)
@@ -108,6 +109,9 @@ export function createEngine(env) {
   const liveness = Object.assign({}, defaultLiveness);
   for (const k of hookBounds) if (typeof hooks[k] === "number") liveness[k] = hooks[k];
   let stallStarts = typeof hooks.stallStarts === "number" ? hooks.stallStarts : 0;
+  // The idle warm-ups cost a page several seconds of CPU after its first "ready": a browser test
+  // that opens hundreds of pages on a small machine, and measures none of them, turns them off.
+  const warmUps = hooks.warmUps !== false;
 
   // The one state: {name, since, ...what that state holds}: compile {download}; pause {}; spawn,
   // restore, serve {worker, heard (its last sign of life), pingAt (the unanswered ping, 0: none)};
@@ -404,12 +408,13 @@ export function createEngine(env) {
           // The warm-ups (engine-worker.js's, and the helper) wait for an idle page, then for a
           // quiet engine: run at "ready", they competed with app.wasm's start for the cores, and
           // the page's first requests waited behind their coldest steps.
-          idle(() =>
-            whenQuiet(now(), () => {
-              if (alive(w)) w.postMessage({ type: "warm-up" });
-              warmCode();
-            })
-          );
+          if (warmUps)
+            idle(() =>
+              whenQuiet(now(), () => {
+                if (alive(w)) w.postMessage({ type: "warm-up" });
+                warmCode();
+              })
+            );
           flush();
         }, (err) => crashed(w, null, "this tab's data could not be replayed: " + err.message));
         return;
