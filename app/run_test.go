@@ -246,3 +246,26 @@ func TestHashInSteps(t *testing.T) {
 		})
 	}
 }
+
+func TestUnreachedNote(t *testing.T) {
+	refused := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "a.jsonl"}, Message: "model: no answer from h: connection refused"}
+	notAsked := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "b.jsonl"}, Message: "not asked: the endpoint was not reached (…)", NotAsked: true}
+	busy := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "c.jsonl"}, Status: 503, Message: "overloaded"}
+	tests := []struct {
+		name     string
+		failures []run.Failure
+		want     string // in the note; "" for no note
+	}{
+		{"every task asked", []run.Failure{refused, busy}, ""},
+		{"no failure", nil, ""},
+		{"two unreached, three not asked", []run.Failure{busy, refused, refused, notAsked, notAsked, notAsked}, "(model: no answer from h: connection refused). The other 3 were not asked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unreachedNote(tt.failures)
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("unreachedNote = %q, want one holding %q", got, tt.want)
+			}
+		})
+	}
+}

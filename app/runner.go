@@ -500,7 +500,7 @@ func retryOne(ctx context.Context, saved *SavedRun, key string, f run.Failure) (
 	if err != nil {
 		for i := range saved.Failures {
 			if saved.Failures[i].Task == f.Task {
-				saved.Failures[i].Message = err.Error()
+				saved.Failures[i].Message, saved.Failures[i].NotAsked = err.Error(), false
 				var me *model.Error
 				if errors.As(err, &me) {
 					saved.Failures[i].Status = me.Status

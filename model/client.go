@@ -120,6 +120,9 @@ type failure struct {
 	cause   error
 	retry   bool
 	after   time.Duration // what the server asked to wait; -1 when nothing
+	// unreached: the request got no HTTP answer at all, and not for want of time (see
+	// Error.Unreached).
+	unreached bool
 }
 
 // retrying runs attempt until it succeeds, fails for good, or ctx ends; it returns the result, the
@@ -150,11 +153,12 @@ func retrying[T any](ctx context.Context, c *Client, attempt func(context.Contex
 // errorOf turns the last failure into the *Error returned, scrubbed of the key.
 func (c *Client) errorOf(f *failure, attempts int) *Error {
 	e := &Error{
-		Status:   f.status,
-		Message:  redact(f.message, c.secrets),
-		Type:     redact(f.kind, c.secrets),
-		Host:     c.host,
-		Attempts: attempts,
+		Status:    f.status,
+		Message:   redact(f.message, c.secrets),
+		Type:      redact(f.kind, c.secrets),
+		Host:      c.host,
+		Attempts:  attempts,
+		unreached: f.unreached,
 	}
 	if f.cause != nil {
 		e.cause = scrubErr(f.cause, c.secrets)
@@ -182,7 +186,9 @@ func (c *Client) newRequest(method, target string, body []byte, accept string) *
 func (c *Client) send(ctx context.Context, method, target string, body []byte, accept string) (*HTTPResponse, *failure) {
 	res, err := c.transport.Send(ctx, c.newRequest(method, target, body, accept))
 	if err != nil {
-		return nil, c.noAnswer(ctx, err)
+		f := c.noAnswer(ctx, err)
+		f.unreached = ctx.Err() == nil && !errors.Is(f.cause, context.DeadlineExceeded)
+		return nil, f
 	}
 	if res.Status < 200 || res.Status > 299 {
 		defer res.Body.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"reflect"
 	"strconv"
 	"strings"
@@ -548,5 +549,44 @@ func TestConcurrent(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 16 {
 		t.Errorf("%d requests", n)
+	}
+}
+
+// TestUnreached: only a request that got no HTTP answer at all, and not for want of time, says
+// its endpoint was not reached.
+func TestUnreached(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	srv := start(t, fakemodel.Script{Rules: []fakemodel.Rule{
+		{Match: fakemodel.Match{Last: "busy"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: 503, Message: "overloaded"}},
+		{Match: fakemodel.Match{Last: "drop"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultDrop}},
+		{Match: fakemodel.Match{Last: "slow"}, Fault: &fakemodel.Fault{Kind: fakemodel.FaultSlow, DelayMS: 5000}},
+	}})
+	tests := []struct {
+		name, url, prompt string
+		unreached         bool
+	}{
+		{"nothing listens", refused, "hi", true},
+		{"an error status", srv.URL(), "busy", false},
+		{"an answer broken off", srv.URL(), "drop", false},
+		{"no answer in time", srv.URL(), "slow", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := settingsFor(srv)
+			s.BaseURL, s.Retries, s.Timeout = tt.url, -1, 200*time.Millisecond
+			_, err := model.New(s).Chat(context.Background(), model.Request{Messages: user(tt.prompt)})
+			var me *model.Error
+			if !errors.As(err, &me) {
+				t.Fatalf("error %v, want a *model.Error", err)
+			}
+			if me.Unreached() != tt.unreached {
+				t.Errorf("Unreached() = %v, want %v (%v)", me.Unreached(), tt.unreached, me)
+			}
+		})
 	}
 }

@@ -26,7 +26,8 @@ type Error struct {
 	// Attempts is how many requests were made.
 	Attempts int `json:"attempts"`
 
-	cause error
+	cause     error
+	unreached bool
 }
 
 // Error says what failed, where and after how many attempts.
@@ -62,6 +63,12 @@ func (e *Error) Unwrap() error { return e.cause }
 // Temporary says whether trying the request again later may succeed (a rate limit, a server error,
 // no answer); a run offers to retry those.
 func (e *Error) Temporary() bool { return retryableStatus(e.Status) || e.Status == 0 }
+
+// Unreached says the endpoint was not reached: the last attempt got no HTTP answer at all, and not
+// for want of time (a refused connection, an unknown host, a failed TLS handshake, a fetch the
+// browser refused). Unlike a timeout or an answer broken off, it says nothing was listening there;
+// a run stops asking once its first requests all end so (see run.Run).
+func (e *Error) Unreached() bool { return e.unreached }
 
 // scrubbed is an error whose text had the key removed; errors.Is still sees the original.
 type scrubbed struct {

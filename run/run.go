@@ -196,6 +196,8 @@ type Failure struct {
 	Status int `json:"status"`
 	// Message is the provider's message (never containing the API key).
 	Message string `json:"message"`
+	// NotAsked: the run did not ask this task, its endpoint not reached (see NotAsked).
+	NotAsked bool `json:"not_asked,omitempty"`
 }
 
 // Episode is a level-3 scene played live: every message of the conversation, the engine's
@@ -245,6 +247,9 @@ type Result struct {
 	TokensIn  int             `json:"tokens_in"`
 	TokensOut int             `json:"tokens_out"`
 	Cancelled bool            `json:"cancelled,omitempty"`
+	// Unreached, when the run stopped asking because the endpoint was not reached, is its first
+	// unreached request's error; the tasks it did not ask are failures (Failure.NotAsked).
+	Unreached string `json:"unreached,omitempty"`
 	// Cut counts the answers that went over a limit (judged wrong), and states the limits.
 	Cut CutCount `json:"cut"`
 }
@@ -558,6 +563,8 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	watch := &reachWatch{chat: chat}
+	chat = watch
 	e := &serial{do: do}
 	ts, err := tasks(ctx, e, cfg, opt.Yield)
 	if err != nil {
@@ -675,6 +682,7 @@ feed:
 	close(work)
 	wg.Wait()
 	res.Cancelled = ctx.Err() != nil
+	res.Unreached = watch.stopped()
 	sort.SliceStable(res.Failures, func(i, j int) bool { return taskLess(ts, res.Failures[i].Task, res.Failures[j].Task) })
 	res.TokensIn, res.TokensOut = prog.TokensIn, prog.TokensOut
 	if opt.Out != nil {
@@ -875,8 +883,12 @@ func PredictionOf(t Task, resp model.Response) Prediction {
 func failure(t Task, err error) *Failure {
 	f := &Failure{Task: t, Message: err.Error()}
 	var me *model.Error
-	if errors.As(err, &me) {
+	var na *NotAsked
+	switch {
+	case errors.As(err, &me):
 		f.Status = me.Status
+	case errors.As(err, &na):
+		f.NotAsked = true
 	}
 	return f
 }

@@ -162,8 +162,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
+		notAsked := 0
 		for _, f := range res.Failures {
+			if f.NotAsked {
+				notAsked++
+				continue
+			}
 			fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
+		}
+		if res.Unreached != "" {
+			fmt.Fprintf(stderr, "apibank: run: the endpoint was not reached (%s): the %d other samples were not asked; check --base-url and that its server runs\n", res.Unreached, notAsked)
 		}
 		failed = failed || len(res.Failures) > 0
 		cancelled = res.Cancelled

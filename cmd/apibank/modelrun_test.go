@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -160,5 +162,49 @@ func TestRunTrials(t *testing.T) {
 	}
 	if _, _, code := runCapture(t, "run", "--base-url", srv.URL(), "--model", "m", "--out", out, "--trials", "0"); code != 2 {
 		t.Errorf("--trials 0: exit %d, want 2", code)
+	}
+}
+
+// TestRunWhereNothingListens: a whole run against an address nothing listens on ends after its
+// first requests' retries, not one sample's after another; the rest are kept as failed, not asked,
+// and said once.
+func TestRunWhereNothingListens(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	out := filepath.Join(t.TempDir(), "preds.jsonl")
+	_, stderr, code := runCapture(t, "run", "--native", "--base-url", url, "--model", "m", "--concurrency", "2", "--out", out)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (requests failed)", code)
+	}
+	listed := strings.Count(stderr, "request failed (status 0)")
+	if listed < 2 || listed > 3 || !strings.Contains(stderr, "connection refused") {
+		t.Errorf("%d failed requests listed, want the 2 or 3 asked:\n%s", listed, stderr)
+	}
+	var rec struct {
+		Trials []struct {
+			Failures []struct {
+				NotAsked bool `json:"not_asked"`
+			} `json:"failures"`
+		} `json:"trials"`
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(out), "preds.run.json"))
+	if err != nil || json.Unmarshal(b, &rec) != nil || len(rec.Trials) != 1 {
+		t.Fatalf("the run's record: %v\n%s", err, b)
+	}
+	notAsked := 0
+	for _, f := range rec.Trials[0].Failures {
+		if f.NotAsked {
+			notAsked++
+		}
+	}
+	if notAsked < 100 || notAsked+listed != len(rec.Trials[0].Failures) {
+		t.Errorf("%d failures recorded, %d of them not asked", len(rec.Trials[0].Failures), notAsked)
+	}
+	if want := "the " + strconv.Itoa(notAsked) + " other samples were not asked; check --base-url"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
 	}
 }

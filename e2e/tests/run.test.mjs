@@ -8,6 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import path from "node:path";
 import { watch, open, cli, session, startFakeModel, set, launch, fillRunForm, readRunStore, runProgress as progress, runFinished as finished } from "../lib.mjs";
 
@@ -95,6 +96,18 @@ async function savedRun(page, id) {
   const text = runs.find((t) => JSON.parse(t).id === id);
   assert.ok(text, "run " + id + " is not in IndexedDB");
   return { text, run: JSON.parse(text) };
+}
+
+/** freePort is a loopback port nothing listens on (it was free a moment ago). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** cliRun runs `apibank run` (under wazero) against the fake and returns the --out bytes and the JSON summary. */
@@ -376,6 +389,40 @@ test("a failed request is listed with its status and message, and retried alone"
     }, null, { timeout: 30000 });
   }
   assert.deepEqual(w.errors.filter((e) => !/status of 400/.test(e)), [], "no error but the scripted 400s");
+  await page.close();
+});
+
+test("an endpoint where nothing listens ends the run in one request's retries: the rest are not asked, said once, and Retry all asks them when it answers", async () => {
+  const { page, w } = await newPage();
+  const closed = await freePort();
+  const p = await (async () => {
+    await fillRunForm(page, { baseURL: `http://127.0.0.1:${closed}/v1`, key: KEY, model: "fake-model", levels: ["level-1-given-desc"], limit: 10, concurrency: 2 });
+    const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
+    await page.getByTestId("run-start").click();
+    return finished(page, before);
+  })();
+  assert.equal(p.failed, p.total, "every sample failed");
+  const note = await page.getByTestId("run-unreached-note").textContent();
+  const rows = await page.locator("[data-testid=run-failure]").count();
+  assert.ok(rows >= 2 && rows <= 3, `the requests asked are listed (${rows}): the first two, and one a worker had begun`);
+  assert.match(note, new RegExp(`The other ${p.total - rows} were not asked`));
+  assert.match(note, /no answer from 127\.0\.0\.1/);
+  const { run } = await savedRun(page, p.id);
+  assert.equal(run.failures.filter((f) => f.not_asked).length, p.total - rows, "the tasks not asked are kept as failed, to retry");
+
+  // The endpoint now answers there: Retry all failed asks every sample, and nothing is left failed.
+  const there = await startFakeModel({ models: ["fake-model"], rules: [{ reply: { content: "[Calculator(formula='1+2')]" } }] }, ["--addr", `127.0.0.1:${closed}`]);
+  try {
+    await page.getByTestId("run-retry-all").click();
+    await page.waitForFunction(() => {
+      const el = document.querySelector("[data-testid=run-progress]");
+      return el && el.dataset.state !== "running" && el.dataset.failed === "0";
+    }, null, { timeout: 60000 });
+    assert.equal(await page.getByTestId("run-unreached-note").count(), 0);
+  } finally {
+    await there.stop();
+  }
+  assert.deepEqual(w.errors.filter((e) => !/net::ERR_CONNECTION_REFUSED|Failed to load/.test(e)), []);
   await page.close();
 });
 
