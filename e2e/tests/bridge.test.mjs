@@ -398,6 +398,19 @@ test("the state machine's transitions, scenario by scenario", async (t) => {
       },
     },
     {
+      name: "the test hook warmUps: false turns both warm-ups off, and nothing else",
+      async run() {
+        const idles = [];
+        const h = await harness({ idle: (fn) => idles.push(fn), helper: "done", hooks: { warmUps: false } });
+        assert.equal(idles.length, 0, "no idle work was asked for");
+        await h.advance(10000);
+        assert.deepEqual([h.workers[0].got.filter((m) => m.type === "warm-up").length, h.helpers.length], [0, 0]);
+        const r = await h.engine.request(req("stats"));
+        assert.equal(r.ok, true, "the engine answers");
+        return { h, states: ["compile", "spawn", "restore", "serve"] };
+      },
+    },
+    {
       name: "a helper that traps or never answers is ended and changes nothing else",
       async run() {
         const trapped = await harness({ helper: "crash" });
