@@ -247,9 +247,9 @@ func TestHashInSteps(t *testing.T) {
 	}
 }
 
-func TestUnreachedNote(t *testing.T) {
+func TestStoppedNote(t *testing.T) {
 	refused := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "a.jsonl"}, Message: "model: no answer from h: connection refused"}
-	notAsked := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "b.jsonl"}, Message: "not asked: the endpoint was not reached (…)", NotAsked: true}
+	notAsked := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "b.jsonl"}, Message: "not asked: the endpoint was not reached (model: no answer from h)", NotAsked: true}
 	busy := run.Failure{Task: run.Task{Level: "level-1-given-desc", File: "c.jsonl"}, Status: 503, Message: "overloaded"}
 	tests := []struct {
 		name     string
@@ -258,13 +258,13 @@ func TestUnreachedNote(t *testing.T) {
 	}{
 		{"every task asked", []run.Failure{refused, busy}, ""},
 		{"no failure", nil, ""},
-		{"two unreached, three not asked", []run.Failure{busy, refused, refused, notAsked, notAsked, notAsked}, "(model: no answer from h: connection refused). The other 3 were not asked"},
+		{"two unreached, three not asked", []run.Failure{busy, refused, refused, notAsked, notAsked, notAsked}, "The run stopped asking: the endpoint was not reached (model: no answer from h). The other 3 samples were not asked"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unreachedNote(tt.failures)
+			got := stoppedNote(tt.failures)
 			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
-				t.Errorf("unreachedNote = %q, want one holding %q", got, tt.want)
+				t.Errorf("stoppedNote = %q, want one holding %q", got, tt.want)
 			}
 		})
 	}

@@ -764,28 +764,28 @@ func noAnswer(fs []run.Failure) bool {
 	return slices.ContainsFunc(fs, func(f run.Failure) bool { return f.Status == 0 })
 }
 
-// unreachedNote says why a run stopped asking, when it did (see run.NotAsked): the first request
-// that got no answer, and how many were not asked; "" when every task was asked. The tasks not
-// asked are not listed one by one: they are the rest of the run.
-func unreachedNote(fs []run.Failure) string {
+// stoppedNote says why a run stopped asking, when its first requests found the endpoint unusable
+// (see run.NotAsked), and how many samples it did not ask; "" when it asked every one. The samples
+// not asked are not listed one by one: they are the rest of the run.
+func stoppedNote(fs []run.Failure) string {
 	notAsked, why := 0, ""
 	for _, f := range fs {
-		switch {
-		case f.NotAsked:
+		if f.NotAsked {
 			notAsked++
-		case why == "" && f.Status == 0:
-			why = f.Message
+			if why == "" {
+				why = strings.TrimPrefix(f.Message, "not asked: ")
+			}
 		}
 	}
 	if notAsked == 0 {
 		return ""
 	}
-	return fmt.Sprintf("The endpoint was not reached: its first requests got no answer at all (%s). The other %d were not asked, not to wait through every one's retries for nothing. Check the base URL, and that its server runs and allows this page, then retry them.", why, notAsked)
+	return fmt.Sprintf("The run stopped asking: %s. The other %d samples were not asked, rather than each waiting through its retries or being refused in turn. Check the base URL, the key and the model, and that the server runs and allows this page; then retry them.", why, notAsked)
 }
 
 func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 	batch := r.Source == runSourceBatch
-	note := unreachedNote(r.Failures)
+	note := stoppedNote(r.Failures)
 	listed := r.Failures
 	if note != "" {
 		listed = slices.DeleteFunc(slices.Clone(r.Failures), func(f run.Failure) bool { return f.NotAsked })
@@ -793,7 +793,7 @@ func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 	return app.Div().DataSet("testid", "run-failures").DataSet("pass", r.Trial).Body(
 		app.H3().Text(fmt.Sprintf("%s%d requests failed", title, len(r.Failures))),
 		app.If(note != "", func() app.UI {
-			return app.P().Class("error").DataSet("testid", "run-unreached-note").Text(note)
+			return app.P().Class("error").DataSet("testid", "run-stopped-note").Text(note)
 		}),
 		app.If(!batch && noAnswer(r.Failures) && LANEndpointNote(r.Settings.BaseURL) != "", func() app.UI {
 			return app.P().Class("error").DataSet("testid", "run-failed-lan-note").Text(LANEndpointNote(r.Settings.BaseURL))

@@ -3,44 +3,58 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/apibank-playground/apibank/model"
 )
 
-// unreachedToStop is how many of a run's first requests must end without reaching the endpoint
-// (each after all its attempts, see model.Error.Unreached), with none reaching it, before the run
-// stops asking: two requests tried five times each over some fifteen seconds.
-const unreachedToStop = 2
+// unusableToStop is how many of a run's first requests must find the endpoint unusable (see
+// unusable), with none getting an answer it could use, before the run stops asking: two requests,
+// which for an endpoint not reached were each tried five times over some fifteen seconds.
+const unusableToStop = 2
 
-// NotAsked is the error of a task a run did not ask because the endpoint was not reached: its
-// first requests all got no HTTP answer, after every attempt (a wrong address, a server not
-// started, a host the page may not call). Asking on would have cost every sample its attempts'
-// backoff, minutes to hours for nothing; the task fails at once instead, and is retried as any
-// failed request is.
+// unusable says why a request's error shows its endpoint unusable for the whole run, or "": nothing
+// was reached (model.Error.Unreached), or it refused the key, the model or the address itself (401,
+// 403, 404), which no other sample would change. Anything else (a rate limit, a server error, a
+// timeout, a refusal of one prompt) may be the sample's or the moment's.
+func unusable(me *model.Error) string {
+	switch {
+	case me.Unreached():
+		return "the endpoint was not reached"
+	case me.Status == http.StatusUnauthorized, me.Status == http.StatusForbidden, me.Status == http.StatusNotFound:
+		return fmt.Sprintf("the endpoint refused the run's first requests with HTTP %d", me.Status)
+	}
+	return ""
+}
+
+// NotAsked is the error of a task a run did not ask because its first requests found the endpoint
+// unusable (see unusable): a wrong address, a server not started, a host the page may not call, a
+// wrong key or model. Asking on would have cost every sample its attempts (minutes to hours of
+// backoff, or a provider's refusal of a bad key over and over); the task fails at once instead,
+// and is retried as any failed request is.
 type NotAsked struct {
-	// Why is the first unreached request's error.
+	// Why is why the run stopped asking, with the first unusable request's error.
 	Why string
 }
 
 // Error says that the task was not asked, and why.
-func (e *NotAsked) Error() string {
-	return "not asked: the endpoint was not reached (" + e.Why + ")"
+func (e *NotAsked) Error() string { return "not asked: " + e.Why }
+
+// endpointWatch is a run's chat that stops asking once its first requests find the endpoint
+// unusable (see unusableToStop). An endpoint that answered once is never given up: a run against it
+// goes on through failures, each with its own attempts.
+type endpointWatch struct {
+	chat     Chat
+	mu       sync.Mutex
+	answered bool   // a request got an answer other than an unusable endpoint's
+	unusable int    // requests that found the endpoint unusable
+	stop     string // why the run stops asking; "" while it asks
 }
 
-// reachWatch is a run's chat that stops asking once the endpoint is found unreachable (see
-// unreachedToStop). An endpoint that answered once is never given up: a run against it goes on
-// through failures, each with its own attempts.
-type reachWatch struct {
-	chat      Chat
-	mu        sync.Mutex
-	answered  bool   // a request got an HTTP answer
-	unreached int    // requests that got none, not for want of time
-	gone      string // the first unreached request's error once the run stops asking; "" before
-}
-
-// Chat asks w's chat, or fails at once with NotAsked once the endpoint is found unreachable.
-func (w *reachWatch) Chat(ctx context.Context, r model.Request) (model.Response, error) {
+// Chat asks w's chat, or fails at once with NotAsked once the run stops asking.
+func (w *endpointWatch) Chat(ctx context.Context, r model.Request) (model.Response, error) {
 	if why := w.stopped(); why != "" {
 		return model.Response{}, &NotAsked{Why: why}
 	}
@@ -48,30 +62,30 @@ func (w *reachWatch) Chat(ctx context.Context, r model.Request) (model.Response,
 	var me *model.Error
 	switch {
 	case err == nil:
-		w.note(true, nil)
+		w.note("", nil)
 	case errors.As(err, &me) && me.Host != "": // a request was made
-		w.note(!me.Unreached(), me)
+		w.note(unusable(me), me)
 	}
 	return resp, err
 }
 
-// note counts a request that reached the endpoint or not (me, its error).
-func (w *reachWatch) note(reached bool, me *model.Error) {
+// note counts a request whose endpoint was unusable (why) or not ("").
+func (w *endpointWatch) note(why string, me *model.Error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if reached {
+	if why == "" {
 		w.answered = true
 		return
 	}
-	w.unreached++
-	if w.unreached >= unreachedToStop && !w.answered && w.gone == "" {
-		w.gone = me.Error()
+	w.unusable++
+	if w.unusable >= unusableToStop && !w.answered && w.stop == "" {
+		w.stop = why + " (" + me.Error() + ")"
 	}
 }
 
 // stopped is why the run stopped asking, or "".
-func (w *reachWatch) stopped() string {
+func (w *endpointWatch) stopped() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.gone
+	return w.stop
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"net"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,31 +39,41 @@ func refusedURL(t *testing.T) string {
 	return "http://" + addr + "/v1"
 }
 
-func TestUnreachedEndpointStopsTheRun(t *testing.T) {
+// status is a fake endpoint that answers every request with status.
+func status(t *testing.T, status int) Chat {
+	t.Helper()
+	srv, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{{Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: status, Message: "scripted " + strconv.Itoa(status)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return model.New(model.Settings{BaseURL: srv.URL(), Model: "m", Retries: -1})
+}
+
+func TestUnusableEndpointStopsTheRun(t *testing.T) {
 	script, _ := goldScript(t)
 	answering, err := fakemodel.Start(script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer answering.Close()
-	failing, err := fakemodel.Start(fakemodel.Script{Rules: []fakemodel.Rule{{Fault: &fakemodel.Fault{Kind: fakemodel.FaultStatus, Status: 503, Message: "overloaded"}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer failing.Close()
-	client := func(url string) Chat { return model.New(model.Settings{BaseURL: url, Model: "m", Retries: -1}) }
-	refused := client(refusedURL(t))
+	refused := model.New(model.Settings{BaseURL: refusedURL(t), Model: "m", Retries: -1})
 	const limit = 6
 	for _, tc := range []struct {
 		name string
 		chat *counted
-		// asked is how many requests reach the chat; stopped whether the run stops asking.
-		asked   int64
-		stopped bool
+		// asked is how many requests reach the chat; why, in why the run stopped asking ("": it
+		// asked every sample).
+		asked int64
+		why   string
 	}{
-		{"nothing listens: the first two are asked, the rest fail at once", &counted{rest: refused}, unreachedToStop, true},
-		{"an endpoint that answers errors is asked every sample", &counted{rest: client(failing.URL())}, limit, false},
-		{"an endpoint that answered once is asked on after it goes", &counted{first: client(answering.URL()), firstCalls: 1, rest: refused}, limit, false},
+		{"nothing listens: the first two are asked, the rest fail at once", &counted{rest: refused}, unusableToStop, "the endpoint was not reached (model: no answer from 127.0.0.1"},
+		{"a key refused", &counted{rest: status(t, 401)}, unusableToStop, "refused the run's first requests with HTTP 401 (model: HTTP 401 from 127.0.0.1"},
+		{"a model or an address that is not there", &counted{rest: status(t, 404)}, unusableToStop, "with HTTP 404"},
+		{"an endpoint that answers server errors is asked every sample", &counted{rest: status(t, 503)}, limit, ""},
+		{"a prompt refused is the sample's", &counted{rest: status(t, 400)}, limit, ""},
+		{"an endpoint that answered once is asked on after it goes", &counted{first: model.New(model.Settings{BaseURL: answering.URL(), Model: "m"}), firstCalls: 1, rest: refused}, limit, ""},
+		{"or after it refuses the key", &counted{first: model.New(model.Settings{BaseURL: answering.URL(), Model: "m"}), firstCalls: 1, rest: status(t, 401)}, limit, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := Run(context.Background(), native(), tc.chat, Config{Levels: []string{"level-1-given-desc"}, Limit: limit, Concurrency: 1}, Options{})
@@ -72,17 +83,17 @@ func TestUnreachedEndpointStopsTheRun(t *testing.T) {
 			if got := tc.chat.n.Load(); got != tc.asked {
 				t.Errorf("%d requests reached the endpoint's client, want %d", got, tc.asked)
 			}
-			if (res.Unreached != "") != tc.stopped {
-				t.Errorf("Unreached %q, want the run stopped: %v", res.Unreached, tc.stopped)
+			if tc.why == "" && res.StoppedAsking != "" || !strings.Contains(res.StoppedAsking, tc.why) {
+				t.Errorf("StoppedAsking %q, want one holding %q", res.StoppedAsking, tc.why)
 			}
-			if got := len(res.Failures) + len(res.Predictions); got != limit && tc.stopped {
+			if got := len(res.Failures) + len(res.Predictions); tc.why != "" && got != limit {
 				t.Errorf("%d failures and %d predictions: every sample is judged or failed", len(res.Failures), len(res.Predictions))
 			}
 			notAsked := 0
 			for _, f := range res.Failures {
 				if f.NotAsked {
 					notAsked++
-					if f.Status != 0 || !strings.HasPrefix(f.Message, "not asked: the endpoint was not reached") || !strings.Contains(f.Message, "connection refused") {
+					if f.Status != 0 || f.Message != "not asked: "+res.StoppedAsking {
 						t.Errorf("a task not asked: %+v", f)
 					}
 				}
@@ -95,7 +106,7 @@ func TestUnreachedEndpointStopsTheRun(t *testing.T) {
 }
 
 func TestNotAskedIsAFailure(t *testing.T) {
-	f := failure(Task{Level: "level-1-given-desc", File: "f.jsonl"}, &NotAsked{Why: "model: no answer from h"})
+	f := failure(Task{Level: "level-1-given-desc", File: "f.jsonl"}, &NotAsked{Why: "the endpoint was not reached (model: no answer from h)"})
 	if !f.NotAsked || f.Status != 0 || f.Message != "not asked: the endpoint was not reached (model: no answer from h)" {
 		t.Fatalf("%+v", f)
 	}

@@ -196,7 +196,8 @@ type Failure struct {
 	Status int `json:"status"`
 	// Message is the provider's message (never containing the API key).
 	Message string `json:"message"`
-	// NotAsked: the run did not ask this task, its endpoint not reached (see NotAsked).
+	// NotAsked: the run did not ask this task, its first requests having found the endpoint
+	// unusable (see NotAsked).
 	NotAsked bool `json:"not_asked,omitempty"`
 }
 
@@ -247,9 +248,10 @@ type Result struct {
 	TokensIn  int             `json:"tokens_in"`
 	TokensOut int             `json:"tokens_out"`
 	Cancelled bool            `json:"cancelled,omitempty"`
-	// Unreached, when the run stopped asking because the endpoint was not reached, is its first
-	// unreached request's error; the tasks it did not ask are failures (Failure.NotAsked).
-	Unreached string `json:"unreached,omitempty"`
+	// StoppedAsking, when the run's first requests found the endpoint unusable (not reached, or
+	// refusing the key, the model or the address), says so with the first one's error; the tasks it
+	// did not ask are failures (Failure.NotAsked).
+	StoppedAsking string `json:"stopped_asking,omitempty"`
 	// Cut counts the answers that went over a limit (judged wrong), and states the limits.
 	Cut CutCount `json:"cut"`
 }
@@ -563,7 +565,7 @@ func Run(ctx context.Context, do protocol.Transport, chat Chat, cfg Config, opt 
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	watch := &reachWatch{chat: chat}
+	watch := &endpointWatch{chat: chat}
 	chat = watch
 	e := &serial{do: do}
 	ts, err := tasks(ctx, e, cfg, opt.Yield)
@@ -682,7 +684,7 @@ feed:
 	close(work)
 	wg.Wait()
 	res.Cancelled = ctx.Err() != nil
-	res.Unreached = watch.stopped()
+	res.StoppedAsking = watch.stopped()
 	sort.SliceStable(res.Failures, func(i, j int) bool { return taskLess(ts, res.Failures[i].Task, res.Failures[j].Task) })
 	res.TokensIn, res.TokensOut = prog.TokensIn, prog.TokensOut
 	if opt.Out != nil {

@@ -204,6 +204,9 @@ func TestRunWhereNothingListens(t *testing.T) {
 	if notAsked < 100 || notAsked+listed != len(rec.Trials[0].Failures) {
 		t.Errorf("%d failures recorded, %d of them not asked", len(rec.Trials[0].Failures), notAsked)
 	}
+	if want := "apibank: run: the endpoint was not reached (model: no answer from " + l.Addr().String(); !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
 	if want := "the " + strconv.Itoa(notAsked) + " other samples were not asked; check --base-url"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)
 	}
