@@ -219,7 +219,9 @@ func (r *Runner) start(saved *SavedRun, key string, resume, keepEpisodes, chain 
 				if res.Cancelled {
 					saved.Status = runCancelled
 				}
-				next = nextTrial(saved)
+				if res.StoppedAsking == "" { // else the next pass would only find the endpoint unusable again
+					next = nextTrial(saved)
+				}
 			}
 			if next != nil {
 				ctx, cancel = context.WithCancel(context.Background())

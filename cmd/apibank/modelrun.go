@@ -136,7 +136,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var results []*run.Result
-	failed, cancelled := false, false
+	failed, cancelled, stopped := false, false, false
+	// ended says why no further pass or trial is run: the last one was cancelled, or stopped asking
+	// an unusable endpoint (which the next would only find again); "" to go on.
+	ended := func() string {
+		switch {
+		case cancelled:
+			return "cancelled"
+		case stopped:
+			return "stopped asking the endpoint"
+		}
+		return ""
+	}
 	// pass asks every sample once, its predictions going to path as they come, in the run's order,
 	// and not kept: the run's memory grows with --concurrency, not with the samples.
 	pass := func(path string, seed int64) (*run.Result, error) {
@@ -175,6 +186,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		failed = failed || len(res.Failures) > 0
 		cancelled = res.Cancelled
+		stopped = stopped || res.StoppedAsking != ""
 		record.Trials = append(record.Trials, run.RecordTrial{File: filepath.Base(path), Seed: seed, Failures: append([]run.Failure{}, res.Failures...)})
 		record.Run.Trials = len(record.Trials)
 		record.Run.TokensIn += res.TokensIn
@@ -183,9 +195,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return res, writeRecord(*out, record)
 	}
 	if *variants > 0 {
-		return robustnessRun(r, c, stdout, stderr, *out, *variants, pass, func() bool { return cancelled }, func() bool { return bad || failed })
+		return robustnessRun(r, c, stdout, stderr, *out, *variants, pass, ended, func() bool { return bad || failed })
 	}
-	for i := 1; i <= *trials && !cancelled; i++ {
+	for i := 1; i <= *trials && ended() == ""; i++ {
 		res, err := pass(trialPath(*out, i, *trials), c.seed.Seed)
 		if err != nil {
 			return err
@@ -211,7 +223,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "== trial %d of %d (%s)\n", i+1, *trials, trialPath(*out, i+1, *trials))
 				printRun(stdout, res)
 			}
-			printTrials(stdout, stats, len(results) < *trials)
+			cut := ""
+			if len(results) < *trials {
+				cut = ended()
+			}
+			printTrials(stdout, stats, cut)
 		}
 	}
 	if bad || failed || cancelled {
@@ -261,15 +277,15 @@ type trialsSummary struct {
 }
 
 // printTrials writes the repeated-trials table: pass^k for every k, and each level's accuracy
-// spread over the trials.
-func printTrials(w io.Writer, stats []run.TrialStats, cut bool) {
+// spread over the trials; cut, when not "", says why a trial was not run.
+func printTrials(w io.Writer, stats []run.TrialStats, cut string) {
 	if len(stats) == 0 {
 		fmt.Fprintln(w, "repeated trials: nothing was judged")
 		return
 	}
 	fmt.Fprintf(w, "== repeated trials: %d (pass^k: the chance that k trials of a task all succeed; flip rate: that two trials judge it differently; tasks are call samples and level-3 episodes)\n", stats[0].Trials)
-	if cut {
-		fmt.Fprintln(w, "cancelled: only the trials that ran are counted")
+	if cut != "" {
+		fmt.Fprintln(w, cut+": only the trials that ran are counted")
 	}
 	for _, st := range stats {
 		fmt.Fprintf(w, "%-22s tasks %d", st.Level, st.Tasks)

@@ -167,7 +167,7 @@ func TestRunTrials(t *testing.T) {
 
 // TestRunWhereNothingListens: a whole run against an address nothing listens on ends after its
 // first requests' retries, not one sample's after another; the rest are kept as failed, not asked,
-// and said once.
+// and said once. A robustness run runs no further pass.
 func TestRunWhereNothingListens(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -176,7 +176,7 @@ func TestRunWhereNothingListens(t *testing.T) {
 	url := "http://" + l.Addr().String() + "/v1"
 	l.Close()
 	out := filepath.Join(t.TempDir(), "preds.jsonl")
-	_, stderr, code := runCapture(t, "run", "--native", "--base-url", url, "--model", "m", "--concurrency", "2", "--out", out)
+	stdout, stderr, code := runCapture(t, "run", "--native", "--base-url", url, "--model", "m", "--concurrency", "2", "--variants", "2", "--out", out)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (requests failed)", code)
 	}
@@ -203,6 +203,12 @@ func TestRunWhereNothingListens(t *testing.T) {
 	}
 	if notAsked < 100 || notAsked+listed != len(rec.Trials[0].Failures) {
 		t.Errorf("%d failures recorded, %d of them not asked", len(rec.Trials[0].Failures), notAsked)
+	}
+	if !strings.Contains(stdout, "stopped asking the endpoint: only the passes that ran are counted") {
+		t.Errorf("the robustness report does not say why it holds one pass:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "preds.variant-1.jsonl")); err == nil {
+		t.Error("a variant's pass ran after the endpoint was found unreachable")
 	}
 	if want := "apibank: run: the endpoint was not reached (model: no answer from " + l.Addr().String(); !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)

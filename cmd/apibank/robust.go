@@ -13,9 +13,9 @@ import (
 
 // robustnessRun is `run --variants N`: it asks every sample of the builtin data, then of each of its
 // first n variants, then of the builtin data once more, each pass with pass (which writes its
-// predictions and the run's record), and prints the robustness per level. cancelled says whether a
-// pass was cancelled (the passes that ran are summed up); bad whether a file or a request failed.
-func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n int, pass func(path string, seed int64) (*run.Result, error), cancelled, bad func() bool) error {
+// predictions and the run's record), and prints the robustness per level. ended says why no further
+// pass is run, or "" (the passes that ran are summed up); bad whether a file or a request failed.
+func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n int, pass func(path string, seed int64) (*run.Result, error), ended func() string, bad func() bool) error {
 	original, err := pass(out, 0)
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n i
 	seeds := run.VariantSeeds(n)
 	variants := make([]*run.Result, n)
 	for i, seed := range seeds {
-		if cancelled() {
+		if ended() != "" {
 			break
 		}
 		if err := loadVariant(r, seed, stderr); err != nil {
@@ -34,7 +34,7 @@ func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n i
 		}
 	}
 	var rerun *run.Result
-	if !cancelled() {
+	if ended() == "" {
 		if _, err := call[protocol.Loaded](r, protocol.Request{Op: protocol.OpLoad, Builtin: true}); err != nil {
 			return err
 		}
@@ -47,9 +47,9 @@ func robustnessRun(r runner, c common, stdout, stderr io.Writer, out string, n i
 		writeJSON(stdout, robustSummary{Original: Summary(original), Robustness: rb})
 	} else {
 		printRun(stdout, original)
-		printRobust(stdout, rb, cancelled())
+		printRobust(stdout, rb, ended())
 	}
-	if bad() || cancelled() {
+	if bad() || ended() != "" {
 		return errBadInput
 	}
 	return nil
@@ -72,14 +72,14 @@ type robustSummary struct {
 // printRobust writes the robustness table: per level, the accuracy on the originals, its mean and
 // spread over the variants, the share right in every variant, and beside them the original asked
 // again, with how often each changes a verdict.
-func printRobust(w io.Writer, rbs []run.Robustness, cut bool) {
+func printRobust(w io.Writer, rbs []run.Robustness, cut string) {
 	if len(rbs) == 0 {
 		fmt.Fprintln(w, "robustness: nothing was judged")
 		return
 	}
 	fmt.Fprintf(w, "== robustness: the original samples, %s and the originals asked again (the baseline: how much verdicts change when nothing does); tasks are call samples and level-3 episodes\n", variantCount(rbs[0].Seeds))
-	if cut {
-		fmt.Fprintln(w, "cancelled: only the passes that ran are counted")
+	if cut != "" {
+		fmt.Fprintln(w, cut+": only the passes that ran are counted")
 	}
 	level3 := false
 	for _, rb := range rbs {

@@ -165,7 +165,7 @@ func TestPrintRobustNothingJudged(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			printRobust(&b, []run.Robustness{tt.rb}, false)
+			printRobust(&b, []run.Robustness{tt.rb}, "")
 			if !strings.Contains(b.String(), tt.want) || strings.Contains(b.String(), "original 0.0000") {
 				t.Errorf("got %q, want it to say %q and no accuracies", b.String(), tt.want)
 			}
@@ -192,7 +192,7 @@ func TestPrintRobustPassesNotRun(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			printRobust(&b, []run.Robustness{tt.rb}, false)
+			printRobust(&b, []run.Robustness{tt.rb}, "")
 			for _, w := range tt.want {
 				if !strings.Contains(b.String(), w) {
 					t.Errorf("the report lacks %q:\n%s", w, b.String())
