@@ -765,8 +765,7 @@ func noAnswer(fs []run.Failure) bool {
 }
 
 // stoppedNote says why a run stopped asking, when its first requests found the endpoint unusable
-// (see run.NotAsked), and how many samples it did not ask; "" when it asked every one. The samples
-// not asked are not listed one by one: they are the rest of the run.
+// (see run.NotAsked), and how many samples it did not ask; "" when it asked every one.
 func stoppedNote(fs []run.Failure) string {
 	notAsked, why := 0, ""
 	for _, f := range fs {
@@ -780,16 +779,12 @@ func stoppedNote(fs []run.Failure) string {
 	if notAsked == 0 {
 		return ""
 	}
-	return fmt.Sprintf("The run stopped asking: %s. The other %d samples were not asked, rather than each waiting through its retries or being refused in turn. Check the base URL, the key and the model, and that the server runs and allows this page; then retry them.", why, notAsked)
+	return fmt.Sprintf("The run stopped asking: %s. The other %d samples were not asked, rather than each waiting through its retries for nothing. Check the base URL, and that its server runs and allows this page; then retry them.", why, notAsked)
 }
 
 func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 	batch := r.Source == runSourceBatch
 	note := stoppedNote(r.Failures)
-	listed := r.Failures
-	if note != "" {
-		listed = slices.DeleteFunc(slices.Clone(r.Failures), func(f run.Failure) bool { return f.NotAsked })
-	}
 	return app.Div().DataSet("testid", "run-failures").DataSet("pass", r.Trial).Body(
 		app.H3().Text(fmt.Sprintf("%s%d requests failed", title, len(r.Failures))),
 		app.If(note != "", func() app.UI {
@@ -807,10 +802,13 @@ func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 		}),
 		app.Table().Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("sample"), app.Th().Text("status"), app.Th().Text("message"), app.Th().Text(""))),
-			app.TBody().Body(app.Range(listed).Slice(func(i int) app.UI {
-				f := listed[i]
+			app.TBody().Body(app.Range(r.Failures).Slice(func(i int) app.UI {
+				f := r.Failures[i]
 				status := "no answer"
-				if f.Status != 0 {
+				switch {
+				case f.NotAsked:
+					status = "not asked"
+				case f.Status != 0:
 					status = "HTTP " + strconv.Itoa(f.Status)
 				}
 				return app.Tr().DataSet("testid", "run-failure").DataSet("status", f.Status).Body(

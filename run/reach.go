@@ -3,37 +3,31 @@ package run
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"sync"
 
 	"github.com/apibank-playground/apibank/model"
 )
 
 // unusableToStop is how many of a run's first requests must find the endpoint unusable (see
-// unusable), with none getting an answer it could use, before the run stops asking: two requests,
-// which for an endpoint not reached were each tried five times over some fifteen seconds.
+// unusable), with none getting an answer, before the run stops asking: two requests, each tried five
+// times over some fifteen seconds.
 const unusableToStop = 2
 
 // unusable says why a request's error shows its endpoint unusable for the whole run, or "": nothing
-// was reached (model.Error.Unreached), or it refused the key, the model or the address itself (401,
-// 403, 404), which no other sample would change. Anything else (a rate limit, a server error, a
-// timeout, a refusal of one prompt) may be the sample's or the moment's.
+// was reached (model.Error.Unreached), which no other sample would change. Anything else (a rate
+// limit, a server error, a timeout, a refusal) is an answer, each failing fast or worth its retries;
+// a refused key fails every sample within seconds and is said by each.
 func unusable(me *model.Error) string {
-	switch {
-	case me.Unreached():
+	if me.Unreached() {
 		return "the endpoint was not reached"
-	case me.Status == http.StatusUnauthorized, me.Status == http.StatusForbidden, me.Status == http.StatusNotFound:
-		return fmt.Sprintf("the endpoint refused the run's first requests with HTTP %d", me.Status)
 	}
 	return ""
 }
 
 // NotAsked is the error of a task a run did not ask because its first requests found the endpoint
-// unusable (see unusable): a wrong address, a server not started, a host the page may not call, a
-// wrong key or model. Asking on would have cost every sample its attempts (minutes to hours of
-// backoff, or a provider's refusal of a bad key over and over); the task fails at once instead,
-// and is retried as any failed request is.
+// unusable (see unusable): a wrong address, a server not started, a host the page may not call.
+// Asking on would have cost every sample its attempts' backoff, minutes to hours for nothing; the
+// task fails at once instead, and is retried as any failed request is.
 type NotAsked struct {
 	// Why is why the run stopped asking, with the first unusable request's error.
 	Why string
@@ -48,7 +42,7 @@ func (e *NotAsked) Error() string { return "not asked: " + e.Why }
 type endpointWatch struct {
 	chat     Chat
 	mu       sync.Mutex
-	answered bool   // a request got an answer other than an unusable endpoint's
+	answered bool   // a request got an answer
 	unusable int    // requests that found the endpoint unusable
 	stop     string // why the run stops asking; "" while it asks
 }

@@ -248,9 +248,8 @@ type Result struct {
 	TokensIn  int             `json:"tokens_in"`
 	TokensOut int             `json:"tokens_out"`
 	Cancelled bool            `json:"cancelled,omitempty"`
-	// StoppedAsking, when the run's first requests found the endpoint unusable (not reached, or
-	// refusing the key, the model or the address), says so with the first one's error; the tasks it
-	// did not ask are failures (Failure.NotAsked).
+	// StoppedAsking, when the run's first requests found the endpoint unusable (not reached), says
+	// so with the first one's error; the tasks it did not ask are failures (Failure.NotAsked).
 	StoppedAsking string `json:"stopped_asking,omitempty"`
 	// Cut counts the answers that went over a limit (judged wrong), and states the limits.
 	Cut CutCount `json:"cut"`

@@ -182,7 +182,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "%s/%s#%d: request failed (status %d): %s\n", f.Level, f.File, f.ID, f.Status, f.Message)
 		}
 		if res.StoppedAsking != "" {
-			fmt.Fprintf(stderr, "apibank: run: %s: the %d other samples were not asked; check --base-url, --model, the key, and that the server runs\n", res.StoppedAsking, notAsked)
+			fmt.Fprintf(stderr, "apibank: run: %s: the %d other samples were not asked; check --base-url and that its server runs\n", res.StoppedAsking, notAsked)
 		}
 		failed = failed || len(res.Failures) > 0
 		cancelled = res.Cancelled

@@ -392,7 +392,7 @@ test("a failed request is listed with its status and message, and retried alone"
   await page.close();
 });
 
-test("an endpoint where nothing listens ends the run in its first requests' retries: the rest are not asked, said once, and Retry all asks them when it answers", async () => {
+test("an endpoint where nothing listens ends the run in its first requests' retries: the rest are listed as not asked, said once, and Retry all asks them when it answers", async () => {
   const { page, w } = await newPage();
   const closed = await freePort();
   const p = await (async () => {
@@ -403,11 +403,14 @@ test("an endpoint where nothing listens ends the run in its first requests' retr
   })();
   assert.equal(p.failed, p.total, "every sample failed");
   const note = await page.getByTestId("run-stopped-note").textContent();
-  const rows = await page.locator("[data-testid=run-failure]").count();
-  assert.ok(rows >= 2 && rows <= 3, `the requests asked are listed (${rows}): the first two, and one a worker had begun`);
-  assert.match(note, new RegExp(`The run stopped asking: the endpoint was not reached \\(model: no answer from 127\\.0\\.0\\.1:${closed}.*\\. The other ${p.total - rows} samples were not asked`));
+  const statuses = await page.$$eval("[data-testid=run-failure] td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
+  assert.equal(statuses.length, p.total, "every failed sample is listed");
+  const asked = statuses.filter((x) => x === "no answer").length;
+  assert.ok(asked >= 2 && asked <= 3, `the requests asked (${asked}): the first two, and one a worker had begun`);
+  assert.equal(statuses.filter((x) => x === "not asked").length, p.total - asked, statuses.join(", "));
+  assert.match(note, new RegExp(`The run stopped asking: the endpoint was not reached \\(model: no answer from 127\\.0\\.0\\.1:${closed}.*\\. The other ${p.total - asked} samples were not asked`));
   const { run } = await savedRun(page, p.id);
-  assert.equal(run.failures.filter((f) => f.not_asked).length, p.total - rows, "the tasks not asked are kept as failed, to retry");
+  assert.equal(run.failures.filter((f) => f.not_asked).length, p.total - asked, "the tasks not asked are kept as failed, to retry");
 
   // The endpoint now answers there: Retry all failed asks every sample, and nothing is left failed.
   const there = await startFakeModel({ models: ["fake-model"], rules: [{ reply: { content: "[Calculator(formula='1+2')]" } }] }, ["--addr", `127.0.0.1:${closed}`]);
