@@ -772,7 +772,7 @@ func stoppedNote(fs []run.Failure) string {
 		if f.NotAsked {
 			notAsked++
 			if why == "" {
-				why = strings.TrimPrefix(f.Message, "not asked: ")
+				why = strings.TrimPrefix(f.Message, run.NotAskedPrefix)
 			}
 		}
 	}
