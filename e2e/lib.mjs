@@ -878,11 +878,42 @@ export async function overflow(page) {
   });
 }
 
-/** fits fails unless the page, at its viewport's width, does not scroll sideways (where says which state). */
+/**
+ * fits fails unless the page, at its viewport's width, does not scroll sideways and no table breaks a
+ * word over lines (see brokenWords; where says which state).
+ */
 export async function fits(page, where) {
   await page.waitForTimeout(100);
   const o = await overflow(page);
   assert.ok(o.scrollWidth <= o.innerWidth, `${where}: the page is ${o.scrollWidth} px wide at ${o.innerWidth} px: ${o.wide.join(", ")}`);
+  assert.deepEqual(await brokenWords(page), [], `${where}: a table breaks these words over lines at ${o.innerWidth} px`);
+}
+
+/**
+ * brokenWords lists the words of the page's tables (but the verdicts, which become cards on a phone)
+ * that are drawn over more than one line: a word broken letter by letter in a squeezed column. A word
+ * here runs between spaces, hyphens, dashes and slashes (where a line may break); code and pre break
+ * anywhere on purpose and are left out.
+ */
+export async function brokenWords(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const cell of document.querySelectorAll("table:not(.verdicts) td, table:not(.verdicts) th")) {
+      const tw = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let n; (n = tw.nextNode());) {
+        if (n.parentElement.closest("code, pre") || n.parentElement.getClientRects().length === 0) continue;
+        const re = /[^\s\-\/\u2013\u2014]{2,}/g; // en and em dashes break too
+        for (let m; (m = re.exec(n.textContent));) {
+          const rg = document.createRange();
+          rg.setStart(n, m.index);
+          rg.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...rg.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (tops.size > 1) out.push(`${JSON.stringify(m[0])} in ${cell.tagName.toLowerCase()} of ${JSON.stringify(cell.closest("table").textContent.slice(0, 40))}`);
+        }
+      }
+    }
+    return out.slice(0, 8);
+  });
 }
 
 let axeSource = "";

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, runFinished, engineRequest } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, runFinished, engineRequest, fits } from "../lib.mjs";
 
 const KEY = "sk-e2e-variants";
 const LEVEL = "level-1-given-desc";
@@ -227,6 +227,8 @@ test("the Runs page lists robustness runs and compares two side by side", async 
   assert.deepEqual(rows[0].a, a[0], "A's side is its robustness");
   assert.deepEqual(rows[0].b, b[0], "B's side is its robustness");
   assert.match(rows[0].text, /original 100\.0%.*variants 100\.0% ± 0\.0%.*right in every variant 100\.0%.*asking again 0\.0%, by a variant 0\.0%/s);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fits(page, "/runs (two robustness runs compared)");
   assert.deepEqual(w.errors, []);
   await page.close();
 });

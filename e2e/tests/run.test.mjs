@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, launch, fillRunForm, readRunStore, runProgress as progress, runFinished as finished } from "../lib.mjs";
+import { watch, open, cli, session, startFakeModel, set, launch, fillRunForm, readRunStore, fits, runProgress as progress, runFinished as finished } from "../lib.mjs";
 
 const KEY = "sk-e2e-" + Math.random().toString(36).slice(2) + "-secret";
 const s = session();
@@ -340,6 +340,9 @@ test("the Runs page lists every run and compares two, one row per sample they ju
     "the page's paired figures are `apibank compare`'s",
   );
   assert.deepEqual(cliRows.map((r) => ({ level: r.level, unit: r.unit, finding: r.finding, text: r.sentence + "." })), sentences, "the same sentences");
+  // On a phone the runs and the comparison's tables scroll in their boxes, their words whole.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fits(page, "/runs (two runs compared)");
   assert.deepEqual(w.errors, []);
   await page.close();
 });
