@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
+	"github.com/apibank-playground/apibank/value"
 )
 
 // Dates move by a shift of whole weeks (so a weekday stays the weekday it was, and "next Monday"
@@ -339,12 +341,12 @@ func settleUnread(before, after string, days int) (string, bool) {
 		if k >= len(spans) || spans[k] > i {
 			before := wordBefore(after, i)
 			if d, e := readDay(w, 0); e == len(w) && len(w) > 2 && !isDigit(w[len(w)-1]) {
-				if equalFoldASCII(before, "the") {
+				if equalFoldASCII(before, "the") || inDatedNeed(after, i, j) {
 					to = settled(read, 8, pad(d, 2))
 				}
 				ok = ok && to != "" // "the 4th"; not "the 19th century", read alike
 			} else if m := monthOf(w); m != 0 && !otherYear(after, j) && !otherYearDate(after, j) {
-				if listed(beforeMonths, lowerASCII(before)) {
+				if listed(beforeMonths, lowerASCII(before)) || inDatedNeed(after, i, j) {
 					to = settled(read, 5, pad(m, 2))
 				}
 				ok = ok && to != "" // "in May", "the April one"; not "May I", "the fourth of March"
@@ -357,6 +359,96 @@ func settleUnread(before, after string, days int) (string, bool) {
 		i = j
 	}
 	return string(append(out, after[last:]...)), ok
+}
+
+// inDatedNeed reports whether the word at s[i:j] is in a phrase of a special case's needs (a text
+// of the file's Meta line) made only of days and months written alone ("4th", "April or May", see
+// datedPhrase): a right reply may name the dialogue's dates so, and the phrase moves with them, though
+// no word before it says it is a date.
+func inDatedNeed(s string, i, j int) bool {
+	line := strings.LastIndexByte(s[:i], '\n') + 1
+	if !strings.HasPrefix(s[line:], `{"role": "Meta"`) && !strings.HasPrefix(s[line:], `{"role":"Meta"`) {
+		return false
+	}
+	open := strings.LastIndexByte(s[line:i], '"')
+	end := strings.IndexByte(s[j:], '"')
+	return open >= 0 && end >= 0 && datedPhrase(s[line+open+1:j+end])
+}
+
+// datedPhrase reports whether p is made only of days and months written alone, joined by "or" or
+// "and" ("12th", "April or May"), and holds one at least.
+func datedPhrase(p string) bool {
+	words := strings.Fields(p)
+	for _, w := range words {
+		if w != "or" && w != "and" && !ordinalDay(w) && monthOf(w) == 0 {
+			return false
+		}
+	}
+	return len(words) > 0 && !(len(words) == 1 && (words[0] == "or" || words[0] == "and"))
+}
+
+// staleNeed returns a phrase of d's needs made of days and months written alone (see datedPhrase)
+// that names a day or a month no date written in d has, or "": a rule that asks a reply for a date
+// the dialogue never names (left from the original's dates) would judge a right reply wrong. A date
+// counts as written whether or not it is one of the calendar ("April 31st", which a wrong-date case
+// asks a reply to question).
+func staleNeed(d *dataset.Dialogue) string {
+	if d.Meta == nil {
+		return ""
+	}
+	days, months := map[int]bool{}, map[int]bool{}
+	read := func(s string) {
+		eachDate(s, func(n, _, _ int, _ string) {
+			date := tools.DateOf(n) // YYYY-MM-DD
+			months[int(date[5]-'0')*10+int(date[6]-'0')] = true
+			days[int(date[8]-'0')*10+int(date[9]-'0')] = true
+		})
+		// Dates the calendar has not: a month's name, and a day beside it ("April 31st", "29 February").
+		words := strings.FieldsFunc(s, func(r rune) bool { return r < 0x80 && !isWordByte(byte(r)) })
+		for i, w := range words {
+			if m := monthOf(w); m != 0 {
+				months[m] = true
+				if i+1 < len(words) && words[i+1] == "the" {
+					i++
+				}
+				if i+1 < len(words) {
+					if day, e := readDay(words[i+1], 0); day != 0 && e == len(words[i+1]) {
+						days[day] = true
+					}
+				}
+			} else if day, e := readDay(w, 0); day != 0 && e == len(w) && i+1 < len(words) {
+				next := words[i+1]
+				if next == "of" && i+2 < len(words) {
+					next = words[i+2]
+				}
+				if monthOf(next) != 0 {
+					days[day] = true
+				}
+			}
+		}
+	}
+	for _, t := range d.Turns {
+		read(t.Text)
+		if t.Params != nil {
+			read(string(value.Marshal(t.Params)))
+		}
+		if t.Result != nil {
+			read(string(value.Marshal(t.Result)))
+		}
+	}
+	for _, n := range d.Meta.Needs {
+		for _, p := range n.Any {
+			if !datedPhrase(p) {
+				continue
+			}
+			for _, w := range strings.Fields(p) {
+				if day, _ := readDay(w, 0); ordinalDay(w) && !days[day] || monthOf(w) != 0 && !months[monthOf(w)] {
+					return p
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // beforeMonths are the words a month written alone is read after (see settleUnread), space-separated.

@@ -155,3 +155,77 @@ func TestDatesMove(t *testing.T) {
 }
 
 func path2scene(p string) bool { return len(p) > 8 && p[:8] == dataset.Level3+"/" }
+
+func TestDatedPhrase(t *testing.T) {
+	for _, c := range []struct {
+		phrase string
+		want   bool
+	}{
+		{"4th", true},
+		{"April or May", true},
+		{"the 4th and 25th", false}, // "the" is a word of a sentence, read by settleUnread already
+		{"which one", false},
+		{"or", false},
+		{"April 4", false}, // a date written whole: eachDate reads it
+		{"25", false},      // a number, not a day written alone
+		{"May", true},
+	} {
+		if got := datedPhrase(c.phrase); got != c.want {
+			t.Errorf("datedPhrase(%q) = %v, want %v", c.phrase, got, c.want)
+		}
+	}
+}
+
+// TestNeedsMoveWithDates: a special case's needs that name the dialogue's dates by a day or a month
+// alone ("4th", "April or May") move with its dates, in a file's text as settleUnread rewrites it,
+// and in every variant no need names a day or a month the dialogue does not have.
+func TestNeedsMoveWithDates(t *testing.T) {
+	before := `{"role": "Meta", "needs": [{"what": "names the alarms or asks which", "any": ["which one", "April 4", "4th", "25th", "April or May"]}]}
+{"role": "User", "text": "I have two alarms, on April 4 and on May 25. The 4th stays."}`
+	after := shiftDates(before, 7, nil)
+	got, ok := settleUnread(before, after, 7)
+	want := `{"role": "Meta", "needs": [{"what": "names the alarms or asks which", "any": ["which one", "April 11", "11th", "1st", "April or June"]}]}
+{"role": "User", "text": "I have two alarms, on April 11 and on June 1. The 11th stays."}`
+	if !ok || got != want {
+		t.Errorf("settleUnread = %v\n%s\nwant\n%s", ok, got, want)
+	}
+	// Not in a Meta line, a day alone with no "the" before it is not read as a date.
+	if _, ok := settleUnread(`{"role": "User", "text": "see the 4th, April 4; "}`+"\n"+`{"role": "AI", "text": "4th"}`, `{"role": "User", "text": "see the 11th, April 11; "}`+"\n"+`{"role": "AI", "text": "4th"}`, 7); ok {
+		t.Error("a day alone outside the needs was settled")
+	}
+
+	d, _, err := dataset.LoadRepaired("builtin", builtinFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dated := 0
+	for _, dl := range d.Dialogues() {
+		if p := staleNeed(dl); p != "" {
+			t.Errorf("builtin %s: a need names %q, which no date of the dialogue has", dl.File, p)
+		}
+		if dl.Meta != nil {
+			for _, n := range dl.Meta.Needs {
+				for _, p := range n.Any {
+					if datedPhrase(p) {
+						dated++
+					}
+				}
+			}
+		}
+	}
+	if dated == 0 {
+		t.Fatal("no need of the builtin data names a day or a month alone: the test checks nothing")
+	}
+	for _, seed := range seeds {
+		_, out, rep := variantOf(t, seed)
+		v, _, err := dataset.LoadRepaired(rep.Name, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dl := range v.Dialogues() {
+			if p := staleNeed(dl); p != "" {
+				t.Errorf("seed %d, %s: a need names %q, which no date of the variant's dialogue has", seed, dl.File, p)
+			}
+		}
+	}
+}

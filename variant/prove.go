@@ -2,6 +2,7 @@ package variant
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
@@ -64,6 +65,8 @@ func guard(files dataset.Files) (map[string]Unchanged, error) {
 				why = "the gold reply does not meet the need: " + n.What
 			}
 			fail(dl.File, protocol.CheckSpecial, why)
+		} else if p := staleNeed(dl); p != "" {
+			fail(dl.File, protocol.CheckSpecial, "a need names "+strconv.Quote(p)+", a day or a month no date of the dialogue has")
 		}
 	}
 	return out, nil
