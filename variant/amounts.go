@@ -11,7 +11,8 @@ import (
 // readings a user gives to record (RecordHealthData's values), each redrawn with the digits and
 // decimals it has (its last one never 0 where it was not), within 2% of it (at least 3 in its last
 // digit either way), so a balance stays the size it was and a reading stays in the range it was
-// read in ("36.7" °C stays a normal temperature). Every way the data writes an amount moves with
+// read in ("36.7" °C stays a normal temperature); a reading with decimals keeps its whole units too
+// ("38.1" °C, a fever, may become 38.4, never 37.9). Every way the data writes an amount moves with
 // it: as its JSON writes it ("12650.0", "5608"), with thousands separators ("15,207.74", "12,650")
 // and a balance with two decimals ("3,275.90"). An amount of fewer than three characters ("74",
 // "80") stays: it could be a time's minutes or a day. So does one that a fact of the world holds
@@ -120,7 +121,10 @@ func (p *plan) amount(a string, money bool) {
 		}
 		n := units + d
 		to := amountOf(n, sig, len(frac))
-		if n >= lo && n < lo*10 && (sig == 0 || n%10 != 0) && !p.amountTaken(to) {
+		// A reading with decimals keeps its whole units: 38.1 °C stays a fever, 36.7 a normal
+		// temperature, each side of a line a dialogue may draw at a whole number.
+		sameWhole := money || sig == 0 || n/pow10(sig) == units/pow10(sig)
+		if n >= lo && n < lo*10 && (sig == 0 || n%10 != 0) && sameWhole && !p.amountTaken(to) {
 			for k := range 6 { // the forms (see amountForm), with thousands separators from the fourth
 				sep := k >= 3
 				if sep && len(whole) <= 3 || k%3 == 1 && sig > 0 || k%3 == 2 && (!money || sig > 2) {
@@ -135,6 +139,15 @@ func (p *plan) amount(a string, money bool) {
 			return
 		}
 	}
+}
+
+// pow10 is 10 to the power k (k ≥ 0).
+func pow10(k int) int {
+	n := 1
+	for range k {
+		n *= 10
+	}
+	return n
 }
 
 // amountOf writes n units of an amount with sig decimals that count, and zeros after them up to

@@ -100,3 +100,27 @@ func TestAmountsMove(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingsKeepWholeUnits: a reading with decimals moves within its whole units in every variant
+// ("38.1" °C, a fever, never becomes 37.9), so a line a dialogue draws at a whole number still holds.
+func TestReadingsKeepWholeUnits(t *testing.T) {
+	f := learn(parse(builtinFiles(t)))
+	readings := 0
+	for _, seed := range seeds {
+		_, _, rep := variantOf(t, seed)
+		for _, m := range rep.Moves {
+			if m.Kind != KindAmount || !f.values[KindAmount][m.From] || !strings.Contains(m.From, ".") {
+				continue
+			}
+			readings++
+			was, _, _ := strings.Cut(m.From, ".")
+			now, _, _ := strings.Cut(m.To, ".")
+			if was != now || m.To == m.From {
+				t.Errorf("seed %d: the reading %s became %s", seed, m.From, m.To)
+			}
+		}
+	}
+	if readings == 0 {
+		t.Fatal("no reading with decimals moved: the test checks nothing")
+	}
+}

@@ -38,9 +38,10 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	}
 	var operands []string // the numbers that move, in the order first written
 	isOperand := map[string]bool{}
+	periodic := periodWords(s)
 	for _, f := range formulas {
 		for _, t := range f.tokens {
-			if n := f.text[t[0]:t[1]]; len(n) >= 2 && n[0] != '0' && said[n] && !isOperand[n] {
+			if n := f.text[t[0]:t[1]]; len(n) >= 2 && n[0] != '0' && said[n] && !isOperand[n] && !(periodic && calendarCounts[n]) {
 				isOperand[n] = true
 				operands = append(operands, n)
 			}
@@ -66,7 +67,7 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 		}
 	}
 	tokens := numberTokens(s)
-	if !covers(s, tokens, moving) {
+	if !covers(s, tokens, moving, periodic) {
 		return s, 0 // a number of the file is neither a formula's nor a result: it stays whole
 	}
 	old := map[string]bool{}
@@ -243,9 +244,9 @@ func redraw(n string, rng *rand.Rand) string {
 
 // covers reports whether every number token of s is one that moves or a single digit, and no
 // moving number is written inside a word ("12x45"), where it would stay.
-func covers(s string, tokens [][2]int, moving map[string]bool) bool {
+func covers(s string, tokens [][2]int, moving map[string]bool, periodic bool) bool {
 	for _, t := range tokens {
-		if tok := s[t[0]:t[1]]; !moving[tok] && len(tok) > 1 {
+		if tok := s[t[0]:t[1]]; !moving[tok] && len(tok) > 1 && !(periodic && calendarCounts[tok]) {
 			return false
 		}
 	}
@@ -298,3 +299,32 @@ func numberTokens(s string) [][2]int {
 	}
 	return out
 }
+
+// calendarCounts are the numbers a formula may hold as a fact of the calendar or the clock (12
+// months, 52 weeks, 365 days, 24 hours, 60 minutes): in a file that speaks of such periods (see
+// periodWords) they stay, as a fact of the world does ("2400*12 for my yearly budget" is not
+// "2400*75"). Elsewhere they are numbers as any other ("12 people gave 500 each").
+var calendarCounts = map[string]bool{"12": true, "24": true, "52": true, "60": true, "365": true, "366": true}
+
+// periodWords reports whether s speaks of years, months, weeks, days, hours or minutes as periods
+// ("yearly", "a month", "per week"), in any case.
+func periodWords(s string) bool {
+	for i := 0; i < len(s); {
+		if !isLetterByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isLetterByte(s[j]) {
+			j++
+		}
+		if listed(periods, lowerASCII(s[i:j])) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// periods are the words periodWords looks for, space-separated.
+const periods = " year years yearly annual annually month months monthly week weeks weekly daily hours hourly minutes "

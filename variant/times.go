@@ -61,9 +61,13 @@ var dayParts = [...]struct {
 }{
 	{"morning", 4, 11, -1, -1},
 	{"afternoon", 12, 17, -1, -1},
-	{"evening", 16, 22, -1, -1},
+	{"evening", 17, 22, -1, -1},
 	{"tonight", 17, 23, -1, -1},
 	{"night", 19, 23, 0, 4},
+	// Meals name their hours too: "lunch at 1:30 pm" is not moved to 3:30 pm.
+	{"breakfast", 6, 10, -1, -1},
+	{"lunch", 11, 14, -1, -1},
+	{"dinner", 17, 22, -1, -1},
 }
 
 // inPart reports whether hour (24-hour) is in the part of the day p (any hour for noPart).

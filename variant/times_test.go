@@ -234,6 +234,10 @@ func TestPartsHold(t *testing.T) {
 		{"Morning run at 07:00, then lunch.", 2, true},
 		{"See you at 6:30. Tonight is fine.", -2, false},
 		{"The 23:59 deadline, tonight.", 2, true},
+		{"Parents' evening at 5:30pm.", -1, false}, // 4:30 pm is not the evening
+		{"Lunch with Giulia moved to 1:30 pm.", 2, false},
+		{"Lunch with Giulia moved to 12:00.", -1, true},
+		{"Dinner at 19:00.", 1, true},
 		// Only the turns' texts count: a special case lists the words to ask with.
 		{`around 5:30pm"}, {"needs": ["morning", "afternoon`, 2, true},
 	} {
