@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -16,6 +18,7 @@ type DataSwitch struct {
 	imported string
 	busy     bool
 	err      string
+	held     string // why the data cannot change now (runHolding), "" when it can
 }
 
 // OnPreRender does the mount's work where go-app renders without a browser (the server's
@@ -24,8 +27,37 @@ func (c *DataSwitch) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
 
 // OnMount reads which data the engine holds.
 func (c *DataSwitch) OnMount(ctx app.Context) {
+	c.held = runHolding()
 	c.sync(ctx)
 	ctx.Handle(dataChanged, func(ctx app.Context, a app.Action) { c.sync(ctx) })
+	if app.IsClient {
+		c.watchRuns(ctx)
+	}
+}
+
+// watchRuns follows the tab's runner while the menu is on the page: a run that loads its own data
+// holds the menu (see runHolding) from its start to its end, whichever page started it, and the
+// menu shows the data the engine holds then.
+func (c *DataSwitch) watchRuns(ctx app.Context) {
+	last := c.held
+	ctx.Async(func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if held := runHolding(); held != last {
+				last = held
+				ctx.Dispatch(func(ctx app.Context) {
+					c.held = held
+					c.sync(ctx)
+				})
+			}
+		}
+	})
 }
 
 func (c *DataSwitch) sync(ctx app.Context) {
@@ -51,26 +83,54 @@ func (c *DataSwitch) Render() app.UI {
 	if c.current != "" && c.current != "builtin" && c.current != c.imported {
 		opts = append(opts, c.current)
 	}
+	held := c.held
 	return app.Div().Class("data-switch").Body(
 		app.Label().Body(
 			app.Span().Text("Data "),
-			app.Select().DataSet("testid", "dataset-select").Disabled(c.busy).
+			app.Select().DataSet("testid", "dataset-select").Disabled(c.busy || held != "").
 				OnChange(c.onChange).Body(
 				app.Range(opts).Slice(func(i int) app.UI {
-					label := opts[i]
-					if label != "builtin" {
-						label = "imported: " + label
-					}
-					return app.Option().Value(opts[i]).Selected(opts[i] == c.current).Text(label)
+					return app.Option().Value(opts[i]).Selected(opts[i] == c.current).Text(dataLabel(opts[i]))
 				}),
 			),
 		),
+		app.If(held != "", func() app.UI {
+			return app.Span().Class("small").DataSet("testid", "dataset-held").Text(" (" + held + ")")
+		}),
 		app.If(c.err != "", func() app.UI { return app.Span().Class("error small").Text(c.err) }),
 	)
 }
 
+// dataLabel is how the Data menu names data the engine may hold: the builtin data, one of its
+// variants (which a run on one loads), or a folder imported in this tab.
+func dataLabel(name string) string {
+	if name == builtinData {
+		return name
+	}
+	if seed := protocol.VariantSeed(builtinData, name); seed != 0 {
+		return "builtin, variant " + strconv.FormatInt(seed, 10)
+	}
+	return "imported: " + name
+}
+
+// runHolding says, in words, why the tab's data cannot change now: a run goes on with the data it
+// loaded (a variant, or the builtin data under a robustness run), whose remaining samples would
+// otherwise be asked and judged on other data than the run records. "" when nothing holds it.
+func runHolding() string {
+	st := runner.State()
+	if !st.Running || !wantsData(st.Run) {
+		return ""
+	}
+	return "a run on " + dataWords(st.Run.Seed) + " goes on: the data can change once it has ended"
+}
+
 func (c *DataSwitch) onChange(ctx app.Context, e app.Event) {
 	name := ctx.JSSrc().Get("value").String()
+	if held := runHolding(); held != "" {
+		ctx.JSSrc().Set("value", c.current) // the menu shows the data the engine still holds
+		c.err = "Not changed: " + held + "."
+		return
+	}
 	c.busy, c.err = true, ""
 	refresh(ctx, func() (protocol.Loaded, error) { return tab.SwitchTo(name) }, func(r protocol.Loaded, err error) {
 		c.busy = false

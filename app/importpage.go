@@ -53,6 +53,10 @@ func (p *ImportPage) onDrop(ctx app.Context, e app.Event) {
 
 // read waits for the chosen files, then collects and loads them in the background.
 func (p *ImportPage) read(ctx app.Context, promise app.Value) {
+	if held := runHolding(); held != "" {
+		p.err = "Not loaded: " + held + " (Cancel it on the Run page, or choose the files again then)."
+		return
+	}
 	p.busy, p.err, p.result = true, "", nil
 	promise.Then(func(list app.Value) {
 		n := list.Get("length").Int()

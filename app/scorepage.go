@@ -353,7 +353,7 @@ func (p *ScorePage) onFile(ctx app.Context, e app.Event) {
 func (p *ScorePage) readFile(_ app.Context, name, text string) {
 	p.acted++
 	p.saveNote = "Read " + name + " (" + Size(len(text)) + "). Press Score."
-	if seed, ok := seedInName(name); ok && p.data == builtinData {
+	if seed, ok := protocol.SeedInName(name); ok && p.data == builtinData {
 		p.setSeed(seed)
 		p.saveNote = "Read " + name + " (" + Size(len(text)) + "): its name says it was asked on " + dataWords(seed) + ", which it is judged on. Press Score."
 	}

@@ -2,9 +2,7 @@ package app
 
 import (
 	"fmt"
-	"path"
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -108,28 +106,4 @@ func judgedOn(seed int64, score func() error) error {
 		return fmt.Errorf("these predictions are judged on %s, which this tab's engine would have to load while a run goes on: score them once the run has ended", dataWords(seed))
 	}
 	return onSeedData(seed, score)
-}
-
-// seedInName reads the variant a predictions file's name says it was asked on: the board's
-// downloads (MODEL-ID.seed-S.jsonl) and a robustness run's passes (FILE.variant-S.jsonl) name it.
-// (Read by hand: the regexp package would add half a megabyte to the UI's module.)
-func seedInName(name string) (int64, bool) {
-	stem, ok := strings.CutSuffix(path.Base(name), ".jsonl")
-	if !ok {
-		if stem, ok = strings.CutSuffix(path.Base(name), ".json"); !ok {
-			return 0, false
-		}
-	}
-	dot := strings.LastIndexByte(stem, '.')
-	if dot < 1 {
-		return 0, false
-	}
-	digits, ok := strings.CutPrefix(stem[dot+1:], "seed-")
-	if !ok {
-		if digits, ok = strings.CutPrefix(stem[dot+1:], "variant-"); !ok {
-			return 0, false
-		}
-	}
-	seed, err := protocol.ParseSeed(digits)
-	return seed, err == nil && seed != 0
 }

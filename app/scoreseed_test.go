@@ -11,29 +11,6 @@ import (
 	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
-func TestSeedInName(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		seed int64
-		ok   bool
-	}{
-		{"gpt-4o-mini-3f2a.seed-7.jsonl", 7, true},
-		{"runs/robust.variant-12.jsonl", 12, true},
-		{"robust.variant-3.json", 3, true},
-		{"robust.jsonl", 0, false},
-		{"robust.rerun.jsonl", 0, false},
-		{"robust.trial-2.jsonl", 0, false},
-		{"x.seed-0.jsonl", 0, false},   // 0 is the builtin data itself
-		{"x.seed-007.jsonl", 0, false}, // not a seed as every host reads one
-		{"x.seed-7.jsonl.txt", 0, false},
-		{"seed-7.jsonl", 0, false},
-	} {
-		if seed, ok := seedInName(c.name); seed != c.seed || ok != c.ok {
-			t.Errorf("seedInName(%q) = %d, %v; want %d, %v", c.name, seed, ok, c.seed, c.ok)
-		}
-	}
-}
-
 // TestJudgedOnTheVariant: predictions written for variant 7 (its gold calls, where they differ from
 // the builtin data's) are all right judged on variant 7 and not all right on the builtin data, and
 // the tab's engine holds the builtin data again once they are judged.

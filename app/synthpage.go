@@ -407,6 +407,9 @@ func (p *SynthPage) export(ctx app.Context, f func(o *synth.Outcome) (string, er
 
 func (p *SynthPage) onLoad(ctx app.Context, e app.Event) {
 	p.export(ctx, func(o *synth.Outcome) (string, error) {
+		if held := runHolding(); held != "" {
+			return "", errors.New("not loaded: " + held + "; the dialogues are kept here, load them then")
+		}
 		files, err := synth.Dataset(context.Background(), tab.Engine.Do, o)
 		if err != nil {
 			return "", err

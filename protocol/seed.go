@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -105,3 +106,36 @@ func VariantSeed(base, name string) int64 {
 
 // VariantMark comes between the original's name and the seed in a variant's name.
 const VariantMark = "~s"
+
+// SeedInName reads the variant a predictions file's name says its answers were asked on, as every
+// host names such a file: a part ".seed-S" (a board's download, MODEL-ID.seed-S.jsonl, and its
+// trials, MODEL-ID.seed-S.trial-2.jsonl; a run exported from the Runs page, apibank-run-ID.seed-S.jsonl)
+// or ".variant-S" (a robustness run's pass, FILE.variant-S.jsonl) before the extension .jsonl or
+// .json, or "-seedS" ending the name (the Runs page's older exports). ok is false when the name says
+// no seed, or says 0 (the builtin data itself). It is one reader for the Score page and the CLI, so
+// both judge one file on the same data. (Read by hand: the regexp package would add half a
+// megabyte to the UI's module.)
+func SeedInName(name string) (seed int64, ok bool) {
+	stem, found := strings.CutSuffix(path.Base(name), ".jsonl")
+	if !found {
+		if stem, found = strings.CutSuffix(path.Base(name), ".json"); !found {
+			return 0, false
+		}
+	}
+	parts := strings.Split(stem, ".")
+	for _, part := range parts[1:] { // the first part is the name itself
+		digits, found := strings.CutPrefix(part, "seed-")
+		if !found {
+			digits, found = strings.CutPrefix(part, "variant-")
+		}
+		if found {
+			n, err := ParseSeed(digits)
+			return n, err == nil && n != 0
+		}
+	}
+	if i := strings.LastIndex(stem, "-seed"); i > 0 && len(parts) == 1 {
+		n, err := ParseSeed(stem[i+len("-seed"):])
+		return n, err == nil && n != 0
+	}
+	return 0, false
+}

@@ -104,3 +104,32 @@ func TestVariantName(t *testing.T) {
 		}
 	}
 }
+
+func TestSeedInName(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		seed int64
+		ok   bool
+	}{
+		{"gpt-4o-mini-3f2a.seed-7.jsonl", 7, true},
+		{"gpt-4o-mini-3f2a.seed-7.trial-2.jsonl", 7, true}, // a board entry's second trial
+		{"apibank-run-k3j2.seed-5.jsonl", 5, true},         // a run exported from the Runs page
+		{"apibank-run-k3j2-seed5.jsonl", 5, true},          // as the Runs page named it before
+		{"runs/robust.variant-12.jsonl", 12, true},
+		{"robust.variant-3.json", 3, true},
+		{"robust.jsonl", 0, false},
+		{"robust.rerun.jsonl", 0, false},
+		{"robust.trial-2.jsonl", 0, false},
+		{"x.seed-0.jsonl", 0, false},   // 0 is the builtin data itself
+		{"x.seed-007.jsonl", 0, false}, // not a seed as every host reads one
+		{"x.seed-7.jsonl.txt", 0, false},
+		{"seed-7.jsonl", 0, false},
+		{"x.seed-7x.jsonl", 0, false},
+		{"my-seedling.jsonl", 0, false},
+		{"run-seed5.part.jsonl", 0, false}, // "-seedS" only ends a name of one part
+	} {
+		if seed, ok := SeedInName(c.name); seed != c.seed || ok != c.ok {
+			t.Errorf("SeedInName(%q) = %d, %v; want %d, %v", c.name, seed, ok, c.seed, c.ok)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
-	"github.com/apibank-playground/apibank/value"
 )
 
 // Dates move by a shift of whole weeks (so a weekday stays the weekday it was, and "next Monday"
@@ -367,12 +366,8 @@ func settleUnread(before, after string, days int) (string, bool) {
 // no word before it says it is a date.
 func inDatedNeed(s string, i, j int) bool {
 	line := strings.LastIndexByte(s[:i], '\n') + 1
-	if !strings.HasPrefix(s[line:], `{"role": "Meta"`) && !strings.HasPrefix(s[line:], `{"role":"Meta"`) {
-		return false
-	}
-	open := strings.LastIndexByte(s[line:i], '"')
-	end := strings.IndexByte(s[j:], '"')
-	return open >= 0 && end >= 0 && datedPhrase(s[line+open+1:j+end])
+	open, end := strings.LastIndexByte(s[:i], '"'), strings.IndexByte(s[j:], '"')
+	return open >= line && end >= 0 && strings.HasPrefix(s[line:], `{"role": "Meta"`) && datedPhrase(s[open+1:j+end])
 }
 
 // datedPhrase reports whether p is made only of days and months written alone, joined by "or" or
@@ -388,52 +383,31 @@ func datedPhrase(p string) bool {
 }
 
 // staleNeed returns a phrase of d's needs made of days and months written alone (see datedPhrase)
-// that names a day or a month no date written in d has, or "": a rule that asks a reply for a date
-// the dialogue never names (left from the original's dates) would judge a right reply wrong. A date
-// counts as written whether or not it is one of the calendar ("April 31st", which a wrong-date case
-// asks a reply to question).
+// that names a day or a month no date written in d's turns has, or "": a rule that asks a reply for
+// a date the dialogue never names (left from the original's dates) would judge a right reply
+// wrong. A date is read as a month's name with a day after it ("April 25", "April the 4th"), as
+// the builtin data's needs name them, whether or not the calendar has it ("April 31st", which a
+// wrong-date case asks a reply to question); a need read as stale serves the file unchanged.
 func staleNeed(d *dataset.Dialogue) string {
 	if d.Meta == nil {
 		return ""
 	}
-	days, months := map[int]bool{}, map[int]bool{}
-	read := func(s string) {
-		eachDate(s, func(n, _, _ int, _ string) {
-			date := tools.DateOf(n) // YYYY-MM-DD
-			months[int(date[5]-'0')*10+int(date[6]-'0')] = true
-			days[int(date[8]-'0')*10+int(date[9]-'0')] = true
-		})
-		// Dates the calendar has not: a month's name, and a day beside it ("April 31st", "29 February").
-		words := strings.FieldsFunc(s, func(r rune) bool { return r < 0x80 && !isWordByte(byte(r)) })
-		for i, w := range words {
-			if m := monthOf(w); m != 0 {
-				months[m] = true
-				if i+1 < len(words) && words[i+1] == "the" {
-					i++
-				}
-				if i+1 < len(words) {
-					if day, e := readDay(words[i+1], 0); day != 0 && e == len(words[i+1]) {
-						days[day] = true
-					}
-				}
-			} else if day, e := readDay(w, 0); day != 0 && e == len(w) && i+1 < len(words) {
-				next := words[i+1]
-				if next == "of" && i+2 < len(words) {
-					next = words[i+2]
-				}
-				if monthOf(next) != 0 {
-					days[day] = true
-				}
-			}
-		}
-	}
+	var days [32]bool
+	var months [13]bool
 	for _, t := range d.Turns {
-		read(t.Text)
-		if t.Params != nil {
-			read(string(value.Marshal(t.Params)))
-		}
-		if t.Result != nil {
-			read(string(value.Marshal(t.Result)))
+		s := t.Text
+		for i := 0; i < len(s); i++ {
+			j := i
+			for j < len(s) && isLetterByte(s[j]) {
+				j++
+			}
+			if m := monthOf(s[i:j]); m != 0 && (i == 0 || !isWordByte(s[i-1])) {
+				months[m] = true
+				k := max(skipWord(s, j, " "), skipWord(s, j, " the "))
+				day, _ := readDay(s, k)
+				days[day] = true // days[0]: no day
+			}
+			i = j
 		}
 	}
 	for _, n := range d.Meta.Needs {
@@ -442,7 +416,7 @@ func staleNeed(d *dataset.Dialogue) string {
 				continue
 			}
 			for _, w := range strings.Fields(p) {
-				if day, _ := readDay(w, 0); ordinalDay(w) && !days[day] || monthOf(w) != 0 && !months[monthOf(w)] {
+				if day, _ := readDay(w, 0); ordinalDay(w) && !days[day] || !months[monthOf(w)] && monthOf(w) != 0 {
 					return p
 				}
 			}

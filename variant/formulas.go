@@ -41,7 +41,7 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	periodic := periodWords(s)
 	for _, f := range formulas {
 		for _, t := range f.tokens {
-			if n := f.text[t[0]:t[1]]; len(n) >= 2 && n[0] != '0' && said[n] && !isOperand[n] && !(periodic && calendarCounts[n]) {
+			if n := f.text[t[0]:t[1]]; len(n) >= 2 && n[0] != '0' && said[n] && !isOperand[n] && !(periodic && listed(calendarCounts, n)) {
 				isOperand[n] = true
 				operands = append(operands, n)
 			}
@@ -246,7 +246,7 @@ func redraw(n string, rng *rand.Rand) string {
 // moving number is written inside a word ("12x45"), where it would stay.
 func covers(s string, tokens [][2]int, moving map[string]bool, periodic bool) bool {
 	for _, t := range tokens {
-		if tok := s[t[0]:t[1]]; !moving[tok] && len(tok) > 1 && !(periodic && calendarCounts[tok]) {
+		if tok := s[t[0]:t[1]]; !moving[tok] && len(tok) > 1 && !(periodic && listed(calendarCounts, tok)) {
 			return false
 		}
 	}
@@ -304,7 +304,8 @@ func numberTokens(s string) [][2]int {
 // months, 52 weeks, 365 days, 24 hours, 60 minutes): in a file that speaks of such periods (see
 // periodWords) they stay, as a fact of the world does ("2400*12 for my yearly budget" is not
 // "2400*75"). Elsewhere they are numbers as any other ("12 people gave 500 each").
-var calendarCounts = map[string]bool{"12": true, "24": true, "52": true, "60": true, "365": true, "366": true}
+// Space-separated (see listed).
+const calendarCounts = " 12 24 52 60 365 366 "
 
 // periodWords reports whether s speaks of years, months, weeks, days, hours or minutes as periods
 // ("yearly", "a month", "per week"), in any case.

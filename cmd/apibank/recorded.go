@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
 
@@ -18,9 +19,10 @@ import (
 // trialPath and passPath): ".trial-N", ".variant-S", ".rerun", before the extension.
 var passSuffix = regexp.MustCompile(`\.(trial-[0-9]+|variant-[0-9]+|rerun)$`)
 
-// recorded is what a run's record (run.RecordPath) says of one of its predictions files.
+// recorded is what a run's record (run.RecordPath) says of one of its predictions files, or, for a
+// file with no record, what its name says (protocol.SeedInName).
 type recorded struct {
-	record string // the record's path
+	record string // the record's path ("": the seed is the file name's)
 	seed   int64  // the variant the file's pass asked (0: the builtin data itself)
 	// dataHash is the hash of the data the file's pass asked (run.DataHash of levels), when the
 	// record keeps it: "" for a pass on other data than the run's (a robustness run's variants).
@@ -56,10 +58,21 @@ func recordOf(path string) (rec recorded, ok bool) {
 	return recorded{}, false
 }
 
+// source says where rec's seed was read: its record, or file's name.
+func (rec recorded) source(file string) string {
+	if rec.record == "" {
+		return "its name says so: " + filepath.Base(file)
+	}
+	return rec.record
+}
+
 // dataOfRecords chooses the data that predictions files are judged on from their runs' records
-// (recordOf): with neither --data nor --seed given, the variant they were asked on (said on
-// stderr); judged on other data than they were asked on, right answers would be counted wrong
-// without a word. A --seed other than theirs is refused. With --data, a file asked on a variant is
+// (recordOf), or for a file with no record from its name as every host names a file of answers to
+// a variant (protocol.SeedInName: a board's download MODEL-ID.seed-S.jsonl, a robustness pass
+// FILE.variant-S.jsonl, the Runs page's export), as the Score page reads it: with neither --data
+// nor --seed given, the variant they were asked on (said on stderr); judged on other data than they
+// were asked on, right answers would be counted wrong without a word. A --seed other than a
+// record's is refused; one other than a name's is taken, and stderr says so. With --data, a file asked on a variant is
 // judged on the folder as asked, and stderr says so. Files asked on different data (a run on a
 // variant beside one on the builtin data, compared) are each judged on their own: perFile maps
 // every file to its seed then (a file without a record: the builtin data), and is nil otherwise.
@@ -70,7 +83,11 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 	for _, f := range files {
 		rec, ok := recordOf(f)
 		if !ok {
-			continue
+			seed, named := protocol.SeedInName(f)
+			if !named {
+				continue
+			}
+			rec = recorded{seed: seed}
 		}
 		if len(found) == 0 {
 			first = f
@@ -89,7 +106,9 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 		switch {
 		case !ok:
 		case c.data != "" && rec.seed != 0:
-			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", f, dataName(rec.seed), rec.record, c.data)
+			fmt.Fprintf(stderr, "apibank: %s was asked on %s (%s); judged on --data %s as asked\n", f, dataName(rec.seed), rec.source(f), c.data)
+		case c.data == "" && seedGiven && rec.seed != c.seed.Seed && rec.record == "":
+			fmt.Fprintf(stderr, "apibank: %s is named for %s; judged on %s, as --seed %d says\n", f, dataName(rec.seed), dataName(c.seed.Seed), c.seed.Seed)
 		case c.data == "" && seedGiven && rec.seed != c.seed.Seed:
 			return nil, fmt.Errorf("%s was asked on %s (%s says so): --seed %d would judge it on other data; leave --seed out, or give --seed %d", f, dataName(rec.seed), rec.record, c.seed.Seed, rec.seed)
 		}
@@ -101,10 +120,10 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 	if same {
 		if seed != 0 {
 			c.seed.Seed = seed
-			fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].record)
+			fmt.Fprintf(stderr, "apibank: judged on %s, which %s was asked on (%s)\n", dataName(seed), first, found[first].source(first))
 			for _, f := range files {
 				if _, ok := found[f]; !ok {
-					fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s too\n", f, dataName(seed))
+					fmt.Fprintf(stderr, "apibank: %s has no run record beside it, nor a seed in its name: judged on %s too\n", f, dataName(seed))
 				}
 			}
 		}
@@ -115,9 +134,9 @@ func dataOfRecords(fs *flag.FlagSet, c *common, files []string, stderr io.Writer
 		rec, ok := found[f]
 		perFile[f] = rec.seed
 		if ok {
-			fmt.Fprintf(stderr, "apibank: %s judged on %s, which it was asked on (%s)\n", f, dataName(rec.seed), rec.record)
+			fmt.Fprintf(stderr, "apibank: %s judged on %s, which it was asked on (%s)\n", f, dataName(rec.seed), rec.source(f))
 		} else {
-			fmt.Fprintf(stderr, "apibank: %s has no run record beside it: judged on %s\n", f, dataName(0))
+			fmt.Fprintf(stderr, "apibank: %s has no run record beside it, nor a seed in its name: judged on %s\n", f, dataName(0))
 		}
 	}
 	return perFile, nil

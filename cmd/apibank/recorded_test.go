@@ -30,8 +30,12 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 	}
 	seeded, original, robust := ask("s7.jsonl", "--seed", "7"), ask("o.jsonl"), ask("r.jsonl", "--variants", "1")
 	bare := filepath.Join(t.TempDir(), "s7.jsonl") // the same lines without their record
-	if b, err := os.ReadFile(seeded); err != nil || os.WriteFile(bare, b, 0o644) != nil {
-		t.Fatal(err)
+	// ... and named as a board's download of a season's entry, and one of its trials, name them.
+	named, trial := filepath.Join(t.TempDir(), "m-3f2a.seed-7.jsonl"), filepath.Join(t.TempDir(), "m-3f2a.seed-7.trial-2.jsonl")
+	for _, f := range []string{bare, named, trial} {
+		if b, err := os.ReadFile(seeded); err != nil || os.WriteFile(f, b, 0o644) != nil {
+			t.Fatal(err)
+		}
 	}
 	accuracy := func(stdout string) (string, float64) {
 		var rep protocol.Report
@@ -52,6 +56,10 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 		{"a run of the builtin data", []string{"score", "--preds", original}, "builtin", 1, ""},
 		{"a variant pass of a robustness run", []string{"score", "--preds", strings.TrimSuffix(robust, ".jsonl") + ".variant-1.jsonl"}, "builtin~s1", 1, "judged on the variant of seed 1"},
 		{"its rerun pass", []string{"score", "--preds", strings.TrimSuffix(robust, ".jsonl") + ".rerun.jsonl"}, "builtin", 1, ""},
+		// With no record beside them, the seed their name says, as the Score page reads it.
+		{"a board's download", []string{"score", "--preds", named}, "builtin~s7", 1, "judged on the variant of seed 7, which " + named + " was asked on (its name says so: m-3f2a.seed-7.jsonl)"},
+		{"a board's download of a trial", []string{"score", "--preds", trial}, "builtin~s7", 1, "judged on the variant of seed 7"},
+		{"a board's download, --seed 7", []string{"score", "--preds", named, "--seed", "7"}, "builtin~s7", 1, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdout, stderr, code := runCapture(t, append(tt.args, "--native", "--json")...)
@@ -70,6 +78,11 @@ func TestJudgedOnTheRecordedData(t *testing.T) {
 	stdout, _, _ := runCapture(t, "score", "--preds", bare, "--native", "--json")
 	if data, acc := accuracy(stdout); data != "builtin" || acc == 1 {
 		t.Errorf("the lines without their record: judged on %s, accuracy %.3f", data, acc)
+	}
+	// A name is weaker than a record: a --seed other than the name's is taken, and said.
+	stdout, stderr, _ := runCapture(t, "score", "--preds", named, "--seed", "0", "--native", "--json")
+	if data, acc := accuracy(stdout); data != "builtin" || acc == 1 || !strings.Contains(stderr, "is named for the variant of seed 7; judged on the builtin data itself, as --seed 0 says") {
+		t.Errorf("a file named for seed 7 with --seed 0: judged on %s, accuracy %.3f; stderr %q", data, acc, stderr)
 	}
 
 	for _, tt := range []struct {

@@ -10,11 +10,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watch, open, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, runFinished, engineRequest, fits } from "../lib.mjs";
+import { watch, open, visit, cli, session, startFakeModel, set, fillRunForm, readRunStore, runProgress, runFinished, engineRequest, fits } from "../lib.mjs";
 
 const KEY = "sk-e2e-variants";
 const LEVEL = "level-1-given-desc";
 const LIMIT = 20;
+/** SLOW has the fake answer every request after 300 ms, with the text "slow". */
+const SLOW = { rules: [{ match: {}, reply: { content: "slow" }, fault: { kind: "slow", delay_ms: 300 } }] };
 const s = session();
 let fake;
 const tmp = mkdtempSync(path.join(tmpdir(), "apibank-e2e-variants-"));
@@ -140,7 +142,7 @@ test("a run on variant 3 in the tab exports the predictions apibank run --seed 3
   await page.waitForSelector("[data-testid=run-view]");
   const [d] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export-jsonl").click()]);
   const tabJSONL = readFileSync(await d.path(), "utf8");
-  assert.match(d.suggestedFilename(), /-seed3\.jsonl$/, "the file is named for the variant its answers are to");
+  assert.match(d.suggestedFilename(), /\.seed-3\.jsonl$/, "the file is named for the variant its answers are to, as the Score page and apibank score read it");
   await page.waitForFunction(() => /score it with apibank score --seed 3 --preds /.test(document.querySelector(".note")?.textContent || ""));
   const c = cliRun(["--seed", "3"]);
   assert.equal(tabJSONL, readFileSync(c.out, "utf8"), "the tab's predictions are apibank run --seed 3's --out, byte for byte");
@@ -155,6 +157,43 @@ test("a run on variant 3 in the tab exports the predictions apibank run --seed 3
   await page.waitForSelector("[data-testid=rescore-agreement]", { timeout: 60000 });
   const ag = await page.$eval("[data-testid=rescore-agreement]", (el) => [Number(el.dataset.agree), Number(el.dataset.compared)]);
   assert.ok(ag[1] > 0 && ag[0] === ag[1], `every verdict agrees on re-scoring on variant 3: ${ag}`);
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
+
+test("the Data menu is held while a run on a variant goes on, on every page: the run's remaining samples are asked on its variant", async () => {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  await open(page, s.server.url, "/run");
+  await fake.script(SLOW);
+  await fillRunForm(page, { baseURL: fake.url, key: KEY, model: "gold", levels: [LEVEL], limit: 6, concurrency: 1 });
+  await set(page, "run-variants", 0);
+  await page.getByTestId("run-data").selectOption("variant");
+  await page.waitForSelector("[data-testid=run-seed]:enabled");
+  await set(page, "run-seed", 4);
+  await page.getByTestId("run-start").click();
+  await page.waitForSelector("[data-testid=dataset-select]:disabled", { timeout: 10000 });
+  assert.match(await page.getByTestId("dataset-held").textContent(), /a run on variant 4 of the builtin data goes on/);
+  await visit(page, "/dataset");
+  await page.waitForSelector("[data-testid=dataset-select]:disabled");
+  assert.equal(await page.$eval("[data-testid=dataset-select]", (el) => el.selectedOptions[0].textContent), "builtin, variant 4", "a variant is named as one, not as an imported folder");
+  // A change that reaches the menu all the same (its script, not a click) is refused, and said.
+  await page.$eval("[data-testid=dataset-select]", (el) => {
+    el.disabled = false;
+    el.value = "builtin";
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await page.waitForFunction(() => /Not changed: a run on variant 4/.test(document.querySelector(".data-switch")?.textContent || ""));
+  assert.equal((await engineRequest(page, { op: "hello" })).variant?.seed, 4, "the engine still holds the run's variant");
+  await visit(page, "/run");
+  const p = await runFinished(page);
+  assert.deepEqual([p.state, p.failed], ["done", 0]);
+  const [saved] = (await readRunStore(page, p.id)).runs;
+  assert.equal(saved.seed, 4);
+  assert.equal(saved.predictions.length, 6, "every sample was asked");
+  await page.waitForSelector("[data-testid=dataset-select]:enabled", { timeout: 10000 });
+  assert.equal(await page.$eval("[data-testid=dataset-select]", (el) => el.value), "builtin", "the run gave the builtin data back");
+  await fake.script({});
   assert.deepEqual(w.errors, []);
   await page.close();
 });
@@ -313,7 +352,6 @@ async function waitPass(page, pass, done) {
   return page.$eval("[data-testid=run-progress]", (el) => el.dataset.group);
 }
 
-const SLOW = { rules: [{ match: {}, reply: { content: "slow" }, fault: { kind: "slow", delay_ms: 300 } }] };
 
 test("a reload in the middle of a variant's pass resumes it on its variant and goes on with the rest; Cancel stops a robustness run, which counts the passes that ran", async () => {
   const page = await s.browser.context.newPage();
