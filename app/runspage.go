@@ -103,7 +103,7 @@ func (p *RunsPage) byID(id string) *SavedRun {
 func (p *RunsPage) Render() app.UI {
 	groups := TrialGroups(p.runs)
 	return shell("/runs", "Runs",
-		app.P().Class("lead").Text("The model runs kept in this browser (IndexedDB), best first by nothing: newest first. Intervals are 95% Wilson score intervals of the call accuracy."),
+		app.P().Class("lead").Text("The model runs kept in this browser (IndexedDB), newest first. Intervals are 95% Wilson score intervals of the call accuracy."),
 		app.Div().Class("row").Body(
 			app.A().Href("/run").Text("Run a model"),
 			app.Label().Class("file-button").Body(
@@ -493,7 +493,7 @@ func exportRun(r *SavedRun, kind string) (name, mime string, body []byte, err er
 	}
 	name = "apibank-run-" + r.ID
 	if r.Seed != 0 {
-		name += "-seed" + strconv.FormatInt(r.Seed, 10) // the data its answers are to
+		name += ".seed-" + strconv.FormatInt(r.Seed, 10) // the data its answers are to (protocol.SeedInName)
 	}
 	if kind == "jsonl" {
 		return name + ".jsonl", "application/x-ndjson", w.PredictionsJSONL(), nil
