@@ -102,7 +102,7 @@ type boardAPI struct {
 	mu     sync.Mutex
 	hashes map[string]string     // dataKey → run.DataHash
 	tasks  map[string][]run.Task // dataKey → run.Tasks
-	since  *time.Time            // when the store says the season was first ranked, once read
+	since  *time.Time            // since when the store says the season is ranked, as last asked (seasonSince)
 }
 
 // maxKept bounds the hashes and task lists kept: a submission names its seed and levels, and a
@@ -221,27 +221,31 @@ func (b *boardAPI) dataHash(ctx context.Context, s *session, seed int64, levels 
 	return h, nil
 }
 
-// seasonSince is when the season was first ranked (nil without a season), read from the store
-// once a process: the store keeps the first time a host ranks a season, and that is now when it
-// has none.
-func (b *boardAPI) seasonSince(ctx context.Context) (*time.Time, error) {
+// seasonSince is since when the board ranks its season (nil without a season) when it ranks it at
+// at: the store's answer (Store.Season), kept by the process and asked again only for an earlier
+// at (an entry older than the time kept, which another process or an older database holds), so that
+// no entry this process ranks predates the answer.
+func (b *boardAPI) seasonSince(ctx context.Context, at time.Time) (*time.Time, error) {
 	if b.Season == 0 {
 		return nil, nil
 	}
+	at = at.Truncate(time.Millisecond).UTC() // as the store keeps it
 	b.mu.Lock()
 	since := b.since
 	b.mu.Unlock()
-	if since != nil {
+	if since != nil && !at.Before(*since) {
 		return since, nil
 	}
-	t, err := b.Store.Season(ctx, b.Season, b.Now().Truncate(time.Millisecond).UTC())
+	t, err := b.Store.Season(ctx, b.Season, at)
 	if err != nil {
 		return nil, err
 	}
 	b.mu.Lock()
-	b.since = &t
-	b.mu.Unlock()
-	return &t, nil
+	defer b.mu.Unlock()
+	if b.since == nil || t.Before(*b.since) { // the earlier answer of two at once
+		b.since = &t
+	}
+	return b.since, nil
 }
 
 func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
@@ -303,6 +307,15 @@ func (h *handler) submit(w http.ResponseWriter, r *http.Request) {
 		key, hash := class.NewKey()
 		e := board.Entry{ID: board.NewID(), Created: now.Truncate(time.Millisecond).UTC(), KeyHash: hash, Data: data, Engine: b.Engine,
 			Seed: seed, RunData: sub.Run.DataHash == runData, Run: sub.Run, Score: judged.Score}
+		if seed == b.Season {
+			// An entry made on the season's variant is ranked on it: the season is ranked since
+			// this entry came at the latest, kept before the entry is, so no view lists it
+			// ranked before "since".
+			if _, err := b.seasonSince(ctx, e.Created); err != nil {
+				b.storeError(w, "", err)
+				return nil
+			}
+		}
 		blobs := map[string][]byte{board.BlobVerdicts: board.VerdictsJSONL(judged.Verdicts)}
 		for i, t := range sub.Trials {
 			blobs[board.BlobTrial(i+1)] = []byte(t.Predictions)
@@ -344,7 +357,7 @@ func (h *handler) boardView(w http.ResponseWriter, r *http.Request) {
 		b.storeError(w, "", err)
 		return
 	}
-	since, err := b.seasonSince(r.Context())
+	since, err := b.seasonSince(r.Context(), board.SeasonStart(entries, b.Season, b.Now()))
 	if err != nil {
 		b.storeError(w, "", err)
 		return

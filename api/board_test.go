@@ -350,3 +350,122 @@ func TestBoardSeason(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardSeasonSince: a season is ranked since the host first ranked it, by a read of the board or
+// by a submission ranked on it, whichever came first, so that no ranked entry predates "since"
+// (on a fresh database a run submitted on the season and read later is ranked since it came); a
+// submission on other data, or one refused, does not start it. A process that kept a later time
+// learns an earlier one from the entries it reads (another process's submission, or an entry made on
+// the variant before the host ranked the season), and a retracted entry, never ranked, moves nothing.
+func TestBoardSeasonSince(t *testing.T) {
+	const L1 = "level-1-given-desc"
+	t0 := time.Date(2026, 12, 6, 17, 21, 14, 0, time.UTC)
+	type host struct {
+		h     http.Handler
+		clock *clock
+	}
+	open := func(db string, season int64, at time.Time) host {
+		t.Helper()
+		store, err := sqlite.Open(context.Background(), db, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		c := &clock{now: at}
+		return host{New(&nativePool{}, Limits{}, WithBoard(Board{Store: store, Engine: "test-build", Season: season, Now: c.Now})), c}
+	}
+	do := func(h host, method, path string, body []byte, want int, header ...string) []byte {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(method, path, bytes.NewReader(body))
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		h.h.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Fatalf("%s %s answered %d, want %d: %.500s", method, path, rec.Code, want, rec.Body.String())
+		}
+		return rec.Body.Bytes()
+	}
+	submit := func(h host, sub board.Submission) board.Entry {
+		t.Helper()
+		var m board.Submitted
+		if err := json.Unmarshal(do(h, "POST", BoardPath, mustJSON(t, sub), http.StatusCreated), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.Entry
+	}
+	since := func(h host, what string, want time.Time) {
+		t.Helper()
+		var view board.View
+		if err := json.Unmarshal(do(h, "GET", BoardPath+"?level="+L1, nil, http.StatusOK), &view); err != nil {
+			t.Fatal(err)
+		}
+		if view.Current.Since == nil || !view.Current.Since.Equal(want) {
+			t.Errorf("%s: ranked since %v, want %v", what, view.Current.Since, want)
+		}
+		for _, r := range view.Rows {
+			if r.Section == board.SectionRanked && view.Current.Since != nil && r.Entry.Created.Before(*view.Current.Since) {
+				t.Errorf("%s: entry %s, ranked, came at %v, before since %v", what, r.Entry.ID, r.Entry.Created, view.Current.Since)
+			}
+		}
+	}
+	season := boardtest.RunOn(t, 7, run.Text, L1)
+	original := boardtest.Run(t, run.Text, L1)
+	other := boardtest.RunOn(t, 41, run.Text, L1)
+
+	t.Run("a submission ranked before the first read", func(t *testing.T) {
+		h := open(filepath.Join(t.TempDir(), "board.db"), 7, t0)
+		e := submit(h, season)
+		h.clock.Advance(14 * time.Second)
+		since(h, "read 14 s after the entry came", e.Created)
+		h.clock.Advance(time.Hour)
+		since(h, "read an hour later", e.Created)
+	})
+	t.Run("a read before any submission", func(t *testing.T) {
+		h := open(filepath.Join(t.TempDir(), "board.db"), 7, t0)
+		since(h, "the first read", t0)
+		h.clock.Advance(time.Minute)
+		submit(h, season)
+		since(h, "after a submission", t0)
+	})
+	t.Run("submissions that rank nothing on the season", func(t *testing.T) {
+		h := open(filepath.Join(t.TempDir(), "board.db"), 7, t0)
+		submit(h, original)
+		submit(h, other)
+		bad := season
+		bad.Format = "nope"
+		do(h, "POST", BoardPath, mustJSON(t, bad), http.StatusBadRequest)
+		h.clock.Advance(time.Minute)
+		since(h, "the first read, after submissions on other data and a refused one", t0.Add(time.Minute))
+	})
+	t.Run("another process's earlier submission", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "board.db")
+		a, b := open(db, 7, t0), open(db, 7, t0.Add(time.Minute))
+		since(b, "b's first read", t0.Add(time.Minute))
+		e := submit(a, season) // came at t0, judged while b read
+		since(b, "b's next read", e.Created)
+		since(a, "a's read", e.Created)
+	})
+	t.Run("an entry made on the variant before the host ranked the season", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "board.db")
+		plain := open(db, 0, t0)
+		e := submit(plain, season) // listed apart on a board without a season
+		plain.clock.Advance(time.Hour)
+		submit(plain, season)
+		season7 := open(db, 7, t0.Add(24*time.Hour))
+		since(season7, "a host of season 7 a day later", e.Created)
+	})
+	t.Run("a retracted entry moves nothing", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "board.db")
+		plain := open(db, 0, t0)
+		body := do(plain, "POST", BoardPath, mustJSON(t, season), http.StatusCreated)
+		var m board.Submitted
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatal(err)
+		}
+		do(plain, "DELETE", BoardPath+"/"+m.Entry.ID, nil, http.StatusOK, "Authorization", "Bearer "+m.OwnerKey)
+		season7 := open(db, 7, t0.Add(24*time.Hour))
+		since(season7, "a host of season 7 a day after the entry came and was retracted", t0.Add(24*time.Hour))
+	})
+}

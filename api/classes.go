@@ -18,6 +18,7 @@ import (
 	"github.com/apibank-playground/apibank/class"
 	"github.com/apibank-playground/apibank/class/wire"
 	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/run"
 )
 
 // Classes configures the class endpoints (/api/v1/classes...): where classes are kept and what a
@@ -346,6 +347,9 @@ func (c *classes) view(w http.ResponseWriter, r *http.Request, code string) {
 	v := wire.ClassView{Class: cl.Code, Name: cl.Name, Created: cl.Created.UTC(), Students: []wire.StudentView{}}
 	index := map[string]int{}
 	for _, a := range as {
+		// Read by wire.StudentName, as an answer is kept now: answers kept before with spaces
+		// around the name are the same student's.
+		a.Student = wire.StudentName(a.Student)
 		i, ok := index[a.Student]
 		if !ok {
 			i = len(v.Students)
@@ -384,9 +388,22 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, raw string) {
 	if !c.readClassBody(w, r, &req, `an answer {"student", "level", "file", "id", "answer"}`) {
 		return
 	}
+	// The name as the Classroom's form reads it (wire.StudentName): one student whatever spaces
+	// came around it, checked as the form checks it (not empty, at most MaxStudent characters).
+	req.Student = wire.StudentName(req.Student)
 	if err := class.CheckText("the student's name", req.Student, class.MaxStudent); err != nil {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
+	}
+	if req.Level != "" {
+		// A level as the CLI names it (its folder, or its number): kept by its folder's name, the
+		// name the tab sends, so that one exercise is one exercise (and one variant).
+		level, ok := run.LevelNamed(req.Level)
+		if !ok {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, `"level": `+run.UnknownLevel(req.Level).Error(), 0)
+			return
+		}
+		req.Level = level
 	}
 	switch {
 	case req.Level == "" || req.File == "" || req.ID == nil:

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -573,5 +574,77 @@ func TestClassVariants(t *testing.T) {
 		if wantRight := map[string]string{"Ann": "[false false true]", "Bo": "[false true]"}[s.Student]; fmt.Sprint(right) != wantRight {
 			t.Errorf("%s's answers kept as %v, want %s", s.Student, right, wantRight)
 		}
+	}
+}
+
+// TestClassStudentNames: the answers door reads a name as the Classroom's form does
+// (wire.StudentName): " Ann ", "Ann" and "\tAnn\n" are one student, judged on Ann's variant, counted
+// toward Ann's limit, kept and listed once as "Ann", with an answer kept before with spaces around
+// the name (as the door kept them) among hers; a level named by its number is its folder's. Names
+// that differ inside (case, inner spaces) stay students of their own.
+func TestClassStudentNames(t *testing.T) {
+	a := newClassAPI(t, ClassLimits{AnswersPerStudent: 4})
+	file, id, _ := goldSample(t)
+	m := a.create(t, "names")
+	ann := studentGold(t, m.Class, "Ann", file, id)
+	// An answer kept before the door read names so: the view lists it as Ann's.
+	if err := a.store.Add(context.Background(), m.Class, class.Answer{Student: " Ann ", Level: level1, File: file, ID: id, Answer: "[Old()]",
+		Verdict: "API_NAME_MISMATCH", At: a.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	answers := ClassesPath + "/" + m.Class + "/answers"
+	for _, tt := range []struct{ student, level string }{
+		{" Ann ", level1},
+		{"Ann", level1},
+		{"\tAnn\n", "1"},
+		{"Ann", "level-1"},
+		{"ann", level1},
+		{"Ann  Lee", level1},
+	} {
+		body := strings.Replace(answerBody(tt.student, file, id, ann, ""), `"level":"`+level1+`"`, `"level":"`+tt.level+`"`, 1)
+		w := a.req(t, "POST", answers, "", body)
+		var v wire.AnswerVerdict
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &v) != nil {
+			t.Fatalf("%q on level %q: %d %s", tt.student, tt.level, w.Code, w.Body)
+		}
+		want := wire.ExerciseSeed(wire.ClassScope(m.Class), strings.TrimSpace(tt.student), level1, file, id)
+		if v.Seed != want || v.Correct != (strings.TrimSpace(tt.student) == "Ann") {
+			t.Errorf("%q on level %q: seed %d, correct %v; want seed %d, right only for Ann", tt.student, tt.level, v.Seed, v.Correct, want)
+		}
+	}
+	// Four of Ann's answers in this minute, however her name was sent: the fifth is over her limit.
+	if w := a.req(t, "POST", answers, "", answerBody("  Ann", file, id, ann, "")); w.Code != http.StatusTooManyRequests {
+		t.Errorf("Ann's 5th answer of the minute, sent as \"  Ann\": %d %s, want 429", w.Code, w.Body)
+	}
+
+	v := a.view(t, m)
+	var got []string
+	for _, s := range v.Students {
+		var levels []string
+		for _, x := range s.Answers {
+			levels = append(levels, x.Level)
+			if x.Seed != wire.ExerciseSeed(wire.ClassScope(m.Class), s.Student, level1, file, id) {
+				t.Errorf("%s's answer %q has seed %d, not theirs", s.Student, x.Answer, x.Seed)
+			}
+		}
+		got = append(got, fmt.Sprintf("%s: %d on %s", s.Student, len(s.Answers), strings.Join(slices.Compact(levels), ",")))
+	}
+	if want := []string{"Ann: 5 on " + level1, "ann: 1 on " + level1, "Ann  Lee: 1 on " + level1}; !slices.Equal(got, want) {
+		t.Errorf("the teacher's view lists %q, want %q", got, want)
+	}
+	kept, err := a.store.Answers(context.Background(), m.Class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kept[1:] { // the first is the one kept before
+		if k.Student != strings.TrimSpace(k.Student) || k.Level != level1 {
+			t.Errorf("kept as %q on %q: want the name without spaces around it and the level's folder", k.Student, k.Level)
+		}
+	}
+
+	// A level that is none is refused by name, with the levels.
+	w := a.req(t, "POST", answers, "", strings.Replace(answerBody("Ann", file, id, ann, ""), `"level":"`+level1+`"`, `"level":"7"`, 1))
+	if w.Code != 400 || !strings.Contains(w.Body.String(), `\"level\": no level \"7\": the levels are level-1-given-desc (1), level-2-toolsearcher (2), level-3 (3)`) {
+		t.Errorf("level \"7\": %d %s, want 400 naming it and the levels", w.Code, w.Body)
 	}
 }

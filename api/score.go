@@ -27,6 +27,10 @@ type ScoreRequest struct {
 	State string `json:"state,omitempty"`
 	// Level is the level of predictions that do not name one.
 	Level string `json:"level,omitempty"`
+	// Seed names the variant of the builtin data the predictions were asked on, and are judged on
+	// (1 to protocol.MaxSeed; 0 or absent: the builtin data itself): answers right on a variant are
+	// wrong on the builtin data wherever a value moved. Not with Data.
+	Seed int64 `json:"seed,omitempty"`
 	// Predictions are the prediction lines' objects, {"level"?, "file", "id", "pred"}: element i is
 	// line i+1.
 	Predictions []json.RawMessage `json:"predictions"`
@@ -143,11 +147,31 @@ func (h *handler) score(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := ScoreRequest{State: r.URL.Query().Get("state"), Level: r.URL.Query().Get("level")}
+	if text := r.URL.Query().Get("seed"); text != "" {
+		seed, err := protocol.ParseSeed(text)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("seed %q: %s", text, protocol.SeedRule), 0)
+			return
+		}
+		req.Seed = seed
+	}
 	preds := body
 	if isJSON(r) {
 		req = ScoreRequest{}
 		if line, err := decodeJSON(body, &req); err != nil {
-			writeError(w, http.StatusBadRequest, CodeBadRequest, "the body is not a score request {\"data\"?, \"state\"?, \"level\"?, \"predictions\": [...]}: "+err.Error(), line)
+			writeError(w, http.StatusBadRequest, CodeBadRequest, "the body is not a score request {\"data\"?, \"seed\"?, \"state\"?, \"level\"?, \"predictions\": [...]}: "+err.Error(), line)
+			return
+		}
+		if r.URL.Query().Has("seed") {
+			writeError(w, http.StatusBadRequest, CodeBadRequest, "a JSON body names its seed in its \"seed\" member, not in the address", 0)
+			return
+		}
+		switch {
+		case !protocol.ValidSeed(req.Seed):
+			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("\"seed\": %d: %s", req.Seed, protocol.SeedRule), 0)
+			return
+		case req.Seed != 0 && req.Data != nil:
+			writeError(w, http.StatusBadRequest, CodeBadRequest, "\"seed\" names a variant of the builtin data; predictions sent with \"data\" are judged on that data: send one or the other", 0)
 			return
 		}
 		if req.Predictions == nil {
@@ -183,6 +207,12 @@ func (h *handler) score(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 			dataErrs = loaded.Errors
+		}
+		if req.Seed != 0 {
+			// The variant the answers were asked on, made and proven by the engine (see variant).
+			if _, err := call[protocol.Loaded](ctx, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: req.Seed}); err != nil {
+				return err
+			}
 		}
 		b, err := call[protocol.Batch](ctx, s, protocol.Request{Op: protocol.OpScore, Preds: string(preds), State: req.State, Level: req.Level})
 		if err != nil {

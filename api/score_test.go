@@ -1,8 +1,14 @@
 package api
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/apibank-playground/apibank/engine"
+	"github.com/apibank-playground/apibank/protocol"
+	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
 
 // TestDecodeJSONNamesTheLine: a JSON body's syntax error, wrong type or trailing text is placed on
@@ -25,6 +31,81 @@ func TestDecodeJSONNamesTheLine(t *testing.T) {
 			name := tt.name + " " + strings.NewReplacer("\n", "LF", "\r", "CR").Replace(nl)
 			if line != tt.line || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
 				t.Errorf("%s: line %d, error %v; want line %d, error %q", name, line, err, tt.line, tt.err)
+			}
+		}
+	}
+}
+
+// variantPreds are prediction lines of the gold calls of variant seed for level-1 samples whose gold
+// the variant moves (a sample it leaves as it is tells nothing here).
+func variantPreds(t *testing.T, seed int64) []string {
+	t.Helper()
+	s := engine.New()
+	ss, err := protocol.Call[[]protocol.SampleView](context.Background(), func(_ context.Context, b []byte) ([]byte, error) { return s.Handle(b), nil },
+		protocol.Request{Op: protocol.OpSamples, Level: "level-1-given-desc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var preds []string
+	for _, sm := range ss {
+		orig, err1 := goldmodel.GoldCall(0, sm.Level, sm.File, sm.ID)
+		gold, err2 := goldmodel.GoldCall(seed, sm.Level, sm.File, sm.ID)
+		if err1 != nil || err2 != nil || gold == orig || gold == "" {
+			continue
+		}
+		b, _ := json.Marshal(map[string]any{"level": sm.Level, "file": sm.File, "id": sm.ID, "pred": gold})
+		if preds = append(preds, string(b)); len(preds) == 6 {
+			break
+		}
+	}
+	if len(preds) < 3 {
+		t.Fatalf("only %d samples that variant %d moves", len(preds), seed)
+	}
+	return preds
+}
+
+// TestScoreOnAVariant: predictions asked on a variant are judged on it when the request names its
+// seed, in the address (a JSONL body) or in a JSON body's "seed", and are not all right on the
+// builtin data; a seed that is not one, a seed in the address of a JSON body, and a seed beside
+// data sent are refused, saying why.
+func TestScoreOnAVariant(t *testing.T) {
+	const seed = 7
+	preds := variantPreds(t, seed)
+	h := New(&nativePool{}, Limits{})
+	jsonType := map[string]string{"Content-Type": "application/json"}
+	body, _ := json.Marshal(map[string]any{"seed": seed, "predictions": json.RawMessage("[" + strings.Join(preds, ",") + "]")})
+	right := func(x exchange) (int, string) {
+		rec := do(t, h, x)
+		var answer struct {
+			Report protocol.Report `json:"report"`
+		}
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &answer) != nil {
+			t.Fatalf("%s: %d %s", x.name, rec.Code, rec.Body.String())
+		}
+		return answer.Report.Overall.Correct, answer.Report.Data
+	}
+	jsonl := strings.Join(preds, "\n")
+	for _, x := range []exchange{
+		{name: "JSONL, ?seed=7", method: "POST", path: "/api/v1/score?seed=7", body: jsonl},
+		{name: "JSON, \"seed\": 7", method: "POST", path: "/api/v1/score", header: jsonType, body: string(body)},
+	} {
+		if n, data := right(x); n != len(preds) || data != protocol.VariantName("builtin", seed) {
+			t.Errorf("%s: %d of %d right, judged on %q", x.name, n, len(preds), data)
+		}
+	}
+	if n, data := right(exchange{name: "JSONL, no seed", method: "POST", path: "/api/v1/score", body: jsonl}); n == len(preds) || data != "builtin" {
+		t.Errorf("without the seed: %d of %d right on %q; want fewer, on the builtin data", n, len(preds), data)
+	}
+	for _, x := range []exchange{
+		{"a seed with a leading zero", "POST", "/api/v1/score?seed=07", nil, jsonl, 400, []string{`seed \"07\"`, "leading zeros"}},
+		{"a seed in the address of a JSON body", "POST", "/api/v1/score?seed=7", jsonType, string(body), 400, []string{`its \"seed\" member`}},
+		{"a negative seed", "POST", "/api/v1/score", jsonType, `{"seed": -1, "predictions": []}`, 400, []string{`\"seed\": -1`}},
+		{"a seed and data", "POST", "/api/v1/score", jsonType, `{"seed": 7, "data": {"files": {"a": "b"}}, "predictions": []}`, 400, []string{"one or the other"}},
+	} {
+		rec := do(t, h, x)
+		for _, want := range x.contains {
+			if rec.Code != x.status || !strings.Contains(rec.Body.String(), want) {
+				t.Errorf("%s: %d %s; want %d saying %s", x.name, rec.Code, rec.Body.String(), x.status, want)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/apibank-playground/apibank/internal/lines"
 	"github.com/apibank-playground/apibank/model"
@@ -128,9 +129,14 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 // GET /api/v1/prompts?level=&form=&model=.
 func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	cfg := run.Config{Form: q.Get("form"), Levels: q["level"]}
+	levels, err := levelsNamed(q["level"])
+	if err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
+		return
+	}
+	cfg := run.Config{Form: q.Get("form"), Levels: levels}
 	settings := model.Settings{Model: q.Get("model")}
-	if err := cfg.Validate(); err != nil { // a level no data has, too
+	if err := cfg.Validate(); err != nil {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
 	}
@@ -150,4 +156,21 @@ func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 		out.Flush()
 		return nil
 	})
+}
+
+// levelsNamed reads the levels a query names as the CLI reads its --level flags (run.LevelNamed: a
+// level's folder name or its number, "1" or "level-1"), each once, in the order named; the first
+// name that is none is an error naming the levels.
+func levelsNamed(names []string) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		level, ok := run.LevelNamed(name)
+		if !ok {
+			return nil, run.UnknownLevel(name)
+		}
+		if !slices.Contains(out, level) {
+			out = append(out, level)
+		}
+	}
+	return out, nil
 }

@@ -220,7 +220,8 @@ func (p *BoardPage) seasonView() app.UI {
 		app.H2().ID("board-season-h").DataSet("testid", "board-season-title").Text(SeasonWords(cur)),
 		app.P().Text(fmt.Sprintf("This board ranks runs made on season %d's variant of the data: the builtin dialogues with their people, places, names and values moved, so that answers learned from the public data do not score here. Runs made on the original data or on another season's variant are judged on their own data and listed apart, with the data they were made on.", cur.Season)),
 		app.If(!p.exported(), func() app.UI {
-			return app.P().Body(app.Text("Run on this season and submit the run: "), app.Code().DataSet("testid", "board-season-run").Text(SeasonRun(cur.Season, site)))
+			return app.P().Body(app.Text("Run on this season and submit the run: "), app.Code().DataSet("testid", "board-season-run").Text(SeasonRun(cur.Season, site)),
+				app.Text(fmt.Sprintf(". In this tab, run it on Run a model with Data set to a variant of the builtin data and Seed to %d, then press Submit to the board on the Runs page.", cur.Season)))
 		}),
 	)
 }

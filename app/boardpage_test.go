@@ -2,8 +2,11 @@ package app
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/apibank-playground/apibank/board"
 )
@@ -59,5 +62,35 @@ func TestSeasonWords(t *testing.T) {
 	}
 	if got, want := SeasonRun(7, "https://demo.example.com"), "apibank run --seed 7 --base-url URL --model NAME --out m.jsonl && apibank submit m.jsonl --board https://demo.example.com"; got != want {
 		t.Errorf("SeasonRun = %q, want %q", got, want)
+	}
+}
+
+// TestSeasonCardSaysHowInTheTab: the season card says how to run on the season in the tab as well
+// as with the CLI, in the words of the controls it names (the Run page's data choice and seed, the
+// Runs page's submit button); an exported board, which takes no submission, says neither.
+func TestSeasonCardSaysHowInTheTab(t *testing.T) {
+	live := app.HTMLString((&BoardPage{view: &board.View{Current: board.Current{Season: 7}}}).seasonView())
+	for _, want := range []string{`data-testid="board-season-run"`, "apibank run --seed 7 ",
+		"In this tab, run it on Run a model with Data set to a variant of the builtin data and Seed to 7, then press Submit to the board on the Runs page."} {
+		if !strings.Contains(live, want) {
+			t.Errorf("the season card lacks %q:\n%s", want, live)
+		}
+	}
+	exported := app.HTMLString((&BoardPage{view: &board.View{Current: board.Current{Season: 7}, Exported: "2026-12-06T09:00:00Z"}}).seasonView())
+	if strings.Contains(exported, "apibank run") || strings.Contains(exported, "In this tab") {
+		t.Errorf("an exported board's season card says how to submit:\n%s", exported)
+	}
+	// The controls the sentence names are the pages' own.
+	runPage := app.HTMLString(&RunPage{})
+	submit := app.HTMLString((&boardSubmit{}).view(&SavedRun{ID: "r1"}, nil, func() {}))
+	for _, c := range []struct{ page, html, want string }{
+		{"Run", runPage, "a variant of the builtin data: seed"},
+		{"Run", runPage, "Seed "},
+		{"Run", runPage, "Run a model"},
+		{"Runs", submit, "Submit to the board"},
+	} {
+		if !strings.Contains(c.html, c.want) {
+			t.Errorf("the %s page has no %q, which the season card names", c.page, c.want)
+		}
 	}
 }

@@ -96,9 +96,13 @@ type Store interface {
 	Blob(ctx context.Context, id, name string) ([]byte, error)
 	// Retract marks an entry retracted at t (it stays listed); ErrNotFound when there is none.
 	Retract(ctx context.Context, id string, t time.Time) error
-	// Season answers when the board first ranked season seed (a variant's seed, above 0): the
-	// first call for a seed keeps now and answers it, every later one answers that same time.
-	Season(ctx context.Context, seed int64, now time.Time) (time.Time, error)
+	// Season answers since when the board ranks season seed (a variant's seed, above 0): the
+	// earliest time any call for the seed brought, kept. The first call keeps its time; a later one
+	// answers the time kept, or keeps its own when that is earlier (a submission ranked on the
+	// season that came before the kept time; see SeasonStart). A host calls it before it ranks
+	// anything on the season, with a time no later than what it ranks, so that no ranked entry
+	// predates the answer.
+	Season(ctx context.Context, seed int64, at time.Time) (time.Time, error)
 	// Hit counts an event toward a rate limit, as class.Store.Hit does (the same counts table).
 	Hit(ctx context.Context, name string, length time.Duration, limit int, now time.Time) (ok bool, ends time.Time, err error)
 }

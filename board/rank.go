@@ -25,12 +25,40 @@ type Current struct {
 	Since *time.Time `json:"since,omitempty"`
 }
 
-// DataWords names the data of a seed in words: "the original data" (0) or "season N's variant".
+// SeasonStart is the time a host keeps as the start of season (Store.Season) when it ranks it at
+// now: now, or the time the first of entries made on the season's variant and standing (not
+// retracted) was submitted, when that is earlier. Such an entry is ranked on a board of the season,
+// and a board ranked "since" after one of its ranked entries came would misstate its own history
+// (an entry made on the variant before the host ranked the season, on a host without one; or one
+// kept before the start was kept this way).
+func SeasonStart(entries []Entry, season int64, now time.Time) time.Time {
+	start := now
+	for _, e := range entries {
+		if season != 0 && e.Seed == season && e.Retracted == nil && e.Created.Before(start) {
+			start = e.Created
+		}
+	}
+	return start
+}
+
+// DataWords names the data of a seed in words where seeds are seasons: "the original data" (0) or
+// "season N's variant". DataWordsFor says it as a board of a given season does.
 func DataWords(seed int64) string {
 	if seed == 0 {
 		return "the original data"
 	}
 	return "season " + strconv.FormatInt(seed, 10) + "'s variant"
+}
+
+// DataWordsFor names the data of a seed in words as a board that ranks season (0: none, the
+// original data) says where an entry was made: on a board of a season, as DataWords ("season N's
+// variant"); on a board without one, where no seed is a season, "variant N" (and "the original
+// data" for 0).
+func DataWordsFor(seed, season int64) string {
+	if season == 0 && seed != 0 {
+		return "variant " + strconv.FormatInt(seed, 10)
+	}
+	return DataWords(seed)
 }
 
 // Filter narrows a ranking: a form (text, native; "" both) and a level ("" overall).
@@ -132,7 +160,7 @@ func legacyWhy(e Entry, cur Current) string {
 	var why []string
 	switch {
 	case e.Seed != cur.Season:
-		why = append(why, "made on "+DataWords(e.Seed))
+		why = append(why, "made on "+DataWordsFor(e.Seed, cur.Season))
 	case e.Data != cur.Data:
 		why = append(why, "judged on data "+e.Data+", now "+cur.Data)
 	}

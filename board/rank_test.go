@@ -154,12 +154,12 @@ func TestRankSeasons(t *testing.T) {
 		}},
 		{"no season", board.Current{Data: "d0", Engine: "e1"}, []want{
 			{"original", board.SectionRanked, ""},
-			{"season-7-other-run-data", board.SectionLegacy, "made on season 7's variant; the run saw other data than the board judged it on"},
-			{"season-7-data-moved", board.SectionLegacy, "made on season 7's variant"},
-			{"season-7-old-engine", board.SectionLegacy, "made on season 7's variant; judged by engine e0, now e1"},
-			{"season-41", board.SectionLegacy, "made on season 41's variant"},
-			{"season-7-worse", board.SectionLegacy, "made on season 7's variant"},
-			{"season-7", board.SectionLegacy, "made on season 7's variant"},
+			{"season-7-other-run-data", board.SectionLegacy, "made on variant 7; the run saw other data than the board judged it on"},
+			{"season-7-data-moved", board.SectionLegacy, "made on variant 7"},
+			{"season-7-old-engine", board.SectionLegacy, "made on variant 7; judged by engine e0, now e1"},
+			{"season-41", board.SectionLegacy, "made on variant 41"},
+			{"season-7-worse", board.SectionLegacy, "made on variant 7"},
+			{"season-7", board.SectionLegacy, "made on variant 7"},
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,5 +178,62 @@ func TestRankSeasons(t *testing.T) {
 		if got := board.DataWords(seed); got != want {
 			t.Errorf("DataWords(%d) = %q, want %q", seed, got, want)
 		}
+	}
+}
+
+// TestDataWordsFor: a board of a season names a variant's seed as a season; a board without one
+// names it as the variant it is, since no seed is a season there.
+func TestDataWordsFor(t *testing.T) {
+	for _, tt := range []struct {
+		seed, season int64
+		want         string
+	}{
+		{0, 0, "the original data"},
+		{0, 7, "the original data"},
+		{7, 7, "season 7's variant"},
+		{41, 7, "season 41's variant"},
+		{7, 0, "variant 7"},
+		{1<<53 - 1, 0, "variant 9007199254740991"},
+	} {
+		if got := board.DataWordsFor(tt.seed, tt.season); got != tt.want {
+			t.Errorf("DataWordsFor(%d, %d) = %q, want %q", tt.seed, tt.season, got, tt.want)
+		}
+	}
+}
+
+// TestSeasonStart: a season's start is now, or the time the first standing entry made on the
+// season's variant came when that is earlier; entries of other data, retracted ones (never ranked
+// again) and a board without a season move nothing.
+func TestSeasonStart(t *testing.T) {
+	now := time.Date(2026, 12, 1, 1, 0, 0, 0, time.UTC) // after every entry below (minute 0 to 59)
+	on := func(id string, seed int64, minute int) board.Entry {
+		e := entry(id, "text", "1", minute)
+		e.Seed = seed
+		return e
+	}
+	retracted := on("retracted", 7, 1)
+	retracted.Retracted = &now
+	at := func(minute int) time.Time { return time.Date(2026, 12, 1, 0, minute, 0, 0, time.UTC) }
+	for _, tt := range []struct {
+		name    string
+		entries []board.Entry
+		season  int64
+		want    time.Time
+	}{
+		{"no entries", nil, 7, now},
+		{"one on the season", []board.Entry{on("a", 7, 20)}, 7, at(20)},
+		{"the first of several, listed newest first", []board.Entry{on("c", 7, 40), on("b", 7, 30), on("a", 7, 20)}, 7, at(20)},
+		{"other data only", []board.Entry{on("orig", 0, 5), on("s41", 41, 6)}, 7, now},
+		{"a retracted one first", []board.Entry{on("a", 7, 20), retracted}, 7, at(20)},
+		{"no season", []board.Entry{on("orig", 0, 5), on("s7", 7, 6)}, 0, now},
+	} {
+		if got := board.SeasonStart(tt.entries, tt.season, now); !got.Equal(tt.want) {
+			t.Errorf("%s: SeasonStart = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	late := on("later", 7, 0)
+	late.Created = now.Add(time.Hour)
+	if got := board.SeasonStart([]board.Entry{late}, 7, now); !got.Equal(now) {
+		t.Errorf("an entry after now: SeasonStart = %v, want now %v", got, now)
 	}
 }

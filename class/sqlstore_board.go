@@ -160,11 +160,12 @@ func (s *SQLStore) Retract(ctx context.Context, id string, t time.Time) error {
 	return nil
 }
 
-// Season answers when the board first ranked season seed, keeping now when it never did: the
-// insert does nothing when the season is kept already (by this or another process), and the read
-// answers the time kept. Two statements, no transaction: every writer keeps the first time.
-func (s *SQLStore) Season(ctx context.Context, seed int64, now time.Time) (time.Time, error) {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO board_seasons (seed, since) VALUES (?, ?) ON CONFLICT (seed) DO NOTHING`, seed, ms(now)); err != nil {
+// Season answers since when the board ranks season seed, keeping at when the season has no time
+// kept or an earlier one than at: the upsert keeps the earlier of the two (by this or another
+// process), and the read answers the time kept. Two statements, no transaction: the time kept only
+// moves earlier, so every read answers a time no later than any call's that came before it.
+func (s *SQLStore) Season(ctx context.Context, seed int64, at time.Time) (time.Time, error) {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO board_seasons (seed, since) VALUES (?, ?) ON CONFLICT (seed) DO UPDATE SET since = min(since, excluded.since)`, seed, ms(at)); err != nil {
 		return time.Time{}, wrap("board season", err)
 	}
 	var since int64

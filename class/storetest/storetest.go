@@ -498,9 +498,9 @@ func takeAtOnce(t *testing.T, s class.Store) {
 	}
 }
 
-// boardSeason: a store that keeps the board too (board.Store) keeps when each season was first
-// ranked: the first call's time, whatever later calls (at once or later) bring; seeds apart, the
-// largest seed a variant has included.
+// boardSeason: a store that keeps the board too (board.Store) keeps since when each season is
+// ranked: the earliest time its calls brought, whatever later calls (at once or later) bring; seeds
+// apart, the largest seed a variant has included.
 func boardSeason(t *testing.T, s class.Store) {
 	bs, ok := s.(board.Store)
 	if !ok {
@@ -510,22 +510,27 @@ func boardSeason(t *testing.T, s class.Store) {
 	for _, tt := range []struct {
 		what string
 		seed int64
-		now  time.Time
+		at   time.Time
 		want time.Time
 	}{
 		{"a season first ranked", 7, at(0, 5), at(0, 5)},
 		{"the same season later", 7, at(3, 0), at(0, 5)},
 		{"another season", 8, at(1, 9), at(1, 9)},
 		{"the first again", 7, at(9, 0), at(0, 5)},
+		{"the first at the same time", 7, at(0, 5), at(0, 5)},
+		{"an entry of the first that came before", 7, at(0, 2), at(0, 2)},
+		{"the first later again", 7, at(4, 0), at(0, 2)},
+		{"the other season kept", 8, at(2, 0), at(1, 9)},
 		{"the largest seed", big, at(2, 1), at(2, 1)},
 		{"the largest seed later", big, at(4, 0), at(2, 1)},
 	} {
-		got, err := bs.Season(ctx, tt.seed, tt.now)
+		got, err := bs.Season(ctx, tt.seed, tt.at)
 		if err != nil || !got.Equal(tt.want) {
-			t.Errorf("%s: Season(%d, %v) = %v, %v; want %v", tt.what, tt.seed, tt.now, got, err, tt.want)
+			t.Errorf("%s: Season(%d, %v) = %v, %v; want %v", tt.what, tt.seed, tt.at, got, err, tt.want)
 		}
 	}
-	// Processes that rank a new season at once all answer one time, one of theirs.
+	// Processes that rank a new season at once each answer a time no later than their own, and
+	// the earliest of theirs is kept.
 	const n = 8
 	var wg sync.WaitGroup
 	got := make([]time.Time, n)
@@ -534,13 +539,16 @@ func boardSeason(t *testing.T, s class.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], errs[i] = bs.Season(ctx, 41, at(5, i))
+			got[i], errs[i] = bs.Season(ctx, 41, at(5, n-i))
 		}()
 	}
 	wg.Wait()
 	for i := range n {
-		if errs[i] != nil || !got[i].Equal(got[0]) || got[0].Before(at(5, 0)) || got[0].After(at(5, n-1)) {
-			t.Errorf("Season at once: call %d answered %v, %v; call 0 %v", i, got[i], errs[i], got[0])
+		if errs[i] != nil || got[i].After(at(5, n-i)) || got[i].Before(at(5, 1)) {
+			t.Errorf("Season at once: call %d at %v answered %v, %v", i, at(5, n-i), got[i], errs[i])
 		}
+	}
+	if kept, err := bs.Season(ctx, 41, at(6, 0)); err != nil || !kept.Equal(at(5, 1)) {
+		t.Errorf("after the calls at once: %v, %v; want the earliest of theirs, %v", kept, err, at(5, 1))
 	}
 }

@@ -24,16 +24,23 @@ func ClassScope(code string) string { return "class:" + strings.ToUpper(strings.
 // assignment (the UI derives it from the assignment's name and exercises).
 func AssignmentScope(id string) string { return "assignment:" + id }
 
+// StudentName is a student's name as a class keeps it and every host reads it: the name as typed
+// without the spaces around it, which are a form's, not the name's (the Classroom's forms trim them
+// too). The class API applies it at its door, so that " Ann " and "Ann" are one student: judged on
+// one variant (ExerciseSeed reads the name by this rule), counted toward one limit and listed once
+// in the teacher's view.
+func StudentName(typed string) string { return strings.TrimSpace(typed) }
+
 // ExerciseSeed is the seed of the variant a student's exercise is shown and judged on: a
 // deterministic function of the scope (ClassScope or AssignmentScope), the student's name as they
-// typed it (only spaces around it ignored: a form trims them) and the exercise (level, file,
+// typed it (read by StudentName: spaces around it ignored) and the exercise (level, file,
 // sample id), from 1 to protocol.MaxSeed. It is FNV-1a (64 bits) of the fields, each written with
 // its length so no two lists of fields read alike, mixed by SplitMix64's finaliser so that the
 // seeds of near inputs spread, then taken modulo MaxSeed, plus 1. It uses no map, no float and no
 // platform-sized integer: every GOOS computes the same seed (the tests pin a table of them).
 func ExerciseSeed(scope, student, level, file string, id int) int64 {
 	h := fnv.New64a()
-	for _, f := range []string{seedVersion, scope, strings.TrimSpace(student), level, file, strconv.FormatInt(int64(id), 10)} {
+	for _, f := range []string{seedVersion, scope, StudentName(student), level, file, strconv.FormatInt(int64(id), 10)} {
 		_, _ = h.Write([]byte(strconv.Itoa(len(f))))
 		_, _ = h.Write([]byte{':'})
 		_, _ = h.Write([]byte(f))

@@ -88,3 +88,27 @@ func TestExerciseSeedSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestStudentName: a name is kept as typed but for the spaces around it, so that a name sent with
+// them is the student who typed it without; the spaces inside it, its case and its letters stay.
+// Each name is judged on the variant of the name it reads as.
+func TestStudentName(t *testing.T) {
+	for _, tt := range []struct{ typed, want string }{
+		{" Alice ", "Alice"},
+		{"\tAlice\n", "Alice"},
+		{"\u00a0Alice\u2003", "Alice"}, // no-break and em spaces are spaces too
+		{"Alice", "Alice"},
+		{"Ann  Lee", "Ann  Lee"},
+		{"alice", "alice"},
+		{" Zoë 李 ", "Zoë 李"},
+		{"   ", ""},
+		{"", ""},
+	} {
+		if got := StudentName(tt.typed); got != tt.want {
+			t.Errorf("StudentName(%q) = %q, want %q", tt.typed, got, tt.want)
+		}
+		if a, b := ExerciseSeed("class:ABCDEF", tt.typed, "level-1-given-desc", "a.jsonl", 2), ExerciseSeed("class:ABCDEF", tt.want, "level-1-given-desc", "a.jsonl", 2); a != b {
+			t.Errorf("%q is judged on seed %d, and %q on %d: one student, two variants", tt.typed, a, tt.want, b)
+		}
+	}
+}

@@ -48,16 +48,39 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "server:", err)
+		code := report(os.Stderr, err)
 		stop()
-		os.Exit(1)
+		os.Exit(code)
 	}
 }
 
+// usageError is a mistake in the command line's flags.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usageHint is the line that follows a usage error: how to read every flag, rather than all of
+// them printed (which pushed the error itself off a terminal's screen).
+const usageHint = "server -h lists every flag."
+
+// report says err on w as main ends with it, and answers the exit status: the error first, and
+// after a mistake in the flags the one line of usageHint (status 2, as the CLI's usage errors);
+// any other error alone (status 1).
+func report(w io.Writer, err error) int {
+	fmt.Fprintln(w, "server:", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(w, usageHint)
+		return 2
+	}
+	return 1
+}
+
 // parseFlags reads args into fs. Asked for -h, it prints the usage to stdout and says so (helped);
-// a mistake prints the usage once, to stderr, and is answered for the caller to say. (Left to
-// itself, the flag package prints the mistake and the usage to fs's output on its own.)
-func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (helped bool, err error) {
+// a mistake prints nothing and is answered as a *usageError for the caller to say, the error first
+// (report). (Left to itself, the flag package prints the usage and then the mistake, on its own.)
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (helped bool, err error) {
 	fs.SetOutput(io.Discard)
 	err = fs.Parse(args)
 	switch {
@@ -68,9 +91,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (help
 		fs.Usage()
 		return true, nil
 	}
-	fs.SetOutput(stderr)
-	fs.Usage()
-	return false, err
+	return false, &usageError{err}
 }
 
 // routesOnce registers the pages with go-app once per process (tests call run more than once).
@@ -103,9 +124,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&allow, "allow-endpoint", "a model endpoint the pages may also reach, such as an Ollama on the LAN over plain HTTP (http://192.168.1.20:11434/v1); repeatable (https anywhere and http on loopback are always allowed)")
 	var apiCfg apiFlags
 	apiCfg.register(fs)
-	if helped, err := parseFlags(fs, args, stdout, stderr); helped || err != nil {
+	if helped, err := parseFlags(fs, args, stdout); helped || err != nil {
 		if p := seasonFlag.Problem("board-season"); p != nil {
-			return p
+			return &usageError{p}
 		}
 		return err // nil when the usage was asked for: printed, it is no error
 	}
@@ -359,7 +380,8 @@ func exportStatic(dir string, h *goapp.Handler, assets *Assets, stdout io.Writer
 // apibank score finds it there and judges the files on the entry's data, a season's variant), for
 // the read-only board page of a static host. The engine module
 // at enginePath says what the board judges with now, on the variant of season when it is not 0; the
-// store says since when the season is ranked (kept there now if it never was).
+// store says since when the season is ranked (kept there now, or when the first entry it ranks came,
+// if it never was: board.SeasonStart).
 func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int64, now time.Time, stdout io.Writer) error {
 	module, err := os.ReadFile(enginePath)
 	if err != nil {
@@ -394,7 +416,7 @@ func exportBoard(ctx context.Context, dir, enginePath, dbPath string, season int
 			return err
 		}
 		if season != 0 {
-			t, err := store.Season(ctx, season, now.Truncate(time.Millisecond).UTC())
+			t, err := store.Season(ctx, season, board.SeasonStart(entries, season, now).Truncate(time.Millisecond).UTC())
 			if err != nil {
 				return err
 			}

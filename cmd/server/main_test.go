@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -173,8 +175,38 @@ func TestHelpExitsCleanly(t *testing.T) {
 		out.Reset()
 		errs.Reset()
 		err := run(context.Background(), args, &out, &errs)
-		if err == nil || strings.Count(errs.String(), "Usage of server:") != 1 || out.Len() > 0 || strings.Contains(errs.String(), err.Error()) {
-			t.Errorf("%q: %v; want the error returned (said once, by main), the usage once on stderr and nothing on stdout:\nstdout %q\nstderr %q", args, err, out.String(), errs.String())
+		var ue *usageError
+		if !errors.As(err, &ue) || errs.Len() > 0 || out.Len() > 0 {
+			t.Errorf("%q: %v; want a usage error returned (said by main, the error first) and nothing printed:\nstdout %q\nstderr %q", args, err, out.String(), errs.String())
+		}
+	}
+}
+
+// TestBadFlagsSayTheErrorFirst runs the real main with flags it refuses: stderr is the error, then
+// one line on how to list the flags (never the whole usage before it, which pushed the error off a
+// terminal's screen), and the exit status is 2, as the CLI's usage errors. An error that is not
+// the flags' is said alone, with status 1.
+func TestBadFlagsSayTheErrorFirst(t *testing.T) {
+	web := testWeb(t)
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+		code   int
+	}{
+		{[]string{"--board-season", "010"}, "server: --board-season 010: " + protocol.SeedRule + "\n" + usageHint + "\n", 2},
+		{[]string{"--board-season", "abc"}, "server: --board-season abc: " + protocol.SeedRule + "\n" + usageHint + "\n", 2},
+		{[]string{"--port", "80"}, "server: flag provided but not defined: -port\n" + usageHint + "\n", 2},
+		{[]string{"--max-conns", "x"}, "server: invalid value \"x\" for flag -max-conns: parse error\n" + usageHint + "\n", 2},
+		{[]string{"--web", web, "--addr", "127.0.0.1:0", "--max-conns", "0"}, "server: --max-conns 0: must be at least 1\n", 1},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "APIBANK_SERVER_MAIN="+strings.Join(tt.args, "\x1f"))
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != tt.code || stderr.String() != tt.stderr || stdout.Len() > 0 {
+			t.Errorf("server %q: %v, stdout %q, stderr:\n%s\nwant exit status %d and stderr:\n%s", tt.args, err, stdout.String(), stderr.String(), tt.code, tt.stderr)
 		}
 	}
 }

@@ -191,6 +191,9 @@ test("a Worker of a season (BOARD_SEASON) ranks the season's run, lists the orig
   assert.equal(view.body.current.season, 7);
   assert.equal(view.body.current.data, on.body.entry.data, "the board ranks the season's data");
   assert.match(view.body.current.since, /^\d{4}-\d\d-\d\dT/);
+  // The season was first ranked by the submission, before this first read: no ranked entry predates since.
+  assert.ok(Date.parse(view.body.current.since) <= Date.parse(on.body.entry.created),
+    `ranked since ${view.body.current.since}, after the season's entry came at ${on.body.entry.created}`);
   const row = (rows, model) => rows.find((r) => r.entry.run.model === model);
   assert.equal(row(view.body.rows, "on-season").section, "ranked");
   assert.equal(row(view.body.rows, "on-season").rank, 1);
