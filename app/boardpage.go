@@ -453,7 +453,11 @@ func (p *BoardPage) entryView() app.UI {
 				app.P().Class("small").Body(app.Text("Judged again on the command line, to these numbers: "),
 					app.Code().DataSet("testid", "board-score-command").Text(board.ScoreCommand(e, 1)),
 					app.If(e.Seed != 0, func() app.UI {
-						return app.Text(" (made on season " + strconv.FormatInt(e.Seed, 10) + "'s variant; with the run record saved beside the predictions, --seed can be left out)")
+						season := int64(0)
+						if p.view != nil {
+							season = p.view.Current.Season
+						}
+						return app.Text(" (made on " + board.DataWordsFor(e.Seed, season) + "; with the run record saved beside the predictions, --seed can be left out)")
 					})),
 			)
 		}),

@@ -57,7 +57,7 @@ func (b *boardSubmit) taken() app.UI {
 			app.A().Href(boardEntryURL(e.ID)).DataSet("testid", "run-submitted-link").Text("See it on the board"),
 		),
 		app.If(e.Seed != b.done.Season, func() app.UI {
-			return app.P().DataSet("testid", "run-submitted-apart").Text("The run was made on " + board.DataWords(e.Seed) + " and judged on it; the board ranks " +
+			return app.P().DataSet("testid", "run-submitted-apart").Text("The run was made on " + board.DataWordsFor(e.Seed, b.done.Season) + " and judged on it; the board ranks " +
 				board.DataWords(b.done.Season) + ", so the entry is listed apart, not ranked.")
 		}),
 		app.Label().Class("field").Body(

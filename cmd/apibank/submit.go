@@ -73,7 +73,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	e := made.Entry
-	fmt.Fprintf(stdout, "entry %s: %s, %s form, made on %s, judged on it by engine %s (data %s)\n", e.ID, e.Run.Model, e.Run.Form, board.DataWords(e.Seed), e.Engine, e.Data)
+	fmt.Fprintf(stdout, "entry %s: %s, %s form, made on %s, judged on it by engine %s (data %s)\n", e.ID, e.Run.Model, e.Run.Form, board.DataWordsFor(e.Seed, made.Season), e.Engine, e.Data)
 	for _, l := range append(e.Score.Levels, e.Score.Overall) {
 		name := l.Level
 		if name == "" {
