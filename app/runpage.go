@@ -800,7 +800,8 @@ func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 		app.If(!batch, func() app.UI {
 			return app.Button().DataSet("testid", "run-retry-all").Text("Retry all failed").OnClick(func(ctx app.Context, e app.Event) { p.retry(ctx, r, nil) })
 		}),
-		app.Table().Body(
+		// A message can hold a token no line breaks (a URL, an id): the table then scrolls in its box.
+		app.Div().Class("table-box").Body(app.Table().Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text("sample"), app.Th().Text("status"), app.Th().Text("message"), app.Th().Text(""))),
 			app.TBody().Body(app.Range(r.Failures).Slice(func(i int) app.UI {
 				f := r.Failures[i]
@@ -821,6 +822,6 @@ func (p *RunPage) renderFailures(r *SavedRun, title string) app.UI {
 					})),
 				)
 			})),
-		),
+		)),
 	)
 }

@@ -260,6 +260,18 @@ func (g *RobustGroup) Label() string {
 	return fmt.Sprintf("%s · robustness run: the original, %d variant%s, the rerun", g.First.settingsLabel(), n, map[bool]string{true: "s"}[n != 1])
 }
 
+// rerunRan says whether g's rerun (its last pass) ended and is counted. A level none of whose tasks
+// was judged in every pass has no rerun figure (run.Robustness.Rerun is null), whether the rerun ran
+// or not: this says which.
+func (g *RobustGroup) rerunRan() bool {
+	for _, p := range g.Passes {
+		if p.Trial == g.Planned {
+			return true
+		}
+	}
+	return false
+}
+
 // robustOf is the robustness run r is a pass of, summed up from runs (nil when it is none).
 func robustOf(r *SavedRun, runs []*SavedRun) *RobustGroup {
 	if r == nil || r.Group == "" || r.Settings.Variants <= 0 {
@@ -356,26 +368,24 @@ func robustView(groups []RobustGroup) goapp.UI {
 						goapp.Td().Text(label), goapp.Td().ColSpan(7).Text("nothing judged yet"),
 					)
 				}
+				rerun := g.rerunRan()
 				return goapp.Range(g.Stats).Slice(func(j int) goapp.UI {
 					rb := g.Stats[j]
 					first := ""
 					if j == 0 {
 						first = label
 					}
-					tasks := strconv.Itoa(rb.Tasks)
-					if rb.LeftOut > 0 {
-						tasks += fmt.Sprintf(" (%d left out)", rb.LeftOut)
-					}
+					w := robustWords(rb, rerun)
 					return goapp.Tr().DataSet("testid", "robust-row").DataSet("group", g.First.Group).DataSet("level", rb.Level).
 						DataSet("robustness", robustnessJSON(rb)).Body(
 						goapp.Td().Text(first),
 						goapp.Td().Text(LevelLabel(rb.Level)),
-						goapp.Td().Text(tasks),
-						goapp.Td().Text(Percent(rb.Original)),
-						goapp.Td().Text(variantsWords(rb)),
-						goapp.Td().Text(everyWords(rb)),
-						goapp.Td().Text(rerunWords(rb)),
-						goapp.Td().Text(flipsWords(rb, " · ")),
+						goapp.Td().Text(w.tasks),
+						goapp.Td().Text(w.original),
+						goapp.Td().Text(w.variants),
+						goapp.Td().Text(w.every),
+						goapp.Td().Text(w.rerun),
+						goapp.Td().Text(w.again+" · "+w.variant),
 					)
 				})
 			})),
@@ -387,12 +397,64 @@ func robustView(groups []RobustGroup) goapp.UI {
 }
 
 // noVariant stands where a figure over the variants would be when none ran (a run cancelled in its
-// original pass), and notAsked where the rerun's would be when it never ran: no number stands for
-// a pass that was not asked.
+// original pass), notAsked where the rerun's would be when it never ran, and noFigure where a pass
+// ran but no task of the level was judged in every pass: no number stands for a pass that was not
+// asked, nor for a share of nothing (which would read as 0%).
 const (
 	noVariant = "no variant ran"
 	notAsked  = "not asked"
+	noFigure  = "—"
 )
+
+// robustFigures is a level's robustness in words, as a robustness table shows it.
+type robustFigures struct {
+	// tasks is how many tasks were judged in every pass, and how many were left out.
+	tasks string
+	// original, variants, every and rerun are the accuracy on the originals, over the variants, the
+	// share right in every variant and the accuracy of the rerun.
+	original, variants, every, rerun string
+	// again and variant are how often asking again, and a variant, changed a verdict.
+	again, variant string
+}
+
+// robustWords says a level's robustness in words, as `apibank run --variants N` prints it: a pass
+// that never ran is said so (rerunRan says whether the rerun ended; rb.Seeds names the variants
+// that did), and when no task was judged in every pass (each failed in some pass) the table says
+// that, with no figure where there is nothing to measure, rather than accuracies of nothing.
+func robustWords(rb run.Robustness, rerunRan bool) robustFigures {
+	f := robustFigures{
+		tasks:    strconv.Itoa(rb.Tasks),
+		original: Percent(rb.Original),
+		variants: variantsWords(rb),
+		every:    noVariant,
+		rerun:    notAsked,
+		again:    notAsked,
+		variant:  noVariant,
+	}
+	if len(rb.Seeds) > 0 {
+		f.every, f.variant = Percent(rb.EveryVariant), Percent(rb.VariantFlips)
+	}
+	if rb.Rerun != nil {
+		f.rerun = Percent(*rb.Rerun)
+	}
+	if rb.RerunFlips != nil {
+		f.again = Percent(*rb.RerunFlips)
+	}
+	if rb.Tasks == 0 {
+		f.tasks = "0: none was judged in every pass"
+		f.original = noFigure
+		if len(rb.Seeds) > 0 {
+			f.variants, f.every, f.variant = noFigure, noFigure, noFigure
+		}
+		if rerunRan {
+			f.rerun, f.again = noFigure, noFigure
+		}
+	}
+	if rb.LeftOut > 0 {
+		f.tasks += fmt.Sprintf(" (%d left out: a request failed in some pass)", rb.LeftOut)
+	}
+	return f
+}
 
 // variantsWords is a level's accuracy over the variants: mean ± sd (min–max) over n variants; one
 // variant's accuracy has no spread, so it is given alone.
@@ -404,40 +466,6 @@ func variantsWords(rb run.Robustness) string {
 		return fmt.Sprintf("%s on 1 variant (no spread from one)", Percent(rb.Mean))
 	}
 	return fmt.Sprintf("%s ± %s (%s–%s) over %d variants", Percent(rb.Mean), Percent(rb.StdDev), Percent(rb.Min), Percent(rb.Max), len(rb.Seeds))
-}
-
-// everyWords is the share of a level's tasks right in every variant.
-func everyWords(rb run.Robustness) string {
-	if len(rb.Seeds) == 0 {
-		return noVariant
-	}
-	return Percent(rb.EveryVariant)
-}
-
-// rerunWords is a level's accuracy when the original was asked again.
-func rerunWords(rb run.Robustness) string {
-	if rb.Rerun == nil {
-		return notAsked
-	}
-	return Percent(*rb.Rerun)
-}
-
-// flipsWords is how often asking again and a variant changed a level's verdicts, joined by sep.
-func flipsWords(rb run.Robustness, sep string) string {
-	again, variant := flipParts(rb)
-	return again + sep + variant
-}
-
-// flipParts is how often asking again, and a variant, changed a level's verdicts.
-func flipParts(rb run.Robustness) (again, variant string) {
-	again, variant = notAsked, noVariant
-	if rb.RerunFlips != nil {
-		again = Percent(*rb.RerunFlips)
-	}
-	if len(rb.Seeds) > 0 {
-		variant = Percent(rb.VariantFlips)
-	}
-	return again, variant
 }
 
 // compareRobust is the comparison of two robustness runs, level by level side by side: the
@@ -468,21 +496,21 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 		}
 		return robustnessJSON(*rb)
 	}
-	cell := func(rb *run.Robustness) goapp.UI {
+	cell := func(g *RobustGroup, rb *run.Robustness) goapp.UI {
 		if rb == nil {
-			return goapp.Td().Text("—")
+			return goapp.Td().Text(noFigure)
 		}
-		again, variant := flipParts(*rb)
+		w := robustWords(*rb, g.rerunRan())
 		return goapp.Td().Body(
-			goapp.Strong().Text("original "+Percent(rb.Original)),
+			goapp.Strong().Text("original "+w.original),
 			goapp.Br(),
-			goapp.Span().Text("variants "+variantsWords(*rb)),
+			goapp.Span().Text("variants "+w.variants),
 			goapp.Br(),
-			goapp.Span().Text("right in every variant "+everyWords(*rb)),
+			goapp.Span().Text("right in every variant "+w.every),
 			goapp.Br(),
-			goapp.Span().Text(fmt.Sprintf("tasks %d, rerun %s", rb.Tasks, rerunWords(*rb))),
+			goapp.Span().Text(fmt.Sprintf("tasks %s, rerun %s", w.tasks, w.rerun)),
 			goapp.Br(),
-			goapp.Span().Class("small").Text(fmt.Sprintf("verdicts changed: by asking again %s, by a variant %s", again, variant)),
+			goapp.Span().Class("small").Text(fmt.Sprintf("verdicts changed: by asking again %s, by a variant %s", w.again, w.variant)),
 		)
 	}
 	if a.First.Group == b.First.Group {
@@ -500,7 +528,7 @@ func compareRobust(a, b *RobustGroup) goapp.UI {
 			goapp.TBody().Body(goapp.Range(levels).Slice(func(i int) goapp.UI {
 				ra, rb := at(a, levels[i]), at(b, levels[i])
 				return goapp.Tr().DataSet("testid", "compare-robust-row").DataSet("level", levels[i]).DataSet("a", attr(ra)).DataSet("b", attr(rb)).Body(
-					goapp.Td().Text(LevelLabel(levels[i])), cell(ra), cell(rb),
+					goapp.Td().Text(LevelLabel(levels[i])), cell(a, ra), cell(b, rb),
 				)
 			})),
 		)),

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/run"
 )
@@ -359,36 +361,93 @@ func TestDataBefore(t *testing.T) {
 }
 
 // TestRobustWords: a pass that never ran is said so, never given as 0%; one variant's accuracy is
-// given without a spread, and more with theirs.
+// given without a spread, and more with theirs; a level none of whose tasks was judged in every pass
+// says so, as `apibank run --variants N` does, with "—" where a pass ran but there is nothing to
+// measure, and the rerun's state as it is.
 func TestRobustWords(t *testing.T) {
 	one, half := 1.0, 0.5
 	tests := []struct {
-		name                          string
-		rb                            run.Robustness
-		variants, every, rerun, flips string
+		name     string
+		rb       run.Robustness
+		rerunRan bool
+		want     robustFigures
 	}{
-		{"every pass ran", run.Robustness{Seeds: []int64{1, 2}, Variants: []float64{1, 0.5}, Mean: 0.75, StdDev: 0.35355, Min: 0.5, Max: 1, EveryVariant: 0.5, Rerun: &one, RerunFlips: &half, VariantFlips: 0.25},
-			"75.0% ± 35.4% (50.0%–100.0%) over 2 variants", "50.0%", "100.0%", "50.0% · 25.0%"},
-		{"one variant", run.Robustness{Seeds: []int64{1}, Variants: []float64{1}, Mean: 1, Min: 1, Max: 1, EveryVariant: 1, Rerun: &one, RerunFlips: &half},
-			"100.0% on 1 variant (no spread from one)", "100.0%", "100.0%", "50.0% · 0.0%"},
-		{"cancelled in the original pass", run.Robustness{Seeds: []int64{}},
-			noVariant, noVariant, notAsked, notAsked + " · " + noVariant},
-		{"cancelled in a variant", run.Robustness{Seeds: []int64{1}, Variants: []float64{0}, EveryVariant: 0, VariantFlips: 1},
-			"0.0% on 1 variant (no spread from one)", "0.0%", notAsked, notAsked + " · 100.0%"},
+		{"every pass ran", run.Robustness{Tasks: 4, Original: 0.75, Seeds: []int64{1, 2}, Variants: []float64{1, 0.5}, Mean: 0.75, StdDev: 0.35355, Min: 0.5, Max: 1, EveryVariant: 0.5, Rerun: &one, RerunFlips: &half, VariantFlips: 0.25}, true,
+			robustFigures{"4", "75.0%", "75.0% ± 35.4% (50.0%–100.0%) over 2 variants", "50.0%", "100.0%", "50.0%", "25.0%"}},
+		{"one variant, a task left out", run.Robustness{Tasks: 3, LeftOut: 1, Original: 1, Seeds: []int64{1}, Variants: []float64{1}, Mean: 1, Min: 1, Max: 1, EveryVariant: 1, Rerun: &one, RerunFlips: &half}, true,
+			robustFigures{"3 (1 left out: a request failed in some pass)", "100.0%", "100.0% on 1 variant (no spread from one)", "100.0%", "100.0%", "50.0%", "0.0%"}},
+		{"cancelled in the original pass", run.Robustness{Tasks: 2, Seeds: []int64{}}, false,
+			robustFigures{"2", "0.0%", noVariant, noVariant, notAsked, notAsked, noVariant}},
+		{"cancelled in a variant", run.Robustness{Tasks: 1, Seeds: []int64{1}, Variants: []float64{0}, EveryVariant: 0, VariantFlips: 1}, false,
+			robustFigures{"1", "0.0%", "0.0% on 1 variant (no spread from one)", "0.0%", notAsked, notAsked, "100.0%"}},
+		{"a variant's requests all failed", run.Robustness{Tasks: 0, LeftOut: 4, Seeds: []int64{1}, Variants: []float64{0}}, true,
+			robustFigures{"0: none was judged in every pass (4 left out: a request failed in some pass)", noFigure, noFigure, noFigure, noFigure, noFigure, noFigure}},
+		{"a variant's requests all failed, then cancelled before the rerun", run.Robustness{Tasks: 0, LeftOut: 4, Seeds: []int64{1}, Variants: []float64{0}}, false,
+			robustFigures{"0: none was judged in every pass (4 left out: a request failed in some pass)", noFigure, noFigure, noFigure, notAsked, notAsked, noFigure}},
+		{"the original's requests all failed, cancelled there", run.Robustness{Tasks: 0, LeftOut: 2, Seeds: []int64{}}, false,
+			robustFigures{"0: none was judged in every pass (2 left out: a request failed in some pass)", noFigure, noVariant, noVariant, notAsked, notAsked, noVariant}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := variantsWords(tt.rb); got != tt.variants {
-				t.Errorf("variants %q, want %q", got, tt.variants)
+			if got := robustWords(tt.rb, tt.rerunRan); got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
-			if got := everyWords(tt.rb); got != tt.every {
-				t.Errorf("every variant %q, want %q", got, tt.every)
+		})
+	}
+}
+
+// TestRobustViewNothingJudgedInEveryPass: a robustness run whose variant pass failed every request
+// (the original and the rerun right on every task) shows, on the Run and Runs pages' table and in a
+// comparison, that no task was judged in every pass, no figure of 0%, and the rerun as asked.
+func TestRobustViewNothingJudgedInEveryPass(t *testing.T) {
+	failed := func(r *SavedRun) *SavedRun {
+		for _, v := range r.Batch.Results {
+			r.Failures = append(r.Failures, run.Failure{Task: run.Task{Level: v.Level, File: v.File, ID: v.ID, Kind: protocol.KindCall}, Message: "no answer"})
+		}
+		r.Batch = &protocol.Batch{}
+		return r
+	}
+	groups := RobustGroups([]*SavedRun{
+		passRun("g", 3, 1, runDone, true, true, true, true),
+		failed(passRun("g", 2, 1, runDone, true, true, true, true)),
+		passRun("g", 1, 1, runDone, true, true, true, true),
+	})
+	if len(groups) != 1 || len(groups[0].Stats) != 1 {
+		t.Fatalf("groups %+v", groups)
+	}
+	g := groups[0]
+	if rb := g.Stats[0]; rb.Tasks != 0 || rb.LeftOut != 4 || rb.Rerun != nil || !g.rerunRan() {
+		t.Fatalf("stats %+v, rerun ran %v: want no task, 4 left out, no rerun figure, the rerun ran", rb, g.rerunRan())
+	}
+	other := passRun("h", 1, 1, runCancelled, true, false) // cancelled in its original: neither a variant nor the rerun ran
+	oh := RobustGroups([]*SavedRun{other})[0]
+	if oh.rerunRan() {
+		t.Error("a run cancelled in its original pass asked no rerun")
+	}
+	tests := []struct {
+		name      string
+		ui        func() string
+		want, not []string
+	}{
+		{"robustness table", func() string { return app.HTMLString(robustView(groups)) },
+			[]string{"0: none was judged in every pass (4 left out: a request failed in some pass)", "<td>" + noFigure + "</td>", noFigure + " · " + noFigure},
+			[]string{"%", notAsked}},
+		{"comparison", func() string { return app.HTMLString(compareRobust(&g, &oh)) },
+			[]string{"tasks 0: none was judged in every pass (4 left out: a request failed in some pass), rerun " + noFigure, "original " + noFigure, "tasks 2, rerun " + notAsked, "original 50.0%"},
+			[]string{"original 0.0%", "variants 0.0%"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			html := tt.ui()
+			for _, w := range tt.want {
+				if !strings.Contains(html, w) {
+					t.Errorf("shows no %q:\n%s", w, html)
+				}
 			}
-			if got := rerunWords(tt.rb); got != tt.rerun {
-				t.Errorf("rerun %q, want %q", got, tt.rerun)
-			}
-			if got := flipsWords(tt.rb, " · "); got != tt.flips {
-				t.Errorf("flips %q, want %q", got, tt.flips)
+			for _, n := range tt.not {
+				if strings.Contains(html, n) {
+					t.Errorf("shows %q:\n%s", n, html)
+				}
 			}
 		})
 	}

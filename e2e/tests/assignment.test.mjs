@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { watch, open, ready, offlineReady, session, launch, startServer, engineRequest } from "../lib.mjs";
+import { watch, open, ready, offlineReady, session, launch, startServer, engineRequest, fits } from "../lib.mjs";
 
 const s = session();
 
@@ -145,6 +145,11 @@ test("two students of an assignment get their own variants; the teacher judges e
     assert.deepEqual(rows.map((r) => [r.student, r.seed, r.gold, r.correct]), [["Ann", annX.seed, annX.gold, "true"], ["Bo", boX.seed, boX.gold, "false"]]);
     for (const [i, x] of [annX, boX].entries()) {
       assert.ok(rows[i].request && x.chat.includes(rows[i].request), `the request the teacher sees is the one ${rows[i].student} read: ${rows[i].request}`);
+    }
+    // The submissions' tables on a desktop and on a phone: no sideways scroll, no word broken.
+    for (const width of [1280, 390]) {
+      await teacher.setViewportSize({ width, height: 900 });
+      await fits(teacher, "/teach (two submissions judged)");
     }
     for (const w of [annW, boW, teacherW]) assert.deepEqual(w.errors, []);
   } finally {

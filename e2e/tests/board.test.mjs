@@ -109,6 +109,12 @@ test("runs submitted from the Runs page: ranked, verdicts, predictions re-scored
   assert.equal(f0.section, "unranked");
   assert.match(f0.text, /covers level-2-toolsearcher only/);
   assert.ok(f0.text.includes(MODEL) && f0.imgs === 0, "the model's name is shown as text: " + f0.text);
+  // Both entries listed, on a desktop and on a phone: no sideways scroll, no word of a table broken.
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await fits(page, "/board (two entries listed, one open)");
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
 
   // Level 2: the complete run is ranked first; the partial run has nothing of level 2.
   await filters.getByTestId("level-select").selectOption(L2);
@@ -163,8 +169,11 @@ test("runs submitted from the Runs page: ranked, verdicts, predictions re-scored
   assert.deepEqual(ow.errors, []);
   await other.close();
 
-  // 390 px and axe, with the entry and its verdicts open.
+  // A desktop's width and 390 px, and axe, with the entry and its verdicts open: no sideways
+  // scroll, no word of a table broken over lines.
   await entry.getByTestId("board-verdict-status").selectOption("*");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await fits(page, "/board (an entry open)");
   await page.setViewportSize({ width: 390, height: 844 });
   await fits(page, "/board (an entry open)");
   await page.setViewportSize({ width: 1200, height: 900 });

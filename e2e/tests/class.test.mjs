@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { startServer, startWorker, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText } from "../lib.mjs";
+import { startServer, startWorker, chromiumPath, chromiumArgs, watch, ready, engineRequest, goldText, fits } from "../lib.mjs";
 
 let server, browser, dir;
 
@@ -158,6 +158,13 @@ test("a teacher makes a class, two students answer, the teacher sees both, expor
   }
   assert.equal(await teacher.page.locator("[data-testid=teach-variants] b").count(), 0, "a student's name is shown as text");
   assert.ok((await teacher.page.getByTestId("teach-wrong").first().textContent()).includes(boVerdict), "the common wrong answers name Bo's category");
+  // The class's table and the variants read, on a desktop and on a phone: the page does not scroll
+  // sideways (a wide table scrolls in its box) and no table breaks a word over lines.
+  for (const width of [1280, 390]) {
+    await teacher.page.setViewportSize({ width, height: 900 });
+    await fits(teacher.page, "/teach (a class, each student's variants shown)");
+  }
+  await teacher.page.setViewportSize({ width: 1200, height: 900 });
 
   const [download] = await Promise.all([teacher.page.waitForEvent("download"), teacher.page.getByTestId("teach-csv").click()]);
   assert.equal(download.suggestedFilename(), `class-${code}.csv`);

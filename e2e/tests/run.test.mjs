@@ -340,7 +340,10 @@ test("the Runs page lists every run and compares two, one row per sample they ju
     "the page's paired figures are `apibank compare`'s",
   );
   assert.deepEqual(cliRows.map((r) => ({ level: r.level, unit: r.unit, finding: r.finding, text: r.sentence + "." })), sentences, "the same sentences");
-  // On a phone the runs and the comparison's tables scroll in their boxes, their words whole.
+  // On a desktop the tables' words are whole; on a phone the runs and the comparison's tables
+  // scroll in their boxes, their words whole.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await fits(page, "/runs (two runs compared)");
   await page.setViewportSize({ width: 390, height: 844 });
   await fits(page, "/runs (two runs compared)");
   assert.deepEqual(w.errors, []);
@@ -360,7 +363,10 @@ test("a failed request is listed with its status and message, and retried alone"
   }, target);
   // The dialogue's first request is in the prompts of its samples: a fault for prompts holding it.
   const marker = dialogue.turns.find((t) => t.role === "User").text.slice(0, 60);
-  await fake.script(script([{ match: { any: marker }, reply: { content: "x" }, fault: { kind: "status", status: 400, message: "scripted refusal for the test" } }]));
+  // A message as long as a provider's: it widens its column, which once squeezed the others' words
+  // to a letter a line.
+  const message = "scripted refusal for the test: this model's maximum context length is 4096 tokens, however your messages resulted in 5120 tokens; please reduce the length of the messages";
+  await fake.script(script([{ match: { any: marker }, reply: { content: "x" }, fault: { kind: "status", status: 400, message } }]));
   const p = await runFromTab(page, { form: "text", levels: ["level-1-given-desc"], limit: 6 });
   assert.ok(p.failed >= 1, "a request failed");
   const rows = page.locator("[data-testid=run-failure]");
@@ -369,6 +375,12 @@ test("a failed request is listed with its status and message, and retried alone"
   assert.match(await rows.first().textContent(), /scripted refusal for the test/);
   const { run: before } = await savedRun(page, p.id);
   assert.equal(before.predictions.length + before.failures.length, p.total);
+  // The failed requests' table on a desktop and on a phone: no sideways scroll, no word broken.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await fits(page, "/run (a failed request listed)");
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
 
   await fake.script(script());
   await fake.reset();
