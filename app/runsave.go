@@ -472,7 +472,12 @@ func CompareVerdicts(carried, rescored []protocol.Verdict) Agreement {
 
 // sortRuns orders runs newest first.
 func sortRuns(rs []*SavedRun) {
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Started > rs[j].Started })
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].Started != rs[j].Started {
+			return rs[i].Started > rs[j].Started
+		}
+		return rs[i].ID > rs[j].ID // runs started in one second (a robustness run's passes): in the order made
+	})
 }
 
 func secondsDuration(n int) time.Duration { return time.Duration(n) * time.Second }

@@ -81,6 +81,10 @@ func (p *RunsPage) load(ctx app.Context) {
 			p.robust = RobustGroups(p.allRuns())
 			if p.a == "" && len(rs) > 1 {
 				p.a, p.b = rs[1].ID, rs[0].ID
+				var kept [2]string // the pair picked last, while both runs are kept (see pickPair)
+				if tab.Store != nil && tab.Store.Get(comparedKey, &kept) == nil && p.byID(kept[0]) != nil && p.byID(kept[1]) != nil {
+					p.a, p.b = kept[0], kept[1]
+				}
 			}
 			p.compare()
 		})
@@ -229,19 +233,24 @@ func (p *RunsPage) comparePicker() app.UI {
 	}
 	return app.Section().Class("row").Body(
 		app.Strong().Text("Compare "),
-		pick("A ", "compare-a", p.a, func(v string) {
-			if v != p.a {
-				p.a = v
-				p.compare()
-			}
-		}),
-		pick("B ", "compare-b", p.b, func(v string) {
-			if v != p.b {
-				p.b = v
-				p.compare()
-			}
-		}),
+		pick("A ", "compare-a", p.a, func(v string) { p.pickPair(v, p.b) }),
+		pick("B ", "compare-b", p.b, func(v string) { p.pickPair(p.a, v) }),
 	)
+}
+
+// comparedKey keeps the pair of runs the Runs page compares last, so that a reload shows it again.
+const comparedKey = "runs/compared"
+
+// pickPair compares runs a and b, and keeps the pair for the next visit.
+func (p *RunsPage) pickPair(a, b string) {
+	if a == p.a && b == p.b {
+		return
+	}
+	p.a, p.b = a, b
+	if tab.Store != nil {
+		_ = tab.Store.Set(comparedKey, [2]string{a, b}) // a pair not kept is only the default again
+	}
+	p.compare()
 }
 
 // compareRuns draws two runs side by side: when both are passes of robustness runs (among robust),

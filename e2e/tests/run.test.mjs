@@ -340,6 +340,14 @@ test("the Runs page lists every run and compares two, one row per sample they ju
     "the page's paired figures are `apibank compare`'s",
   );
   assert.deepEqual(cliRows.map((r) => ({ level: r.level, unit: r.unit, finding: r.finding, text: r.sentence + "." })), sentences, "the same sentences");
+  // The pair picked last is compared again after a reload, not the default pair (the two newest).
+  await page.getByTestId("compare-a").selectOption(ranIDs.native);
+  await page.getByTestId("compare-b").selectOption(ranIDs.text);
+  await page.waitForFunction(([a, b]) => document.querySelector(`[data-testid=compare][data-a="${a}"][data-b="${b}"]`), [ranIDs.native, ranIDs.text]);
+  await open(page, s.server.url, "/runs");
+  const newest = await page.$$eval("[data-testid=run-row]", (els) => els.slice(0, 2).map((el) => el.dataset.id));
+  assert.notDeepEqual([ranIDs.native, ranIDs.text], [newest[1], newest[0]], "the pair picked is not the default one");
+  await page.waitForFunction(([a, b]) => document.querySelector(`[data-testid=compare][data-a="${a}"][data-b="${b}"]`), [ranIDs.native, ranIDs.text]);
   // On a desktop the tables' words are whole; on a phone the runs and the comparison's tables
   // scroll in their boxes, their words whole.
   await page.setViewportSize({ width: 1280, height: 900 });
