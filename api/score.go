@@ -140,6 +140,25 @@ func overLimit(body []byte, max int) int {
 	return 0
 }
 
+// seedParam reads the seed an address names (?seed=S: the variant of the builtin data a request is
+// about; 0 when it names none), as every host reads a seed (protocol.ParseSeed). A seed given empty,
+// twice, or as no seed is refused rather than read as none: a request meant for a variant must not be
+// answered on the builtin data without a word.
+func seedParam(r *http.Request) (int64, error) {
+	texts, ok := r.URL.Query()["seed"]
+	switch {
+	case !ok:
+		return 0, nil
+	case len(texts) > 1:
+		return 0, fmt.Errorf("seed is given %d times: give it once", len(texts))
+	}
+	seed, err := protocol.ParseSeed(texts[0])
+	if err != nil {
+		return 0, fmt.Errorf("seed %q: %s", texts[0], protocol.SeedRule)
+	}
+	return seed, nil
+}
+
 // score judges prediction lines: POST /api/v1/score.
 func (h *handler) score(w http.ResponseWriter, r *http.Request) {
 	body, ok := h.readBody(w, r)
@@ -147,18 +166,20 @@ func (h *handler) score(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := ScoreRequest{State: r.URL.Query().Get("state"), Level: r.URL.Query().Get("level")}
-	if text := r.URL.Query().Get("seed"); text != "" {
-		seed, err := protocol.ParseSeed(text)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, CodeBadRequest, fmt.Sprintf("seed %q: %s", text, protocol.SeedRule), 0)
-			return
-		}
-		req.Seed = seed
+	seed, err := seedParam(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
+		return
 	}
+	req.Seed = seed
 	preds := body
 	if isJSON(r) {
 		req = ScoreRequest{}
 		if line, err := decodeJSON(body, &req); err != nil {
+			var typ *json.UnmarshalTypeError
+			if errors.As(err, &typ) && typ.Field == "seed" {
+				err = errors.New(`"seed": ` + protocol.SeedRule + ", written as a JSON number")
+			}
 			writeError(w, http.StatusBadRequest, CodeBadRequest, "the body is not a score request {\"data\"?, \"seed\"?, \"state\"?, \"level\"?, \"predictions\": [...]}: "+err.Error(), line)
 			return
 		}

@@ -98,6 +98,9 @@ func TestScoreOnAVariant(t *testing.T) {
 	}
 	for _, x := range []exchange{
 		{"a seed with a leading zero", "POST", "/api/v1/score?seed=07", nil, jsonl, 400, []string{`seed \"07\"`, "leading zeros"}},
+		{"an empty seed", "POST", "/api/v1/score?seed=", nil, jsonl, 400, []string{`seed \"\"`}},
+		{"a seed given twice", "POST", "/api/v1/score?seed=7&seed=8", nil, jsonl, 400, []string{"given 2 times"}},
+		{"a seed as a JSON text", "POST", "/api/v1/score", jsonType, `{"seed": "7", "predictions": []}`, 400, []string{"written as a JSON number"}},
 		{"a seed in the address of a JSON body", "POST", "/api/v1/score?seed=7", jsonType, string(body), 400, []string{`its \"seed\" member`}},
 		{"a negative seed", "POST", "/api/v1/score", jsonType, `{"seed": -1, "predictions": []}`, 400, []string{`\"seed\": -1`}},
 		{"a seed and data", "POST", "/api/v1/score", jsonType, `{"seed": 7, "data": {"files": {"a": "b"}}, "predictions": []}`, 400, []string{"one or the other"}},
@@ -107,6 +110,28 @@ func TestScoreOnAVariant(t *testing.T) {
 			if rec.Code != x.status || !strings.Contains(rec.Body.String(), want) {
 				t.Errorf("%s: %d %s; want %d saying %s", x.name, rec.Code, rec.Body.String(), x.status, want)
 			}
+		}
+	}
+}
+
+// TestPromptsOfAVariant: /api/v1/prompts?seed=S answers the prompts of variant S, as apibank prompts
+// --seed S does (other bytes than the builtin data's, the same for the same seed), and refuses a seed
+// that is none rather than answering the builtin data's.
+func TestPromptsOfAVariant(t *testing.T) {
+	h := New(&nativePool{}, Limits{})
+	get := func(path string) (int, string) {
+		rec := do(t, h, exchange{name: path, method: "GET", path: path})
+		return rec.Code, rec.Body.String()
+	}
+	code0, builtin := get("/api/v1/prompts?level=1")
+	code7, seven := get("/api/v1/prompts?level=1&seed=7")
+	_, again := get("/api/v1/prompts?level=1&seed=7")
+	if code0 != 200 || code7 != 200 || builtin == seven || seven != again || !strings.Contains(seven, `"messages"`) {
+		t.Errorf("prompts of variant 7: %d, %d; differs from the builtin data's %v, the same again %v", code0, code7, builtin != seven, seven == again)
+	}
+	for _, bad := range []string{"seed=", "seed=007", "seed=7&seed=7"} {
+		if code, body := get("/api/v1/prompts?level=1&" + bad); code != 400 || !strings.Contains(body, "seed") {
+			t.Errorf("%s: %d %.200s; want 400 about the seed", bad, code, body)
 		}
 	}
 }

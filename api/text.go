@@ -125,11 +125,17 @@ func parsePairs(body []byte) (pairs []protocol.Pair, bad map[int]string) {
 	return pairs, bad
 }
 
-// prompts writes every single-request sample's chat-completions request body as NDJSON:
-// GET /api/v1/prompts?level=&form=&model=.
+// prompts writes every single-request sample's chat-completions request body as NDJSON, of the
+// builtin data or of its variant seed names (as `apibank prompts --seed S`):
+// GET /api/v1/prompts?level=&form=&model=&seed=.
 func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	levels, err := levelsNamed(q["level"])
+	if err != nil {
+		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
+		return
+	}
+	seed, err := seedParam(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, CodeBadRequest, err.Error(), 0)
 		return
@@ -141,6 +147,11 @@ func (h *handler) prompts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.work(w, r, false, func(ctx context.Context, s *session) error {
+		if seed != 0 {
+			if _, err := call[protocol.Loaded](ctx, s, protocol.Request{Op: protocol.OpLoad, Builtin: true, Seed: seed}); err != nil {
+				return err
+			}
+		}
 		text, err := run.Prompts(ctx, s.transport, cfg, settings)
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err()
