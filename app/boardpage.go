@@ -297,7 +297,7 @@ func (p *BoardPage) table(rows []board.Row, in []int, ranked bool) app.UI {
 			cells = append(cells, scoreCells(r.Score)...)
 			cells = append(cells,
 				app.Td().Text(max(1, e.Run.Trials)),
-				app.Td().Text(e.Created.UTC().Format("2006-01-02")),
+				app.Td().Class("date").Text(e.Created.UTC().Format("2006-01-02")),
 				app.Td().Body(app.Button().Class("small-button").DataSet("testid", "board-open").Text("verdicts").
 					Aria("label", "verdicts of entry "+e.ID).OnClick(func(ctx app.Context, ev app.Event) { p.openEntry(e.ID) })),
 			)
@@ -407,7 +407,11 @@ func (p *BoardPage) entryView() app.UI {
 	if ri.Limit > 0 {
 		facts += fmt.Sprintf(" · first %d samples a level", ri.Limit)
 	}
-	judged := fmt.Sprintf("Made on %s and judged on it %s, with data %s and engine %s", board.DataWords(e.Seed), e.Created.UTC().Format("2006-01-02 15:04 UTC"), e.Data, e.Engine)
+	season := int64(0)
+	if p.view != nil {
+		season = p.view.Current.Season
+	}
+	judged := fmt.Sprintf("Made on %s and judged on it %s, with data %s and engine %s", board.DataWordsFor(e.Seed, season), e.Created.UTC().Format("2006-01-02 15:04 UTC"), e.Data, e.Engine)
 	if p.view != nil && e.Seed != p.view.Current.Season {
 		judged += "; listed apart: the board ranks " + board.DataWords(p.view.Current.Season)
 	}
@@ -453,10 +457,6 @@ func (p *BoardPage) entryView() app.UI {
 				app.P().Class("small").Body(app.Text("Judged again on the command line, to these numbers: "),
 					app.Code().DataSet("testid", "board-score-command").Text(board.ScoreCommand(e, 1)),
 					app.If(e.Seed != 0, func() app.UI {
-						season := int64(0)
-						if p.view != nil {
-							season = p.view.Current.Season
-						}
 						return app.Text(" (made on " + board.DataWordsFor(e.Seed, season) + "; with the run record saved beside the predictions, --seed can be left out)")
 					})),
 			)
