@@ -150,6 +150,8 @@ func (p *RunPage) started(ctx app.Context, err error) {
 	}
 	p.state = runner.State()
 	p.watch(ctx)
+	// The progress is drawn below the settings: on a phone, far below the Start button pressed.
+	ctx.ScrollTo("run-progress-h")
 }
 
 // pollWhileRunning reads the state of background work every progressEvery and hands each reading

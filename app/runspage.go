@@ -179,7 +179,7 @@ func (p *RunsPage) leaderboard() app.UI {
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("run"), app.Th().Text("level 1 accuracy (95% Wilson)"), app.Th().Text("level 2 accuracy (95% Wilson)"),
 			app.Th().Text("ROUGE-L"), app.Th().Text("special cases"), app.Th().Text("level 3: success · world match · milestones"),
-			app.Th().Text("tokens in/out"), app.Th().Text(""),
+			app.Th().Text("tokens in/out"),
 		)),
 		app.TBody().Body(app.Range(rs).Slice(func(i int) app.UI {
 			r := rs[i]
@@ -204,15 +204,16 @@ func (p *RunsPage) leaderboard() app.UI {
 				label += " (opened, not kept)"
 			}
 			return app.Tr().DataSet("testid", "run-row").DataSet("id", r.ID).DataSet("source", r.Source).DataSet("seed", r.Seed).DataSet("group", r.Group).DataSet("accuracy", Percent(o.Accuracy)).Body(
-				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures)))),
+				// The run's name opens it: in the first column, which a phone shows without scrolling.
+				app.Td().Body(app.Strong().Text(label), app.Br(), app.Span().Class("small").Text(fmt.Sprintf("%s · %s · %s · %d failed", r.Host, r.Status, r.Data, len(r.Failures))), app.Br(),
+					app.Button().Class("small-button").DataSet("testid", "run-open").Text("open").
+						OnClick(func(ctx app.Context, e app.Event) { p.openRun(r); ctx.ScrollTo("run-view") })),
 				accuracyCell(levelTally(r, Levels[0])),
 				accuracyCell(levelTally(r, Levels[1])),
 				app.Td().Text(rouge),
 				app.Td().Text(special),
 				app.Td().Text(l3),
 				app.Td().Text(fmt.Sprintf("%d / %d", r.TokensIn, r.TokensOut)),
-				app.Td().Body(app.Button().Class("small-button").DataSet("testid", "run-open").Text("open").
-					OnClick(func(ctx app.Context, e app.Event) { p.openRun(r) })),
 			)
 		})),
 	)
@@ -371,7 +372,7 @@ func unionNames(f func(*protocol.Report) []string, rs ...*protocol.Report) []str
 // runView shows one run: its settings, report, failures and level-3 transcripts, with exports.
 func (p *RunsPage) runView(r *SavedRun) app.UI {
 	settings, _ := json.MarshalIndent(r.Settings, "", "  ")
-	return app.Section().Class("card").DataSet("testid", "run-view").Body(
+	return app.Section().Class("card").ID("run-view").DataSet("testid", "run-view").Body(
 		app.H2().Text(r.Label()),
 		app.P().Class("small").Text(fmt.Sprintf("%s · %s · started %s, ended %s · engine %s · data %s (%s) · %d tokens in, %d out", r.Host, r.Status, r.Started, r.Ended, r.Engine, r.Data, r.DataHash, r.TokensIn, r.TokensOut)),
 		app.Div().Class("row").Body(

@@ -354,6 +354,14 @@ test("the Runs page lists every run and compares two, one row per sample they ju
   await fits(page, "/runs (two runs compared)");
   await page.setViewportSize({ width: 390, height: 844 });
   await fits(page, "/runs (two runs compared)");
+  // On a phone a run opens from its name's cell, in sight, and its view is brought into sight.
+  const openButton = page.locator(`[data-testid=run-row][data-id="${ranIDs.text}"] [data-testid=run-open]`);
+  assert.ok((await openButton.boundingBox()).x + 20 < 390, "the open button is on the screen, not past the table's right edge");
+  await openButton.click();
+  await page.waitForFunction(() => {
+    const r = document.querySelector("[data-testid=run-view]")?.getBoundingClientRect();
+    return r && r.top >= -1 && r.top < innerHeight;
+  });
   assert.deepEqual(w.errors, []);
   await page.close();
 });
@@ -454,10 +462,13 @@ test("an endpoint where nothing listens ends the run in its first requests' retr
 test("Cancel stops at once and keeps what finished", async () => {
   await fake.script(script([{ match: {}, reply: { content: "[Calculator(formula='1+2')]" }, fault: { kind: "slow", delay_ms: 1500 } }]));
   const { page, w } = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 }); // on a phone, the progress is far below Start
   await configure(page, { form: "text", levels: ["level-1-given-desc"], concurrency: 2 });
   const before = await page.$eval("[data-testid=run-progress]", (el) => el.dataset.id).catch(() => "");
   await page.getByTestId("run-start").click();
   await page.waitForFunction(() => Number(document.querySelector("[data-testid=run-progress]")?.dataset.done) >= 2, null, { timeout: 30000 });
+  const top = await page.$eval("#run-progress-h", (el) => el.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 844, `the run's progress is brought into sight once it starts (its heading at ${top} px)`);
   const t0 = Date.now();
   await page.getByTestId("run-cancel").click();
   const p = await finished(page, before, 20000);
