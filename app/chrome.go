@@ -314,3 +314,9 @@ func (c *Footer) clear(ctx app.Context, e app.Event) {
 
 // dataCleared is the action sent after "Clear my data".
 const dataCleared = "apibank/data-cleared"
+
+// keyHint writes a button's keyboard shortcut after its label (" (Ctrl+Enter)"): a style hides it
+// on a touch screen, which has no such key (.key-hint).
+func keyHint(keys string) app.UI {
+	return app.Span().Class("key-hint").Text(" (" + keys + ")")
+}

@@ -504,7 +504,7 @@ func (p *ClassroomPage) exercise() app.UI {
 				}
 			}),
 		app.Div().Class("row").Body(
-			app.Button().Class("primary").DataSet("testid", "classroom-check").Text("Check (Ctrl+Enter)").OnClick(p.check),
+			app.Button().Class("primary").DataSet("testid", "classroom-check").Body(app.Text("Check"), keyHint("Ctrl+Enter")).OnClick(p.check),
 			app.Button().DataSet("testid", "classroom-prev").Text("Previous").Disabled(p.index == 0).OnClick(func(ctx app.Context, e app.Event) { p.index--; p.open(ctx) }),
 			app.Button().DataSet("testid", "classroom-next").Text("Next").Disabled(p.index+1 >= len(p.exercises)).OnClick(func(ctx app.Context, e app.Event) { p.index++; p.open(ctx) }),
 			app.Button().DataSet("testid", "classroom-pick").Title("Put this exercise in the assignment you are making (see Teach)").

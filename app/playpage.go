@@ -238,7 +238,7 @@ func (p *PlayPage) scene() app.UI {
 							}
 						}),
 					app.Div().Class("row").Body(
-						app.Button().Class("primary").DataSet("testid", "play-call").Disabled(p.busy).Text("Call (Ctrl+Enter)").
+						app.Button().Class("primary").DataSet("testid", "play-call").Disabled(p.busy).Body(app.Text("Call"), keyHint("Ctrl+Enter")).
 							OnClick(func(ctx app.Context, e app.Event) { p.step(ctx) }),
 					),
 					app.Label().For("play-reply").Class("block").Text("Your answer to the user (when the task is done)"),

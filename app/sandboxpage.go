@@ -251,7 +251,7 @@ func (p *SandboxPage) Render() app.UI {
 			)
 		}),
 		app.Div().Class("row").Body(
-			app.Button().Class("primary").DataSet("testid", "sandbox-run").Disabled(p.busy).Text("Run (Ctrl+Enter)").
+			app.Button().Class("primary").DataSet("testid", "sandbox-run").Disabled(p.busy).Body(app.Text("Run"), keyHint("Ctrl+Enter")).
 				OnClick(func(ctx app.Context, e app.Event) { p.run(ctx) }),
 			app.Button().DataSet("testid", "sandbox-reset").Disabled(p.busy).Text("Reset the world").OnClick(p.reset),
 		),

@@ -68,3 +68,19 @@ test("at 390 px no page scrolls sideways, in any state", async () => {
   assert.deepEqual(w.errors, []);
   await page.close();
 });
+
+test("on a touch screen a button does not offer a keyboard shortcut; with a mouse it does", async () => {
+  const page = await s.browser.context.newPage();
+  const w = watch(page);
+  const cdp = await s.browser.context.newCDPSession(page);
+  await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 5 });
+  await cdp.send("Emulation.setEmitTouchEventsForMouse", { enabled: true, configuration: "mobile" });
+  await open(page, s.server.url, "/sandbox");
+  assert.ok(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "the page is on a touch screen");
+  assert.equal(await page.getByTestId("sandbox-run").innerText(), "Run");
+  await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: false });
+  await page.waitForFunction(() => !matchMedia("(pointer: coarse)").matches);
+  assert.equal(await page.getByTestId("sandbox-run").innerText(), "Run (Ctrl+Enter)");
+  assert.deepEqual(w.errors, []);
+  await page.close();
+});
