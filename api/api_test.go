@@ -85,8 +85,8 @@ func do(t *testing.T, h http.Handler, x exchange) *httptest.ResponseRecorder {
 	return rec
 }
 
-// builtinPreds are a few prediction lines of the builtin data, one of them bad, with the JSONL body.
-func builtinPreds(t *testing.T) string {
+// levelOneSamples lists the builtin data's level-1 samples, as an engine of this process gives them.
+func levelOneSamples(t *testing.T) []protocol.SampleView {
 	t.Helper()
 	s := engine.New()
 	ss, err := protocol.Call[[]protocol.SampleView](context.Background(), func(_ context.Context, b []byte) ([]byte, error) { return s.Handle(b), nil },
@@ -94,6 +94,13 @@ func builtinPreds(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ss
+}
+
+// builtinPreds are a few prediction lines of the builtin data, one of them bad, with the JSONL body.
+func builtinPreds(t *testing.T) string {
+	t.Helper()
+	ss := levelOneSamples(t)
 	var b strings.Builder
 	for _, sm := range ss[:6] {
 		line, _ := json.Marshal(map[string]any{"file": sm.File, "id": sm.ID, "pred": "[Calculator(formula='1+1')] <ok>"})

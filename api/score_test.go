@@ -1,12 +1,10 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/apibank-playground/apibank/engine"
 	"github.com/apibank-playground/apibank/protocol"
 	"github.com/apibank-playground/apibank/testkit/goldmodel"
 )
@@ -40,14 +38,8 @@ func TestDecodeJSONNamesTheLine(t *testing.T) {
 // the variant moves (a sample it leaves as it is tells nothing here).
 func variantPreds(t *testing.T, seed int64) []string {
 	t.Helper()
-	s := engine.New()
-	ss, err := protocol.Call[[]protocol.SampleView](context.Background(), func(_ context.Context, b []byte) ([]byte, error) { return s.Handle(b), nil },
-		protocol.Request{Op: protocol.OpSamples, Level: "level-1-given-desc"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var preds []string
-	for _, sm := range ss {
+	for _, sm := range levelOneSamples(t) {
 		orig, err1 := goldmodel.GoldCall(0, sm.Level, sm.File, sm.ID)
 		gold, err2 := goldmodel.GoldCall(seed, sm.Level, sm.File, sm.ID)
 		if err1 != nil || err2 != nil || gold == orig || gold == "" {

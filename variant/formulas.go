@@ -309,22 +309,9 @@ const calendarCounts = " 12 24 52 60 365 366 "
 
 // periodWords reports whether s speaks of years, months, weeks, days, hours or minutes as periods
 // ("yearly", "a month", "per week"), in any case.
-func periodWords(s string) bool {
-	for i := 0; i < len(s); {
-		if !isLetterByte(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isLetterByte(s[j]) {
-			j++
-		}
-		if listed(periods, lowerASCII(s[i:j])) {
-			return true
-		}
-		i = j
-	}
-	return false
+func periodWords(s string) (found bool) {
+	eachWord(s, func(w string) { found = found || listed(periods, lowerASCII(w)) })
+	return found
 }
 
 // periods are the words periodWords looks for, space-separated.
