@@ -66,12 +66,16 @@ func shiftDates(s string, days int, moved map[int]bool) string {
 	}
 	var b strings.Builder
 	last := 0
-	from, to := 0, "" // the last date read, moved (a text often writes one date again and again)
+	from, to := 0, ""      // the last date read, moved (a text often writes one date again and again)
+	var facts map[int]bool // the days of another year the text writes (factDays), read at its first written date
 	eachDate(s, func(n, start, end int, form string) {
 		if n != from {
 			from, to = n, tools.DateOf(n+days)
 		}
-		if !strings.HasPrefix(to, dateYear) {
+		if form != "iso" && facts == nil {
+			facts = factDays(s)
+		}
+		if !strings.HasPrefix(to, dateYear) || form != "iso" && facts[n] {
 			return
 		}
 		if b.Len() == 0 {
@@ -89,6 +93,48 @@ func shiftDates(s string, days int, moved map[int]bool) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// factDays returns the days of dateYear (day numbers) whose month and day s also writes as a date
+// of another year ("1969-07-20") or as a month and a day alone ("07-20", a day in history's): a date
+// written with a month's name and no year on such a day ("On July 20: Apollo 11 landed") names that
+// fact, not a day of the dialogue's year, and stays.
+func factDays(s string) map[int]bool {
+	facts := map[int]bool{}
+	for i := strings.IndexByte(s, '-'); i >= 0; i = nextDash(s, i+1) {
+		if i < 2 || i+3 > len(s) || !isDigit(s[i-2]) || !isDigit(s[i-1]) || !isDigit(s[i+1]) || !isDigit(s[i+2]) ||
+			i+3 < len(s) && (isDigit(s[i+3]) || s[i+3] == '-') {
+			continue
+		}
+		if i >= 3 && isDigit(s[i-3]) {
+			continue // "123-45"
+		}
+		if i >= 3 && s[i-3] == '-' && (i < 7 || !allDigits(s[i-7:i-3]) || i > 7 && isDigit(s[i-8]) || s[i-7:i-3] == dateYear) {
+			continue // a date of dateYear, or no date
+		}
+		if n := dayOf(atoi2(s[i-2:i]), atoi2(s[i+1:i+3])); n != 0 {
+			facts[n] = true
+		}
+	}
+	return facts
+}
+
+// allDigits reports whether s is made of digits only.
+func allDigits(s string) bool {
+	for i := range len(s) {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextDash returns the index of the next '-' in s from i, or -1.
+func nextDash(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '-'); j >= 0 {
+		return i + j
+	}
+	return -1
 }
 
 // rewriteDate writes the date to (YYYY-MM-DD) in the form of written: form is "iso", or the layout
@@ -318,8 +364,15 @@ func nextDigit(s string, i int) int {
 // month. It returns the text, and whether it settled them all: a day or a month that names no date
 // read, or more than one, is left as it is.
 func settleUnread(before, after string, days int) (string, bool) {
-	var read []string // each date read in before, then its move (YYYY-MM-DD)
-	eachDate(before, func(n, _, _ int, _ string) { read = append(read, tools.DateOf(n), tools.DateOf(n+days)) })
+	var read []string         // each date read in before, then its move (YYYY-MM-DD)
+	facts := factDays(before) // its dates written so stay (see shiftDates)
+	eachDate(before, func(n, _, _ int, form string) {
+		to := n + days
+		if form != "iso" && facts[n] {
+			to = n
+		}
+		read = append(read, tools.DateOf(n), tools.DateOf(to))
+	})
 	var spans []int // where each date read in after starts and ends
 	eachDate(after, func(_, start, end int, _ string) { spans = append(spans, start, end) })
 	var out []byte

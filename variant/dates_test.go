@@ -34,6 +34,13 @@ func TestShiftDates(t *testing.T) {
 		{`2023-02-30 is no day`, 7, `2023-02-30 is no day`},
 		{`Room 12 in May`, 7, `Room 12 in May`},
 		{`12023-04-09`, 7, `12023-04-09`},
+		// A day in history: its month and day written alone ("07-20") or in another year make the
+		// date written with a month's name that fact, which stays; the dialogue's own dates move.
+		{`history on 07-20? On July 20: Apollo 11; on April 9 my exam`, 7, `history on 07-20? On July 20: Apollo 11; on April 16 my exam`},
+		{`Date: 1969-07-20 ... On July 20 it landed`, 7, `Date: 1969-07-20 ... On July 20 it landed`},
+		{`2023-07-20 and July 20`, 7, `2023-07-27 and July 27`},
+		{`call 555-07-20 on July 20`, 7, `call 555-07-20 on July 27`},
+		{`07-20-2023 and July 20`, 7, `07-20-2023 and July 27`},
 		// A move out of the year is no move.
 		{`December 30`, 7, `December 30`},
 		{`April 9`, 0, `April 9`},

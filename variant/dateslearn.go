@@ -22,10 +22,16 @@ import (
 //   - an ordinal day alone ("the 12th", "Friday the 21st");
 //   - a day and a month in digits ("04/12", "4/9");
 //   - a YYYY-MM-DD of dateYear that is no date ("2023-05-32", "2023-13-05");
+//   - a quarter of the year ("Q2"), which its dates are in;
 //   - a range written with a dash between digits ("April 23–26", "9:00–9:45", "April 23-26"), or a
 //     date read followed by a date of another year ("between January 10 and January 22, 2024": the
 //     first is of 2024 too).
 func unreadDate(s string) (alone, other bool) {
+	for _, q := range []string{"Q1", "Q2", "Q3", "Q4"} {
+		if hasWord(s, q) {
+			return false, true // a quarter of the year ("the Q2 hiring sync"): its dates are in it
+		}
+	}
 	var read [][2]int
 	eachDate(s, func(_, start, end int, _ string) { read = append(read, [2]int{start, end}) })
 	inRead := func(i int) bool {
@@ -158,4 +164,19 @@ func clockRange(s string, i, j int) bool {
 	}
 	left := s[k:i]
 	return strings.Contains(left, ":") && len(clocks(left)) == 1 && len(clocks(s[j:min(len(s), j+8)])) >= 1 && strings.Contains(s[j:min(len(s), j+6)], ":")
+}
+
+// hasWord reports whether s holds word as a whole word.
+func hasWord(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = end
+	}
 }

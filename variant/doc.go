@@ -55,7 +55,9 @@
 //     they are written; and the world's today, which the variant states in a database of its own
 //     (tools.TodayDB, {"date": ...}): GetToday answers it and every prompt states it. A date whose
 //     move would leave 2023 stays, and so does one of another year ("July 20, 1969", a flight of
-//     next January); a bare "the 9th" or "4/9" is not read as a date: a day or a month written
+//     next January) and one with a month's name on a day the file also writes in another year or
+//     as a month and a day alone ("On July 20: Apollo 11 landed" beside "07-20" and "1969-07-20":
+//     a day in history, see factDays); a bare "the 9th" or "4/9" is not read as a date: a day or a month written
 //     alone ("the 4th", "the April one") moves with the one date it names (see settleUnread), and
 //     a dialogue that writes a date another way ("4/9", a range "April 23–26", an impossible
 //     "2023-05-32", a day that names no one date) is tried with its dates and times kept first,
@@ -127,7 +129,11 @@
 // results (the proof checks every dialogue in the variant's world).
 //
 // The user databases' dates and times move in place, in the original records and their copies
-// alike, and the variant's world is at the moved today; a dialogue served with its dates kept is
+// alike, but the times of a record a dialogue names with its time as written (its username, one of
+// its dates and one of its times) when that dialogue's times stay ("at noon", a parents' evening
+// at 5:30pm that two hours earlier would not be the evening): the record keeps its time, its date
+// moving, and so does every dialogue that names it (pins.go), so no gold call writes back a time the
+// user did not ask to change. The variant's world is at the moved today; a dialogue served with its dates kept is
 // written from the data's today, which the today database names for its file ("written": {path:
 // date}): the dataset gives it that today (dataset.Dialogue.Today), its prompt states it and its
 // worlds are at it (tools.World.SetToday), so its GetToday answers what it recorded.

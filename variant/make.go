@@ -94,78 +94,27 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	out := maps.Clone(files)
 	tries := map[string][]version{}
 	timeMoves := shift != 0 || hours != 0
+	vs := &versions{files, out, tries, map[string]bool{}, map[string]bool{}, f, r, seed, shift, hours, timeMoves}
 	for _, pth := range f.texts {
-		s := text(files[pth])
-		h, days, mins := make([]bool, len(r.moves)), map[int]bool{}, map[int]bool{}
-		moved, numbers := r.replace(s, h), 0
-		if !f.scenes[pth] {
-			moved, numbers = moveFormulas(moved, seed, pth)
-		}
-		stay := timeMoves && f.datesStay[pth]
-		near := f.nearMisses[pth] // a near miss the plan does not keep (see nearMisses): it stays as it is
-		// head has its dates and times moved; loose its times moved too, though a part of the day
-		// it names elsewhere may then not hold (see partsHold).
-		var head, loose []version
-		// A scene's dates and times are the level-3 tools' facts.
-		if dated := moved; !f.scenes[pth] && !stay && !near {
-			dated = shiftDates(moved, shift, days)
-			if !f.fixedTimes[pth] {
-				timed, ok := shiftTimes(dated, hours, mins)
-				switch {
-				case ok && partsHold(dated, hours):
-					dated = timed
-				case ok:
-					loose = []version{{timed, h, days, mins, numbers, false}}
-					mins = map[int]bool{}
-				default:
-					clear(mins)
-				}
-			}
-			if dated != moved {
-				head = []version{{dated, h, days, mins, numbers, false}}
-			}
-		}
-		var vs []version
-		if moved != s && !near {
-			vs = append(vs, version{moved, h, nil, nil, numbers, len(head)+len(loose) > 0 || stay})
-		}
-		if len(head)+len(loose)+len(vs) > 0 || stay || near {
-			vs = append(vs, version{s, nil, nil, nil, 0, true})
-			settled := !f.datesUnread[pth]
-			if f.datesUnread[pth] || f.datesAlone[pth] {
-				for _, v := range [2][]version{head, loose} {
-					for i := range v {
-						var ok bool
-						v[i].text, ok = settleUnread(moved, v[i].text, shift)
-						settled = settled && ok
-					}
-				}
-			}
-			if settled {
-				// Its dates and times moved first; with its times moved against a part of the day
-				// only once its times kept failed.
-				vs = append(append(head, vs[:len(vs)-1]...), append(loose, vs[len(vs)-1])...)
-			} else {
-				// It writes a date a way the mover does not read, or a day or a month alone that
-				// names no one date: served with its dates kept, or as it is, before with them
-				// moved and that one left stale (the last resort of a file the moved world needs).
-				vs = append(append(vs, head...), loose...)
-			}
-			tries[pth] = vs
-			out[pth] = bytesOf(vs[0].text)
-		}
+		vs.add(pth, false)
 	}
 	world := []string{}
 	for _, name := range f.dbNames {
 		if userFields[name] != nil {
 			var n int
-			pth := f.dbs[name]
-			out[pth], n = worldCopies(name, files[pth], p, r)
-			timed, _ := shiftTimes(shiftDates(text(out[pth]), shift, nil), hours, nil) // hours are drawn to move every time here (see hoursFor)
-			out[pth] = bytesOf(timed)
+			out[f.dbs[name]], n = worldCopies(name, files[f.dbs[name]], p, r)
 			rep.Copies += n
 		}
 		world = append(world, f.dbs[name])
+	}
+	// A record a file names with its time as written keeps its time, and so does every file that
+	// names it (see pinTimes).
+	pinned := pinTimes(f, files, r, vs.held, vs.moving, rep, func(pth string) { vs.add(pth, true) })
+	for _, name := range f.dbNames {
+		if userFields[name] != nil {
+			pth := f.dbs[name]
+			out[pth] = bytesOf(shiftRecords(text(out[pth]), shift, hours, pinned))
+		}
 	}
 	check := sortedKeys(tries) // the files the guard checks first: every file with a version
 	var written []string       // the files written from the data's today
@@ -276,6 +225,88 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	}
 	rep.Digest = digest(seed, shift, hours, p.moves, rep.Unchanged, out)
 	return out, rep, nil
+}
+
+// versions is what build's files are served as: each file's versions (see version), tried in turn,
+// and which files' first version with its dates moved keeps its times (held) and which have a
+// version that moves them (moving, see pinTimes).
+type versions struct {
+	files, out   dataset.Files
+	tries        map[string][]version
+	held, moving map[string]bool
+	f            *found
+	r            *replacer
+	seed         uint64
+	shift, hours int
+	timeMoves    bool
+}
+
+// add sets the versions of the file at pth, its times kept when keepTimes.
+func (v *versions) add(pth string, keepTimes bool) {
+	delete(v.tries, pth)
+	v.out[pth] = v.files[pth]
+	v.held[pth], v.moving[pth] = false, false
+	s := text(v.files[pth])
+	h, days, mins := make([]bool, len(v.r.moves)), map[int]bool{}, map[int]bool{}
+	moved, numbers := v.r.replace(s, h), 0
+	if !v.f.scenes[pth] {
+		moved, numbers = moveFormulas(moved, v.seed, pth)
+	}
+	stay := v.timeMoves && v.f.datesStay[pth]
+	near := v.f.nearMisses[pth] // a near miss the plan does not keep (see nearMisses): it stays as it is
+	// head has its dates and times moved; loose its times moved too, though a part of the day
+	// it names elsewhere may then not hold (see partsHold).
+	var head, loose []version
+	// A scene's dates and times are the level-3 tools' facts.
+	if dated := moved; !v.f.scenes[pth] && !stay && !near {
+		dated = shiftDates(moved, v.shift, days)
+		v.held[pth] = v.hours != 0
+		if !v.f.fixedTimes[pth] && !keepTimes {
+			timed, ok := shiftTimes(dated, v.hours, mins)
+			v.moving[pth] = ok && len(mins) > 0
+			switch {
+			case ok && partsHold(dated, v.hours):
+				dated, v.held[pth] = timed, false
+			case ok:
+				loose = []version{{timed, h, days, mins, numbers, false}}
+				mins = map[int]bool{}
+			default:
+				clear(mins)
+			}
+		}
+		if dated != moved {
+			head = []version{{dated, h, days, mins, numbers, false}}
+		}
+	}
+	var vs []version
+	if moved != s && !near {
+		vs = append(vs, version{moved, h, nil, nil, numbers, len(head)+len(loose) > 0 || stay})
+	}
+	if len(head)+len(loose)+len(vs) > 0 || stay || near {
+		vs = append(vs, version{s, nil, nil, nil, 0, true})
+		settled := !v.f.datesUnread[pth]
+		if v.f.datesUnread[pth] || v.f.datesAlone[pth] {
+			for _, w := range [2][]version{head, loose} {
+				for i := range w {
+					var ok bool
+					w[i].text, ok = settleUnread(moved, w[i].text, v.shift)
+					settled = settled && ok
+				}
+			}
+		}
+		if settled {
+			// Its dates and times moved first; with its times moved against a part of the day
+			// only once its times kept failed.
+			vs = append(append(head, vs[:len(vs)-1]...), append(loose, vs[len(vs)-1])...)
+		} else {
+			// It writes a date a way the mover does not read, or a day or a month alone that
+			// names no one date: served with its dates kept, or as it is, before with them
+			// moved and that one left stale (the last resort of a file the moved world needs).
+			vs = append(append(vs, head...), loose...)
+		}
+		v.tries[pth] = vs
+		v.out[pth] = bytesOf(vs[0].text)
+	}
 }
 
 // checkNearMiss is the check a Report names for a file served unchanged for its near misses (see

@@ -252,6 +252,11 @@ func nearMisses(src *source, f *found) map[string]bool {
 		}
 	}
 	out := map[string]bool{}
+	for _, fp := range pairs {
+		if lettersNamed(string(src.files[fp.path]), fp.value, fp.miss) {
+			out[fp.path] = true // "capital N": a variant's miss is another letter's
+		}
+	}
 	for seed := uint64(1); seed <= nearSeeds && len(pairs) > 0; seed++ {
 		pl := newPlan(f, seed)
 		r := newReplacer(append(pl.moves, pl.pins...))
@@ -263,4 +268,34 @@ func nearMisses(src *source, f *found) map[string]bool {
 		}
 	}
 	return out
+}
+
+// letterWords are the words a text names a letter after ("capital N", "with an o"), space-separated.
+const letterWords = " capital letter lowercase uppercase lower upper small an "
+
+// lettersNamed reports whether the text s names a character by which miss differs from value (of
+// one length) after one of letterWords ("ah sorry, capital N: tangoNight77" for "tangonight77"):
+// the texts say how the miss misses by that character, which a variant's miss does not have.
+func lettersNamed(s, value, miss string) bool {
+	if len(value) != len(miss) {
+		return false
+	}
+	for i := range len(value) {
+		for _, c := range [2]byte{value[i], miss[i]} {
+			if value[i] == miss[i] {
+				break
+			}
+			for j := strings.IndexByte(s, c); j >= 0; {
+				if j > 0 && s[j-1] == ' ' && (j+1 == len(s) || !isWordByte(s[j+1])) && listed(letterWords, lowerASCII(wordBefore(s, j))) {
+					return true
+				}
+				k := strings.IndexByte(s[j+1:], c)
+				if k < 0 {
+					break
+				}
+				j += 1 + k
+			}
+		}
+	}
+	return false
 }

@@ -99,6 +99,7 @@ func TestNearMissesLearned(t *testing.T) {
 		{dir + "info-cross-07.jsonl", false},                                     // Kente2022! for Kente2023!: kept
 		{dir + "acct-change-username-49.jsonl", false},                           // RafaelSilva, rafael_silva: kept
 		{dir + "plan-trattoria-50.jsonl", false},                                 // the Ferraris: kept
+		{dir + "plan-onboarding-cancel-04.jsonl", true},                          // "capital N: tangoNight77"
 	} {
 		if f.nearMisses[c.path] != c.near {
 			t.Errorf("%s: learned as a near miss %v, want %v", c.path, f.nearMisses[c.path], c.near)
@@ -163,6 +164,24 @@ func TestNearMissesKept(t *testing.T) {
 		}
 		if near != len(f.nearMisses) {
 			t.Errorf("seed %d: %d files served unchanged for their near misses, %d learned", seed, near, len(f.nearMisses))
+		}
+	}
+}
+
+func TestLettersNamed(t *testing.T) {
+	for _, c := range []struct {
+		text, value, miss string
+		want              bool
+	}{
+		{"ah sorry, capital N: tangoNight77", "tangoNight77", "tangonight77", true},
+		{"it is with an o, not an a", "AmaraOkafor", "AmaraOkafur", true},
+		{"the letter x is missing", "abcd", "abce", false},
+		{"a capital N", "tangoNight77", "tangoNight78", false}, // the miss is in a digit the text does not name
+		{"tangoNight77, then tangonight77", "tangoNight77", "tangonight77", false},
+		{"capital N", "jasmine_1995", "jasmine1995", false}, // of another length
+	} {
+		if got := lettersNamed(c.text, c.value, c.miss); got != c.want {
+			t.Errorf("lettersNamed(%q, %q, %q) = %v, want %v", c.text, c.value, c.miss, got, c.want)
 		}
 	}
 }

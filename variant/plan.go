@@ -267,9 +267,11 @@ func (p *plan) partsByFold() map[string]string {
 // rebuild writes a username or an e-mail's local part again from moved name parts: its letter runs
 // are name parts (in any case, accents dropped, two parts glued in one run too: "liwei88"), each
 // replaced by the part's new name in the run's case; separators, digits and single letters
-// (initials) stay. ok is false when a longer letter run is not a moved name part.
+// (initials) stay, and so do other words after two name parts ("ravi.menon.savings": a full
+// name's account). ok is false when a longer letter run is not a moved name part, but such a word.
 func (p *plan) rebuild(s string, parts map[string]string) (string, bool) {
 	var b strings.Builder
+	named := 0 // the name parts read so far
 	for i := 0; i < len(s); {
 		c := s[i]
 		// A letter alone (an initial: "nadia_k") stays as a separator does: it names no part a
@@ -286,8 +288,12 @@ func (p *plan) rebuild(s string, parts map[string]string) (string, bool) {
 		run := s[i:j]
 		if part, ok := parts[lowerASCII(run)]; ok {
 			b.WriteString(recase(foldAccents(p.to(part)), run))
+			named++
 		} else if a, z, ok := splitParts(run, parts); ok && run == lowerASCII(run) {
 			b.WriteString(strings.ToLower(foldAccents(p.to(a)) + foldAccents(p.to(z))))
+			named += 2
+		} else if named >= 2 {
+			b.WriteString(run)
 		} else {
 			return "", false
 		}

@@ -23,13 +23,18 @@ func TestRebuild(t *testing.T) {
 		{"TomasWei", "KemalArnaud"},
 		{"tomas_w", "kemal_w"}, // an initial stays
 		{"w.li", "w.asha"},
+		// Other words after a full name stay: an account named for its holder.
+		{"li.wei.savings", "asha.arnaud.savings"},
+		{"LiWeiHome", "AshaArnaudHome"},
 	} {
 		if got, ok := p.rebuild(c.in, parts); !ok || got != c.want {
 			t.Errorf("rebuild(%q) = %q %v, want %q", c.in, got, ok, c.want)
 		}
 	}
-	if _, ok := p.rebuild("yuki_t92", parts); ok {
-		t.Errorf("rebuilt a username not made of moved names")
+	for _, u := range []string{"yuki_t92", "li_savings", "savings.li.wei"} {
+		if got, ok := p.rebuild(u, parts); ok {
+			t.Errorf("rebuilt %q, a username not made of moved names (or one before another word): %q", u, got)
+		}
 	}
 }
 

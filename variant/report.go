@@ -30,6 +30,11 @@ type Report struct {
 	// its dates and times moved having failed a check (a question about a fact of the world on a date): written from the
 	// data's today, which their worlds keep (see tools.TodayDB).
 	DatesKept []Unchanged `json:"dates_kept,omitempty"`
+	// TimesKept are the files whose dates moved but whose times stayed because they name a record
+	// of the world whose time stays (see pinTimes), and TimesPinned counts those records (not their
+	// copies).
+	TimesKept   []string `json:"times_kept,omitempty"`
+	TimesPinned int      `json:"times_pinned,omitempty"`
 	// Shift is how many days the variant's dates moved (a whole number of weeks; 0 when they stay):
 	// the dialogues', the user databases' and the world's today (see shiftDates).
 	Shift int `json:"shift"`

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,7 +179,7 @@ func TestTimesMove(t *testing.T) {
 		for _, fr := range rep.Files {
 			if !kept[fr.Path] && !path2scene(fr.Path) && !fr.Unchanged {
 				_, can := shiftTimes(string(files[fr.Path]), rep.Hours, nil)
-				fixed := f.fixedTimes[fr.Path] || !can
+				fixed := f.fixedTimes[fr.Path] || !can || slices.Contains(rep.TimesKept, fr.Path)
 				if !partsHold(string(files[fr.Path]), rep.Hours) {
 					// A part of the day named elsewhere would not hold: kept, unless only the
 					// version with them moved proves (the last resort); either way all together.
@@ -187,10 +188,22 @@ func TestTimesMove(t *testing.T) {
 				check(fr.Path, string(files[fr.Path]), string(out[fr.Path]), fixed)
 			}
 		}
+		stayed := 0 // the original records whose times stay (a file whose times stay names them)
 		for name := range userFields {
 			p := "init_database/" + name + ".json"
-			end := recordsEnd(t, files[p]) // the original records (their copies follow)
-			check(p, string(files[p][:end]), string(out[p][:end]), false)
+			before, _, _ := members(files[p])
+			after, _, _ := members(out[p]) // the original records, then their copies
+			for i, m := range before {
+				a, b := string(files[p][m.start:m.end]), string(out[p][after[i].start:after[i].end])
+				pinned := sameClocks(a, b) && slices.ContainsFunc(clocksOf(a), func(c clock) bool { return !c.dayBound() })
+				if pinned {
+					stayed++
+				}
+				check(p, a, b, pinned)
+			}
+		}
+		if stayed > rep.TimesPinned {
+			t.Errorf("seed %d: %d records keep their times, %d pinned", seed, stayed, rep.TimesPinned)
 		}
 		if moved == 0 {
 			t.Fatalf("seed %d: no time moved", seed)

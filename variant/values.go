@@ -562,6 +562,15 @@ func (f *found) identityNames(texts []string) {
 		}
 		return w
 	}
+	// glued are the people's first two name parts written as one run ("analucia" of Ana Lucía
+	// Torres): a username of them and an initial ("analucia_t") names that person, not one of a name
+	// of its own (plan.rebuild moves it from the two parts).
+	glued := map[string]bool{}
+	for full := range f.values[KindPerson] {
+		if ps := strings.Fields(full); len(ps) > 2 {
+			glued[lowerASCII(foldAccents(ps[0]+ps[1]))] = true
+		}
+	}
 	locals := sorted(f.values[KindUsername])
 	for _, e := range sorted(f.values[KindEmail]) {
 		if local, _, ok := strings.Cut(e, "@"); ok {
@@ -575,7 +584,7 @@ func (f *found) identityNames(texts []string) {
 		}
 		first := form(runs[0])
 		switch last := form(runs[1]); {
-		case first == "":
+		case first == "" || glued[lowerASCII(runs[0])]:
 		case len(runs[1]) == 1:
 			f.values[KindPerson][first] = true // a person named by one part
 		case last != "":

@@ -90,12 +90,49 @@ func TestLetterRuns(t *testing.T) {
 // TestIdentityNames finds the people usernames and addresses name, written as the texts write
 // them, and leaves out a part a text writes as no name does.
 func TestIdentityNames(t *testing.T) {
-	f := &found{values: map[Kind]map[string]bool{KindPerson: {},
-		KindUsername: {"lea_martin": true, "qa_probe_7": true, "liwei88": true},
+	f := &found{values: map[Kind]map[string]bool{KindPerson: {"Ana Lucía Torres": true},
+		KindUsername: {"lea_martin": true, "qa_probe_7": true, "liwei88": true, "analucia_t": true},
 		KindEmail:    {"baraka.m@inbox.com": true, "Jan.Kowalski@firma.de": true, "ravi.menon.savings@bank.example": true}}}
 	f.identityNames([]string{"Welcome, Léa! Your account lea_martin is ready.", "The QA team asked.", "My friend Baraka"})
-	if got, want := sorted(f.values[KindPerson]), []string{"Baraka", "Jan Kowalski", "Léa Martin"}; !slices.Equal(got, want) {
+	// "analucia_t" names Ana Lucía Torres (her first two names glued), not a person "Analucia".
+	if got, want := sorted(f.values[KindPerson]), []string{"Ana Lucía Torres", "Baraka", "Jan Kowalski", "Léa Martin"}; !slices.Equal(got, want) {
 		t.Errorf("people %q, want %q", got, want)
+	}
+}
+
+// TestAccountsMoveWithTheirHolders: an account named from its holder's full name and another word
+// ("ravi.menon.savings"), or from their first two names glued ("analucia_t" of Ana Lucía Torres),
+// moves with the names, so neither the original's names survive in it nor a name of no one in the
+// variant's dialogue.
+func TestAccountsMoveWithTheirHolders(t *testing.T) {
+	for _, seed := range []uint64{61, 74, 88} {
+		files, out, rep := variantOf(t, seed)
+		for file, account := range map[string]string{"acct-open-bank-26.jsonl": "ravi.menon.savings", "acct-open-bank-27.jsonl": "analucia_t"} {
+			p := "lv1-lv2-samples/level-1-given-desc/" + file
+			if !strings.Contains(string(files[p]), account) {
+				t.Fatalf("%s no longer holds %q: pick another file", p, account)
+			}
+			moved := ""
+			for _, m := range rep.Moves {
+				if m.From == account {
+					moved = m.To
+				}
+			}
+			if moved == "" || strings.Contains(string(out[p]), account) || !strings.Contains(string(out[p]), moved) {
+				t.Errorf("seed %d: %s: %q moved to %q, and the variant holds the original %v", seed, file, account, moved, strings.Contains(string(out[p]), account))
+			}
+			// The account's name parts are the holder's new ones.
+			holder := ""
+			for _, m := range rep.Moves {
+				if m.Kind == KindPerson && (m.From == "Ravi Menon" || m.From == "Ana Lucía Torres") && strings.Contains(string(files[p]), m.From) {
+					holder = m.To
+				}
+			}
+			first := strings.ToLower(foldAccents(strings.Fields(holder + " ?")[0]))
+			if holder == "" || !strings.HasPrefix(moved, first) {
+				t.Errorf("seed %d: %s: account %q for %q", seed, file, moved, holder)
+			}
+		}
 	}
 }
 
