@@ -59,23 +59,25 @@ func pickShift(seed uint64, lo, hi int) int {
 // YYYY-MM-DD date (a datetime's date part too), and a day with a month's name in full or by three
 // letters, either way round ("April 9", "9 April", "Apr. 9th", "9th of April", "April the 9th"),
 // the day keeping its zero or ordinal and the month its case. A date whose move leaves dateYear
-// stays. moved, when not nil, gets the day number of each date moved.
-func shiftDates(s string, days int, moved map[int]bool) string {
+// stays, and so does every date written with a month's name, but today's (the day number today), in
+// a text that writes a day in history (see factDays). moved, when not nil, gets the day number of
+// each date moved.
+func shiftDates(s string, days int, moved map[int]bool, today int) string {
 	if days == 0 {
 		return s
 	}
 	var b strings.Builder
 	last := 0
 	from, to := 0, ""      // the last date read, moved (a text often writes one date again and again)
-	var facts map[int]bool // the days of another year the text writes (factDays), read at its first written date
+	var facts map[int]bool // the days in history the text writes (factDays), read at its first written date
 	eachDate(s, func(n, start, end int, form string) {
 		if n != from {
 			from, to = n, tools.DateOf(n+days)
 		}
 		if form != "iso" && facts == nil {
-			facts = factDays(s)
+			facts = factDays(s, today)
 		}
-		if !strings.HasPrefix(to, dateYear) || form != "iso" && facts[n] {
+		if !strings.HasPrefix(to, dateYear) || form != "iso" && n != today && len(facts) > 0 {
 			return
 		}
 		if b.Len() == 0 {
@@ -96,10 +98,14 @@ func shiftDates(s string, days int, moved map[int]bool) string {
 }
 
 // factDays returns the days of dateYear (day numbers) whose month and day s also writes as a date
-// of another year ("1969-07-20") or as a month and a day alone ("07-20", a day in history's): a date
-// written with a month's name and no year on such a day ("On July 20: Apollo 11 landed") names that
-// fact, not a day of the dialogue's year, and stays.
-func factDays(s string) map[int]bool {
+// of another year ("1969-07-20") or as a month and a day alone ("07-20", a day in history's), but
+// today (a day number) as a date of another year: a date written with a month's name and no year on
+// such a day ("On July 20: Apollo 11 landed") names that fact, not a day of the dialogue's year, and
+// a text that writes one keeps the dates it writes so ("remind me on July 19", the day before the
+// birthday it asked history of), but today's. Today written as a month and a day alone is not in it
+// either: history asked of today ("'03-31'"), which no move writes, keeps all the file's dates (see
+// todayInHistory).
+func factDays(s string, today int) map[int]bool {
 	facts := map[int]bool{}
 	for i := strings.IndexByte(s, '-'); i >= 0; i = nextDash(s, i+1) {
 		if i < 2 || i+3 > len(s) || !isDigit(s[i-2]) || !isDigit(s[i-1]) || !isDigit(s[i+1]) || !isDigit(s[i+2]) ||
@@ -112,11 +118,29 @@ func factDays(s string) map[int]bool {
 		if i >= 3 && s[i-3] == '-' && (i < 7 || !allDigits(s[i-7:i-3]) || i > 7 && isDigit(s[i-8]) || s[i-7:i-3] == dateYear) {
 			continue // a date of dateYear, or no date
 		}
-		if n := dayOf(atoi2(s[i-2:i]), atoi2(s[i+1:i+3])); n != 0 {
+		if n := dayOf(atoi2(s[i-2:i]), atoi2(s[i+1:i+3])); n != 0 && n != today {
 			facts[n] = true
 		}
 	}
 	return facts
+}
+
+// todayInHistory reports whether s writes the month and day of today (a day number) alone
+// ("'03-31'"): history asked of the dialogue's today, a value no move of the dates writes again, so
+// the file keeps its dates (Learn reads it as a date written a way not read, see unreadDate).
+func todayInHistory(s string, today int) bool {
+	md := tools.DateOf(today)[4:] // "-03-31"
+	for i := strings.Index(s, md[1:]); i >= 0; {
+		if (i == 0 || !isDigit(s[i-1]) && s[i-1] != '-') && (i+5 == len(s) || !isDigit(s[i+5]) && s[i+5] != '-') {
+			return true
+		}
+		j := strings.Index(s[i+1:], md[1:])
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // allDigits reports whether s is made of digits only.
@@ -363,12 +387,12 @@ func nextDigit(s string, i int) int {
 // day of one date read, and a month ("the April one", "in May") whose dates read all move into one
 // month. It returns the text, and whether it settled them all: a day or a month that names no date
 // read, or more than one, is left as it is.
-func settleUnread(before, after string, days int) (string, bool) {
-	var read []string         // each date read in before, then its move (YYYY-MM-DD)
-	facts := factDays(before) // its dates written so stay (see shiftDates)
+func settleUnread(before, after string, days, today int) (string, bool) {
+	var read []string                // each date read in before, then its move (YYYY-MM-DD)
+	facts := factDays(before, today) // its dates written with a month's name stay then (see shiftDates)
 	eachDate(before, func(n, _, _ int, form string) {
 		to := n + days
-		if form != "iso" && facts[n] {
+		if form != "iso" && n != today && len(facts) > 0 {
 			to = n
 		}
 		read = append(read, tools.DateOf(n), tools.DateOf(to))

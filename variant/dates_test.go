@@ -35,8 +35,9 @@ func TestShiftDates(t *testing.T) {
 		{`Room 12 in May`, 7, `Room 12 in May`},
 		{`12023-04-09`, 7, `12023-04-09`},
 		// A day in history: its month and day written alone ("07-20") or in another year make the
-		// date written with a month's name that fact, which stays; the dialogue's own dates move.
-		{`history on 07-20? On July 20: Apollo 11; on April 9 my exam`, 7, `history on 07-20? On July 20: Apollo 11; on April 16 my exam`},
+		// date written with a month's name that fact, which stays, and so do the dates the text writes
+		// so around it (the day before a birthday it asked history of); its YYYY-MM-DD dates move.
+		{`history on 07-20? On July 20: Apollo 11; remind me July 19, 2023-07-19`, 7, `history on 07-20? On July 20: Apollo 11; remind me July 19, 2023-07-26`},
 		{`Date: 1969-07-20 ... On July 20 it landed`, 7, `Date: 1969-07-20 ... On July 20 it landed`},
 		{`2023-07-20 and July 20`, 7, `2023-07-27 and July 27`},
 		{`call 555-07-20 on July 20`, 7, `call 555-07-20 on July 27`},
@@ -46,9 +47,27 @@ func TestShiftDates(t *testing.T) {
 		{`April 9`, 0, `April 9`},
 	} {
 		moved := map[int]bool{}
-		if got := shiftDates(c.in, c.days, moved); got != c.want {
+		if got := shiftDates(c.in, c.days, moved, 0); got != c.want {
 			t.Errorf("shiftDates(%q, %d) = %q, want %q", c.in, c.days, got, c.want)
 		}
+	}
+}
+
+// TestTodayInHistory: a text that asks history of its today ('03-31', "today, March 31") keeps all
+// its dates (no move writes '03-31' again); one whose today is another day moves today's date with
+// the world's today, and a day in history it asks of stays ("Pi Day, 14 March").
+func TestTodayInHistory(t *testing.T) {
+	today := tools.DayNumber("2023-03-31")
+	const in = `history today, March 31? '03-31' ... Pi Day, 14 March? '03-14' 1879-03-14`
+	if !todayInHistory(in, today) || todayInHistory(`2023-03-31, 1900-03-31, 03-311`, today) {
+		t.Errorf("todayInHistory reads '03-31' alone only")
+	}
+	const other = `history today, March 31? ... Pi Day, 14 March? '03-14' 1879-03-14 and 1900-03-31`
+	if got, want := shiftDates(other, 7, nil, today), `history today, April 7? ... Pi Day, 14 March? '03-14' 1879-03-14 and 1900-03-31`; got != want {
+		t.Errorf("shiftDates = %q, want %q", got, want)
+	}
+	if got := factDays(other, today); len(got) != 1 || !got[tools.DayNumber("2023-03-14")] {
+		t.Errorf("factDays = %v, want 14 March only", got)
 	}
 }
 
@@ -189,15 +208,15 @@ func TestDatedPhrase(t *testing.T) {
 func TestNeedsMoveWithDates(t *testing.T) {
 	before := `{"role": "Meta", "needs": [{"what": "names the alarms or asks which", "any": ["which one", "April 4", "4th", "25th", "April or May"]}]}
 {"role": "User", "text": "I have two alarms, on April 4 and on May 25. The 4th stays."}`
-	after := shiftDates(before, 7, nil)
-	got, ok := settleUnread(before, after, 7)
+	after := shiftDates(before, 7, nil, 0)
+	got, ok := settleUnread(before, after, 7, 0)
 	want := `{"role": "Meta", "needs": [{"what": "names the alarms or asks which", "any": ["which one", "April 11", "11th", "1st", "April or June"]}]}
 {"role": "User", "text": "I have two alarms, on April 11 and on June 1. The 11th stays."}`
 	if !ok || got != want {
 		t.Errorf("settleUnread = %v\n%s\nwant\n%s", ok, got, want)
 	}
 	// Not in a Meta line, a day alone with no "the" before it is not read as a date.
-	if _, ok := settleUnread(`{"role": "User", "text": "see the 4th, April 4; "}`+"\n"+`{"role": "AI", "text": "4th"}`, `{"role": "User", "text": "see the 11th, April 11; "}`+"\n"+`{"role": "AI", "text": "4th"}`, 7); ok {
+	if _, ok := settleUnread(`{"role": "User", "text": "see the 4th, April 4; "}`+"\n"+`{"role": "AI", "text": "4th"}`, `{"role": "User", "text": "see the 11th, April 11; "}`+"\n"+`{"role": "AI", "text": "4th"}`, 7, 0); ok {
 		t.Error("a day alone outside the needs was settled")
 	}
 

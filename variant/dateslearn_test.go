@@ -54,8 +54,8 @@ func TestSettleUnread(t *testing.T) {
 		// A month whose dates move into two months.
 		{"On April 1 and April 29, both in April.", 7, "On April 8 and May 6, both in April.", false},
 	} {
-		after := shiftDates(c.before, c.days, nil)
-		got, ok := settleUnread(c.before, after, c.days)
+		after := shiftDates(c.before, c.days, nil, 0)
+		got, ok := settleUnread(c.before, after, c.days, 0)
 		if got != c.want || ok != c.ok {
 			t.Errorf("settleUnread(%q, %d) = %q, %v, want %q, %v", c.before, c.days, got, ok, c.want, c.ok)
 		}
@@ -75,8 +75,8 @@ func TestSettleUnreadLeaves(t *testing.T) {
 		// A longer word before the day is no "the" (it was read as one, past its end).
 		{"On April 4. Ask these 4th graders.", 7},
 	} {
-		after := shiftDates(c.before, c.days, nil)
-		got, ok := settleUnread(c.before, after, c.days)
+		after := shiftDates(c.before, c.days, nil, 0)
+		got, ok := settleUnread(c.before, after, c.days, 0)
 		if ok {
 			t.Errorf("settleUnread(%q, %d) = %q, settled", c.before, c.days, got)
 		}

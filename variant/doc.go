@@ -63,7 +63,9 @@
 //     "2023-05-32", a day that names no one date) is tried with its dates and times kept first,
 //     then as it is, and with them moved only when the variant's world needs it (see unreadDate);
 //   - times of day (times.go): one shift per seed of one or two hours either way, drawn among those
-//     that keep every time of the user databases within its day, so the minutes stay ("5:45am"
+//     that keep every time of the user databases within its day and within the part of the day or
+//     the meal its record names ("Lunch with Giulia" at 12:30 stays a lunch: for the builtin data,
+//     one or two hours later), so the minutes stay ("5:45am"
 //     becomes "7:45am", "6pm" "8pm"). Moved: the times of the dialogues' and the user databases'
 //     datetimes, and the times a text writes as "19:00", "07:55", "5:45am", "6 pm", "7:30 P.M.",
 //     "6:30", "7 o'clock" or "7 in the morning", in the form written (its meridiem turning at noon:

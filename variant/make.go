@@ -94,7 +94,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	out := maps.Clone(files)
 	tries := map[string][]version{}
 	timeMoves := shift != 0 || hours != 0
-	vs := &versions{files, out, tries, map[string]bool{}, map[string]bool{}, f, r, seed, shift, hours, timeMoves}
+	vs := &versions{files, out, tries, map[string]bool{}, map[string]bool{}, f, r, seed, shift, hours, timeMoves, tools.DayNumber(f.today)}
 	for _, pth := range f.texts {
 		vs.add(pth, false)
 	}
@@ -239,6 +239,7 @@ type versions struct {
 	seed         uint64
 	shift, hours int
 	timeMoves    bool
+	today        int // the data's today (a day number)
 }
 
 // add sets the versions of the file at pth, its times kept when keepTimes.
@@ -259,7 +260,7 @@ func (v *versions) add(pth string, keepTimes bool) {
 	var head, loose []version
 	// A scene's dates and times are the level-3 tools' facts.
 	if dated := moved; !v.f.scenes[pth] && !stay && !near {
-		dated = shiftDates(moved, v.shift, days)
+		dated = shiftDates(moved, v.shift, days, v.today)
 		v.held[pth] = v.hours != 0
 		if !v.f.fixedTimes[pth] && !keepTimes {
 			timed, ok := shiftTimes(dated, v.hours, mins)
@@ -289,7 +290,7 @@ func (v *versions) add(pth string, keepTimes bool) {
 			for _, w := range [2][]version{head, loose} {
 				for i := range w {
 					var ok bool
-					w[i].text, ok = settleUnread(moved, w[i].text, v.shift)
+					w[i].text, ok = settleUnread(moved, w[i].text, v.shift, v.today)
 					settled = settled && ok
 				}
 			}

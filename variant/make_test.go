@@ -201,7 +201,7 @@ func TestFactsUntouched(t *testing.T) {
 			before, _, _ := members(b)
 			after, _, _ := members(out[p])
 			for i, m := range before {
-				dated := shiftDates(string(b[m.start:m.end]), rep.Shift, nil)
+				dated := shiftDates(string(b[m.start:m.end]), rep.Shift, nil, 0)
 				timed, ok := shiftTimes(dated, rep.Hours, nil)
 				if got := string(out[p][after[i].start:after[i].end]); !ok || after[i].key != m.key || got != timed && got != dated {
 					t.Errorf("%s: record %s is not kept as it is, its dates and times moved", p, m.key)

@@ -63,29 +63,30 @@ func meets(a, b []uint64) bool {
 // pinTimes returns the records of the user databases whose times stay (each record's text before
 // its dates and times move, and its moved copy's, see worldCopies): those a dialogue file held names
 // (a file whose first version with its dates moved keeps its times): it writes the record's user's
-// username, one of its dates and one of its times (see writes.names). A file moving names (one
+// username, one of its dates, and one of its times (see writes.names) or what it is about. A file moving names (one
 // with a version that moves its times) that names such a record has its times kept too (keep sets
 // its versions again), until no record and no file is added. The dates, times and usernames
 // compared are the original's.
 func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[string]bool, rep *Report, keep func(string)) map[string]bool {
-	type text struct {
-		path, s     string
-		w           writes
-		held, moves bool
-		_           noCompare
+	type dialogue struct {
+		path, s, low string // low: s in lower case
+		w            writes
+		held, moves  bool
+		_            noCompare
 	}
-	var texts []text
+	var texts []dialogue
 	for _, pth := range f.texts {
-		if s := string(files[pth]); held[pth] || moving[pth] {
-			if w, timed := writesOf(s); timed {
-				texts = append(texts, text{path: pth, s: s, w: w, held: held[pth], moves: moving[pth]})
+		if held[pth] || moving[pth] {
+			if w, timed := writesOf(text(files[pth])); timed {
+				s := text(files[pth])
+				texts = append(texts, dialogue{path: pth, s: s, low: lowerASCII(s), w: w, held: held[pth], moves: moving[pth]})
 			}
 		}
 	}
 	type record struct {
-		s, user string
-		w       writes
-		_       noCompare
+		s, user, about string // about: what the record is about, in lower case ("lunch with giulia")
+		w              writes
+		_              noCompare
 	}
 	var recs []record
 	for _, name := range f.dbNames {
@@ -95,7 +96,7 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 				v, _ := value.Decode(db[m.start:m.end])
 				if rv, ok := v.(*value.Map); ok && rv.String("username") != "" {
 					if w, timed := writesOf(string(db[m.start:m.end])); timed {
-						recs = append(recs, record{s: string(db[m.start:m.end]), user: rv.String("username"), w: w})
+						recs = append(recs, record{s: string(db[m.start:m.end]), user: rv.String("username"), about: lowerASCII(rv.String("content") + rv.String("meeting_topic")), w: w})
 					}
 				}
 			}
@@ -108,7 +109,10 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 			t := &texts[i]
 			for j := range recs {
 				rec := &recs[j]
-				if !t.w.names(&rec.w) || !strings.Contains(t.s, rec.user) {
+				// Named by one of its dates and one of its times, or by what it is about: "lunch with
+				// Giulia is now at 1:30 pm on April 7" names the lunch at 12:30.
+				about := rec.about != "" && meets(t.w.days[:], rec.w.days[:]) && strings.Contains(t.low, rec.about)
+				if !t.w.names(&rec.w) && !about || !strings.Contains(t.s, rec.user) {
 					continue
 				}
 				if t.held && !pinned[rec.s] {
@@ -130,9 +134,9 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 // hours (hoursFor draws hours that keep every time there within its day), but the times of the
 // records pinned holds (see pinTimes).
 func shiftRecords(db string, days, hours int, pinned map[string]bool) string {
-	timed, _ := shiftTimes(shiftDates(db, days, nil), hours, nil)
+	timed, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
 	for rec := range pinned { // each record once (its text is a whole JSON object): in any order
-		dated := shiftDates(rec, days, nil)
+		dated := shiftDates(rec, days, nil, 0)
 		moved, _ := shiftTimes(dated, hours, nil)
 		timed = strings.ReplaceAll(timed, moved, dated)
 	}

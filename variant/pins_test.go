@@ -70,3 +70,37 @@ func TestNamedRecordsKeepTimes(t *testing.T) {
 		t.Errorf("the seeds moved times by %v hours only", hours)
 	}
 }
+
+// TestLaterStaysLater: "Giulia can only make it later, move the lunch to 1:30 pm": with the hours
+// that would take 1:30 pm out of lunchtime, the dialogue keeps its times, and so does the lunch
+// (at 12:30) it names by what it is about, so the move is still later, and to the time the user
+// asked.
+func TestLaterStaysLater(t *testing.T) {
+	const file = "lv1-lv2-samples/level-1-given-desc/acct-agenda-modify-32.jsonl"
+	checked := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		files, out, rep := variantOf(t, seed)
+		if rep.Hours != 2 {
+			continue
+		}
+		checked++
+		if !strings.Contains(string(files[file]), "13:30:00") || !strings.Contains(string(out[file]), "13:30:00") {
+			t.Fatalf("seed %d: %s does not keep its 1:30 pm", seed, file)
+		}
+		lunches := 0
+		for _, r := range userRecords(out) {
+			if strings.HasPrefix(r[0], "{\n    \"content\": \"Lunch with") && strings.Contains(string(out[file]), r[1]) {
+				lunches++
+				if !strings.Contains(r[0], " 12:30:00") {
+					t.Errorf("seed %d: the lunch %s named is at another time: %s", seed, file, r[0])
+				}
+			}
+		}
+		if lunches == 0 {
+			t.Errorf("seed %d: no lunch of the user of %s in the variant's world", seed, file)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no seed from 1 to 12 moves times by 2 hours")
+	}
+}

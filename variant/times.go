@@ -162,7 +162,7 @@ func meridiemAt(s string, k int) (at, end int, pm bool) {
 	case l != 'a' && l != 'p':
 		return -1, 0, false
 	case end > p+1:
-	case lowerByte(s[p+1]) == 'm' && (p+2 == len(s) || !isLetterByte(s[p+2]) || dashAt(s, p+2)):
+	case lowerByte(s[p+1]) == 'm' && (p+2 == len(s) || !isWordByte(s[p+2]) || dashAt(s, p+2)):
 		end = p + 2
 	default:
 		return -1, 0, false

@@ -35,6 +35,7 @@ func TestShiftTimes(t *testing.T) {
 		{`2023-03-20 00:00:00 to 2023-03-28 23:59:59`, 1, `2023-03-20 00:00:00 to 2023-03-28 23:59:59`},
 		{`25:30 or 6:75, Room 12, 3/16, 1.5:30`, 1, `25:30 or 6:75, Room 12, 3/16, 1.5:30`},
 		{`no time here`, 2, `no time here`},
+		{`token 9pm8xk2 and 7am_x`, 1, `token 9pm8xk2 and 7am_x`}, // inside a token: no time
 		{`6pm`, 0, `6pm`},
 		// Cannot move: out of its day, two readings, or out of its part of the day.
 		{`"2023-04-09 23:30:00"`, 1, ``},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/apibank-playground/apibank/dataset"
+	"github.com/apibank-playground/apibank/tools"
 )
 
 // What a variant needs to know before its times can move (the hours shifts the user databases
@@ -31,7 +32,7 @@ func learn(src *source) *found {
 			f.fixedTimes[p] = true
 		}
 		switch alone, other := unreadDate(string(src.files[p])); {
-		case other:
+		case other || todayInHistory(string(src.files[p]), tools.DayNumber(f.today)):
 			f.datesUnread[p] = true
 		case alone:
 			f.datesAlone[p] = true
