@@ -30,7 +30,8 @@
 //     their numbers redrawn with as many digits ("Room 12B" → "Room 47B");
 //   - the ids of moved patients' appointments (their copies' ids, see below);
 //   - amounts (amounts.go): a moved user's bank balance (in their account's copy) and the readings a
-//     user gives to record (RecordHealthData's values), each redrawn within 2% with its digits
+//     user gives to record (RecordHealthData's values), each redrawn within 2% (at least 3 in its
+//     last digit either way: "5.9" may become "5.6") with its digits
 //     and decimals ("918.45" → "933.73", "36.7" → "36.4"), written every way the data writes it
 //     ("15,207.74", "12650" for "12650.0"); one of fewer than three characters ("74") stays, and
 //     so does one a fact of the world holds or more than one dialogue writes;

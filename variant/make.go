@@ -197,7 +197,7 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 			if !ok && (fr.DatesKept || fr.Unchanged) {
 				u, ok = Unchanged{pth, "learned", "its dates or times are facts of the world: it fails a check with them moved in every variant the build tried"}, true
 				if f.datesUnread[pth] || f.datesAlone[pth] {
-					u.Why = "it writes a date a way not read (a day or a month alone, a range, a day and a month in digits): moved, the text would no longer agree with itself"
+					u.Why = "it writes a date a way not read (a day or a month alone, a range, a day and a month in digits, history asked of its today): moved, the text would no longer agree with itself"
 				}
 				if f.nearMisses[pth] {
 					u.Check, u.Why = checkNearMiss, "it writes a near miss of a value (a typo its texts remark on) that the variants move otherwise"
