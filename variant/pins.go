@@ -5,7 +5,6 @@ import (
 
 	"github.com/apibank-playground/apibank/dataset"
 	"github.com/apibank-playground/apibank/tools"
-	"github.com/apibank-playground/apibank/value"
 )
 
 // The user databases' times move in place, but a dialogue whose times stay (a time written a way
@@ -68,66 +67,138 @@ func meets(a, b []uint64) bool {
 // its versions again), until no record and no file is added. The dates, times and usernames
 // compared are the original's.
 func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[string]bool, rep *Report, keep func(string)) map[string]bool {
-	type dialogue struct {
-		path, s, low string // low: s in lower case
-		w            writes
-		held, moves  bool
-		_            noCompare
-	}
-	var texts []dialogue
-	for _, pth := range f.texts {
-		if held[pth] || moving[pth] {
-			if w, timed := writesOf(text(files[pth])); timed {
-				s := text(files[pth])
-				texts = append(texts, dialogue{path: pth, s: s, low: lowerASCII(s), w: w, held: held[pth], moves: moving[pth]})
-			}
-		}
-	}
-	type record struct {
-		s, user, about string // about: what the record is about, in lower case ("lunch with giulia")
-		w              writes
-		_              noCompare
-	}
-	var recs []record
+	// The records by user, their texts read only when a dialogue that writes their user is: most
+	// dialogues name no record whose time stays, and most records are named by none.
+	byUser := map[string][]*record{}
+	var users []string // in the databases' order: the pins, and so the report, never depend on a map's order
 	for _, name := range f.dbNames {
+		if userFields[name] == nil {
+			continue
+		}
 		db := files[f.dbs[name]]
-		if ms, _, _ := members(db); len(texts) > 0 && userFields[name] != nil {
-			for _, m := range ms {
-				v, _ := value.Decode(db[m.start:m.end])
-				if rv, ok := v.(*value.Map); ok && rv.String("username") != "" {
-					if w, timed := writesOf(string(db[m.start:m.end])); timed {
-						recs = append(recs, record{s: string(db[m.start:m.end]), user: rv.String("username"), about: lowerASCII(rv.String("content") + rv.String("meeting_topic")), w: w})
-					}
+		ms, _, _ := members(db)
+		for _, m := range ms {
+			raw := string(db[m.start:m.end])
+			if user := field(raw, "username"); user != "" {
+				if byUser[user] == nil {
+					users = append(users, user)
 				}
+				byUser[user] = append(byUser[user], &record{s: raw, about: lowerASCII(field(raw, "content") + field(raw, "meeting_topic"))})
 			}
 		}
 	}
 	pinned := map[string]bool{}
+	isHeld := held // the files whose times stay: keep marks them in it (see build's versions.add)
 	for added := true; added; {
 		added = false
-		for i := range texts {
-			t := &texts[i]
-			for j := range recs {
-				rec := &recs[j]
-				// Named by one of its dates and one of its times, or by what it is about: "lunch with
-				// Giulia is now at 1:30 pm on April 7" names the lunch at 12:30.
-				about := rec.about != "" && meets(t.w.days[:], rec.w.days[:]) && strings.Contains(t.low, rec.about)
-				if !t.w.names(&rec.w) && !about || !strings.Contains(t.s, rec.user) {
-					continue
-				}
-				if t.held && !pinned[rec.s] {
+		for _, pth := range f.texts {
+			if !isHeld[pth] {
+				continue
+			}
+			d := dialogue{s: text(files[pth])}
+			for _, rec := range d.records(users, byUser) {
+				if !pinned[rec.s] && d.names(rec) {
 					pinned[rec.s], pinned[r.replace(rec.s, nil)], added = true, true, true
 					rep.TimesPinned++
 				}
-				if t.moves && pinned[rec.s] {
-					keep(t.path)
-					rep.TimesKept = append(rep.TimesKept, t.path)
-					t.held, t.moves, added = true, false, true
+			}
+		}
+		var pinnedUsers []string
+		for _, u := range users {
+			for _, rec := range byUser[u] {
+				if pinned[rec.s] {
+					pinnedUsers = append(pinnedUsers, u)
+					break
+				}
+			}
+		}
+		for _, pth := range f.texts {
+			if !moving[pth] || isHeld[pth] || len(pinnedUsers) == 0 {
+				continue
+			}
+			d := dialogue{s: text(files[pth])}
+			for _, rec := range d.records(pinnedUsers, byUser) {
+				if pinned[rec.s] && d.names(rec) {
+					keep(pth)
+					rep.TimesKept = append(rep.TimesKept, pth)
+					isHeld[pth], added = true, true
+					break
 				}
 			}
 		}
 	}
 	return pinned
+}
+
+// record is a record of a user database as pinTimes reads it: its text, what it is about in lower
+// case ("lunch with giulia"), and its writes once read.
+type record struct {
+	s, about string
+	w        *writes
+	_        noCompare
+}
+
+// dialogue is a dialogue file as pinTimes reads it: its text, and once read its writes and its text
+// in lower case.
+type dialogue struct {
+	s, low string
+	w      *writes
+	_      noCompare
+}
+
+// records returns the records of the users (of byUser) whose username d writes, none when d writes
+// no time.
+func (d *dialogue) records(users []string, byUser map[string][]*record) []*record {
+	var out []*record
+	for _, u := range users {
+		if !strings.Contains(d.s, u) {
+			continue
+		}
+		if d.w == nil {
+			w, timed := writesOf(d.s)
+			if !timed {
+				return nil
+			}
+			d.w = &w
+		}
+		out = append(out, byUser[u]...)
+	}
+	return out
+}
+
+// names reports whether d names rec: it writes one of its dates, and one of its times or what it is
+// about ("lunch with Giulia is now at 1:30 pm on April 7" names the lunch at 12:30).
+func (d *dialogue) names(rec *record) bool {
+	if rec.w == nil {
+		w, _ := writesOf(rec.s)
+		rec.w = &w
+	}
+	if d.w.names(rec.w) {
+		return true
+	}
+	if rec.about == "" || !meets(d.w.days[:], rec.w.days[:]) {
+		return false
+	}
+	if d.low == "" {
+		d.low = lowerASCII(d.s)
+	}
+	return strings.Contains(d.low, rec.about)
+}
+
+// field returns the text of the member key of the JSON object text rec ("key": "value", a string
+// with no escape in it), or "": a record's username and what it is about, read without decoding
+// every record of the world.
+func field(rec, key string) string {
+	_, v, ok := strings.Cut(rec, `"`+key+`":`)
+	for len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	if v, ok = strings.CutPrefix(v, `"`); ok {
+		if v, _, ok = strings.Cut(v, `"`); ok && v != "" && !strings.Contains(v, `\`) {
+			return v
+		}
+	}
+	return ""
 }
 
 // shiftRecords returns the user database's text db with its dates moved by days and its times by

@@ -104,3 +104,18 @@ func TestLaterStaysLater(t *testing.T) {
 		t.Fatal("no seed from 1 to 12 moves times by 2 hours")
 	}
 }
+
+func TestField(t *testing.T) {
+	for _, c := range []struct{ rec, key, want string }{
+		{`{"content": "Lunch with Giulia", "username": "SofiaRossi"}`, "username", "SofiaRossi"},
+		{`{"content":"Lunch","username":"SofiaRossi"}`, "content", "Lunch"},
+		{`{"content": "Say \"hi\"", "username": "x"}`, "content", ""},
+		{`{"attendees": ["A"], "username": ""}`, "username", ""},
+		{`{"time": "2023-04-07 12:30:00"}`, "username", ""},
+		{`{"username": 7}`, "username", ""},
+	} {
+		if got := field(c.rec, c.key); got != c.want {
+			t.Errorf("field(%q, %q) = %q, want %q", c.rec, c.key, got, c.want)
+		}
+	}
+}
