@@ -189,11 +189,11 @@ func (d *dialogue) names(rec *record) bool {
 // with no escape in it), or "": a record's username and what it is about, read without decoding
 // every record of the world.
 func field(rec, key string) string {
-	_, v, ok := strings.Cut(rec, `"`+key+`":`)
+	_, v, _ := strings.Cut(rec, `"`+key+`":`)
 	for len(v) > 0 && v[0] == ' ' {
 		v = v[1:]
 	}
-	if v, ok = strings.CutPrefix(v, `"`); ok {
+	if v, ok := strings.CutPrefix(v, `"`); ok {
 		if v, _, ok = strings.Cut(v, `"`); ok && v != "" && !strings.Contains(v, `\`) {
 			return v
 		}
