@@ -265,6 +265,7 @@ func (v *versions) add(pth string, keepTimes bool) {
 		if !v.f.fixedTimes[pth] && !keepTimes {
 			timed, ok := shiftTimes(dated, v.hours, mins)
 			v.moving[pth] = ok && len(mins) > 0
+			v.held[pth] = v.held[pth] && !(ok && len(mins) == 0) // read, but no time to move
 			switch {
 			case ok && partsHold(dated, v.hours):
 				dated, v.held[pth] = timed, false
