@@ -43,8 +43,8 @@ func writesOf(s string) (w writes, timed bool) {
 	return w, timed
 }
 
-// names reports whether w writes one of the dates and one of the times of the record that rec
-// is what writes: a text that says "May 9 at 13:30" names the record at 2023-05-09 13:30.
+// names reports whether w writes one of the dates and one of the times rec writes (a record's
+// writes): a text that says "May 9 at 13:30" names the record at 2023-05-09 13:30.
 func (w *writes) names(rec *writes) bool {
 	return meets(w.days[:], rec.days[:]) && meets(w.mins[:], rec.mins[:])
 }
@@ -61,11 +61,11 @@ func meets(a, b []uint64) bool {
 
 // pinTimes returns the records of the user databases whose times stay (each record's text before
 // its dates and times move, and its moved copy's, see worldCopies): those a dialogue file held names
-// (a file whose first version with its dates moved keeps its times): it writes the record's user's
-// username, one of its dates, and one of its times (see writes.names) or what it is about. A file moving names (one
-// with a version that moves its times) that names such a record has its times kept too (keep sets
-// its versions again), until no record and no file is added. The dates, times and usernames
-// compared are the original's.
+// (a file whose first version with its dates moved keeps a time it writes). A file names a record
+// when it writes the record's username, one of its dates, and one of its times (see writes.names)
+// or what it is about. A file moving names (one with a version that moves its times) that names
+// such a record has its times kept too (keep sets its versions again), until no record and no file
+// is added. The dates, times and usernames compared are the original's.
 func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[string]bool, rep *Report, keep func(string)) map[string]bool {
 	// The records by user, their texts read only when a dialogue that writes their user is: most
 	// dialogues name no record whose time stays, and most records are named by none.
