@@ -67,6 +67,11 @@ func (c *DataSwitch) sync(ctx app.Context) {
 			return
 		}
 		c.current = name
+		if st := runner.State(); st.Running && st.Run != nil && st.Run.Seed > 0 {
+			// A run on a variant holds the menu on its data, whether or not its load has answered
+			// yet (the engine's first answer to a page that opens meanwhile names the builtin data).
+			c.current = protocol.VariantName(builtinData, uint64(st.Run.Seed))
+		}
 		if n, ok := tab.Engine.(interface{ ImportedName() string }); ok && tab.Imported() == "" {
 			tab.SetImported(n.ImportedName())
 		}
