@@ -28,7 +28,7 @@ import (
 //     first is of 2024 too).
 func unreadDate(s string) (alone, other bool) {
 	for _, q := range []string{"Q1", "Q2", "Q3", "Q4"} {
-		if hasWord(s, q) {
+		if containsWord(s, q) {
 			return false, true // a quarter of the year ("the Q2 hiring sync"): its dates are in it
 		}
 	}
@@ -164,19 +164,4 @@ func clockRange(s string, i, j int) bool {
 	}
 	left := s[k:i]
 	return strings.Contains(left, ":") && len(clocks(left)) == 1 && len(clocks(s[j:min(len(s), j+8)])) >= 1 && strings.Contains(s[j:min(len(s), j+6)], ":")
-}
-
-// hasWord reports whether s holds word as a whole word.
-func hasWord(s, word string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], word)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(word)
-		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return true
-		}
-		i = end
-	}
 }

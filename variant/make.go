@@ -267,7 +267,7 @@ func (v *versions) add(pth string, keepTimes bool) {
 			v.moving[pth] = ok && len(mins) > 0
 			v.held[pth] = v.held[pth] && !(ok && len(mins) == 0) // read, but no time to move
 			switch {
-			case ok && partsHold(dated, v.hours):
+			case ok && partsHold(dated, partsNamed(dated), v.hours):
 				dated, v.held[pth] = timed, false
 			case ok:
 				loose = []version{{timed, h, days, mins, numbers, false}}

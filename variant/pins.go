@@ -84,11 +84,10 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 		}
 	}
 	pinned := map[string]bool{}
-	isHeld := held // the files whose times stay: keep marks them in it (see build's versions.add)
 	for added := true; added; {
 		added = false
 		for _, pth := range f.texts {
-			if !isHeld[pth] {
+			if !held[pth] {
 				continue
 			}
 			d := dialogue{s: text(files[pth])}
@@ -106,7 +105,7 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 			}
 		}
 		for _, pth := range f.texts {
-			if !moving[pth] || isHeld[pth] || len(pinned) == 0 {
+			if !moving[pth] || held[pth] || len(pinned) == 0 {
 				continue
 			}
 			d := dialogue{s: text(files[pth])}
@@ -114,7 +113,7 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 				if pinned[rec.s] && d.names(rec) {
 					keep(pth)
 					rep.TimesKept = append(rep.TimesKept, pth)
-					isHeld[pth], added = true, true
+					held[pth], added = true, true // keep's versions hold its times
 					break
 				}
 			}

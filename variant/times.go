@@ -348,11 +348,11 @@ func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
 }
 
 // partsHold reports whether moving the times s writes by hours keeps each of them in, or out of,
-// every part of the day s names anywhere: moveClock keeps a time in the part its own words name,
-// but a dialogue may name it a turn later ("13:30" then "that frees my afternoon"). A bare time is
-// checked in the morning and the evening alike.
-func partsHold(s string, hours int) bool {
-	named := partsNamed(s)
+// every part of the day in named (bit p for dayParts[p]): the parts a dialogue names anywhere
+// (partsNamed), as moveClock keeps a time in the part its own words name but a dialogue may name
+// it a turn later ("13:30" then "that frees my afternoon"); or those a record's words name
+// ("Lunch with Giulia", see hoursFor). A bare time is checked in the morning and the evening alike.
+func partsHold(s string, named uint8, hours int) bool {
 	if named == 0 {
 		return true
 	}

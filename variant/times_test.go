@@ -181,7 +181,7 @@ func TestTimesMove(t *testing.T) {
 			if !kept[fr.Path] && !path2scene(fr.Path) && !fr.Unchanged {
 				_, can := shiftTimes(string(files[fr.Path]), rep.Hours, nil)
 				fixed := f.fixedTimes[fr.Path] || !can || slices.Contains(rep.TimesKept, fr.Path)
-				if !partsHold(string(files[fr.Path]), rep.Hours) {
+				if !partsHold(string(files[fr.Path]), partsNamed(string(files[fr.Path])), rep.Hours) {
 					// A part of the day named elsewhere would not hold: kept, unless only the
 					// version with them moved proves (the last resort); either way all together.
 					fixed = sameClocks(string(files[fr.Path]), string(out[fr.Path]))
@@ -259,7 +259,7 @@ func TestPartsHold(t *testing.T) {
 		for _, t := range strings.Split(c.text, ". ") {
 			turns += `{"role": "User", "text": "` + t + `"}` + "\n"
 		}
-		if got := partsHold(turns, c.hours); got != c.hold {
+		if got := partsHold(turns, partsNamed(turns), c.hours); got != c.hold {
 			t.Errorf("partsHold(%q, %d) = %v, want %v", c.text, c.hours, got, c.hold)
 		}
 	}

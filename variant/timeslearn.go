@@ -43,10 +43,17 @@ func learn(src *source) *found {
 }
 
 // hoursFor returns the hours shifts (±1 to ±maxHours) that move every time of the user databases'
-// texts within its day, and within the part of the day its record names ("Lunch with Giulia" at
-// 12:30 is not moved to 10:30, see recordPartsHold): the only ones a variant draws, as the
+// texts within its day, and within the part of the day or the meal its record names ("Lunch with
+// Giulia" at 12:30 is not moved to 10:30, see partsHold): the only ones a variant draws, as the
 // databases' times move in place.
 func hoursFor(dbs []string) []int {
+	var recs []string // every record of the databases, as its text
+	for _, s := range dbs {
+		ms, _, _ := members([]byte(s))
+		for _, m := range ms {
+			recs = append(recs, s[m.start:m.end])
+		}
+	}
 	var allowed []int
 	for h := -maxHours; h <= maxHours; h++ {
 		ok := h != 0
@@ -55,10 +62,9 @@ func hoursFor(dbs []string) []int {
 				break
 			}
 			_, ok = shiftTimes(s, h, nil)
-			ms, _, _ := members([]byte(s))
-			for _, m := range ms {
-				ok = ok && recordPartsHold(s[m.start:m.end], h)
-			}
+		}
+		for _, rec := range recs {
+			ok = ok && partsHold(rec, partsIn(rec), h)
 		}
 		if ok {
 			allowed = append(allowed, h)
@@ -219,20 +225,4 @@ func containsWord(low, w string) bool {
 		}
 		i = at + 1
 	}
-}
-
-// recordPartsHold reports whether moving the times of a record (a user database's, as its text) by
-// hours keeps each in, or out of, every part of the day its words name ("Lunch with Giulia",
-// "Morning zumba class").
-func recordPartsHold(rec string, hours int) bool {
-	named := partsIn(rec)
-	for _, c := range clocks(rec) {
-		h := c.minuteOfDay() / 60
-		for p := range dayParts {
-			if named&(1<<p) != 0 && !c.dayBound() && inPart(int8(p), h) != inPart(int8(p), h+hours) {
-				return false
-			}
-		}
-	}
-	return true
 }
