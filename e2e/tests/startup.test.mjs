@@ -147,16 +147,23 @@ const helped = (page) => page.waitForFunction(() => window.apibankEngine.status(
 
 test("the UI waits for bridge.js when app.wasm is running first", async () => {
   const { page, w } = await newPage(null);
-  // bridge.js comes 4 s late: app.wasm (listed before it, deferred too) is running by then.
+  // bridge.js is held until app.wasm (listed before it, deferred too) has arrived and had 2 s to
+  // start: under load a fixed delay could let bridge.js through first, and test nothing.
+  let appServed = 0;
+  let appArrived;
+  const arrived = new Promise((r) => (appArrived = r));
+  page.on("requestfinished", (r) => {
+    if (r.url().includes("/web/app.wasm")) {
+      appServed = Date.now();
+      appArrived();
+    }
+  });
   let bridgeServed = 0;
   await page.route("**/web/bridge.js*", async (route) => {
-    await new Promise((r) => setTimeout(r, 4000));
+    await Promise.race([arrived, new Promise((r) => setTimeout(r, 60000))]);
+    await new Promise((r) => setTimeout(r, 2000));
     bridgeServed = Date.now();
     await route.continue();
-  });
-  let appServed = 0;
-  page.on("requestfinished", (r) => {
-    if (r.url().includes("/web/app.wasm")) appServed = Date.now();
   });
   await page.goto(s.server.url + "/sandbox");
   await ready(page);
