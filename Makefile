@@ -294,14 +294,17 @@ sizes: wasm app
 # then 6.020 MB raw and 1.848 MB gzip: a second careful reading's fixes took 30 KB raw, 8.5 KB gzip: a
 # record a dialogue names with its time as written keeps its time with that dialogue's (its records
 # read by user, only where a dialogue names one: a variant as fast as before), a day in history
-# written with a month's name stays, an account named from its holder's full name moves);
+# written with a month's name stays, an account named from its holder's full name moves; then 6.032
+# MB raw and 1.853 MB gzip: a record a dialogue served with its dates as written names keeps its
+# date and time, and a dialogue that names it its dates, and a dialogue whose one value is a time
+# kept out of a part of the day it names, took 10 KB raw, 4 KB gzip);
 # over either, make test fails. The gzip budgets are
 # what a visitor downloads (see RATIONALE, "app.wasm's size and the first load"); they move down but
 # for a new page or view.
 APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
-ENGINE_MAX_RAW  := 6020000
-ENGINE_MAX_GZIP := 1848000
+ENGINE_MAX_RAW  := 6032000
+ENGINE_MAX_GZIP := 1853000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \
 	  set -- $$f; raw=$$(wc -c < $$1); gz=$$(gzip -9 -c $$1 | wc -c); \

@@ -73,7 +73,8 @@
 //     "11am" becomes "1pm"). A file's times move all together or not at all: not when one would
 //     leave its day, leave the part of the day its words name ("11:30 in the morning", "this
 //     morning at 11am") or enter or leave one a turn names elsewhere ("13:30", then "that frees
-//     my afternoon": moved only if nothing else proves), or read two ways after its move (a bare "11:30" + 1 is after noon or after
+//     my afternoon": moved only if nothing else proves, the file as it is included when the
+//     time is its one value to move), or read two ways after its move (a bare "11:30" + 1 is after noon or after
 //     midnight; the file's datetimes say which when they hold it); nor in a file that writes a time
 //     in a way not read ("noon", "half past nine", "at 7.", "from 2 to 4 pm", "six thirty") or
 //     declares a time derived from a rule that writes none ("'actually make it 10'"). A day's
@@ -136,7 +137,11 @@
 // its dates and one of its times) when that dialogue's times stay ("at noon", a parents' evening
 // at 5:30pm that two hours earlier would not be the evening): the record keeps its time, its date
 // moving, and so does every dialogue that names it (pins.go), so no gold call writes back a time the
-// user did not ask to change. The variant's world is at the moved today; a dialogue served with its dates kept is
+// user did not ask to change. A record a dialogue served as it is or with its dates kept names so
+// ("my onboarding call on April 12 at 4pm") keeps its date and its time, in the original record
+// for a dialogue served as it is and in the copy for one whose values moved, and a dialogue whose
+// dates would move that names it keeps its dates too: a model that looks the record up by what it
+// was told finds it. The variant's world is at the moved today; a dialogue served with its dates kept is
 // written from the data's today, which the today database names for its file ("written": {path:
 // date}): the dataset gives it that today (dataset.Dialogue.Today), its prompt states it and its
 // worlds are at it (tools.World.SetToday), so its GetToday answers what it recorded.

@@ -94,7 +94,8 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	out := maps.Clone(files)
 	tries := map[string][]version{}
 	timeMoves := shift != 0 || hours != 0
-	vs := &versions{files, out, tries, map[string]bool{}, map[string]bool{}, f, r, seed, shift, hours, timeMoves, tools.DayNumber(f.today)}
+	why := map[string]Unchanged{} // the check each file's variant failed first, or why it is kept
+	vs := &versions{files, out, tries, map[string]bool{}, map[string]bool{}, why, f, r, seed, shift, hours, timeMoves, tools.DayNumber(f.today)}
 	for _, pth := range f.texts {
 		vs.add(pth, false)
 	}
@@ -108,12 +109,18 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 		world = append(world, f.dbs[name])
 	}
 	// A record a file names with its time as written keeps its time, and so does every file that
-	// names it (see pinTimes).
-	pinned := pinTimes(f, files, r, vs.held, vs.moving, rep, func(pth string) { vs.add(pth, true) })
+	// names it (see pinTimes); a record a file names with its dates as written keeps its date and
+	// time, and every file that names it keeps its dates (see pinDates).
+	var dated, timed map[string]bool
+	if timeMoves {
+		byUser := recordsByUser(f, files)
+		timed = pinTimes(f, files, byUser, r, vs.held, vs.moving, rep, func(pth string) { vs.add(pth, true) })
+		dated = vs.pinDates(byUser, rep)
+	}
 	for _, name := range f.dbNames {
 		if userFields[name] != nil {
 			pth := f.dbs[name]
-			out[pth] = bytesOf(shiftRecords(text(out[pth]), shift, hours, pinned))
+			out[pth] = bytesOf(shiftRecords(text(out[pth]), shift, hours, dated, timed))
 		}
 	}
 	check := sortedKeys(tries) // the files the guard checks first: every file with a version
@@ -136,7 +143,6 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	// never to do. Files that nothing moved in are their originals, with no date of dateYear, in a
 	// world that only gained records under keys no original names and moved its dates: Prove checks
 	// them too.
-	why := map[string]Unchanged{}
 	for len(check) > 0 {
 		fails, err := guard(withWorld(out, world, check))
 		if err != nil {
@@ -234,6 +240,7 @@ type versions struct {
 	files, out   dataset.Files
 	tries        map[string][]version
 	held, moving map[string]bool
+	why          map[string]Unchanged // why a file is served with its dates kept or as it is
 	f            *found
 	r            *replacer
 	seed         uint64
@@ -245,6 +252,7 @@ type versions struct {
 // add sets the versions of the file at pth, its times kept when keepTimes.
 func (v *versions) add(pth string, keepTimes bool) {
 	delete(v.tries, pth)
+	delete(v.why, pth)
 	v.out[pth] = v.files[pth]
 	v.held[pth], v.moving[pth] = false, false
 	s := text(v.files[pth])
@@ -296,9 +304,14 @@ func (v *versions) add(pth string, keepTimes bool) {
 				}
 			}
 		}
-		if settled {
+		if settled && moved == s {
 			// Its dates and times moved first; with its times moved against a part of the day
-			// only once its times kept failed.
+			// only once its times kept failed, which with no value moved is the file as it is.
+			vs = append(append(head, vs...), loose...)
+			if len(loose) > 0 && len(head) == 0 {
+				v.why[pth] = Unchanged{pth, checkPartOfDay, "its one value to move is a time, which moved would leave the part of the day a turn names"}
+			}
+		} else if settled {
 			vs = append(append(head, vs[:len(vs)-1]...), append(loose, vs[len(vs)-1])...)
 		} else {
 			// It writes a date a way the mover does not read, or a day or a month alone that
@@ -314,6 +327,14 @@ func (v *versions) add(pth string, keepTimes bool) {
 // checkNearMiss is the check a Report names for a file served unchanged for its near misses (see
 // nearMisses).
 const checkNearMiss = "near miss"
+
+// checkPartOfDay is the check a Report names for a file served unchanged because its one value to
+// move is a time that moved would leave the part of the day a turn names.
+const checkPartOfDay = "part of the day"
+
+// checkPinned is the check a Report names for a file served with its dates kept because it names a
+// record whose date stays (see pinDates).
+const checkPinned = "record kept"
 
 // version is a version of a file a variant may serve: its text, the moves, the dates (day numbers)
 // and the times (minutes of the day) moved in it, the numbers of its formulas moved (moveFormulas),

@@ -193,17 +193,25 @@ func TestFactsUntouched(t *testing.T) {
 	if rep.Shift == 0 {
 		t.Fatal("seed 42 moves no date")
 	}
+	stayed := 0 // the original records whose dates and times stay
 	for p, b := range files {
 		dir, base := path.Base(path.Dir(p)), strings.TrimSuffix(path.Base(p), ".json")
 		if _, user := userFields[base]; dir == "init_database" && user {
 			// Each original record is kept as it is, its dates moved and its times too (but those
-			// of a record a file whose times stay names, see pinTimes), its copies after them.
+			// of a record a file whose times stay names, see pinTimes, and the dates and times of
+			// one a file served with its dates as written names, see pinDates), its copies after
+			// them.
 			before, _, _ := members(b)
 			after, _, _ := members(out[p])
 			for i, m := range before {
-				dated := shiftDates(string(b[m.start:m.end]), rep.Shift, nil, 0)
+				was := string(b[m.start:m.end])
+				dated := shiftDates(was, rep.Shift, nil, 0)
 				timed, ok := shiftTimes(dated, rep.Hours, nil)
-				if got := string(out[p][after[i].start:after[i].end]); !ok || after[i].key != m.key || got != timed && got != dated {
+				got := string(out[p][after[i].start:after[i].end])
+				if got == was && timed != was {
+					stayed++
+				}
+				if !ok || after[i].key != m.key || got != timed && got != dated && got != was {
 					t.Errorf("%s: record %s is not kept as it is, its dates and times moved", p, m.key)
 				}
 			}
@@ -212,6 +220,9 @@ func TestFactsUntouched(t *testing.T) {
 		if dir == "init_database" && !bytes.Equal(out[p], b) {
 			t.Errorf("%s is a fact of the world, but the variant changed it", p)
 		}
+	}
+	if stayed > rep.DatesPinned {
+		t.Errorf("%d records keep their dates and times, %d pinned", stayed, rep.DatesPinned)
 	}
 	if len(out) != len(files)+1 || out["init_database/"+tools.TodayDB+".json"] == nil {
 		t.Errorf("the variant has %d files, the original %d: it adds the world's today, only", len(out), len(files))
@@ -243,6 +254,14 @@ func TestFewUnchanged(t *testing.T) {
 			t.Logf("  unchanged %s: %s: %s", u.Path, u.Check, u.Why)
 			if u.Check == checkNearMiss {
 				near++ // its near misses, not its dates (see TestNearMissesKept)
+				continue
+			}
+			if s := string(files[u.Path]); u.Check == checkPartOfDay {
+				// Its one value is a time, which the variant's hours would take out of the part of
+				// the day it names.
+				if len(clocks(s)) == 0 || partsHold(s, partsNamed(s), rep.Hours) {
+					t.Errorf("seed %d: %s is served unchanged for a part of the day its times keep", seed, u.Path)
+				}
 				continue
 			}
 			if lo, _ := dateSpan(string(files[u.Path]), 1<<30, 0, 0, 1<<30); lo == 1<<30 {

@@ -66,23 +66,7 @@ func meets(a, b []uint64) bool {
 // or what it is about. A file moving names (one with a version that moves its times) that names
 // such a record has its times kept too (keep sets its versions again), until no record and no file
 // is added. The dates, times and usernames compared are the original's.
-func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[string]bool, rep *Report, keep func(string)) map[string]bool {
-	// The records by user, their texts read only when a dialogue that writes their user is: most
-	// dialogues name no record whose time stays, and most records are named by none.
-	byUser := map[string][]*record{}
-	for _, name := range f.dbNames {
-		if userFields[name] == nil {
-			continue
-		}
-		db := files[f.dbs[name]]
-		ms, _, _ := members(db)
-		for _, m := range ms {
-			raw := string(db[m.start:m.end])
-			if user := field(raw, "username"); user != "" {
-				byUser[user] = append(byUser[user], &record{s: raw, about: lowerASCII(field(raw, "content") + field(raw, "meeting_topic"))})
-			}
-		}
-	}
+func pinTimes(f *found, files dataset.Files, byUser map[string][]*record, r *replacer, held, moving map[string]bool, rep *Report, keep func(string)) map[string]bool {
 	pinned := map[string]bool{}
 	for added := true; added; {
 		added = false
@@ -114,6 +98,88 @@ func pinTimes(f *found, files dataset.Files, r *replacer, held, moving map[strin
 					keep(pth)
 					rep.TimesKept = append(rep.TimesKept, pth)
 					held[pth], added = true, true // keep's versions hold its times
+					break
+				}
+			}
+		}
+	}
+	return pinned
+}
+
+// recordsByUser returns the records of the user databases of files by their username, as the pins
+// read them: their texts are read only when a dialogue that writes their user is (most dialogues
+// name no record that stays, and most records are named by none).
+func recordsByUser(f *found, files dataset.Files) map[string][]*record {
+	byUser := map[string][]*record{}
+	for _, name := range f.dbNames {
+		if userFields[name] == nil {
+			continue
+		}
+		db := files[f.dbs[name]]
+		ms, _, _ := members(db)
+		for _, m := range ms {
+			raw := string(db[m.start:m.end])
+			if user := field(raw, "username"); user != "" {
+				byUser[user] = append(byUser[user], &record{s: raw, about: lowerASCII(field(raw, "content") + field(raw, "meeting_topic"))})
+			}
+		}
+	}
+	return byUser
+}
+
+// A file served with its dates as written (as it is, or with only its values moved) states its
+// records as the original's world holds them: "cancel my onboarding call on April 12 at 4pm". Moved
+// under it, the call would be on another day at another hour, and a model that looks it up by the
+// time it was told finds nothing, though a gold that finds it by its topic still proves. So such a
+// record keeps its date and its time, and a file whose dates move that names it keeps its dates too
+// (pinDates).
+
+// pinDates returns the records of the user databases whose dates and times stay, as their texts in
+// the variant's world before they move (a record's own text, or its copy's, see worldCopies): those
+// a file whose first version keeps its dates names (the file as it is finds the original records,
+// one with its values moved their copies). A file whose first version moves its dates and that
+// names such a record is served with its dates kept (its versions that move them go, and v.why
+// says so), and its records stay in turn, until no record and no file is added. Files and records are
+// read as the original's, as pinTimes reads them.
+func (v *versions) pinDates(byUser map[string][]*record, rep *Report) map[string]bool {
+	pinned := map[string]bool{}
+	read := map[string]bool{} // the kept files whose records are pinned
+	for added := true; added; {
+		added = false
+		for _, pth := range v.f.texts {
+			vs := v.tries[pth]
+			if read[pth] || len(vs) == 0 || !vs[0].kept || v.f.scenes[pth] {
+				continue
+			}
+			read[pth] = true
+			d := dialogue{s: text(v.files[pth])}
+			for _, rec := range d.records(byUser, nil) {
+				key := rec.s
+				if vs[0].hits != nil {
+					key = v.r.replace(rec.s, nil)
+				}
+				if !pinned[key] && d.names(rec) {
+					pinned[key], added = true, true
+					rep.DatesPinned++
+				}
+			}
+		}
+		for _, pth := range v.f.texts {
+			vs := v.tries[pth]
+			if !added || len(vs) == 0 || vs[0].kept || v.f.scenes[pth] {
+				continue
+			}
+			d := dialogue{s: text(v.files[pth])}
+			for _, rec := range d.records(byUser, nil) {
+				if pinned[v.r.replace(rec.s, nil)] && d.names(rec) {
+					kept := vs[:0:0]
+					for _, x := range vs {
+						if x.kept {
+							kept = append(kept, x)
+						}
+					}
+					v.tries[pth], v.out[pth] = kept, bytesOf(kept[0].text)
+					v.why[pth] = Unchanged{pth, checkPinned, "it names a record of the world that a file served with its dates as written names: the record keeps its date and time"}
 					break
 				}
 			}
@@ -207,14 +273,18 @@ func field(rec, key string) string {
 }
 
 // shiftRecords returns the user database's text db with its dates moved by days and its times by
-// hours (hoursFor draws hours that keep every time there within its day), but the times of the
-// records pinned holds (see pinTimes).
-func shiftRecords(db string, days, hours int, pinned map[string]bool) string {
-	timed, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
-	for rec := range pinned { // each record once (its text is a whole JSON object): in any order
-		dated := shiftDates(rec, days, nil, 0)
-		moved, _ := shiftTimes(dated, hours, nil)
-		timed = strings.ReplaceAll(timed, moved, dated)
+// hours (hoursFor draws hours that keep every time there within its day), but the dates and times
+// of the records dated holds (see pinDates) and the times of those timed holds (see pinTimes).
+func shiftRecords(db string, days, hours int, dated, timed map[string]bool) string {
+	out, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
+	for rec := range dated { // each record once (its text is a whole JSON object): in any order
+		moved, _ := shiftTimes(shiftDates(rec, days, nil, 0), hours, nil)
+		out = strings.ReplaceAll(out, moved, rec)
 	}
-	return timed
+	for rec := range timed { // a record dated holds is found no more
+		onDay := shiftDates(rec, days, nil, 0)
+		moved, _ := shiftTimes(onDay, hours, nil)
+		out = strings.ReplaceAll(out, moved, onDay)
+	}
+	return out
 }

@@ -35,6 +35,9 @@ type Report struct {
 	// copies).
 	TimesKept   []string `json:"times_kept,omitempty"`
 	TimesPinned int      `json:"times_pinned,omitempty"`
+	// DatesPinned counts the records of the world whose dates and times stay because a file served
+	// with its dates as written names them (see pinDates; a record and its copy count apart).
+	DatesPinned int `json:"dates_pinned,omitempty"`
 	// Shift is how many days the variant's dates moved (a whole number of weeks; 0 when they stay):
 	// the dialogues', the user databases' and the world's today (see shiftDates).
 	Shift int `json:"shift"`

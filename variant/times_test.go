@@ -203,8 +203,8 @@ func TestTimesMove(t *testing.T) {
 				check(p, a, b, pinned)
 			}
 		}
-		if stayed > rep.TimesPinned {
-			t.Errorf("seed %d: %d records keep their times, %d pinned", seed, stayed, rep.TimesPinned)
+		if stayed > rep.TimesPinned+rep.DatesPinned {
+			t.Errorf("seed %d: %d records keep their times, %d pinned with their dates moved, %d with them kept", seed, stayed, rep.TimesPinned, rep.DatesPinned)
 		}
 		if moved == 0 {
 			t.Fatalf("seed %d: no time moved", seed)
@@ -312,5 +312,26 @@ func TestDashedRanges(t *testing.T) {
 	}
 	if unreadTime("9:00\u20139:45 and 2023-04-03 06:50:00") {
 		t.Error("a dashed range of full times is read")
+	}
+}
+
+// TestPartsOfDayHold: a dialogue served with its times moved names no part of the day they left
+// ("even when she sends them at 4pm" … "well into the afternoon" never becomes 6pm), whether other
+// values of it moved or, its one value being the time, it is served as it is; seeds whose times
+// move by one hour and by two.
+func TestPartsOfDayHold(t *testing.T) {
+	hours := map[int]bool{}
+	for _, seed := range []uint64{1, 2, 3, 4, 57} {
+		files, out, rep := variantOf(t, seed)
+		hours[rep.Hours] = true
+		for _, fr := range rep.Files {
+			s := string(files[fr.Path])
+			if !sameClocks(s, string(out[fr.Path])) && !partsHold(s, partsNamed(s), rep.Hours) {
+				t.Errorf("seed %d (hours %d): %s has its times moved out of a part of the day it names", seed, rep.Hours, fr.Path)
+			}
+		}
+	}
+	if !hours[1] || !hours[2] {
+		t.Errorf("the seeds moved times by %v hours only", hours)
 	}
 }
