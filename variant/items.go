@@ -69,14 +69,14 @@ func (f *found) dropValueWords() {
 	}
 }
 
-// items moves the item words: each to a word of its group that the data does not write, nearest in
-// length.
+// items moves the item words: each to a word of its group that the data does not write, any of them
+// (see itemSlack).
 func (p *plan) items() {
 	for _, w := range sorted(p.f.values[KindItemWord]) {
 		if _, place := p.by[recase(w, "Aa")]; p.f.protected[w] || place {
 			continue // fixed vocabulary, or a word of a name or a place that moves
 		}
-		if to, ok := draw(p.rng, itemGroup(w), len(w), p.isTaken); ok {
+		if to, ok := draw(p.rng, itemGroup(w), len(w), itemSlack, p.isTaken); ok {
 			p.add(KindItemWord, w, to, fold)
 		}
 	}

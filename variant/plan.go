@@ -117,15 +117,15 @@ func (p *plan) isTaken(s string) bool {
 	return p.f.words[l] || p.f.known[l] || p.taken[l]
 }
 
-// draw draws an entry of pool (one of pools) that is not taken (see isTaken), nearest in length to
-// want, as draw does: from the pool's open entries (found.open), which leave out the entries taken
-// whatever the seed, so only those given so far are looked up.
+// draw draws an entry of pool (one of pools) that is not taken (see isTaken), near in length to want
+// (within nameSlack), as draw does: from the pool's open entries (found.open), which leave out the
+// entries taken whatever the seed, so only those given so far are looked up.
 func (p *plan) draw(pool []string, want int) (string, bool) {
 	o, ok := p.f.open[&pool[0]]
 	if !ok {
-		return draw(p.rng, pool, want, p.isTaken)
+		return draw(p.rng, pool, want, nameSlack, p.isTaken)
 	}
-	i := drawIndex(p.rng, len(o.words), want, func(i int) int { return len(o.words[i]) }, func(i int) bool { return p.taken[o.lower[i]] })
+	i := drawIndex(p.rng, len(o.words), want, nameSlack, func(i int) int { return len(o.words[i]) }, func(i int) bool { return p.taken[o.lower[i]] })
 	if i < 0 {
 		return "", false
 	}

@@ -82,41 +82,53 @@ func givenPool(w string) []string {
 	return pools[min(uint(poolWords[foldAccents(w)])-1, neutralPool)]
 }
 
-// draw returns an entry of pool that is not taken (already drawn, or a word of the data), nearest
-// in length to want: among the untaken entries whose length is closest, a random one. ok is false
-// when every entry is taken.
-func draw(rng *rand.Rand, pool []string, want int, taken func(string) bool) (string, bool) {
-	i := drawIndex(rng, len(pool), want, func(i int) int { return len(pool[i]) }, func(i int) bool { return taken(pool[i]) })
+// draw returns an entry of pool that is not taken (already drawn, or a word of the data), near in
+// length to want: a random one among the untaken entries whose length is within slack of want, or
+// among those nearest when none is (see drawIndex). ok is false when every entry is taken.
+func draw(rng *rand.Rand, pool []string, want, slack int, taken func(string) bool) (string, bool) {
+	i := drawIndex(rng, len(pool), want, slack, func(i int) int { return len(pool[i]) }, func(i int) bool { return taken(pool[i]) })
 	if i < 0 {
 		return "", false
 	}
 	return pool[i], true
 }
 
+// Slacks are how far a new value's length may be from its original's. A name of a person or a place
+// keeps about its size ("Ana" becomes "Noa", "Mia" or "Lea", never "Maximiliane"); an item word is
+// any word of its group ("car" becomes "van", "scooter" or "motorbike"). With only the nearest
+// lengths, most words had one replacement in every seed, and the variants varied less than they
+// seemed to.
+const (
+	nameSlack = 2
+	itemSlack = 1 << 10
+)
+
 // drawIndex is draw over n entries, told by their length and whether each is taken: the index of the
 // entry drawn, or -1.
-func drawIndex(rng *rand.Rand, n, want int, length func(int) int, taken func(int) bool) int {
-	best := -1
+func drawIndex(rng *rand.Rand, n, want, slack int, length func(int) int, taken func(int) bool) int {
+	away := func(i int) int { return max(length(i)-want, want-length(i)) }
+	best := -1 // the nearest distance of an untaken entry so far
 	var candidates []int
 	for i := 0; i < n; i++ {
-		d := length(i) - want
-		if d < 0 {
-			d = -d
-		}
-		if best >= 0 && d > best || taken(i) {
+		d := away(i)
+		if best >= 0 && d > max(best, slack) || taken(i) {
 			continue // taken asked last: it looks the entry up
 		}
-		switch {
-		case best < 0 || d < best:
-			best, candidates = d, append(candidates[:0], i)
-		case d == best:
-			candidates = append(candidates, i)
+		if best < 0 || d < best {
+			best = d
+		}
+		candidates = append(candidates, i)
+	}
+	near := candidates[:0] // those within the slack, or the nearest
+	for _, i := range candidates {
+		if away(i) <= max(best, slack) {
+			near = append(near, i)
 		}
 	}
-	if len(candidates) == 0 {
+	if len(near) == 0 {
 		return -1
 	}
-	return candidates[rng.IntN(len(candidates))]
+	return near[rng.IntN(len(near))]
 }
 
 // openPool is the entries of a pool that are no word of the data and no value found (see

@@ -39,16 +39,29 @@ func TestReshape(t *testing.T) {
 func TestDraw(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	pool := []string{"Ab", "Abcd", "Abcdef"}
-	got, ok := draw(rng, pool, 4, func(s string) bool { return false })
+	got, ok := draw(rng, pool, 4, 0, func(s string) bool { return false })
 	if !ok || got != "Abcd" {
 		t.Errorf("draw nearest in length = %q %v", got, ok)
 	}
-	got, _ = draw(rng, pool, 4, func(s string) bool { return s == "Abcd" })
+	got, _ = draw(rng, pool, 4, 0, func(s string) bool { return s == "Abcd" })
 	if got == "Abcd" {
 		t.Errorf("draw gave a taken entry")
 	}
-	if _, ok := draw(rng, pool, 4, func(string) bool { return true }); ok {
+	if _, ok := draw(rng, pool, 4, 0, func(string) bool { return true }); ok {
 		t.Errorf("draw from a pool all taken")
+	}
+	// Within a slack, every entry near enough is drawn, and none farther.
+	seen := map[string]bool{}
+	for range 200 {
+		got, _ := draw(rng, []string{"Ab", "Abc", "Abcd", "Abcdefgh"}, 3, 1, func(string) bool { return false })
+		seen[got] = true
+	}
+	if !seen["Ab"] || !seen["Abc"] || !seen["Abcd"] || seen["Abcdefgh"] {
+		t.Errorf("draw within a slack of 1 of 3 letters gave %v", seen)
+	}
+	// Nothing within the slack: the nearest.
+	if got, _ := draw(rng, []string{"A", "Abcdefgh", "Abcdefghijk"}, 6, 1, func(string) bool { return false }); got != "Abcdefgh" {
+		t.Errorf("draw with nothing within its slack = %q, not the nearest", got)
 	}
 }
 
