@@ -19,9 +19,9 @@
 //     still fit ("my grandmother, Elena Popescu. She..."), or one borne by women and men alike
 //     when the data does not tell (see givenPool);
 //   - usernames and e-mail addresses built from moved names, rebuilt from the new names in the same
-//     layout, separators, digits and initials kept (AmaraOkafor → VesnaSekibo,
-//     amara.okafor@inbox.com → vesna.sekibo@inbox.com, baraka.m@inbox.com → darius.m@inbox.com with
-//     "My friend Baraka" → "My friend Darius" in seed 1, the domain kept);
+//     layout, separators, digits and initials kept (AmaraOkafor → YaraEmenike,
+//     amara.okafor@inbox.com → yara.emenike@inbox.com, baraka.m@inbox.com → anselm.m@inbox.com with
+//     "My friend Baraka" → "My friend Anselm" in seed 1, the domain kept);
 //   - passwords users state, and the moved accounts' passwords and tokens: each keeps its length
 //     and its character classes, and a mistyped one (a character changed, or a few added or dropped
 //     at the end) stays the same near miss of its new value, derived from the password the world
@@ -37,7 +37,8 @@
 //     so does one a fact of the world holds or more than one dialogue writes;
 //   - the numbers a user gives the Calculator (formulas.go), in a file where every number written is
 //     one of them, a result of its formulas or a single digit: each of two digits or more redrawn
-//     with as many digits and trailing zeros ("212" → "236", "36000" → "45000"), each formula worked
+//     with as many digits and trailing zeros, within two fifths of what it was where the formulas'
+//     results keep their shapes so ("212" → "236", "36000" → "45000"), each formula worked
 //     out again by the Calculator, and its result moved wherever the file writes it ("53", "53.0",
 //     "1,379"), so long as every result keeps its shape (whole, as many digits, as many decimals);
 //   - the words that say what an item is about (items.go: an agenda entry's, a meeting's topic, a

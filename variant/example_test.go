@@ -31,7 +31,7 @@ func ExampleMake() {
 		}
 	}
 	// Output:
-	// builtin~s42 proven: true files moved: 190 served unchanged: 47
+	// builtin~s42 proven: true files moved: 191 served unchanged: 47
 	// dates moved by whole weeks: true
 	// username moved: true true
 }

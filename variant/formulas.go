@@ -12,7 +12,8 @@ import (
 	"github.com/apibank-playground/apibank/value"
 )
 
-// formulaTries is how many draws moveFormulas makes before a file's numbers stay.
+// formulaTries is how many draws moveFormulas makes near the old numbers, and then as many anywhere
+// in their digits, before a file's numbers stay.
 const formulaTries = 64
 
 // moveFormulas moves the numbers a user gives the Calculator in one dialogue file s (its text after
@@ -77,10 +78,10 @@ func moveFormulas(s string, seed uint64, path string) (string, int) {
 	h := fnv.New64a()
 	h.Write([]byte(path))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
-	for range formulaTries {
+	for try := range 2 * formulaTries {
 		to := map[string]string{}
 		for _, n := range operands {
-			to[n] = redraw(n, rng)
+			to[n] = redraw(n, rng, try >= formulaTries)
 		}
 		if m, ok := formulaMoves(formulas, to, old); ok {
 			return replaceNumbers(s, tokens, m), len(operands)
@@ -225,8 +226,11 @@ func resultForms(r float64) [3]string {
 }
 
 // redraw draws a new number for n: as many digits and trailing zeros, another leading part whose
-// last digit is not 0 ("1260" → "1470", "36000" → "45000", "12" → "17").
-func redraw(n string, rng *rand.Rand) string {
+// last digit is not 0, within two fifths of the old one's (at least 2: "1260" → "1470", "36000" →
+// "45000", "24" → "31", "1000" → "2000"), or anywhere in its digits when wide or when no such part
+// is: a tip stays the size of a tip beside its bill (drawn anywhere, a tip of 24 became 94 on a bill
+// of 176), unless only other sizes give the formulas' results their shapes.
+func redraw(n string, rng *rand.Rand, wide bool) string {
 	core := strings.TrimRight(n, "0")
 	zeros := n[len(core):]
 	lo := 1
@@ -234,6 +238,13 @@ func redraw(n string, rng *rand.Rand) string {
 		lo *= 10
 	}
 	was, _ := strconv.Atoi(core)
+	near := max(2, was*2/5)
+	from, to := max(lo, was-near), min(lo*10-1, was+near)
+	for i := 0; i < 64 && !wide; i++ {
+		if c := from + rng.IntN(to-from+1); c%10 != 0 && c != was {
+			return strconv.Itoa(c) + zeros
+		}
+	}
 	for {
 		c := lo + rng.IntN(lo*9)
 		if c%10 != 0 && c != was {

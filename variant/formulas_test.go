@@ -2,6 +2,7 @@ package variant
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,10 +89,19 @@ func TestRedrawKeepsDigitsAndZeros(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []string{"12", "87", "212", "1260", "36000", "1000", "5", "90"} {
 		for range 200 {
-			m := redraw(n, rng)
+			m, wide := redraw(n, rng, false), redraw(n, rng, true)
 			core := strings.TrimRight(n, "0")
-			if len(m) != len(n) || m == n || strings.TrimRight(m, "0") != m[:len(core)] || m[0] == '0' {
-				t.Fatalf("redraw(%s) = %s: want as many digits and trailing zeros, another value", n, m)
+			for _, m := range []string{m, wide} {
+				if len(m) != len(n) || m == n || strings.TrimRight(m, "0") != m[:len(core)] || m[0] == '0' {
+					t.Fatalf("redraw(%s) = %s: want as many digits and trailing zeros, another value", n, m)
+				}
+			}
+			// Its leading part within two fifths of the old one's (at least 2): a tip stays a
+			// tip's size.
+			was, _ := strconv.Atoi(core)
+			got, _ := strconv.Atoi(strings.TrimRight(m, "0"))
+			if d := max(got-was, was-got); d > max(2, was*2/5) {
+				t.Fatalf("redraw(%s) = %s: more than two fifths away", n, m)
 			}
 		}
 	}
