@@ -64,6 +64,8 @@ var dayParts = [...]struct {
 	{"evening", 17, 22, -1, -1},
 	{"tonight", 17, 23, -1, -1},
 	{"night", 19, 23, 0, 4},
+	// "An early bus" at 6:15 am is not at 8:15.
+	{"early", 4, 7, -1, -1},
 	// Meals name their hours too: "lunch at 1:30 pm" is not moved to 3:30 pm.
 	{"breakfast", 6, 10, -1, -1},
 	{"lunch", 11, 14, -1, -1},
@@ -352,7 +354,7 @@ func shiftTimes(s string, hours int, moved map[int]bool) (string, bool) {
 // (partsNamed), as moveClock keeps a time in the part its own words name but a dialogue may name
 // it a turn later ("13:30" then "that frees my afternoon"); or those a record's words name
 // ("Lunch with Giulia", see hoursFor). A bare time is checked in the morning and the evening alike.
-func partsHold(s string, named uint8, hours int) bool {
+func partsHold(s string, named uint16, hours int) bool {
 	if named == 0 {
 		return true
 	}
@@ -373,7 +375,7 @@ func partsHold(s string, named uint8, hours int) bool {
 // (a "text" member) names as a whole word, its first letter in either case: a special case's needs
 // also list the words of the parts of the day, as words to ask with. One pass over the turns: every
 // file with a time to move is read so, in every variant.
-func partsNamed(s string) (named uint8) {
+func partsNamed(s string) (named uint16) {
 	const key = `"text":`
 	for i := strings.Index(s, key); i >= 0; {
 		i += len(key)
@@ -400,7 +402,7 @@ func partsNamed(s string) (named uint8) {
 }
 
 // partsIn returns the parts of the day (as partsNamed) text names as whole words.
-func partsIn(text string) (named uint8) {
+func partsIn(text string) (named uint16) {
 	for i := 0; i < len(text); i++ {
 		if i > 0 && isWordByte(text[i-1]) {
 			continue

@@ -252,6 +252,9 @@ func TestPartsHold(t *testing.T) {
 		{"Lunch with Giulia moved to 1:30 pm.", 2, false},
 		{"Lunch with Giulia moved to 12:00.", -1, true},
 		{"Dinner at 19:00.", 1, true},
+		{"Set an alarm at 6:15 am. Got an early bus.", 2, false}, // 8:15 is not early
+		{"Set an alarm at 5:45am. Got an early shift.", 2, true},
+		{"I finished early. Remove the reminder at 4pm.", 2, true}, // neither time early
 		// Only the turns' texts count: a special case lists the words to ask with.
 		{`around 5:30pm"}, {"needs": ["morning", "afternoon`, 2, true},
 	} {
@@ -266,11 +269,13 @@ func TestPartsHold(t *testing.T) {
 }
 
 func TestPartsNamed(t *testing.T) {
-	const morning, afternoon, evening, tonight, night = 1, 2, 4, 8, 16
+	const morning, afternoon, evening, tonight, night, early = 1, 2, 4, 8, 16, 32
 	for _, c := range []struct {
 		file string
-		want uint8
+		want uint16
 	}{
+		{`{"role": "User", "text": "got an early bus to catch in the morning"}`, early | morning},
+		{`{"role": "User", "text": "the earlybird offer"}`, 0},
 		{`{"role": "User", "text": "Good morning, is the afternoon free?"}`, morning | afternoon},
 		{`{"role": "User", "text": "Evening works."}`, evening},
 		{`{"role": "User", "text": "Tonight, not every night."}`, tonight | night},
