@@ -74,8 +74,8 @@
 //     "11am" becomes "1pm"). A file's times move all together or not at all: not when one would
 //     leave its day, leave the part of the day its words name ("11:30 in the morning", "this
 //     morning at 11am") or enter or leave one a turn names elsewhere ("13:30", then "that frees
-//     my afternoon": moved only if nothing else proves, the file as it is included when the
-//     time is its one value to move), or read two ways after its move (a bare "11:30" + 1 is after noon or after
+//     my afternoon": moved only if nothing else proves, the file as it is included when no
+//     value but its dates and times moves), or read two ways after its move (a bare "11:30" + 1 is after noon or after
 //     midnight; the file's datetimes say which when they hold it); nor in a file that writes a time
 //     in a way not read ("noon", "half past nine", "at 7.", "from 2 to 4 pm", "six thirty") or
 //     declares a time derived from a rule that writes none ("'actually make it 10'"). A day's

@@ -233,6 +233,9 @@ func resultForms(r float64) [3]string {
 func redraw(n string, rng *rand.Rand, wide bool) string {
 	core := strings.TrimRight(n, "0")
 	zeros := n[len(core):]
+	if len(core) > 9 {
+		return n // no user's sum: it stays (the formula's numbers then stay, see formulaMoves)
+	}
 	lo := 1
 	for range len(core) - 1 {
 		lo *= 10

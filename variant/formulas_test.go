@@ -87,6 +87,10 @@ func TestMoveFormulas(t *testing.T) {
 
 func TestRedrawKeepsDigitsAndZeros(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	// A number of more than nine digits before its zeros stays as it is.
+	if got := redraw("12345678901234567890", rand.New(rand.NewPCG(1, 2)), true); got != "12345678901234567890" {
+		t.Errorf("redraw of 20 digits = %s", got)
+	}
 	for _, n := range []string{"12", "87", "212", "1260", "36000", "1000", "5", "90"} {
 		for range 200 {
 			m, wide := redraw(n, rng, false), redraw(n, rng, true)

@@ -210,7 +210,7 @@ func staying(files dataset.Files, f *found) map[string]bool {
 		}
 		failed := map[string]bool{}
 		for _, u := range append(rep.DatesKept, rep.Unchanged...) {
-			if u.Check != checkNearMiss && u.Check != checkPinned { // kept for its near misses or a record, not its dates
+			if u.Check != checkNearMiss && u.Check != checkPinned && u.Check != checkPartOfDay { // kept for other than its dates
 				failed[u.Path] = true
 			}
 		}

@@ -139,10 +139,10 @@ func build(files dataset.Files, seed uint64, f *found, shift, hours int) (datase
 	}
 
 	// The guard: a file whose version fails is served as its next version, checked in turn, until
-	// its last (the file as it is) fails in the variant's world, which the variant's world is made
-	// never to do. Files that nothing moved in are their originals, with no date of dateYear, in a
-	// world that only gained records under keys no original names and moved its dates: Prove checks
-	// them too.
+	// its last (the file as it is, or the last resort after it: its times moved against a part of
+	// the day) fails in the variant's world, which the variant's world is made never to do. Files
+	// that nothing moved in are their originals, with no date of dateYear, in a world that only
+	// gained records under keys no original names and moved its dates: Prove checks them too.
 	for len(check) > 0 {
 		fails, err := guard(withWorld(out, world, check))
 		if err != nil {
@@ -306,7 +306,8 @@ func (v *versions) add(pth string, keepTimes bool) {
 		}
 		if settled && moved == s {
 			// Its dates and times moved first; with its times moved against a part of the day
-			// only once its times kept failed, which with no value moved is the file as it is.
+			// only once its times kept failed, which with no other value moved is the file as it
+			// is (then not its last version: the guard's last resort is that one).
 			vs = append(append(head, vs...), loose...)
 			if len(loose) > 0 && len(head) == 0 {
 				v.why[pth] = Unchanged{pth, checkPartOfDay, "its one value to move is a time, which moved would leave the part of the day a turn names"}

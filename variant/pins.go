@@ -120,7 +120,7 @@ func recordsByUser(f *found, files dataset.Files) map[string][]*record {
 		for _, m := range ms {
 			raw := string(db[m.start:m.end])
 			if user := field(raw, "username"); user != "" {
-				byUser[user] = append(byUser[user], &record{s: raw, about: lowerASCII(field(raw, "content") + field(raw, "meeting_topic"))})
+				byUser[user] = append(byUser[user], &record{s: raw, user: user, about: lowerASCII(field(raw, "content") + field(raw, "meeting_topic"))})
 			}
 		}
 	}
@@ -154,13 +154,11 @@ func (v *versions) pinDates(byUser map[string][]*record, rep *Report) map[string
 			read[pth] = true
 			d := dialogue{s: text(v.files[pth])}
 			for _, rec := range d.records(byUser, nil) {
-				key := rec.s
-				if vs[0].hits != nil {
-					key = v.r.replace(rec.s, nil)
-				}
-				if !pinned[key] && d.names(rec) {
-					pinned[key], added = true, true
-					rep.DatesPinned++
+				if d.names(rec) {
+					if key := v.seen(rec, vs[0].hits != nil); !pinned[key] {
+						pinned[key], added = true, true
+						rep.DatesPinned++
+					}
 				}
 			}
 		}
@@ -171,8 +169,8 @@ func (v *versions) pinDates(byUser map[string][]*record, rep *Report) map[string
 			}
 			d := dialogue{s: text(v.files[pth])}
 			for _, rec := range d.records(byUser, nil) {
-				if pinned[v.r.replace(rec.s, nil)] && d.names(rec) {
-					kept := vs[:0:0]
+				if d.names(rec) && pinned[v.seen(rec, true)] {
+					kept := vs[:0:0] // its versions that keep its dates: the last, the file as it is, does
 					for _, x := range vs {
 						if x.kept {
 							kept = append(kept, x)
@@ -188,12 +186,22 @@ func (v *versions) pinDates(byUser map[string][]*record, rep *Report) map[string
 	return pinned
 }
 
-// record is a record of a user database as pinTimes reads it: its text, what it is about in lower
-// case ("lunch with giulia"), and its writes once read.
+// seen returns the text of the record of the variant's world that a file finds for rec (its
+// original's text): its copy's when the file's values move and rec's user moved (see worldCopies),
+// else rec's own.
+func (v *versions) seen(rec *record, valuesMoved bool) string {
+	if valuesMoved && v.r.replace(rec.user, nil) != rec.user {
+		return v.r.replace(rec.s, nil)
+	}
+	return rec.s
+}
+
+// record is a record of a user database as the pins read it: its text, its username, what it is
+// about in lower case ("lunch with giulia"), and its writes once read.
 type record struct {
-	s, about string
-	w        *writes
-	_        noCompare
+	s, user, about string
+	w              *writes
+	_              noCompare
 }
 
 // dialogue is a dialogue file as pinTimes reads it: its text, and once read its writes and its text
@@ -274,17 +282,31 @@ func field(rec, key string) string {
 
 // shiftRecords returns the user database's text db with its dates moved by days and its times by
 // hours (hoursFor draws hours that keep every time there within its day), but the dates and times
-// of the records dated holds (see pinDates) and the times of those timed holds (see pinTimes).
+// of the records dated holds (see pinDates) and the times of those timed holds (see pinTimes). Each
+// record is moved in its place, so what one becomes is never read as another.
 func shiftRecords(db string, days, hours int, dated, timed map[string]bool) string {
-	out, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
-	for rec := range dated { // each record once (its text is a whole JSON object): in any order
-		moved, _ := shiftTimes(shiftDates(rec, days, nil, 0), hours, nil)
-		out = strings.ReplaceAll(out, moved, rec)
+	ms, _, err := members(bytesOf(db))
+	if err != nil {
+		out, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
+		return out
 	}
-	for rec := range timed { // a record dated holds is found no more
-		onDay := shiftDates(rec, days, nil, 0)
-		moved, _ := shiftTimes(onDay, hours, nil)
-		out = strings.ReplaceAll(out, moved, onDay)
+	var b strings.Builder
+	b.Grow(len(db) + len(db)/16)
+	last := 0
+	for _, m := range ms {
+		rec := db[m.start:m.end]
+		b.WriteString(db[last:m.start])
+		switch {
+		case dated[rec]:
+			b.WriteString(rec)
+		case timed[rec]:
+			b.WriteString(shiftDates(rec, days, nil, 0))
+		default:
+			moved, _ := shiftTimes(shiftDates(rec, days, nil, 0), hours, nil)
+			b.WriteString(moved)
+		}
+		last = m.end
 	}
-	return out
+	b.WriteString(db[last:])
+	return b.String()
 }

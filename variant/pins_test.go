@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -119,5 +120,61 @@ func TestField(t *testing.T) {
 		if got := field(c.rec, c.key); got != c.want {
 			t.Errorf("field(%q, %q) = %q, want %q", c.rec, c.key, got, c.want)
 		}
+	}
+}
+
+// TestPinDatesCascade: a record a file served as it is names keeps its date and time; a file whose
+// dates would move that names it is served with them kept (its versions that move them dropped,
+// the report saying why), and the records that file names stay in turn, so a third file naming one
+// of those keeps its dates on the second pass. A record of a user who moved is pinned in the text a
+// file finds: the original for a file served as it is, the copy for one whose values moved, so a
+// file whose values moved, finding the copy, keeps its dates moving.
+func TestPinDatesCascade(t *testing.T) {
+	const (
+		call   = `{"username": "AnaTorres", "meeting_topic": "Onboarding call", "start_time": "2023-04-12 16:00:00"}`
+		sync   = `{"username": "BoLind", "meeting_topic": "Budget sync", "start_time": "2023-04-20 09:00:00"}`
+		dinner = `{"username": "CoLee", "content": "Team dinner", "time": "2023-04-21 19:00:00"}`
+	)
+	texts := map[string]string{
+		"a.jsonl": `{"role": "User", "text": "AnaTorres here: cancel my onboarding call on April 12 at 4pm"}`,
+		"b.jsonl": `{"role": "User", "text": "BoLind here: my budget sync on April 20 at 9am"}`,
+		"c.jsonl": `{"role": "User", "text": "BoLind: the sync of 2023-04-20 09:00. CoLee: the dinner of 2023-04-21 19:00"}`,
+		"d.jsonl": `{"role": "User", "text": "CoLee: move the team dinner of April 21 at 7pm"}`,
+		"e.jsonl": `{"role": "User", "text": "AnaTorres: the onboarding call on April 12 at 4pm, and BoLind's lunch on April 22 at 1pm"}`,
+	}
+	files, tries := dataset.Files{}, map[string][]version{}
+	r := newReplacer([]Move{{Kind: KindUsername, From: "AnaTorres", To: "EvaKamau", mode: exact}})
+	for pth, s := range texts {
+		files[pth] = []byte(s)
+		moved := r.replace(s, nil)
+		tries[pth] = []version{{text: moved + " (dates moved)", hits: []bool{true}}, {text: moved, hits: []bool{true}, kept: true}, {text: s, kept: true}}
+	}
+	tries["a.jsonl"] = tries["a.jsonl"][2:] // served as it is
+	tries["b.jsonl"] = tries["b.jsonl"][2:]
+	v := &versions{files: files, out: maps.Clone(files), tries: tries, why: map[string]Unchanged{}, r: r,
+		f: &found{texts: sortedKeys(texts), scenes: map[string]bool{}}}
+	byUser := map[string][]*record{
+		"AnaTorres": {{s: call, user: "AnaTorres", about: "onboarding call"}},
+		"BoLind":    {{s: sync, user: "BoLind", about: "budget sync"}},
+		"CoLee":     {{s: dinner, user: "CoLee", about: "team dinner"}},
+	}
+	rep := &Report{}
+	pinned := v.pinDates(byUser, rep)
+	if !pinned[call] || pinned[r.replace(call, nil)] || !pinned[sync] || !pinned[dinner] || rep.DatesPinned != 3 {
+		t.Errorf("pinned %v (%d), want the call as it is, the sync and, on a second pass, the dinner", pinned, rep.DatesPinned)
+	}
+	for _, pth := range []string{"c.jsonl", "d.jsonl"} {
+		vs := v.tries[pth]
+		if len(vs) != 2 || !vs[0].kept || !vs[1].kept || string(v.out[pth]) != vs[0].text || v.why[pth].Check != checkPinned {
+			t.Errorf("%s names a pinned record but is served %q, its versions %v, why %v", pth, v.out[pth], vs, v.why[pth])
+		}
+	}
+	if vs := v.tries["e.jsonl"]; vs[0].kept || v.why["e.jsonl"].Check != "" {
+		t.Errorf("e.jsonl names the copy of the call, which moves, but keeps its dates")
+	}
+	// A file with its values moved finds the copy of a moved user's record.
+	v.tries = map[string][]version{"a.jsonl": {{text: r.replace(texts["a.jsonl"], nil), hits: []bool{true}, kept: true}, {text: texts["a.jsonl"], kept: true}}}
+	if pinned := v.pinDates(byUser, &Report{}); !pinned[r.replace(call, nil)] || pinned[call] {
+		t.Errorf("the call a file with its values moved names: pinned as %v", pinned)
 	}
 }

@@ -23,11 +23,13 @@ type Report struct {
 	// Files are the dialogue and scene files, by path: how many values moved in each (distinct
 	// moves found in it), and whether it is served unchanged.
 	Files []FileReport `json:"files"`
-	// Unchanged are the files whose variant failed a check: served as they are, with the check that
-	// failed and why.
+	// Unchanged are the files served as they are, with why: the check their variant failed, what
+	// the build learned fails (see staying), a near miss, or a time that would leave a part of the
+	// day.
 	Unchanged []Unchanged `json:"unchanged,omitempty"`
-	// DatesKept are the files whose values moved but whose dates and times stayed, their variant with
-	// its dates and times moved having failed a check (a question about a fact of the world on a date): written from the
+	// DatesKept are the files whose values moved but whose dates and times stayed, with why: their
+	// variant with its dates and times moved failed a check (a question about a fact of the world on
+	// a date), or they name a record whose date stays (see pinDates). They are written from the
 	// data's today, which their worlds keep (see tools.TodayDB).
 	DatesKept []Unchanged `json:"dates_kept,omitempty"`
 	// TimesKept are the files whose dates moved but whose times stayed because they name a record

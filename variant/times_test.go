@@ -323,7 +323,8 @@ func TestDashedRanges(t *testing.T) {
 // TestPartsOfDayHold: a dialogue served with its times moved names no part of the day they left
 // ("even when she sends them at 4pm" … "well into the afternoon" never becomes 6pm), whether other
 // values of it moved or, its one value being the time, it is served as it is; seeds whose times
-// move by one hour and by two.
+// move by one hour and by two. (The build may serve such a move as a last resort, when nothing else
+// proves: no file of the builtin data needs it.)
 func TestPartsOfDayHold(t *testing.T) {
 	hours := map[int]bool{}
 	for _, seed := range []uint64{1, 2, 3, 4, 57} {

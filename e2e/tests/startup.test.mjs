@@ -147,27 +147,18 @@ const helped = (page) => page.waitForFunction(() => window.apibankEngine.status(
 
 test("the UI waits for bridge.js when app.wasm is running first", async () => {
   const { page, w } = await newPage(null);
-  // bridge.js is held until app.wasm (listed before it, deferred too) has arrived and had 2 s to
-  // start: under load a fixed delay could let bridge.js through first, and test nothing.
-  let appServed = 0;
-  let appArrived;
-  const arrived = new Promise((r) => (appArrived = r));
-  page.on("requestfinished", (r) => {
-    if (r.url().includes("/web/app.wasm")) {
-      appServed = Date.now();
-      appArrived();
-    }
-  });
-  let bridgeServed = 0;
+  // bridge.js is held until app.wasm (listed before it, deferred too) runs: its UI is on the page.
+  // A fixed delay could let bridge.js through first under load, and test nothing.
+  let uiBefore = false;
   await page.route("**/web/bridge.js*", async (route) => {
-    await Promise.race([arrived, new Promise((r) => setTimeout(r, 60000))]);
-    await new Promise((r) => setTimeout(r, 2000));
-    bridgeServed = Date.now();
+    uiBefore = await page
+      .waitForSelector("[data-testid=engine-status]", { state: "attached", timeout: 60000 })
+      .then(() => true, () => false);
     await route.continue();
   });
   await page.goto(s.server.url + "/sandbox");
   await ready(page);
-  assert.ok(appServed > 0 && appServed < bridgeServed, "app.wasm was loaded before bridge.js was served");
+  assert.ok(uiBefore, "app.wasm's UI was on the page before bridge.js was served");
   assert.ok((await engineRequest(page, { op: "catalog", catalog: "apis" })).tools.length > 0);
   assert.deepEqual(unexpected(w), [], "console errors:\n" + unexpected(w).join("\n"));
   await page.close();
