@@ -294,8 +294,8 @@ sizes: wasm app
 # then 6.020 MB raw and 1.848 MB gzip: a second careful reading's fixes took 30 KB raw, 8.5 KB gzip: a
 # record a dialogue names with its time as written keeps its time with that dialogue's (its records
 # read by user, only where a dialogue names one: a variant as fast as before), a day in history
-# written with a month's name stays, an account named from its holder's full name moves; then 6.032
-# MB raw and 1.853 MB gzip: a third careful reading's fixes took 12 KB raw, 4 KB gzip: a record a
+# written with a month's name stays, an account named from its holder's full name moves; then 6.034
+# MB raw and 1.853 MB gzip: a third careful reading's fixes took 12.5 KB raw, 4.6 KB gzip: a record a
 # dialogue served with its dates as written names keeps its date and time (records moved each in
 # its place), a dialogue whose one value is a time kept out of a part of the day it names, names
 # drawn near their length, a formula's numbers near what they were, "early" a part of the day);
@@ -304,7 +304,7 @@ sizes: wasm app
 # for a new page or view.
 APP_MAX_RAW     := 11230000
 APP_MAX_GZIP    := 2681000
-ENGINE_MAX_RAW  := 6032000
+ENGINE_MAX_RAW  := 6034000
 ENGINE_MAX_GZIP := 1853000
 size-budget: app wasm
 	@over=0; for f in "$(APP) $(APP_MAX_RAW) $(APP_MAX_GZIP)" "$(ENGINE) $(ENGINE_MAX_RAW) $(ENGINE_MAX_GZIP)"; do \

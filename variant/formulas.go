@@ -243,14 +243,11 @@ func redraw(n string, rng *rand.Rand, wide bool) string {
 	was, _ := strconv.Atoi(core)
 	near := max(2, was*2/5)
 	from, to := max(lo, was-near), min(lo*10-1, was+near)
-	for i := 0; i < 64 && !wide; i++ {
-		if c := from + rng.IntN(to-from+1); c%10 != 0 && c != was {
-			return strconv.Itoa(c) + zeros
+	for i := 0; ; i++ {
+		if wide || i == 64 {
+			from, to = lo, lo*10-1
 		}
-	}
-	for {
-		c := lo + rng.IntN(lo*9)
-		if c%10 != 0 && c != was {
+		if c := from + rng.IntN(to-from+1); c%10 != 0 && c != was {
 			return strconv.Itoa(c) + zeros
 		}
 	}

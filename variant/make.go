@@ -304,16 +304,18 @@ func (v *versions) add(pth string, keepTimes bool) {
 				}
 			}
 		}
-		if settled && moved == s {
+		if settled {
 			// Its dates and times moved first; with its times moved against a part of the day
 			// only once its times kept failed, which with no other value moved is the file as it
 			// is (then not its last version: the guard's last resort is that one).
-			vs = append(append(head, vs...), loose...)
-			if len(loose) > 0 && len(head) == 0 {
-				v.why[pth] = Unchanged{pth, checkPartOfDay, "its one value to move is a time, which moved would leave the part of the day a turn names"}
+			n := len(vs) - 1 // the versions before the file as it is
+			if moved == s {
+				n++
+				if len(loose) > 0 && len(head) == 0 {
+					v.why[pth] = Unchanged{pth, checkPartOfDay, "its one value to move is a time, which moved would leave the part of the day a turn names"}
+				}
 			}
-		} else if settled {
-			vs = append(append(head, vs[:len(vs)-1]...), append(loose, vs[len(vs)-1])...)
+			vs = append(append(head, vs[:n]...), append(loose, vs[n:]...)...)
 		} else {
 			// It writes a date a way the mover does not read, or a day or a month alone that
 			// names no one date: served with its dates kept, or as it is, before with them

@@ -287,26 +287,20 @@ func field(rec, key string) string {
 func shiftRecords(db string, days, hours int, dated, timed map[string]bool) string {
 	ms, _, err := members(bytesOf(db))
 	if err != nil {
-		out, _ := shiftTimes(shiftDates(db, days, nil, 0), hours, nil)
-		return out
+		ms = []member{{start: 0, end: len(db)}} // not an object: moved whole
 	}
-	var b strings.Builder
-	b.Grow(len(db) + len(db)/16)
+	var out []byte
 	last := 0
 	for _, m := range ms {
 		rec := db[m.start:m.end]
-		b.WriteString(db[last:m.start])
-		switch {
-		case dated[rec]:
-			b.WriteString(rec)
-		case timed[rec]:
-			b.WriteString(shiftDates(rec, days, nil, 0))
-		default:
-			moved, _ := shiftTimes(shiftDates(rec, days, nil, 0), hours, nil)
-			b.WriteString(moved)
+		if !dated[rec] {
+			pinned := timed[rec]
+			if rec = shiftDates(rec, days, nil, 0); !pinned {
+				rec, _ = shiftTimes(rec, hours, nil)
+			}
 		}
+		out = append(append(out, db[last:m.start]...), rec...)
 		last = m.end
 	}
-	b.WriteString(db[last:])
-	return b.String()
+	return text(append(out, db[last:]...))
 }
