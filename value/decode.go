@@ -52,6 +52,18 @@ func DecodeHead(data []byte) (v any, rest []byte, err error) {
 	return v, data[d.pos:], nil
 }
 
+// SkipHead checks the syntax of the JSON value at the start of data (after any white space), as
+// DecodeFields checks the members it skips, and returns what follows it, building nothing: a reader
+// that needs only where values end (a database's records) copies none of their texts.
+func SkipHead(data []byte) (rest []byte, err error) {
+	d := decoder{data: data}
+	d.skip()
+	if err := d.skipValue(0); err != nil {
+		return nil, err
+	}
+	return data[d.pos:], nil
+}
+
 // DecodeFields parses a JSON object but builds only the members whose key want accepts; the values of
 // the others are checked for syntax and skipped. want must not keep the key it is given. Prediction files often carry large fields a reader
 // does not need (the oracle's lines hold whole tool results): skipping them is several times faster.

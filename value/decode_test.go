@@ -158,6 +158,21 @@ func TestDecodeHead(t *testing.T) {
 	}
 }
 
+// TestSkipHead: SkipHead ends a value where DecodeHead does, and refuses what it refuses.
+func TestSkipHead(t *testing.T) {
+	for _, in := range []string{
+		`{"op":"x"}` + "\nraw {not json", ` [1, 2]  tail`, `"s"`, "{\n \"a\": 1\n}\n",
+		`{"t": "a \"quoted\" \u00e9 text", "n": [1.5, -2e3, true, null, {"x": []}]}, {"next": 1}`,
+		``, `{"a": `, `tail`, `{"a" 1}`, `[1,]`,
+	} {
+		_, want, werr := DecodeHead([]byte(in))
+		got, err := SkipHead([]byte(in))
+		if (err == nil) != (werr == nil) || string(got) != string(want) {
+			t.Errorf("SkipHead(%q) = %q, %v; DecodeHead leaves %q, %v", in, got, err, want, werr)
+		}
+	}
+}
+
 // TestFieldReaderEqualsDecodeFields: one reader decoding many objects in a row gives, object by
 // object, what DecodeFields gives (values, order, errors), with many more distinct texts than it
 // shares, and values it returned earlier stay intact.

@@ -289,7 +289,7 @@ func shiftRecords(db string, days, hours int, dated, timed map[string]bool) stri
 	if err != nil {
 		ms = []member{{start: 0, end: len(db)}} // not an object: moved whole
 	}
-	var out []byte
+	out := make([]byte, 0, len(db)+len(db)/8) // a date or a time never grows by more
 	last := 0
 	for _, m := range ms {
 		rec := db[m.start:m.end]

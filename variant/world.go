@@ -46,7 +46,7 @@ func members(text []byte) (ms []member, close int, err error) {
 			return nil, 0, errors.New("no ':' at " + strconv.Itoa(i))
 		}
 		i = skipSpace(text, i+1)
-		_, rest, err = value.DecodeHead(text[i:])
+		rest, err = value.SkipHead(text[i:])
 		if err != nil {
 			return nil, 0, err
 		}
