@@ -204,7 +204,7 @@ type record struct {
 	_              noCompare
 }
 
-// dialogue is a dialogue file as pinTimes reads it: its text, and once read its writes and its text
+// dialogue is a dialogue file as the pins read it: its text, and once read its writes and its text
 // in lower case.
 type dialogue struct {
 	s, low string
